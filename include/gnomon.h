@@ -1,0 +1,231 @@
+/* gnomon: a real-time renderer on Vulkan 1.3. The one public header.
+ *
+ * Conventions (see STYLE in docs/ARCHITECTURE.md):
+ * - every name starts with gn_ / GN_; handles are opaque;
+ * - creation takes a *_desc struct in which zero means "default";
+ * - functions that can fail return gn_result and, when given a gn_error, fill it with one
+ *   line naming the problem. The library never aborts and never calls exit.
+ * This header does not include vulkan.h and compiles as C11 and as C++. */
+#ifndef GNOMON_H
+#define GNOMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- results and errors ---------------------------------------------------------------- */
+typedef enum gn_result {
+    GN_OK = 0,
+    GN_ERROR_INVALID_ARGUMENT, /* a desc field or argument out of range */
+    GN_ERROR_NO_DEVICE,        /* no Vulkan 1.3 device, or GNOMON_DEVICE matched none */
+    GN_ERROR_VULKAN,           /* a Vulkan call failed */
+    GN_ERROR_OUT_OF_MEMORY,    /* host or device memory exhausted */
+    GN_ERROR_IO,               /* a file could not be read or written */
+    GN_ERROR_BAD_DATA,         /* a file or buffer is malformed */
+    GN_ERROR_DEVICE_LOST,      /* the device was lost; destroy the renderer */
+} gn_result;
+
+typedef struct gn_error {
+    gn_result code;
+    char message[512];
+} gn_error;
+
+const char *gn_result_name(gn_result r); /* "GN_ERROR_VULKAN", ... */
+
+/* ---- logging ----------------------------------------------------------------------------- */
+typedef enum gn_log_level { GN_LOG_DEFAULT = 0, GN_LOG_ERROR, GN_LOG_WARN, GN_LOG_INFO, GN_LOG_DEBUG } gn_log_level;
+typedef void (*gn_log_fn)(gn_log_level level, const char *message, void *user);
+
+/* ---- renderer ------------------------------------------------------------------------------ */
+typedef struct gn_renderer gn_renderer;
+typedef struct gn_scene gn_scene;
+
+typedef enum gn_validation {
+    GN_VALIDATION_DEFAULT = 0, /* off, unless GNOMON_VALIDATION=1 in the environment */
+    GN_VALIDATION_OFF,
+    GN_VALIDATION_ON, /* VK_LAYER_KHRONOS_validation with synchronization validation */
+} gn_validation;
+
+typedef struct gn_renderer_desc {
+    uint32_t width, height;  /* output size; default 1280x720 */
+    uint32_t msaa;           /* 1, 2, 4 or 8 samples; default 4 (fails if the device lacks it) */
+    const char *device;      /* index or name substring; default $GNOMON_DEVICE, else best */
+    gn_validation validation;
+    gn_log_fn log;           /* default: warnings and errors to stderr */
+    void *log_user;
+    gn_log_level log_level;  /* default GN_LOG_WARN */
+} gn_renderer_desc;
+
+gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out, gn_error *err); /* a headless renderer */
+void gn_renderer_destroy(gn_renderer *r);                          /* waits for the GPU; NULL is fine */
+uint32_t gn_renderer_validation_messages(const gn_renderer *r);   /* validation messages seen so far */
+const char *gn_renderer_device_name(const gn_renderer *r);        /* the chosen device */
+void gn_renderer_size(const gn_renderer *r, uint32_t *width, uint32_t *height); /* output size */
+uint32_t gn_renderer_msaa(const gn_renderer *r);                  /* samples per pixel */
+
+/* ---- device report (gnomon info) --------------------------------------------------------- */
+typedef struct gn_device_info {
+    char name[256];
+    char type[32];            /* "discrete", "integrated", "virtual", "cpu", "other" */
+    char driver[256];
+    uint32_t api_version;     /* VK_MAKE_API_VERSION layout: major<<22 | minor<<12 | patch */
+    bool suitable;            /* has Vulkan 1.3 and the features gnomon needs */
+    bool chosen;
+    char why[256];            /* why chosen, or why not suitable */
+    uint32_t msaa_mask;       /* bit n set: 2^n samples supported for colour and depth */
+    uint32_t max_image_size_2d;
+    uint32_t max_image_array_layers;
+    uint32_t max_compute_workgroup_invocations;
+    uint32_t max_draw_indirect_count;
+    uint64_t max_storage_buffer_range;
+    float timestamp_period_ns;
+    bool multi_draw_indirect, depth_clamp, timestamps, sampler_anisotropy, shader_draw_parameters;
+    uint64_t device_local_bytes;
+} gn_device_info;
+
+/* Fills up to max entries and sets *count to the number of devices found. */
+gn_result gn_enumerate_devices(gn_device_info *out, uint32_t max, uint32_t *count, const char *device_override, gn_error *err);
+
+/* ---- scenes ------------------------------------------------------------------------------ */
+typedef struct gn_builtin_desc {
+    const char *name; /* "town" (default) */
+    uint32_t seed;    /* default 1 */
+    uint32_t scale;   /* 1 (default): ~1M triangles; 8: > 10M */
+} gn_builtin_desc;
+
+gn_result gn_scene_create(gn_scene **out, gn_error *err);                                     /* an empty scene */
+gn_result gn_scene_create_builtin(const gn_builtin_desc *desc, gn_scene **out, gn_error *err); /* a procedural scene */
+void gn_scene_destroy(gn_scene *s);
+
+typedef struct gn_mesh_desc {
+    const float *positions;  /* 3 floats a vertex, required */
+    const float *normals;    /* 3 floats; NULL: computed from the triangles */
+    const float *tangents;   /* 4 floats (w = bitangent sign); NULL: computed from uvs */
+    const float *uvs;        /* 2 floats; NULL: zero */
+    uint32_t vertex_count;
+    const uint32_t *indices; /* counter-clockwise triangles */
+    uint32_t index_count;
+    const char *label;
+} gn_mesh_desc;
+
+typedef struct gn_texture_desc {
+    uint32_t width, height;
+    const uint8_t *rgba8; /* width*height*4 bytes, copied */
+    bool srgb;            /* colour data (base colour, emissive); false for normal maps */
+    const char *label;
+} gn_texture_desc;
+
+#define GN_NO_TEXTURE 0xffffffffu
+
+typedef struct gn_material_desc {
+    float base_color[4];         /* default (0,0,0,0) is read as (0.8,0.8,0.8,1) */
+    float metallic;              /* 0..1 */
+    float roughness;             /* 0 is read as 0.5 default; set roughness_set for an exact 0 */
+    bool roughness_set;
+    float emissive[3];           /* linear, in the same units as the sun's illuminance scale */
+    uint32_t base_color_texture; /* texture id or GN_NO_TEXTURE; 0 is a valid id, so set it */
+    uint32_t normal_texture;     /* texture id or GN_NO_TEXTURE */
+    bool textures_set;           /* false: both textures are GN_NO_TEXTURE */
+    const char *label;
+} gn_material_desc;
+
+typedef enum gn_instance_flags {
+    GN_INSTANCE_STATIC = 0,
+    GN_INSTANCE_DYNAMIC = 1, /* moves: later shadow caches re-render it */
+} gn_instance_flags;
+
+typedef struct gn_instance_desc {
+    uint32_t mesh, material;
+    float transform[16];     /* column-major 4x4, last row (0,0,0,1); all zero means identity */
+    uint32_t flags;          /* gn_instance_flags */
+} gn_instance_desc;
+
+gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id, gn_error *err);
+gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *out_id, gn_error *err);
+gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t *out_id, gn_error *err);
+gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t *out_id, gn_error *err);
+gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float transform[16], gn_error *err); /* dynamic only */
+void gn_scene_animate(gn_scene *s, double seconds); /* moves the built-in scene's dynamic objects */
+
+typedef struct gn_scene_info {
+    uint32_t meshes, materials, textures, instances, dynamic_instances;
+    uint64_t triangles;          /* summed over instances */
+    uint64_t unique_triangles;   /* summed over meshes */
+    float bounds_min[3], bounds_max[3];
+    float default_camera[5];     /* x, y, z, yaw, pitch (degrees) */
+} gn_scene_info;
+void gn_scene_get_info(const gn_scene *s, gn_scene_info *out);
+
+/* ---- a frame ------------------------------------------------------------------------------ */
+typedef enum gn_view {
+    GN_VIEW_FINAL = 0,
+    GN_VIEW_DEPTH,   /* linearised depth, near white */
+    GN_VIEW_NORMALS, /* world normals after normal mapping, n*0.5+0.5 */
+    GN_VIEW_ALBEDO,  /* base colour, no lighting */
+    GN_VIEW_COUNT
+} gn_view;
+
+typedef enum gn_tonemap { GN_TONEMAP_DEFAULT = 0, GN_TONEMAP_ACES, GN_TONEMAP_REINHARD, GN_TONEMAP_CLIP } gn_tonemap;
+
+typedef struct gn_camera {
+    float position[3];  /* world metres, Y up */
+    float yaw, pitch;   /* degrees; yaw 0 looks down -Z, positive yaw turns left (towards -X) */
+    float fov_y;        /* degrees; default 60 */
+    float near_plane;   /* metres; default 0.1. The far plane is at infinity (reversed-Z) */
+} gn_camera;
+
+typedef struct gn_frame_desc {
+    gn_camera camera;   /* all zero: the scene's default camera */
+    bool camera_set;    /* false: use the scene's default camera */
+    float time_of_day;  /* hours, local solar time; 0 is read as 18.5 (sunset) */
+    bool time_set;      /* true: time_of_day is taken as given, even 0 (midnight) */
+    float latitude;     /* degrees; default 45 */
+    uint32_t day_of_year; /* 1..365; default 172 (June solstice) */
+    float exposure;     /* EV offset; default 0 */
+    gn_tonemap tonemap; /* default ACES */
+    gn_view view;
+    double seconds;     /* animation time for dynamic objects */
+} gn_frame_desc;
+
+/* Renders one frame of the scene. The first call with a scene uploads it. */
+gn_result gn_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_error *err);
+
+/* Waits for the last rendered frame and copies its tone-mapped image (RGBA8, sRGB, top row
+ * first) into pixels, which holds width*height*4 bytes. */
+gn_result gn_read_pixels(gn_renderer *r, uint8_t *pixels, gn_error *err);
+
+/* ---- statistics ---------------------------------------------------------------------------- */
+#define GN_MAX_PASSES 16
+typedef struct gn_pass_stats {
+    char name[32];
+    double gpu_ms;      /* from timestamp queries around the pass */
+    uint32_t draws;     /* vkCmdDraw* calls recorded by the pass */
+    uint64_t triangles; /* triangles submitted by the pass */
+} gn_pass_stats;
+
+typedef struct gn_frame_stats {
+    uint64_t frame_index;  /* the frame these statistics describe */
+    uint32_t pass_count;
+    gn_pass_stats passes[GN_MAX_PASSES];
+    double gpu_ms;         /* first pass start to last pass end */
+    double cpu_ms;         /* CPU time of gn_render for that frame (decide + record + submit) */
+    uint32_t instances_total, instances_visible, draw_groups;
+    uint32_t draws;        /* all vkCmdDraw* calls */
+    uint64_t triangles;    /* all triangles submitted */
+} gn_frame_stats;
+
+/* Statistics of the newest frame whose GPU work has finished (waits for none). Returns
+ * GN_ERROR_INVALID_ARGUMENT when no frame has finished yet. */
+gn_result gn_get_frame_stats(gn_renderer *r, gn_frame_stats *out, gn_error *err);
+
+/* Waits until the GPU has finished every submitted frame. */
+gn_result gn_renderer_wait_idle(gn_renderer *r, gn_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GNOMON_H */

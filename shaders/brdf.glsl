@@ -1,0 +1,77 @@
+// The shading BRDF: Cook-Torrance with GGX distribution, height-correlated Smith visibility and
+// Schlick Fresnel (Karis 2013; Heitz 2014), plus Lambert diffuse coupled to the specular
+// (Shirley et al. 1997; why: see gn_brdf_lobes in src/decide/brdf.c). Mirrored on the CPU by
+// src/decide/brdf.c, which unit-tests its properties: keep the two identical.
+// Included by other shaders; no #version here.
+#ifndef GN_BRDF_GLSL
+#define GN_BRDF_GLSL
+
+#ifndef GN_PI
+#define GN_PI 3.14159265358979323846
+#endif
+#define GN_BRDF_MIN_ROUGHNESS 0.045 // alpha^2 (4e-6) stays far from 0: a finite, visible highlight
+#define GN_BRDF_MIN_N_DOT_V 1e-4    // grazing views must not divide by zero
+
+// GGX / Trowbridge-Reitz normal distribution (1/sr); alpha = roughness^2.
+float gn_brdf_d_ggx(float n_dot_h, float alpha)
+{
+    float a2 = alpha * alpha;
+    float t = n_dot_h * n_dot_h * (a2 - 1.0) + 1.0;
+    return a2 / (GN_PI * t * t);
+}
+
+// Height-correlated Smith visibility: G2 / (4 n.v n.l).
+float gn_brdf_v_smith(float n_dot_v, float n_dot_l, float alpha)
+{
+    float a2 = alpha * alpha;
+    float gv = n_dot_l * sqrt(n_dot_v * n_dot_v * (1.0 - a2) + a2);
+    float gl = n_dot_v * sqrt(n_dot_l * n_dot_l * (1.0 - a2) + a2);
+    return 0.5 / (gv + gl);
+}
+
+vec3 gn_brdf_f_schlick(vec3 f0, float v_dot_h)
+{
+    float x = 1.0 - v_dot_h;
+    float x5 = x * x * x * x * x;
+    return f0 + (1.0 - f0) * x5;
+}
+
+// BRDF * max(n.l, 0): reflected radiance per unit irradiance from l, seen from v (all unit).
+vec3 gn_brdf_eval(vec3 base_color, float metallic, float roughness, vec3 n, vec3 v, vec3 l)
+{
+    float n_dot_l = dot(n, l);
+    if (n_dot_l <= 0.0) return vec3(0.0); // light from below the surface adds nothing
+    float n_dot_v = max(dot(n, v), GN_BRDF_MIN_N_DOT_V);
+    vec3 hs = v + l;
+    float hl = length(hs);
+    if (hl <= 0.0) return vec3(0.0);
+    vec3 h = hs / hl;
+    float n_dot_h = max(dot(n, h), 0.0);
+    float v_dot_h = max(dot(v, h), 0.0);
+    float r = max(roughness, GN_BRDF_MIN_ROUGHNESS);
+    float alpha = r * r;
+    vec3 f0 = mix(vec3(0.04), base_color, metallic); // dielectrics ~4%; metals tint by colour
+    vec3 f = gn_brdf_f_schlick(f0, v_dot_h);
+    vec3 spec = gn_brdf_d_ggx(n_dot_h, alpha) * gn_brdf_v_smith(n_dot_v, n_dot_l, alpha) * f;
+    // Coupled diffuse: integrates to (1 - F(n.v)) base, so diffuse + specular never exceed 1.
+    float xl = 1.0 - n_dot_l, xv = 1.0 - n_dot_v;
+    float coupling = 21.0 / (20.0 * GN_PI) * (1.0 - xl * xl * xl * xl * xl) * (1.0 - xv * xv * xv * xv * xv);
+    vec3 diffuse = coupling * (1.0 - f0) * (1.0 - metallic) * base_color;
+    return (spec + diffuse) * n_dot_l;
+}
+
+// Hemisphere ambient: sky radiance from above, bounced ground light from below; the
+// specular part sees the same hemisphere along the reflection, weighted by F0 and gloss
+// (a cheap stand-in for a pre-filtered environment). Mirrored by gn_shade_ambient in brdf.c.
+vec3 gn_shade_ambient(vec3 base_color, float metallic, float roughness, vec3 n, vec3 v, vec3 amb_sky,
+                      vec3 amb_ground)
+{
+    vec3 diffuse = mix(amb_ground, amb_sky, n.y * 0.5 + 0.5) * base_color * (1.0 - metallic);
+    vec3 f0 = mix(vec3(0.04), base_color, metallic);
+    vec3 r = reflect(-v, n);
+    float gloss = 1.0 - roughness;
+    vec3 spec = mix(amb_ground, amb_sky, r.y * 0.5 + 0.5) * f0 * (0.25 + 0.75 * gloss * gloss);
+    return diffuse + spec;
+}
+
+#endif // GN_BRDF_GLSL

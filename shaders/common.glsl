@@ -1,0 +1,45 @@
+// Bindings shared by the scene passes (depth prepass and forward): set 0 is the frame.
+#ifndef GN_COMMON_GLSL
+#define GN_COMMON_GLSL
+#extension GL_GOOGLE_include_directive : require
+#include "shared/gpu_types.h"
+
+layout(set = 0, binding = 0) uniform FrameBlock { gn_gpu_frame frame; };
+layout(std430, set = 0, binding = 1) readonly buffer InstanceBlock { gn_gpu_instance instances[]; };
+layout(std430, set = 0, binding = 2) readonly buffer MaterialBlock { gn_gpu_material materials[]; };
+// Sorted ids of this frame's visible instances; gl_InstanceIndex (which includes the
+// indirect command's firstInstance) indexes it.
+layout(std430, set = 0, binding = 3) readonly buffer VisibleBlock { uint visible[]; };
+
+vec3 gn_to_world(gn_gpu_instance inst, vec3 p)
+{
+    vec4 h = vec4(p, 1.0);
+    return vec3(dot(inst.row0, h), dot(inst.row1, h), dot(inst.row2, h));
+}
+
+// Normals under non-uniform scale: the cofactor matrix (inverse transpose up to scale).
+vec3 gn_normal_to_world(gn_gpu_instance inst, vec3 n)
+{
+    vec3 c0 = vec3(inst.row0.x, inst.row1.x, inst.row2.x);
+    vec3 c1 = vec3(inst.row0.y, inst.row1.y, inst.row2.y);
+    vec3 c2 = vec3(inst.row0.z, inst.row1.z, inst.row2.z);
+    mat3 cof = mat3(cross(c1, c2), cross(c2, c0), cross(c0, c1));
+    return cof * n;
+}
+
+vec3 gn_dir_to_world(gn_gpu_instance inst, vec3 d)
+{
+    return vec3(dot(inst.row0.xyz, d), dot(inst.row1.xyz, d), dot(inst.row2.xyz, d));
+}
+// The clip position of both scene passes. The forward pass tests depth EQUAL against the
+// prepass, so the two must agree to the bit: one function, and `precise` forbids the
+// compiler from fusing or reordering its arithmetic differently in the two shaders. (The
+// `invariant` qualifier would say the same, but glslang puts it on a gl_PerVertex member,
+// which the validation layer's SPIR-V checker rejects.)
+vec4 gn_clip_position(gn_gpu_instance inst, vec3 p)
+{
+    precise vec3 world = gn_to_world(inst, p);
+    precise vec4 clip = frame.view_proj * vec4(world, 1.0);
+    return clip;
+}
+#endif

@@ -1,0 +1,13 @@
+#version 450
+// Depth prepass: positions only. The forward pass tests EQUAL against this depth, so both
+// vertex shaders compute gl_Position with gn_clip_position (common.glsl).
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+
+layout(location = 0) in vec3 in_pos;
+
+void main()
+{
+    gn_gpu_instance inst = instances[visible[gl_InstanceIndex]];
+    gl_Position = gn_clip_position(inst, in_pos);
+}

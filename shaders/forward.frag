@@ -1,0 +1,43 @@
+#version 450
+// The opaque forward pass: PBR (shaders/brdf.glsl, mirrored by src/decide/brdf.c) lit by
+// the sun and a hemisphere ambient, plus emission. Debug views replace the colour.
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+#include "brdf.glsl"
+
+layout(set = 1, binding = 0) uniform sampler2D base_tex;
+layout(set = 1, binding = 1) uniform sampler2D normal_tex;
+layout(push_constant) uniform Push { uint material; } pc;
+
+layout(location = 0) in vec3 in_world;
+layout(location = 1) in vec3 in_normal;
+layout(location = 2) in vec4 in_tangent;
+layout(location = 3) in vec2 in_uv;
+layout(location = 0) out vec4 out_color;
+
+void main()
+{
+    gn_gpu_material m = materials[pc.material];
+    vec4 base = m.base_color;
+    if (m.pbr.z > 0.5) base *= texture(base_tex, in_uv);
+    vec3 n = normalize(in_normal);
+    if (m.pbr.w > 0.5) {
+        // tangent-space normal map, +Z out of the surface; Gram-Schmidt the interpolated tangent
+        vec3 tn = texture(normal_tex, in_uv).xyz * 2.0 - 1.0;
+        vec3 t = normalize(in_tangent.xyz - n * dot(n, in_tangent.xyz));
+        vec3 b = cross(n, t) * (in_tangent.w < 0.0 ? -1.0 : 1.0);
+        n = normalize(t * tn.x + b * tn.y + n * tn.z);
+    }
+    uint view = frame.mode.x;
+    if (view == GN_GPU_VIEW_NORMALS) { out_color = vec4(n * 0.5 + 0.5, 1.0); return; }
+    if (view == GN_GPU_VIEW_ALBEDO) { out_color = vec4(base.rgb, 1.0); return; }
+
+    float metallic = m.pbr.x, roughness = m.pbr.y;
+    vec3 v = normalize(frame.camera_pos.xyz - in_world);
+    vec3 l = frame.sun_dir.xyz;
+    vec3 color = gn_brdf_eval(base.rgb, metallic, roughness, n, v, l) * frame.sun_color.rgb;
+
+    color += gn_shade_ambient(base.rgb, metallic, roughness, n, v, frame.ambient_sky.rgb, frame.ambient_ground.rgb);
+    color += m.emissive.rgb;
+    out_color = vec4(color, 1.0);
+}

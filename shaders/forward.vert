@@ -1,0 +1,24 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+
+layout(location = 0) in vec3 in_pos;
+layout(location = 1) in vec3 in_normal;
+layout(location = 2) in vec4 in_tangent;
+layout(location = 3) in vec2 in_uv;
+
+layout(location = 0) out vec3 out_world;
+layout(location = 1) out vec3 out_normal;
+layout(location = 2) out vec4 out_tangent;
+layout(location = 3) out vec2 out_uv;
+
+void main()
+{
+    gn_gpu_instance inst = instances[visible[gl_InstanceIndex]];
+    vec3 world = gn_to_world(inst, in_pos);
+    gl_Position = gn_clip_position(inst, in_pos);
+    out_world = world;
+    out_normal = gn_normal_to_world(inst, in_normal);
+    out_tangent = vec4(gn_dir_to_world(inst, in_tangent.xyz), in_tangent.w);
+    out_uv = in_uv;
+}

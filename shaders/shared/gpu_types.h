@@ -1,0 +1,70 @@
+/* Structs and limits shared by C and GLSL: the one source of truth for GPU layouts.
+ * Valid C11 and GLSL 4.50 (glslc defines VULKAN). Only vec4/mat4/uvec4 members, so std140,
+ * std430 and C agree without padding rules; the C side _Static_asserts the sizes in
+ * src/vk/gpu_layout.c. */
+#ifndef GN_GPU_TYPES_H
+#define GN_GPU_TYPES_H
+
+#ifdef VULKAN
+#define GN_STRUCT(name) struct name
+#define gn_vec4 vec4
+#define gn_uvec4 uvec4
+#define gn_mat4 mat4
+#else
+#include <stdint.h>
+typedef float gn_vec4[4];
+typedef uint32_t gn_uvec4[4];
+typedef float gn_mat4[16];
+#define GN_STRUCT(name) typedef struct name name; struct name
+#endif
+
+/* Limits, each with its reason. */
+#define GN_FRAMES_IN_FLIGHT 2   /* CPU records frame N+1 while the GPU runs frame N */
+#define GN_MAX_PASS_QUERIES 32  /* two timestamps per pass, GN_MAX_PASSES passes */
+
+/* View modes (gn_view in gnomon.h; same values). */
+#define GN_GPU_VIEW_FINAL 0
+#define GN_GPU_VIEW_DEPTH 1
+#define GN_GPU_VIEW_NORMALS 2
+#define GN_GPU_VIEW_ALBEDO 3
+
+/* Tone curves (gn_tonemap minus one). */
+#define GN_GPU_TONEMAP_ACES 0
+#define GN_GPU_TONEMAP_REINHARD 1
+#define GN_GPU_TONEMAP_CLIP 2
+
+/* Per-frame constants: set 0, binding 0 (uniform buffer, dynamic offset into the ring). */
+GN_STRUCT(gn_gpu_frame)
+{
+    gn_mat4 view_proj;     /* world -> clip, reversed-Z infinite */
+    gn_mat4 inv_view_proj; /* clip -> world, for sky rays and depth reconstruction */
+    gn_vec4 camera_pos;    /* xyz; w = near plane (metres) */
+    gn_vec4 sun_dir;       /* xyz towards the sun (unit); w = sun elevation in degrees */
+    gn_vec4 sun_color;     /* rgb illuminance (linear, already times intensity) */
+    gn_vec4 sky_zenith;    /* rgb radiance of the sky straight up */
+    gn_vec4 sky_horizon;   /* rgb radiance at the horizon */
+    gn_vec4 sky_ground;    /* rgb radiance below the horizon */
+    gn_vec4 ambient_sky;   /* hemisphere ambient from above */
+    gn_vec4 ambient_ground;/* hemisphere ambient from below */
+    gn_vec4 exposure;      /* x = linear exposure multiplier; yzw unused */
+    gn_uvec4 mode;         /* x = view (GN_GPU_VIEW_*), y = tone curve, z = width, w = height */
+};
+
+/* One instance: set 0, binding 1 (storage buffer, device-local). The model matrix is stored
+ * as its three rows (affine), so a vec4 dot gives each world coordinate. */
+GN_STRUCT(gn_gpu_instance)
+{
+    gn_vec4 row0, row1, row2;
+    gn_uvec4 info; /* x = material, y = flags (1 = dynamic), zw unused */
+};
+
+/* One material: set 0, binding 2 (storage buffer). Textures are bound per material in set 1
+ * because lavapipe has no descriptor indexing. */
+GN_STRUCT(gn_gpu_material)
+{
+    gn_vec4 base_color;     /* linear rgba */
+    gn_vec4 emissive;       /* rgb linear radiance; w unused */
+    gn_vec4 pbr;            /* x metallic, y roughness, z has base texture, w has normal map */
+};
+
+#endif

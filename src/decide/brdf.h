@@ -1,0 +1,33 @@
+/* The CPU mirror of shaders/brdf.glsl: the same Cook-Torrance BRDF (GGX distribution,
+ * height-correlated Smith visibility, Schlick Fresnel) plus a Lambert diffuse coupled to the
+ * specular (Shirley et al. 1997) so the sum never reflects more than it receives; the same
+ * names with the gn_ prefix, so its properties can be unit-tested. All vectors unit length. */
+#ifndef GN_DECIDE_BRDF_H
+#define GN_DECIDE_BRDF_H
+
+#include <stdint.h>
+
+/* Keeps alpha^2 (4e-6) far from 0, so a mirror-smooth surface still has a finite, visible
+ * highlight from a point-like sun. */
+#define GN_BRDF_MIN_ROUGHNESS 0.045f
+
+typedef struct gn_brdf_material {
+    float base_color[3];       /* linear */
+    float metallic, roughness; /* 0..1; perceptual roughness, alpha = roughness^2 */
+} gn_brdf_material;
+
+float gn_brdf_d_ggx(float n_dot_h, float alpha);                  /* GGX / Trowbridge-Reitz NDF, 1/sr */
+float gn_brdf_v_smith(float n_dot_v, float n_dot_l, float alpha); /* G2 / (4 NoV NoL), height-correlated */
+void gn_brdf_f_schlick(const float f0[3], float v_dot_h, float out[3]); /* Schlick's Fresnel */
+/* BRDF * max(n.l, 0): reflected radiance per unit irradiance from l, seen from v. */
+void gn_brdf_eval(const gn_brdf_material *m, const float n[3], const float v[3], const float l[3],
+                  float out[3]);
+/* Fraction of light reflected towards n.v (mean over RGB), integrated over the hemisphere with
+ * `samples` deterministic Hammersley samples per lobe (visible-GGX- and cosine-sampled). */
+float gn_brdf_directional_albedo(const gn_brdf_material *m, float n_dot_v, uint32_t samples);
+
+/* The shader's hemisphere ambient (gn_shade_ambient in shaders/brdf.glsl), mirrored. */
+void gn_shade_ambient(const gn_brdf_material *m, const float n[3], const float v[3], const float amb_sky[3],
+                      const float amb_ground[3], float out[3]);
+
+#endif

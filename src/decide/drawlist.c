@@ -1,0 +1,74 @@
+/* Draw list building, the front end's "sorted draw surfaces": cull, key, sort, then cut the
+ * sorted run into groups (same mesh: one instanced draw) and batches (same pipeline and
+ * material: one multi-draw indirect). */
+#include "decide/drawlist.h"
+
+#include <assert.h>
+#include <stdlib.h>
+
+#define GN_SORT_INSTANCE_SHIFT 0u
+#define GN_SORT_MESH_SHIFT (GN_SORT_INSTANCE_SHIFT + GN_SORT_INSTANCE_BITS)
+#define GN_SORT_MATERIAL_SHIFT (GN_SORT_MESH_SHIFT + GN_SORT_MESH_BITS)
+#define GN_SORT_PIPELINE_SHIFT (GN_SORT_MATERIAL_SHIFT + GN_SORT_MATERIAL_BITS)
+_Static_assert(GN_SORT_PIPELINE_SHIFT + GN_SORT_PIPELINE_BITS == 64, "sort key fills 64 bits");
+
+static uint32_t gn_key_field(uint64_t key, uint32_t shift, uint32_t bits)
+{
+    return (uint32_t)((key >> shift) & ((1ull << bits) - 1u));
+}
+
+uint64_t gn_sort_key(uint32_t pipeline, uint32_t material, uint32_t mesh, uint32_t instance)
+{
+    assert(pipeline < (1u << GN_SORT_PIPELINE_BITS));
+    assert(material < (1u << GN_SORT_MATERIAL_BITS));
+    assert(mesh < (1u << GN_SORT_MESH_BITS));
+    assert(instance < (1u << GN_SORT_INSTANCE_BITS));
+    return (uint64_t)pipeline << GN_SORT_PIPELINE_SHIFT | (uint64_t)material << GN_SORT_MATERIAL_SHIFT |
+           (uint64_t)mesh << GN_SORT_MESH_SHIFT | (uint64_t)instance << GN_SORT_INSTANCE_SHIFT;
+}
+
+static int gn_key_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+void gn_draw_list_build(const gn_cull_item *items, uint32_t count, const gn_frustum *f, gn_draw_list *out)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const gn_cull_item *it = &items[i];
+        if (f && !gn_frustum_test_sphere(f, it->sphere, it->sphere[3])) continue;
+        out->scratch_keys[n++] = gn_sort_key(it->pipeline, it->material, it->mesh, it->instance);
+    }
+    /* The key carries every field the output needs, so sorting keys alone is enough, and since
+     * equal keys are indistinguishable, qsort's instability cannot change the result. */
+    qsort(out->scratch_keys, n, sizeof(uint64_t), gn_key_cmp);
+
+    out->instance_count = n;
+    out->group_count = 0;
+    out->batch_count = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t key = out->scratch_keys[i];
+        out->instances[i] = gn_key_field(key, GN_SORT_INSTANCE_SHIFT, GN_SORT_INSTANCE_BITS);
+        uint64_t draw = key >> GN_SORT_MESH_SHIFT; /* (pipeline, material, mesh) */
+        if (i > 0 && draw == out->scratch_keys[i - 1] >> GN_SORT_MESH_SHIFT) {
+            out->groups[out->group_count - 1].count++;
+            continue;
+        }
+        gn_draw_group g = {
+            .pipeline = gn_key_field(key, GN_SORT_PIPELINE_SHIFT, GN_SORT_PIPELINE_BITS),
+            .material = gn_key_field(key, GN_SORT_MATERIAL_SHIFT, GN_SORT_MATERIAL_BITS),
+            .mesh = gn_key_field(key, GN_SORT_MESH_SHIFT, GN_SORT_MESH_BITS),
+            .first = i,
+            .count = 1,
+        };
+        gn_draw_batch *last = out->batch_count ? &out->batches[out->batch_count - 1] : NULL;
+        if (last && last->pipeline == g.pipeline && last->material == g.material) {
+            last->group_count++;
+        } else {
+            out->batches[out->batch_count++] = (gn_draw_batch){g.pipeline, g.material, out->group_count, 1};
+        }
+        out->groups[out->group_count++] = g;
+    }
+}

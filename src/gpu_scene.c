@@ -1,0 +1,217 @@
+/* Uploads a gn_scene: one vertex and one index buffer for every mesh, instance and
+ * material storage buffers, textures and a descriptor set per material (lavapipe has no
+ * descriptor indexing, so textures are bound per material batch). Dynamic instances are
+ * re-uploaded through the staging ring when they move. */
+#include "renderer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void gn_pack_instance(const gn_instance *in, gn_gpu_instance *out);
+void gn_pack_material(const gn_material *in, gn_gpu_material *out);
+
+/* The affine transform's three rows, so the shader needs three dot products. */
+void gn_pack_instance(const gn_instance *in, gn_gpu_instance *out)
+{
+    const float *m = in->transform;
+    for (int c = 0; c < 4; c++) {
+        out->row0[c] = m[c * 4 + 0];
+        out->row1[c] = m[c * 4 + 1];
+        out->row2[c] = m[c * 4 + 2];
+    }
+    out->info[0] = in->material;
+    out->info[1] = in->flags;
+    out->info[2] = out->info[3] = 0;
+}
+
+void gn_pack_material(const gn_material *in, gn_gpu_material *out)
+{
+    memcpy(out->base_color, in->base_color, sizeof out->base_color);
+    out->emissive[0] = in->emissive[0];
+    out->emissive[1] = in->emissive[1];
+    out->emissive[2] = in->emissive[2];
+    out->emissive[3] = 0.0f;
+    out->pbr[0] = in->metallic;
+    out->pbr[1] = in->roughness;
+    out->pbr[2] = in->base_color_texture != GN_NO_TEXTURE ? 1.0f : 0.0f;
+    out->pbr[3] = in->normal_texture != GN_NO_TEXTURE ? 1.0f : 0.0f;
+}
+
+void gn_gpu_scene_release(gn_renderer *r)
+{
+    gn_gpu_scene *g = &r->scene;
+    gn_vk *vk = &r->vk;
+    gn_vk_buffer_release(vk, &g->vertices);
+    gn_vk_buffer_release(vk, &g->indices);
+    gn_vk_buffer_release(vk, &g->instances);
+    gn_vk_buffer_release(vk, &g->materials);
+    for (uint32_t i = 0; i < g->texture_count; i++) gn_vk_image_release(vk, &g->textures[i]);
+    gn_vk_image_release(vk, &g->white);
+    gn_vk_image_release(vk, &g->flat_normal);
+    gn_vk_release(vk, VK_OBJECT_TYPE_DESCRIPTOR_POOL, (uint64_t)(uintptr_t)g->pool);
+    free(g->textures);
+    free(g->material_sets);
+    free(g->dynamic_ids);
+    memset(g, 0, sizeof *g);
+}
+
+static gn_result make_buffer(gn_renderer *r, gn_vk_buffer *b, VkBufferUsageFlags usage, const void *data,
+                             VkDeviceSize size, const char *name, gn_error *err)
+{
+    gn_vk_buffer_desc d = {.size = size ? size : 16, .usage = usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, .name = name};
+    gn_result res = gn_vk_buffer_create(&r->vk, &d, b, err);
+    if (!res && size) res = gn_vk_upload_buffer(&r->vk, b, 0, data, size, err);
+    return res;
+}
+
+static gn_result make_texture(gn_renderer *r, gn_vk_image *img, uint32_t w, uint32_t h, bool srgb,
+                              const uint8_t *rgba, const char *name, gn_error *err)
+{
+    gn_vk_image_desc d = {w, h, 1, 1, srgb ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM,
+                          VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, name};
+    gn_result res = gn_vk_image_create(&r->vk, &d, img, err);
+    if (!res) res = gn_vk_upload_image(&r->vk, img, rgba, err);
+    if (!res) {
+        /* the upload is this texture's only writer: make it readable by the shaders now */
+        gn_vk_use use = {.image = img, .access = GN_ACCESS_SHADER_READ};
+        gn_vk_barriers(&r->vk, r->vk.cur->cmd, &use, 1);
+    }
+    return res;
+}
+
+static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *err)
+{
+    gn_gpu_scene *g = &r->scene;
+    uint32_t n = s->material_count ? s->material_count : 1;
+    gn_gpu_material *packed = calloc(n, sizeof *packed);
+    g->material_sets = calloc(n, sizeof *g->material_sets);
+    if (!packed || !g->material_sets) {
+        free(packed);
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory packing %u materials", n);
+    }
+    for (uint32_t i = 0; i < s->material_count; i++) gn_pack_material(&s->materials[i], &packed[i]);
+    gn_result res = make_buffer(r, &g->materials, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, packed,
+                                (VkDeviceSize)s->material_count * sizeof *packed, "materials", err);
+    free(packed);
+    if (!res) res = gn_vk_descriptor_pool(&r->vk, n, "material sets", &g->pool, err);
+    for (uint32_t i = 0; !res && i < s->material_count; i++) {
+        const gn_material *m = &s->materials[i];
+        res = gn_vk_alloc_set(&r->vk, g->pool, r->pipes.material_layout, "material", &g->material_sets[i], err);
+        if (res) break;
+        gn_vk_image *base = m->base_color_texture != GN_NO_TEXTURE ? &g->textures[m->base_color_texture] : &g->white;
+        gn_vk_image *nrm = m->normal_texture != GN_NO_TEXTURE ? &g->textures[m->normal_texture] : &g->flat_normal;
+        gn_vk_write w[2] = {
+            {.binding = 0, .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, .image = base,
+             .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, .sampler = r->pipes.repeat},
+            {.binding = 1, .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, .image = nrm,
+             .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, .sampler = r->pipes.repeat},
+        };
+        gn_vk_write_set(&r->vk, g->material_sets[i], w, 2);
+    }
+    g->material_count = s->material_count;
+    return res;
+}
+
+static gn_result upload_all(gn_renderer *r, const gn_scene *s, gn_error *err)
+{
+    gn_gpu_scene *g = &r->scene;
+    gn_result res = make_buffer(r, &g->vertices, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, s->vertices,
+                                (VkDeviceSize)s->vertex_count * sizeof(gn_vertex), "vertices", err);
+    if (!res) res = make_buffer(r, &g->indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, s->indices,
+                                (VkDeviceSize)s->index_count * sizeof(uint32_t), "indices", err);
+    if (res) return res;
+
+    gn_gpu_instance *packed = calloc(s->instance_count ? s->instance_count : 1, sizeof *packed);
+    g->dynamic_ids = calloc(s->instance_count ? s->instance_count : 1, sizeof *g->dynamic_ids);
+    if (!packed || !g->dynamic_ids) {
+        free(packed);
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory packing %u instances", s->instance_count);
+    }
+    for (uint32_t i = 0; i < s->instance_count; i++) {
+        gn_pack_instance(&s->instances[i], &packed[i]);
+        if (s->instances[i].flags & GN_INSTANCE_DYNAMIC) g->dynamic_ids[g->dynamic_count++] = i;
+    }
+    res = make_buffer(r, &g->instances, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, packed,
+                      (VkDeviceSize)s->instance_count * sizeof *packed, "instances", err);
+    free(packed);
+    if (res) return res;
+
+    static const uint8_t white[4] = {255, 255, 255, 255}, flat[4] = {128, 128, 255, 255};
+    res = make_texture(r, &g->white, 1, 1, true, white, "default white", err);
+    if (!res) res = make_texture(r, &g->flat_normal, 1, 1, false, flat, "default flat normal", err);
+    g->textures = calloc(s->texture_count ? s->texture_count : 1, sizeof *g->textures);
+    if (!g->textures) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u textures", s->texture_count);
+    for (uint32_t i = 0; !res && i < s->texture_count; i++) {
+        const gn_texture *t = &s->textures[i];
+        res = make_texture(r, &g->textures[i], t->width, t->height, t->srgb, t->rgba8, "scene texture", err);
+        if (!res) g->texture_count = i + 1;
+    }
+    if (!res) res = upload_materials(r, s, err);
+    return res;
+}
+
+/* Dynamic transforms go through the ring: one copy command with a region per instance. */
+static gn_result upload_dynamic(gn_renderer *r, const gn_scene *s, gn_error *err)
+{
+    gn_gpu_scene *g = &r->scene;
+    if (!g->dynamic_count) return GN_OK;
+    VkDeviceSize off;
+    void *p;
+    gn_result res = gn_vk_ring_alloc(&r->vk, (VkDeviceSize)g->dynamic_count * sizeof(gn_gpu_instance), 16, &off, &p, err);
+    if (res) return res;
+    VkBufferCopy regions[64];
+    uint32_t nr = 0;
+    gn_vk_use use = {.buffer = &g->instances, .access = GN_ACCESS_TRANSFER_WRITE};
+    gn_vk_barriers(&r->vk, r->vk.cur->cmd, &use, 1);
+    for (uint32_t i = 0; i < g->dynamic_count; i++) {
+        uint32_t id = g->dynamic_ids[i];
+        gn_pack_instance(&s->instances[id], (gn_gpu_instance *)p + i);
+        regions[nr++] = (VkBufferCopy){off + i * sizeof(gn_gpu_instance), id * sizeof(gn_gpu_instance),
+                                       sizeof(gn_gpu_instance)};
+        if (nr == 64 || i + 1 == g->dynamic_count) {
+            gn_vk_cmd_copy_ring(&r->vk, &g->instances, regions, nr);
+            nr = 0;
+        }
+    }
+    return GN_OK;
+}
+
+static void write_frame_set(gn_renderer *r, const gn_scene *s)
+{
+    uint32_t visible_bytes = (s->instance_count ? s->instance_count : 4) * sizeof(uint32_t);
+    gn_vk_write w[4] = {
+        {.binding = 0, .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, .buffer = r->vk.ring.buffer,
+         .range = sizeof(gn_gpu_frame)},
+        {.binding = 1, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->scene.instances.buffer},
+        {.binding = 2, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->scene.materials.buffer},
+        {.binding = 3, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, .buffer = r->vk.ring.buffer,
+         .range = visible_bytes},
+    };
+    gn_vk_write_set(&r->vk, r->pipes.frame_set, w, 4);
+}
+
+gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err)
+{
+    gn_gpu_scene *g = &r->scene;
+    if (g->source != s || g->generation != s->generation) {
+        /* A new or changed scene: the frame set is rewritten, so no frame may still use it. */
+        gn_result res = gn_vk_wait_idle(&r->vk, err);
+        if (res) return res;
+        gn_gpu_scene_release(r);
+        res = upload_all(r, s, err);
+        if (res) {
+            gn_gpu_scene_release(r);
+            return res;
+        }
+        g->source = s;
+        g->generation = s->generation;
+        g->dynamic_generation = s->dynamic_generation;
+        write_frame_set(r, s);
+        return GN_OK;
+    }
+    if (g->dynamic_generation != s->dynamic_generation) {
+        g->dynamic_generation = s->dynamic_generation;
+        return upload_dynamic(r, s, err);
+    }
+    return GN_OK;
+}

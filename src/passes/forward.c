@@ -1,0 +1,36 @@
+/* The opaque forward pass: shades each visible sample once (depth EQUAL against the
+ * prepass), then the sky where nothing was drawn; the colour is resolved at the end. */
+#include "renderer.h"
+
+void gn_pass_forward(gn_renderer *r)
+{
+    gn_vk *vk = &r->vk;
+    gn_targets *t = &r->targets;
+    bool ms = r->msaa > 1;
+    gn_vk_use uses[] = {
+        {.image = &t->hdr_ms, .access = GN_ACCESS_COLOR_WRITE},
+        {.image = ms ? &t->hdr_resolved : NULL, .access = GN_ACCESS_COLOR_WRITE},
+        {.image = &t->depth_ms, .access = GN_ACCESS_DEPTH_TEST},
+        {.buffer = &r->scene.vertices, .access = GN_ACCESS_VERTEX_INPUT},
+        {.buffer = &r->scene.indices, .access = GN_ACCESS_VERTEX_INPUT},
+        {.buffer = &r->scene.instances, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &r->scene.materials, .access = GN_ACCESS_SHADER_READ},
+    };
+    uint32_t pass = gn_vk_pass_begin(vk, "forward", uses, sizeof uses / sizeof uses[0]);
+    gn_vk_rendering ri = {
+        .color = {.image = &t->hdr_ms, .resolve = ms ? &t->hdr_resolved : NULL, .clear = true, .discard = ms},
+        .depth = {.image = &t->depth_ms, .clear = false, .discard = false},
+        .width = r->width,
+        .height = r->height,
+    };
+    gn_vk_cmd_begin_rendering(vk, &ri);
+    gn_vk_cmd_bind_pipeline(vk, false, r->pipes.forward);
+    uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)r->plan.visible_offset};
+    gn_vk_cmd_bind_sets(vk, false, r->pipes.scene_layout, 0, 1, &r->pipes.frame_set, 2, dyn);
+    uint32_t draws = 0;
+    gn_scene_draw(r, true, &draws);
+    gn_vk_cmd_bind_pipeline(vk, false, r->pipes.sky);
+    gn_vk_cmd_draw(vk, 3);
+    gn_vk_cmd_end_rendering(vk);
+    gn_vk_pass_end(vk, pass, draws + 1, r->plan.triangles + 1);
+}

@@ -1,0 +1,140 @@
+/* The public renderer API: creation with defaults resolved in one place, frames, pixels
+ * and statistics. */
+#include "renderer.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Every default of gn_renderer_desc, resolved here and nowhere else. */
+static gn_renderer_desc renderer_defaults(const gn_renderer_desc *in)
+{
+    gn_renderer_desc d = in ? *in : (gn_renderer_desc){0};
+    if (!d.width) d.width = 1280;
+    if (!d.height) d.height = 720;
+    if (!d.msaa) d.msaa = 4;
+    if (d.validation == GN_VALIDATION_DEFAULT) {
+        const char *env = getenv("GNOMON_VALIDATION");
+        d.validation = env && strcmp(env, "1") == 0 ? GN_VALIDATION_ON : GN_VALIDATION_OFF;
+    }
+    if (!d.log_level) d.log_level = GN_LOG_WARN;
+    return d;
+}
+
+gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out, gn_error *err)
+{
+    *out = NULL;
+    gn_renderer_desc d = renderer_defaults(desc);
+    if (d.width < 16 || d.height < 16 || d.width > 16384 || d.height > 16384)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "size %ux%u out of range (16..16384)", d.width, d.height);
+    if (d.msaa != 1 && d.msaa != 2 && d.msaa != 4 && d.msaa != 8)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "msaa %u: must be 1, 2, 4 or 8", d.msaa);
+    gn_renderer *r = calloc(1, sizeof *r);
+    if (!r) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory");
+    gn_vk_desc vd = {
+        .device = d.device,
+        .validation = d.validation == GN_VALIDATION_ON,
+        .log = d.log,
+        .log_user = d.log_user,
+        .log_level = d.log_level,
+    };
+    gn_result res = gn_vk_create(&r->vk, &vd, err);
+    if (res) {
+        free(r);
+        return res;
+    }
+    r->width = d.width;
+    r->height = d.height;
+    r->msaa = d.msaa;
+    if (!(gn_vk_sample_counts(&r->vk) & d.msaa)) {
+        res = gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "msaa %u is not supported by %s (supported mask 0x%x)", d.msaa,
+                      r->vk.props.deviceName, gn_vk_sample_counts(&r->vk));
+    }
+    if (!res) res = gn_targets_create(r, err);
+    if (!res) res = gn_pipelines_create(r, err);
+    if (res) {
+        gn_renderer_destroy(r);
+        return res;
+    }
+    *out = r;
+    return GN_OK;
+}
+
+void gn_renderer_destroy(gn_renderer *r)
+{
+    if (!r) return;
+    if (r->vk.device) {
+        gn_vk_wait_idle(&r->vk, NULL);
+        gn_gpu_scene_release(r);
+        gn_targets_release(r);
+        gn_pipelines_release(r);
+    }
+    gn_frame_plan_free(&r->plan);
+    gn_vk_destroy(&r->vk);
+    free(r);
+}
+
+uint32_t gn_renderer_validation_messages(const gn_renderer *r) { return r ? r->vk.validation_messages : 0; }
+
+const char *gn_renderer_device_name(const gn_renderer *r) { return r ? r->vk.props.deviceName : ""; }
+
+void gn_renderer_size(const gn_renderer *r, uint32_t *width, uint32_t *height)
+{
+    *width = r ? r->width : 0;
+    *height = r ? r->height : 0;
+}
+
+uint32_t gn_renderer_msaa(const gn_renderer *r) { return r ? r->msaa : 0; }
+
+gn_result gn_enumerate_devices(gn_device_info *out, uint32_t max, uint32_t *count, const char *device_override,
+                               gn_error *err)
+{
+    return gn_vk_enumerate(out, max, count, device_override, err);
+}
+
+gn_result gn_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_error *err)
+{
+    if (!r || !s) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_render: renderer and scene are required");
+    gn_frame_desc fd = f ? *f : (gn_frame_desc){0};
+    if (fd.view >= GN_VIEW_COUNT) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_render: view %d unknown", (int)fd.view);
+    return gn_frame_run(r, s, &fd, err);
+}
+
+static void record_readback(gn_vk *vk, VkCommandBuffer cmd, void *user)
+{
+    gn_renderer *r = user;
+    gn_vk_use uses[] = {
+        {.image = &r->targets.ldr, .access = GN_ACCESS_TRANSFER_READ},
+        {.buffer = &r->targets.readback, .access = GN_ACCESS_TRANSFER_WRITE},
+    };
+    gn_vk_barriers(vk, cmd, uses, 2);
+    gn_vk_cmd_copy_image_to_buffer(vk, &r->targets.ldr, &r->targets.readback);
+    gn_vk_use host = {.buffer = &r->targets.readback, .access = GN_ACCESS_HOST_READ};
+    gn_vk_barriers(vk, cmd, &host, 1);
+}
+
+gn_result gn_read_pixels(gn_renderer *r, uint8_t *pixels, gn_error *err)
+{
+    if (!r || !pixels) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_read_pixels: renderer and pixels are required");
+    if (!r->rendered) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_read_pixels: no frame rendered yet");
+    gn_result res = gn_vk_run_once(&r->vk, record_readback, r, err);
+    if (res) return res;
+    memcpy(pixels, r->targets.readback.alloc.mapped, (size_t)r->width * r->height * 4);
+    return GN_OK;
+}
+
+gn_result gn_get_frame_stats(gn_renderer *r, gn_frame_stats *out, gn_error *err)
+{
+    if (!r || !out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_get_frame_stats: arguments are required");
+    /* take what has finished without waiting */
+    gn_vk_poll(&r->vk);
+    if (!r->vk.have_stats) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "no frame has finished yet");
+    *out = r->vk.last_stats;
+    return GN_OK;
+}
+
+gn_result gn_renderer_wait_idle(gn_renderer *r, gn_error *err)
+{
+    if (!r) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_renderer_wait_idle: no renderer");
+    return gn_vk_wait_idle(&r->vk, err);
+}

@@ -1,0 +1,596 @@
+/* The CPU scene store: validation at the door, then plain arrays the renderer uploads.
+ * Every add_* either succeeds completely or leaves the scene exactly as it was. */
+#include "scene/scene.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+gn_result gn_fail(gn_error *err, gn_result code, const char *fmt, ...)
+{
+    if (err) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+        err->code = code;
+    }
+    return code;
+}
+
+const char *gn_result_name(gn_result r)
+{
+    switch (r) {
+    case GN_OK: return "GN_OK";
+    case GN_ERROR_INVALID_ARGUMENT: return "GN_ERROR_INVALID_ARGUMENT";
+    case GN_ERROR_NO_DEVICE: return "GN_ERROR_NO_DEVICE";
+    case GN_ERROR_VULKAN: return "GN_ERROR_VULKAN";
+    case GN_ERROR_OUT_OF_MEMORY: return "GN_ERROR_OUT_OF_MEMORY";
+    case GN_ERROR_IO: return "GN_ERROR_IO";
+    case GN_ERROR_BAD_DATA: return "GN_ERROR_BAD_DATA";
+    case GN_ERROR_DEVICE_LOST: return "GN_ERROR_DEVICE_LOST";
+    }
+    return "GN_ERROR_UNKNOWN";
+}
+
+/* Makes room for `need` elements. Capacity doubles so n appends cost O(n); on failure the
+ * array is untouched, which is what keeps a failed add from corrupting the scene. */
+static bool gn_grow(void **arr, uint32_t *cap, uint64_t need, size_t elem, uint32_t max)
+{
+    if (need <= *cap) return true;
+    if (need > max) return false;
+    uint64_t ncap = *cap ? *cap : 16;
+    while (ncap < need) ncap *= 2;
+    if (ncap > max) ncap = max;
+    if (ncap > SIZE_MAX / elem) return false;
+    void *p = realloc(*arr, (size_t)ncap * elem);
+    if (!p) return false;
+    *arr = p;
+    *cap = (uint32_t)ncap;
+    return true;
+}
+
+gn_result gn_scene_create(gn_scene **out, gn_error *err)
+{
+    if (!out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_create: out is NULL");
+    *out = calloc(1, sizeof **out);
+    if (!*out) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "gn_scene_create: out of memory");
+    /* A camera that sees something in a scene built by hand around the origin. */
+    (*out)->default_camera[2] = 5.0f;
+    return GN_OK;
+}
+
+/* Above 64 the town passes GN_SCENE_MAX_INSTANCES' neighbourhood and stops being useful. */
+#define GN_BUILTIN_MAX_SCALE 64u
+
+gn_result gn_scene_create_builtin(const gn_builtin_desc *desc, gn_scene **out, gn_error *err)
+{
+    if (!out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_create_builtin: out is NULL");
+    *out = NULL;
+    gn_builtin_desc d = desc ? *desc : (gn_builtin_desc){0};
+    if (!d.name) d.name = "town";
+    if (d.seed == 0) d.seed = 1;
+    if (d.scale == 0) d.scale = 1;
+    if (strcmp(d.name, "town") != 0)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "unknown built-in scene '%s' (known: town)",
+                       d.name);
+    if (d.scale > GN_BUILTIN_MAX_SCALE)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "built-in scene scale %u is above %u",
+                       d.scale, GN_BUILTIN_MAX_SCALE);
+    gn_scene *s;
+    gn_result r = gn_scene_create(&s, err);
+    if (r != GN_OK) return r;
+    r = gn_town_build(s, d.seed, d.scale, err);
+    if (r != GN_OK) {
+        gn_scene_destroy(s);
+        return r;
+    }
+    *out = s;
+    return GN_OK;
+}
+
+void gn_scene_destroy(gn_scene *s)
+{
+    if (!s) return;
+    for (uint32_t i = 0; i < s->texture_count; i++) free(s->textures[i].rgba8);
+    free(s->vertices);
+    free(s->indices);
+    free(s->meshes);
+    free(s->materials);
+    free(s->textures);
+    free(s->instances);
+    free(s->orbits);
+    free(s);
+}
+
+/* ---- vertex attributes ----------------------------------------------------------------- */
+
+static void gn_sub3(float o[3], const float a[3], const float b[3])
+{
+    o[0] = a[0] - b[0], o[1] = a[1] - b[1], o[2] = a[2] - b[2];
+}
+static void gn_cross3(float o[3], const float a[3], const float b[3])
+{
+    float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2],
+          z = a[0] * b[1] - a[1] * b[0];
+    o[0] = x, o[1] = y, o[2] = z;
+}
+static float gn_dot3(const float a[3], const float b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+static bool gn_normalize3(float v[3])
+{
+    float l = sqrtf(gn_dot3(v, v));
+    if (!(l > 1e-20f) || !isfinite(l)) return false;
+    v[0] /= l, v[1] /= l, v[2] /= l;
+    return true;
+}
+
+void gn_mesh_compute_normals(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx,
+                             uint32_t index_count)
+{
+    for (uint32_t i = 0; i < vertex_count; i++) memset(v[i].normal, 0, sizeof v[i].normal);
+    /* The unnormalised cross product is twice the triangle's area, so summing it weights
+     * each face by area: slivers from tessellation barely bend the result. */
+    for (uint32_t t = 0; t + 2 < index_count; t += 3) {
+        gn_vertex *a = &v[idx[t]], *b = &v[idx[t + 1]], *c = &v[idx[t + 2]];
+        float e1[3], e2[3], n[3];
+        gn_sub3(e1, b->pos, a->pos);
+        gn_sub3(e2, c->pos, a->pos);
+        gn_cross3(n, e1, e2);
+        for (int k = 0; k < 3; k++) a->normal[k] += n[k], b->normal[k] += n[k], c->normal[k] += n[k];
+    }
+    for (uint32_t i = 0; i < vertex_count; i++)
+        if (!gn_normalize3(v[i].normal)) v[i].normal[0] = 0, v[i].normal[1] = 1, v[i].normal[2] = 0;
+}
+
+/* Any unit vector perpendicular to n, for vertices whose uvs do not define a direction. */
+static void gn_any_tangent(float t[3], const float n[3])
+{
+    const float ax[3] = {1, 0, 0}, ay[3] = {0, 1, 0};
+    gn_cross3(t, fabsf(n[0]) < 0.9f ? ax : ay, n);
+    gn_normalize3(t);
+}
+
+void gn_mesh_orthonormalize_tangent(gn_vertex *v)
+{
+    float *t = v->tangent, *n = v->normal;
+    float d = gn_dot3(t, n);
+    t[0] -= n[0] * d, t[1] -= n[1] * d, t[2] -= n[2] * d;
+    if (!gn_normalize3(t)) gn_any_tangent(t, n);
+    t[3] = t[3] < 0.0f ? -1.0f : 1.0f;
+}
+
+void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx,
+                              uint32_t index_count)
+{
+    /* Scratch for dP/dv sums; the dP/du sums accumulate straight into the tangent. */
+    float *bv = calloc((size_t)vertex_count * 3, sizeof *bv);
+    for (uint32_t i = 0; i < vertex_count; i++) memset(v[i].tangent, 0, sizeof v[i].tangent);
+    for (uint32_t t = 0; t + 2 < index_count; t += 3) {
+        uint32_t ia = idx[t], ib = idx[t + 1], ic = idx[t + 2];
+        float e1[3], e2[3];
+        gn_sub3(e1, v[ib].pos, v[ia].pos);
+        gn_sub3(e2, v[ic].pos, v[ia].pos);
+        float du1 = v[ib].uv[0] - v[ia].uv[0], dv1 = v[ib].uv[1] - v[ia].uv[1];
+        float du2 = v[ic].uv[0] - v[ia].uv[0], dv2 = v[ic].uv[1] - v[ia].uv[1];
+        float det = du1 * dv2 - du2 * dv1;
+        if (fabsf(det) < 1e-12f) continue;
+        /* Solving e = du*T + dv*B for both edges; dividing by |det| rather than det keeps
+         * triangles with mirrored uvs from cancelling their neighbours' sums. */
+        float r = 1.0f / fabsf(det), sg = det < 0 ? -1.0f : 1.0f;
+        float tu[3], tv[3];
+        for (int k = 0; k < 3; k++) {
+            tu[k] = (e1[k] * dv2 - e2[k] * dv1) * r * sg;
+            tv[k] = (e2[k] * du1 - e1[k] * du2) * r * sg;
+        }
+        uint32_t tri[3] = {ia, ib, ic};
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 3; k++) {
+                v[tri[j]].tangent[k] += tu[k];
+                if (bv) bv[tri[j] * 3 + k] += tv[k];
+            }
+    }
+    for (uint32_t i = 0; i < vertex_count; i++) {
+        float b[3] = {0, 0, 0}, nt[3];
+        if (bv) memcpy(b, &bv[i * 3], sizeof b);
+        /* glTF convention: cross(N, T) * w points towards image "up", i.e. decreasing v
+         * (rows are stored top first), so normal maps with green = up work unchanged. */
+        v[i].tangent[3] = 1.0f;
+        gn_mesh_orthonormalize_tangent(&v[i]);
+        gn_cross3(nt, v[i].normal, v[i].tangent);
+        v[i].tangent[3] = gn_dot3(nt, b) > 0.0f ? -1.0f : 1.0f;
+    }
+    free(bv);
+}
+
+/* ---- meshes ---------------------------------------------------------------------------- */
+
+static const char *gn_label(const char *l)
+{
+    return l && l[0] ? l : "(unlabelled mesh)";
+}
+
+/* Checks counts, caps and index ranges shared by both ways of adding a mesh. */
+static gn_result gn_check_mesh(const gn_scene *s, const char *label, uint32_t vertex_count,
+                               const uint32_t *idx, uint32_t index_count, gn_error *err)
+{
+    if (vertex_count == 0 || index_count == 0)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': %u vertices, %u indices (both must be > 0)",
+                       label, vertex_count, index_count);
+    if (!idx)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': indices are NULL", label);
+    if (index_count % 3 != 0)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "mesh '%s': index count %u is not a multiple of 3", label, index_count);
+    if ((uint64_t)s->vertex_count + vertex_count > GN_SCENE_MAX_VERTICES)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': scene would exceed %u vertices",
+                       label, GN_SCENE_MAX_VERTICES);
+    if ((uint64_t)s->index_count + index_count > GN_SCENE_MAX_INDICES)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': scene would exceed %u indices",
+                       label, GN_SCENE_MAX_INDICES);
+    if (s->mesh_count >= GN_SCENE_MAX_MESHES)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': scene already has %u meshes",
+                       label, GN_SCENE_MAX_MESHES);
+    for (uint32_t i = 0; i < index_count; i++)
+        if (idx[i] >= vertex_count)
+            return gn_fail(err, GN_ERROR_BAD_DATA,
+                           "mesh '%s': index %u (at %u) is out of range (%u vertices)", label,
+                           idx[i], i, vertex_count);
+    return GN_OK;
+}
+
+/* Reserves room for a mesh in every array; nothing is visible to readers until the counts
+ * move, so a failure here leaves the scene as it was. */
+static gn_result gn_reserve_mesh(gn_scene *s, const char *label, uint32_t vc, uint32_t ic,
+                                 gn_error *err)
+{
+    if (!gn_grow((void **)&s->vertices, &s->vertex_cap, (uint64_t)s->vertex_count + vc,
+                 sizeof *s->vertices, GN_SCENE_MAX_VERTICES) ||
+        !gn_grow((void **)&s->indices, &s->index_cap, (uint64_t)s->index_count + ic,
+                 sizeof *s->indices, GN_SCENE_MAX_INDICES) ||
+        !gn_grow((void **)&s->meshes, &s->mesh_cap, (uint64_t)s->mesh_count + 1,
+                 sizeof *s->meshes, GN_SCENE_MAX_MESHES))
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "mesh '%s': out of memory", label);
+    return GN_OK;
+}
+
+/* Publishes the vertices and indices already written past the ends of the arrays. */
+static void gn_commit_mesh(gn_scene *s, uint32_t vc, uint32_t ic, uint32_t *out_id)
+{
+    gn_mesh *m = &s->meshes[s->mesh_count];
+    const gn_vertex *v = &s->vertices[s->vertex_count];
+    memset(m, 0, sizeof *m);
+    m->first_vertex = s->vertex_count, m->vertex_count = vc;
+    m->first_index = s->index_count, m->index_count = ic;
+    for (int k = 0; k < 3; k++) m->aabb_min[k] = m->aabb_max[k] = v[0].pos[k];
+    for (uint32_t i = 1; i < vc; i++)
+        for (int k = 0; k < 3; k++) {
+            m->aabb_min[k] = fminf(m->aabb_min[k], v[i].pos[k]);
+            m->aabb_max[k] = fmaxf(m->aabb_max[k], v[i].pos[k]);
+        }
+    float r2 = 0;
+    for (int k = 0; k < 3; k++) m->center[k] = 0.5f * (m->aabb_min[k] + m->aabb_max[k]);
+    for (uint32_t i = 0; i < vc; i++) {
+        float d[3];
+        gn_sub3(d, v[i].pos, m->center);
+        r2 = fmaxf(r2, gn_dot3(d, d));
+    }
+    m->radius = sqrtf(r2);
+    s->vertex_count += vc;
+    s->index_count += ic;
+    if (out_id) *out_id = s->mesh_count;
+    s->mesh_count++;
+    s->generation++;
+}
+
+static bool gn_finite_n(const float *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!isfinite(p[i])) return false;
+    return true;
+}
+
+gn_result gn_scene_add_vertices(gn_scene *s, const gn_vertex *v, uint32_t vertex_count,
+                                const uint32_t *idx, uint32_t index_count, uint32_t *out_id,
+                                gn_error *err)
+{
+    if (!s || !v) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_vertices: NULL scene or vertices");
+    const char *label = "(vertices)";
+    gn_result r = gn_check_mesh(s, label, vertex_count, idx, index_count, err);
+    if (r != GN_OK) return r;
+    for (uint32_t i = 0; i < vertex_count; i++)
+        if (!gn_finite_n(v[i].pos, 12))
+            return gn_fail(err, GN_ERROR_BAD_DATA, "mesh %s: vertex %u has a non-finite attribute", label, i);
+    if ((r = gn_reserve_mesh(s, label, vertex_count, index_count, err)) != GN_OK) return r;
+    memcpy(&s->vertices[s->vertex_count], v, (size_t)vertex_count * sizeof *v);
+    memcpy(&s->indices[s->index_count], idx, (size_t)index_count * sizeof *idx);
+    gn_commit_mesh(s, vertex_count, index_count, out_id);
+    return GN_OK;
+}
+
+gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id, gn_error *err)
+{
+    if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_mesh: NULL scene or desc");
+    const char *label = gn_label(d->label);
+    if (!d->positions)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': positions are NULL", label);
+    gn_result r = gn_check_mesh(s, label, d->vertex_count, d->indices, d->index_count, err);
+    if (r != GN_OK) return r;
+    uint32_t vc = d->vertex_count;
+    struct { const float *p; int n; const char *what; } attrs[] = {
+        {d->positions, 3, "position"}, {d->normals, 3, "normal"},
+        {d->tangents, 4, "tangent"}, {d->uvs, 2, "uv"}};
+    for (size_t a = 0; a < sizeof attrs / sizeof attrs[0]; a++) {
+        if (!attrs[a].p) continue;
+        for (uint32_t i = 0; i < vc; i++)
+            if (!gn_finite_n(attrs[a].p + (size_t)i * attrs[a].n, (size_t)attrs[a].n))
+                return gn_fail(err, GN_ERROR_BAD_DATA, "mesh '%s': vertex %u has a non-finite %s",
+                               label, i, attrs[a].what);
+    }
+    if ((r = gn_reserve_mesh(s, label, vc, d->index_count, err)) != GN_OK) return r;
+
+    gn_vertex *v = &s->vertices[s->vertex_count];
+    memset(v, 0, (size_t)vc * sizeof *v);
+    for (uint32_t i = 0; i < vc; i++) {
+        memcpy(v[i].pos, d->positions + (size_t)i * 3, 3 * sizeof(float));
+        if (d->uvs) memcpy(v[i].uv, d->uvs + (size_t)i * 2, 2 * sizeof(float));
+    }
+    const uint32_t *idx = d->indices;
+    if (d->normals) {
+        for (uint32_t i = 0; i < vc; i++) {
+            memcpy(v[i].normal, d->normals + (size_t)i * 3, 3 * sizeof(float));
+            if (!gn_normalize3(v[i].normal)) v[i].normal[1] = 1.0f;
+        }
+    } else {
+        gn_mesh_compute_normals(v, vc, idx, d->index_count);
+    }
+    if (d->tangents) {
+        for (uint32_t i = 0; i < vc; i++) {
+            memcpy(v[i].tangent, d->tangents + (size_t)i * 4, 4 * sizeof(float));
+            gn_mesh_orthonormalize_tangent(&v[i]);
+        }
+    } else {
+        gn_mesh_compute_tangents(v, vc, idx, d->index_count);
+    }
+    memcpy(&s->indices[s->index_count], idx, (size_t)d->index_count * sizeof *idx);
+    gn_commit_mesh(s, vc, d->index_count, out_id);
+    return GN_OK;
+}
+
+/* ---- textures and materials ------------------------------------------------------------ */
+
+gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *out_id, gn_error *err)
+{
+    if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_texture: NULL scene or desc");
+    const char *label = d->label && d->label[0] ? d->label : "(unlabelled texture)";
+    if (d->width == 0 || d->height == 0 || d->width > GN_TEXTURE_MAX_SIZE || d->height > GN_TEXTURE_MAX_SIZE)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': size %ux%u is outside 1..%u",
+                       label, d->width, d->height, GN_TEXTURE_MAX_SIZE);
+    if (!d->rgba8) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': rgba8 is NULL", label);
+    if (s->texture_count >= GN_SCENE_MAX_TEXTURES)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': scene already has %u textures",
+                       label, GN_SCENE_MAX_TEXTURES);
+    size_t bytes = (size_t)d->width * d->height * 4;
+    uint8_t *copy = malloc(bytes);
+    if (!copy || !gn_grow((void **)&s->textures, &s->texture_cap, (uint64_t)s->texture_count + 1,
+                          sizeof *s->textures, GN_SCENE_MAX_TEXTURES)) {
+        free(copy);
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "texture '%s': out of memory", label);
+    }
+    memcpy(copy, d->rgba8, bytes);
+    s->textures[s->texture_count] = (gn_texture){d->width, d->height, copy, d->srgb};
+    if (out_id) *out_id = s->texture_count;
+    s->texture_count++;
+    s->generation++;
+    return GN_OK;
+}
+
+gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t *out_id, gn_error *err)
+{
+    if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_material: NULL scene or desc");
+    const char *label = d->label && d->label[0] ? d->label : "(unlabelled material)";
+    gn_material m = {0};
+    memcpy(m.base_color, d->base_color, sizeof m.base_color);
+    if (!m.base_color[0] && !m.base_color[1] && !m.base_color[2] && !m.base_color[3])
+        m.base_color[0] = m.base_color[1] = m.base_color[2] = 0.8f, m.base_color[3] = 1.0f;
+    m.metallic = d->metallic;
+    m.roughness = (d->roughness == 0.0f && !d->roughness_set) ? 0.5f : d->roughness;
+    memcpy(m.emissive, d->emissive, sizeof m.emissive);
+    for (int k = 0; k < 4; k++)
+        if (!(m.base_color[k] >= 0.0f && m.base_color[k] <= 1.0f))
+            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': base_color[%d] = %g is outside 0..1",
+                           label, k, (double)m.base_color[k]);
+    if (!(m.metallic >= 0.0f && m.metallic <= 1.0f) || !(m.roughness >= 0.0f && m.roughness <= 1.0f))
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': metallic %g / roughness %g outside 0..1",
+                       label, (double)m.metallic, (double)m.roughness);
+    for (int k = 0; k < 3; k++)
+        if (!(m.emissive[k] >= 0.0f) || !isfinite(m.emissive[k]))
+            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': emissive[%d] = %g is not finite and >= 0",
+                           label, k, (double)m.emissive[k]);
+    m.base_color_texture = d->textures_set ? d->base_color_texture : GN_NO_TEXTURE;
+    m.normal_texture = d->textures_set ? d->normal_texture : GN_NO_TEXTURE;
+    if (m.base_color_texture != GN_NO_TEXTURE && m.base_color_texture >= s->texture_count)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': base colour texture %u does not exist (%u textures)",
+                       label, m.base_color_texture, s->texture_count);
+    if (m.normal_texture != GN_NO_TEXTURE && m.normal_texture >= s->texture_count)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': normal texture %u does not exist (%u textures)",
+                       label, m.normal_texture, s->texture_count);
+    if (s->material_count >= GN_SCENE_MAX_MATERIALS)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': scene already has %u materials",
+                       label, GN_SCENE_MAX_MATERIALS);
+    if (!gn_grow((void **)&s->materials, &s->material_cap, (uint64_t)s->material_count + 1,
+                 sizeof *s->materials, GN_SCENE_MAX_MATERIALS))
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "material '%s': out of memory", label);
+    s->materials[s->material_count] = m;
+    if (out_id) *out_id = s->material_count;
+    s->material_count++;
+    s->generation++;
+    return GN_OK;
+}
+
+/* ---- instances ------------------------------------------------------------------------- */
+
+static gn_result gn_check_transform(const float t[16], uint32_t instance, gn_error *err)
+{
+    if (!gn_finite_n(t, 16))
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: transform is not finite", instance);
+    if (t[3] != 0.0f || t[7] != 0.0f || t[11] != 0.0f || t[15] != 1.0f)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "instance %u: transform's last row is (%g %g %g %g), not (0 0 0 1)", instance,
+                       (double)t[3], (double)t[7], (double)t[11], (double)t[15]);
+    return GN_OK;
+}
+
+void gn_scene_update_sphere(gn_scene *s, uint32_t instance)
+{
+    gn_instance *in = &s->instances[instance];
+    const gn_mesh *m = &s->meshes[in->mesh];
+    const float *t = in->transform, *c = m->center;
+    float scale2 = 0;
+    for (int col = 0; col < 3; col++) {
+        const float *a = &t[col * 4];
+        scale2 = fmaxf(scale2, a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    }
+    for (int k = 0; k < 3; k++) in->sphere[k] = t[k] * c[0] + t[4 + k] * c[1] + t[8 + k] * c[2] + t[12 + k];
+    in->sphere[3] = m->radius * sqrtf(scale2);
+}
+
+gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t *out_id, gn_error *err)
+{
+    if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_instance: NULL scene or desc");
+    uint32_t id = s->instance_count;
+    if (d->mesh >= s->mesh_count)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: mesh %u does not exist (%u meshes)",
+                       id, d->mesh, s->mesh_count);
+    if (d->material >= s->material_count)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: material %u does not exist (%u materials)",
+                       id, d->material, s->material_count);
+    if (d->flags & ~(uint32_t)GN_INSTANCE_DYNAMIC)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: unknown flags 0x%x", id, d->flags);
+    float t[16];
+    memcpy(t, d->transform, sizeof t);
+    bool zero = true;
+    for (int k = 0; k < 16; k++) zero = zero && t[k] == 0.0f;
+    if (zero) t[0] = t[5] = t[10] = t[15] = 1.0f;
+    gn_result r = gn_check_transform(t, id, err);
+    if (r != GN_OK) return r;
+    if (id >= GN_SCENE_MAX_INSTANCES)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: scene already has %u instances",
+                       id, GN_SCENE_MAX_INSTANCES);
+    if (!gn_grow((void **)&s->instances, &s->instance_cap, (uint64_t)id + 1, sizeof *s->instances,
+                 GN_SCENE_MAX_INSTANCES))
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "instance %u: out of memory", id);
+    gn_instance *in = &s->instances[id];
+    memcpy(in->transform, t, sizeof t);
+    in->mesh = d->mesh, in->material = d->material, in->flags = d->flags;
+    s->instance_count++;
+    gn_scene_update_sphere(s, id);
+    if (out_id) *out_id = id;
+    s->generation++;
+    return GN_OK;
+}
+
+gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float transform[16], gn_error *err)
+{
+    if (!s || !transform) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_set_transform: NULL scene or transform");
+    if (instance >= s->instance_count)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u does not exist (%u instances)",
+                       instance, s->instance_count);
+    if (!(s->instances[instance].flags & GN_INSTANCE_DYNAMIC))
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "instance %u is static; only GN_INSTANCE_DYNAMIC instances can move", instance);
+    gn_result r = gn_check_transform(transform, instance, err);
+    if (r != GN_OK) return r;
+    memcpy(s->instances[instance].transform, transform, 16 * sizeof(float));
+    gn_scene_update_sphere(s, instance);
+    s->dynamic_generation++;
+    return GN_OK;
+}
+
+gn_result gn_scene_add_orbit(gn_scene *s, const gn_orbit *o, gn_error *err)
+{
+    if (!s || !o) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_orbit: NULL scene or orbit");
+    if (o->instance >= s->instance_count || !(s->instances[o->instance].flags & GN_INSTANCE_DYNAMIC))
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "orbit: instance %u is not a dynamic instance",
+                       o->instance);
+    if (!gn_finite_n(o->center, 3) || !isfinite(o->radius) || !isfinite(o->speed) ||
+        !isfinite(o->phase) || !isfinite(o->bob))
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "orbit of instance %u: a value is not finite", o->instance);
+    if (!gn_grow((void **)&s->orbits, &s->orbit_cap, (uint64_t)s->orbit_count + 1, sizeof *s->orbits,
+                 GN_SCENE_MAX_INSTANCES))
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "orbit of instance %u: out of memory", o->instance);
+    s->orbits[s->orbit_count++] = *o;
+    return GN_OK;
+}
+
+void gn_scene_animate(gn_scene *s, double seconds)
+{
+    if (!s || s->orbit_count == 0) return;
+    for (uint32_t i = 0; i < s->orbit_count; i++) {
+        const gn_orbit *o = &s->orbits[i];
+        gn_instance *in = &s->instances[o->instance];
+        /* Angles in double: float loses the fraction of speed * t after a few hours. */
+        double a = o->phase + o->speed * seconds;
+        float c = (float)cos(a), sn = (float)sin(a);
+        float dir = o->speed < 0 ? -1.0f : 1.0f;
+        /* Travel direction is d/da of the circle; local +X is an orbiter's forward. */
+        float fx = -sn * dir, fz = c * dir;
+        float sc[3];
+        for (int col = 0; col < 3; col++) {
+            const float *a3 = &in->transform[col * 4];
+            sc[col] = sqrtf(a3[0] * a3[0] + a3[1] * a3[1] + a3[2] * a3[2]);
+        }
+        float *t = in->transform;
+        float x[3] = {fx, 0, fz}, y[3] = {0, 1, 0}, z[3] = {-fz, 0, fx};
+        for (int k = 0; k < 3; k++) {
+            t[k] = x[k] * sc[0], t[4 + k] = y[k] * sc[1], t[8 + k] = z[k] * sc[2];
+        }
+        t[3] = t[7] = t[11] = 0.0f, t[15] = 1.0f;
+        t[12] = o->center[0] + o->radius * c;
+        t[13] = o->center[1] + o->bob * (float)sin(0.9 * seconds + 3.0 * o->phase);
+        t[14] = o->center[2] + o->radius * sn;
+        gn_scene_update_sphere(s, o->instance);
+    }
+    s->dynamic_generation++;
+}
+
+/* ---- summary --------------------------------------------------------------------------- */
+
+void gn_scene_get_info(const gn_scene *s, gn_scene_info *out)
+{
+    if (!out) return;
+    memset(out, 0, sizeof *out);
+    if (!s) return;
+    out->meshes = s->mesh_count, out->materials = s->material_count;
+    out->textures = s->texture_count, out->instances = s->instance_count;
+    for (uint32_t i = 0; i < s->mesh_count; i++) out->unique_triangles += s->meshes[i].index_count / 3;
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t i = 0; i < s->instance_count; i++) {
+        const gn_instance *in = &s->instances[i];
+        const gn_mesh *m = &s->meshes[in->mesh];
+        out->triangles += m->index_count / 3;
+        if (in->flags & GN_INSTANCE_DYNAMIC) out->dynamic_instances++;
+        /* World box of the mesh box: centre moved, half extents through |M|. */
+        const float *t = in->transform;
+        for (int k = 0; k < 3; k++) {
+            float c = t[12 + k], e = 0;
+            for (int j = 0; j < 3; j++) {
+                float mc = 0.5f * (m->aabb_min[j] + m->aabb_max[j]);
+                float me = 0.5f * (m->aabb_max[j] - m->aabb_min[j]);
+                c += t[j * 4 + k] * mc;
+                e += fabsf(t[j * 4 + k]) * me;
+            }
+            lo[k] = fminf(lo[k], c - e);
+            hi[k] = fmaxf(hi[k], c + e);
+        }
+    }
+    if (s->instance_count) {
+        memcpy(out->bounds_min, lo, sizeof lo);
+        memcpy(out->bounds_max, hi, sizeof hi);
+    }
+    memcpy(out->default_camera, s->default_camera, sizeof out->default_camera);
+}

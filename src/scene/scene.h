@@ -1,0 +1,118 @@
+/* The CPU-side scene: every mesh in one vertex and one index array, materials, textures and
+ * instances. Loaders and procedural generators fill it through gn_scene_add_* (public API)
+ * or the helpers below; the renderer uploads it once and re-uploads dynamic transforms. */
+#ifndef GN_SCENE_H
+#define GN_SCENE_H
+
+#include "gnomon.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* 48 bytes; the layout the vertex shaders read (see shaders/shared/gpu_types.h). */
+typedef struct gn_vertex {
+    float pos[3];
+    float normal[3];
+    float tangent[4]; /* xyz tangent, w bitangent sign */
+    float uv[2];
+} gn_vertex;
+
+typedef struct gn_mesh {
+    uint32_t first_vertex, vertex_count;
+    uint32_t first_index, index_count;
+    float center[3], radius; /* bounding sphere in mesh space */
+    float aabb_min[3], aabb_max[3];
+} gn_mesh;
+
+typedef struct gn_material {
+    float base_color[4];
+    float metallic, roughness;
+    float emissive[3];
+    uint32_t base_color_texture, normal_texture; /* GN_NO_TEXTURE for none */
+} gn_material;
+
+typedef struct gn_texture {
+    uint32_t width, height;
+    uint8_t *rgba8;
+    bool srgb;
+} gn_texture;
+
+/* A moving object of a procedural scene: circles `center` at `radius`, `speed` rad/s. */
+typedef struct gn_orbit {
+    uint32_t instance;
+    float center[3], radius, speed, phase, bob;
+} gn_orbit;
+
+typedef struct gn_instance {
+    float transform[16]; /* column-major, affine */
+    uint32_t mesh, material, flags;
+    float sphere[4];     /* world-space bounding sphere: xyz centre, w radius */
+} gn_instance;
+
+struct gn_scene {
+    gn_vertex *vertices;
+    uint32_t vertex_count, vertex_cap;
+    uint32_t *indices;
+    uint32_t index_count, index_cap;
+    gn_mesh *meshes;
+    uint32_t mesh_count, mesh_cap;
+    gn_material *materials;
+    uint32_t material_count, material_cap;
+    gn_texture *textures;
+    uint32_t texture_count, texture_cap;
+    gn_instance *instances;
+    uint32_t instance_count, instance_cap;
+    gn_orbit *orbits;
+    uint32_t orbit_count, orbit_cap;
+    float default_camera[5]; /* x, y, z, yaw, pitch */
+    uint32_t generation;     /* bumped when geometry, materials or static instances change */
+    uint32_t dynamic_generation; /* bumped when a dynamic transform changes */
+    float viewpoints[3][5];  /* a built-in scene's scenic cameras (gn_town_viewpoints) */
+};
+
+/* Hard caps: a scene beyond them is refused with an error, never half-built. */
+#define GN_SCENE_MAX_VERTICES (64u * 1024u * 1024u)
+#define GN_SCENE_MAX_INDICES (256u * 1024u * 1024u)
+#define GN_SCENE_MAX_MESHES (1u << 20)
+#define GN_SCENE_MAX_MATERIALS 4096u
+#define GN_SCENE_MAX_TEXTURES 4096u
+#define GN_SCENE_MAX_INSTANCES (1u << 22)
+#define GN_TEXTURE_MAX_SIZE 8192u
+
+/* Adds a mesh from already-complete vertices (normals and tangents filled). */
+gn_result gn_scene_add_vertices(gn_scene *s, const gn_vertex *v, uint32_t vertex_count,
+                                const uint32_t *idx, uint32_t index_count, uint32_t *out_id,
+                                gn_error *err);
+gn_result gn_scene_add_orbit(gn_scene *s, const gn_orbit *o, gn_error *err);
+
+/* Recomputes an instance's world sphere from its transform and mesh. */
+void gn_scene_update_sphere(gn_scene *s, uint32_t instance);
+
+/* Fills e with code and a printf-style message; returns code. err may be NULL. */
+gn_result gn_fail(gn_error *err, gn_result code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Procedural scenes (src/scene/town.c). */
+gn_result gn_town_build(gn_scene *s, uint32_t seed, uint32_t scale, gn_error *err);
+
+/* Notes on the store (scene.c), added with the implementation:
+ * - a mesh's indices are local to it: draw with vertexOffset = first_vertex;
+ * - gn_scene_animate poses an orbit's instance with its local +X along the direction of
+ *   travel, keeping the column scales it already had;
+ * - tangents follow glTF: bitangent = cross(normal, tangent.xyz) * w points towards
+ *   decreasing v (image "up", rows stored top first), so green-up normal maps work. */
+
+/* Area-weighted vertex normals from the triangles (unit length; +Y where undefined). */
+void gn_mesh_compute_normals(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx,
+                             uint32_t index_count);
+/* Tangents from uvs, orthogonal to the normals; any perpendicular where uvs are degenerate. */
+void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx,
+                              uint32_t index_count);
+/* Makes v->tangent unit and orthogonal to v->normal, and its w exactly +1 or -1. */
+void gn_mesh_orthonormalize_tangent(gn_vertex *v);
+
+/* Three scenic camera placements of a built town (x, y, z, yaw, pitch; degrees): street
+ * level, a rooftop and a high overview, all above the ground. */
+void gn_town_viewpoints(const gn_scene *s, float out[3][5]);
+
+#endif

@@ -1,0 +1,93 @@
+/* Thin command recording for the passes, so that only src/vk/ calls Vulkan. Every call
+ * records into the frame being built (vk->cur). */
+#include "vk/vk.h"
+
+static VkRenderingAttachmentInfo attachment(const gn_vk_attachment *a, bool depth)
+{
+    VkRenderingAttachmentInfo info = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
+        .imageView = a->image->view,
+        .imageLayout = depth ? VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .loadOp = a->clear ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD,
+        .storeOp = a->discard ? VK_ATTACHMENT_STORE_OP_DONT_CARE : VK_ATTACHMENT_STORE_OP_STORE,
+    };
+    if (depth) info.clearValue.depthStencil.depth = a->clear_value[0];
+    else
+        for (int i = 0; i < 4; i++) info.clearValue.color.float32[i] = a->clear_value[i];
+    if (a->resolve) {
+        /* depth: sample 0 (the only mode every device has); colour: the average */
+        info.resolveMode = depth ? VK_RESOLVE_MODE_SAMPLE_ZERO_BIT : VK_RESOLVE_MODE_AVERAGE_BIT;
+        info.resolveImageView = a->resolve->view;
+        info.resolveImageLayout = info.imageLayout;
+    }
+    return info;
+}
+
+void gn_vk_cmd_begin_rendering(gn_vk *vk, const gn_vk_rendering *r)
+{
+    VkRenderingAttachmentInfo color, depth;
+    if (r->color.image) color = attachment(&r->color, false);
+    if (r->depth.image) depth = attachment(&r->depth, true);
+    VkRenderingInfo info = {
+        .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
+        .renderArea = {{0, 0}, {r->width, r->height}},
+        .layerCount = 1,
+        .colorAttachmentCount = r->color.image ? 1 : 0,
+        .pColorAttachments = r->color.image ? &color : NULL,
+        .pDepthAttachment = r->depth.image ? &depth : NULL,
+    };
+    VkCommandBuffer cmd = vk->cur->cmd;
+    vkCmdBeginRendering(cmd, &info);
+    VkViewport vp = {0, 0, (float)r->width, (float)r->height, 0.0f, 1.0f};
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &info.renderArea);
+}
+
+void gn_vk_cmd_end_rendering(gn_vk *vk) { vkCmdEndRendering(vk->cur->cmd); }
+
+void gn_vk_cmd_bind_pipeline(gn_vk *vk, bool compute, VkPipeline p)
+{
+    vkCmdBindPipeline(vk->cur->cmd, compute ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS, p);
+}
+
+void gn_vk_cmd_bind_sets(gn_vk *vk, bool compute, VkPipelineLayout layout, uint32_t first, uint32_t count,
+                         const VkDescriptorSet *sets, uint32_t dynamic_count, const uint32_t *dynamic_offsets)
+{
+    vkCmdBindDescriptorSets(vk->cur->cmd, compute ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS,
+                            layout, first, count, sets, dynamic_count, dynamic_offsets);
+}
+
+void gn_vk_cmd_bind_geometry(gn_vk *vk, const gn_vk_buffer *vertices, const gn_vk_buffer *indices)
+{
+    VkDeviceSize zero = 0;
+    vkCmdBindVertexBuffers(vk->cur->cmd, 0, 1, &vertices->buffer, &zero);
+    vkCmdBindIndexBuffer(vk->cur->cmd, indices->buffer, 0, VK_INDEX_TYPE_UINT32);
+}
+
+void gn_vk_cmd_push(gn_vk *vk, VkPipelineLayout layout, uint32_t size, const void *data)
+{
+    vkCmdPushConstants(vk->cur->cmd, layout, VK_SHADER_STAGE_ALL, 0, size, data);
+}
+
+void gn_vk_cmd_draw_indexed_indirect(gn_vk *vk, VkBuffer buffer, VkDeviceSize offset, uint32_t count)
+{
+    vkCmdDrawIndexedIndirect(vk->cur->cmd, buffer, offset, count, sizeof(VkDrawIndexedIndirectCommand));
+}
+
+void gn_vk_cmd_draw(gn_vk *vk, uint32_t vertex_count) { vkCmdDraw(vk->cur->cmd, vertex_count, 1, 0, 0); }
+
+void gn_vk_cmd_dispatch(gn_vk *vk, uint32_t x, uint32_t y, uint32_t z) { vkCmdDispatch(vk->cur->cmd, x, y, z); }
+
+void gn_vk_cmd_copy_image_to_buffer(gn_vk *vk, gn_vk_image *src, gn_vk_buffer *dst)
+{
+    VkBufferImageCopy region = {
+        .imageSubresource = {src->aspect, 0, 0, 1},
+        .imageExtent = {src->width, src->height, 1},
+    };
+    vkCmdCopyImageToBuffer(vk->cur->cmd, src->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->buffer, 1, &region);
+}
+
+void gn_vk_cmd_copy_ring(gn_vk *vk, gn_vk_buffer *dst, const VkBufferCopy *regions, uint32_t count)
+{
+    if (count) vkCmdCopyBuffer(vk->cur->cmd, vk->ring.buffer, dst->buffer, count, regions);
+}

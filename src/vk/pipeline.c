@@ -1,0 +1,124 @@
+/* Pipelines from embedded SPIR-V, for dynamic rendering (no render pass objects). */
+#include "scene/scene.h"
+#include "vk/shaders.h"
+#include "vk/vk.h"
+
+#include <stddef.h>
+
+static gn_result module(gn_vk *vk, const char *name, VkShaderModule *out, gn_error *err)
+{
+    const gn_spirv *s = gn_shader_find(name);
+    if (!s) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "shader '%s' is not embedded", name);
+    VkShaderModuleCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = s->size, .pCode = s->code};
+    VkResult r = vkCreateShaderModule(vk->device, &ci, NULL, out);
+    if (r) return gn_vk_check(vk, r, name, err);
+    gn_vk_name(vk, VK_OBJECT_TYPE_SHADER_MODULE, (uint64_t)(uintptr_t)*out, name);
+    return GN_OK;
+}
+
+gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPipeline *out, gn_error *err)
+{
+    VkShaderModule vs = VK_NULL_HANDLE, fs = VK_NULL_HANDLE;
+    gn_result res = module(vk, d->vert, &vs, err);
+    if (!res && d->frag) res = module(vk, d->frag, &fs, err);
+    if (res) {
+        if (vs) vkDestroyShaderModule(vk->device, vs, NULL);
+        return res;
+    }
+    VkPipelineShaderStageCreateInfo stages[2] = {
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT, .module = vs, .pName = "main"},
+        {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT, .module = fs, .pName = "main"},
+    };
+    VkVertexInputBindingDescription binding = {0, sizeof(gn_vertex), VK_VERTEX_INPUT_RATE_VERTEX};
+    VkVertexInputAttributeDescription attrs[4] = {
+        {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(gn_vertex, pos)},
+        {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(gn_vertex, normal)},
+        {2, 0, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(gn_vertex, tangent)},
+        {3, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(gn_vertex, uv)},
+    };
+    VkPipelineVertexInputStateCreateInfo vi = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
+        .vertexBindingDescriptionCount = d->vertex_input ? 1 : 0,
+        .pVertexBindingDescriptions = &binding,
+        .vertexAttributeDescriptionCount = d->vertex_input ? (d->position_only ? 1 : 4) : 0,
+        .pVertexAttributeDescriptions = attrs,
+    };
+    VkPipelineInputAssemblyStateCreateInfo ia = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
+        .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST,
+    };
+    VkPipelineViewportStateCreateInfo vp = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO, .viewportCount = 1, .scissorCount = 1};
+    VkPipelineRasterizationStateCreateInfo rs = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
+        .polygonMode = VK_POLYGON_MODE_FILL,
+        .cullMode = d->cull,
+        .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
+        .lineWidth = 1.0f,
+    };
+    VkPipelineMultisampleStateCreateInfo ms = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
+        .rasterizationSamples = (VkSampleCountFlagBits)(d->samples ? d->samples : 1),
+    };
+    VkPipelineDepthStencilStateCreateInfo ds = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
+        .depthTestEnable = d->depth_format != VK_FORMAT_UNDEFINED,
+        .depthWriteEnable = d->depth_write,
+        .depthCompareOp = d->depth_compare,
+    };
+    VkPipelineColorBlendAttachmentState blend = {.colorWriteMask = 0xf};
+    VkPipelineColorBlendStateCreateInfo cb = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
+        .attachmentCount = d->color_format != VK_FORMAT_UNDEFINED ? 1 : 0,
+        .pAttachments = &blend,
+    };
+    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkPipelineDynamicStateCreateInfo dy = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO, .dynamicStateCount = 2, .pDynamicStates = dyn};
+    VkPipelineRenderingCreateInfo ri = {
+        .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
+        .colorAttachmentCount = cb.attachmentCount,
+        .pColorAttachmentFormats = &d->color_format,
+        .depthAttachmentFormat = d->depth_format,
+    };
+    VkGraphicsPipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO,
+        .pNext = &ri,
+        .stageCount = d->frag ? 2 : 1,
+        .pStages = stages,
+        .pVertexInputState = &vi,
+        .pInputAssemblyState = &ia,
+        .pViewportState = &vp,
+        .pRasterizationState = &rs,
+        .pMultisampleState = &ms,
+        .pDepthStencilState = &ds,
+        .pColorBlendState = &cb,
+        .pDynamicState = &dy,
+        .layout = d->layout,
+    };
+    VkResult r = vkCreateGraphicsPipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, out);
+    vkDestroyShaderModule(vk->device, vs, NULL);
+    if (fs) vkDestroyShaderModule(vk->device, fs, NULL);
+    if (r) return gn_vk_check(vk, r, d->name ? d->name : "vkCreateGraphicsPipelines", err);
+    gn_vk_name(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)*out, d->name);
+    return GN_OK;
+}
+
+gn_result gn_vk_compute_pipeline(gn_vk *vk, const char *shader, VkPipelineLayout layout, const char *name,
+                                 VkPipeline *out, gn_error *err)
+{
+    VkShaderModule cs;
+    gn_result res = module(vk, shader, &cs, err);
+    if (res) return res;
+    VkComputePipelineCreateInfo ci = {
+        .sType = VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO,
+        .stage = {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_COMPUTE_BIT,
+                  .module = cs, .pName = "main"},
+        .layout = layout,
+    };
+    VkResult r = vkCreateComputePipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, out);
+    vkDestroyShaderModule(vk->device, cs, NULL);
+    if (r) return gn_vk_check(vk, r, name, err);
+    gn_vk_name(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)*out, name);
+    return GN_OK;
+}

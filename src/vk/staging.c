@@ -1,0 +1,100 @@
+/* The staging ring: one persistently mapped buffer that per-frame data (frame constants,
+ * visible-instance lists, indirect commands, dynamic transforms) is written into. Positions
+ * grow monotonically; a frame's space is reclaimed when its fence has signalled, so the CPU
+ * never waits on the queue per upload, only when the ring is full. */
+#include "vk/vk.h"
+
+#include <string.h>
+
+static VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1) / a * a; }
+
+gn_result gn_vk_ring_alloc(gn_vk *vk, VkDeviceSize size, VkDeviceSize align, VkDeviceSize *offset, void **ptr,
+                           gn_error *err)
+{
+    VkDeviceSize cap = vk->ring.size;
+    if (size > cap / 2)
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "staging ring: %llu bytes requested, ring holds %llu",
+                       (unsigned long long)size, (unsigned long long)cap);
+    for (;;) {
+        VkDeviceSize pos = align_up(vk->ring_head, align);
+        if (pos % cap + size > cap) pos = align_up(pos, cap); /* never straddle the end */
+        if (pos + size - vk->ring_tail <= cap) {
+            vk->ring_head = pos + size;
+            *offset = pos % cap;
+            *ptr = (char *)vk->ring.alloc.mapped + *offset;
+            return GN_OK;
+        }
+        /* Full: wait for the oldest frame in flight (not the one being recorded). */
+        gn_vk_frame *oldest = NULL;
+        for (uint32_t i = 0; i < GN_FRAMES_IN_FLIGHT; i++) {
+            gn_vk_frame *f = &vk->frames[i];
+            if (f->pending && f != vk->cur && (!oldest || f->number < oldest->number)) oldest = f;
+        }
+        if (!oldest)
+            return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "staging ring (%llu bytes) too small for one frame",
+                           (unsigned long long)cap);
+        gn_result r = gn_vk_frame_harvest(vk, oldest, err);
+        if (r) return r;
+    }
+}
+
+gn_result gn_vk_upload_buffer(gn_vk *vk, gn_vk_buffer *dst, VkDeviceSize dst_offset, const void *data,
+                              VkDeviceSize size, gn_error *err)
+{
+    if (!size) return GN_OK;
+    VkCommandBuffer cmd = vk->cur->cmd;
+    gn_vk_use use = {.buffer = dst, .access = GN_ACCESS_TRANSFER_WRITE};
+    gn_vk_barriers(vk, cmd, &use, 1);
+    if (size <= vk->ring.size / 4) {
+        VkDeviceSize off;
+        void *p;
+        gn_result r = gn_vk_ring_alloc(vk, size, 16, &off, &p, err);
+        if (r) return r;
+        memcpy(p, data, size);
+        vkCmdCopyBuffer(cmd, vk->ring.buffer, dst->buffer, 1, &(VkBufferCopy){off, dst_offset, size});
+        return GN_OK;
+    }
+    /* Too big for the ring (a whole scene): a temporary buffer, freed after this frame. */
+    gn_vk_buffer tmp;
+    gn_vk_buffer_desc d = {.size = size, .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT, .host_visible = true,
+                           .name = "upload (temporary)"};
+    gn_result r = gn_vk_buffer_create(vk, &d, &tmp, err);
+    if (r) return r;
+    memcpy(tmp.alloc.mapped, data, size);
+    vkCmdCopyBuffer(cmd, tmp.buffer, dst->buffer, 1, &(VkBufferCopy){0, dst_offset, size});
+    gn_vk_buffer_release(vk, &tmp);
+    return GN_OK;
+}
+
+gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, const void *rgba8, gn_error *err)
+{
+    VkDeviceSize size = (VkDeviceSize)dst->width * dst->height * 4;
+    VkCommandBuffer cmd = vk->cur->cmd;
+    gn_vk_buffer tmp = {0};
+    VkBuffer src;
+    VkDeviceSize src_off = 0;
+    void *p;
+    if (size <= vk->ring.size / 4) {
+        gn_result r = gn_vk_ring_alloc(vk, size, 16, &src_off, &p, err);
+        if (r) return r;
+        src = vk->ring.buffer;
+    } else {
+        gn_vk_buffer_desc d = {.size = size, .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT, .host_visible = true,
+                               .name = "texture upload (temporary)"};
+        gn_result r = gn_vk_buffer_create(vk, &d, &tmp, err);
+        if (r) return r;
+        src = tmp.buffer;
+        p = tmp.alloc.mapped;
+    }
+    memcpy(p, rgba8, size);
+    gn_vk_use use = {.image = dst, .access = GN_ACCESS_TRANSFER_WRITE};
+    gn_vk_barriers(vk, cmd, &use, 1);
+    VkBufferImageCopy region = {
+        .bufferOffset = src_off,
+        .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+        .imageExtent = {dst->width, dst->height, 1},
+    };
+    vkCmdCopyBufferToImage(cmd, src, dst->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
+    if (tmp.buffer) gn_vk_buffer_release(vk, &tmp);
+    return GN_OK;
+}

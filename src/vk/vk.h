@@ -1,0 +1,308 @@
+/* The Vulkan layer: the only code in gnomon that includes vulkan.h or calls vk*.
+ *
+ * It owns the instance and device, sub-allocates memory, tracks the last access of every
+ * buffer and image so that barriers are derived in one place (gn_vk_pass_begin) from what a
+ * pass declares, times every pass with timestamp queries, labels every object and pass, and
+ * destroys objects only after the frames that may use them have finished. */
+#ifndef GN_VK_H
+#define GN_VK_H
+
+#include "gnomon.h"
+#include "base/error.h"
+#include "shared/gpu_types.h"
+
+#include <vulkan/vulkan.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- memory ------------------------------------------------------------------------------ */
+/* Device memory comes in blocks of GN_VK_BLOCK_SIZE (or one block for a larger request);
+ * buffers and images are placed in separate blocks so bufferImageGranularity never matters. */
+#define GN_VK_BLOCK_SIZE (64ull << 20)
+#define GN_VK_MAX_BLOCKS 256
+
+typedef struct gn_vk_range {
+    VkDeviceSize offset, size;
+} gn_vk_range;
+
+typedef struct gn_vk_block {
+    VkDeviceMemory memory;
+    VkDeviceSize size, used;
+    uint32_t type_index;
+    bool linear;       /* buffers (true) or images (false) */
+    void *mapped;      /* host-visible blocks stay mapped */
+    gn_vk_range *free; /* free ranges sorted by offset */
+    uint32_t free_count, free_cap;
+} gn_vk_block;
+
+typedef struct gn_vk_alloc {
+    uint32_t block; /* index + 1; 0 = none */
+    VkDeviceSize offset, size;
+    void *mapped;
+} gn_vk_alloc;
+
+/* ---- resources and their last access ------------------------------------------------------ */
+typedef enum gn_vk_access {
+    GN_ACCESS_NONE = 0,
+    GN_ACCESS_VERTEX_INPUT,     /* vertex and index buffers */
+    GN_ACCESS_INDIRECT,         /* indirect draw arguments */
+    GN_ACCESS_UNIFORM,          /* uniform reads, any shader stage */
+    GN_ACCESS_SHADER_READ,      /* storage/sampled reads, any shader stage */
+    GN_ACCESS_COMPUTE_WRITE,    /* storage writes from compute */
+    GN_ACCESS_COLOR_WRITE,      /* colour attachment (and its resolve) */
+    GN_ACCESS_DEPTH_WRITE,      /* depth attachment, test and write */
+    GN_ACCESS_DEPTH_TEST,       /* depth attachment, test only */
+    GN_ACCESS_DEPTH_RESOLVE,    /* destination of a depth resolve */
+    GN_ACCESS_TRANSFER_READ,
+    GN_ACCESS_TRANSFER_WRITE,
+    GN_ACCESS_HOST_READ,
+    GN_ACCESS_COUNT
+} gn_vk_access;
+
+typedef struct gn_vk_state {
+    VkPipelineStageFlags2 write_stage; /* last write, not yet made visible to everyone */
+    VkAccessFlags2 write_access;
+    VkPipelineStageFlags2 read_stages; /* reads since that write */
+    VkAccessFlags2 read_access;
+    VkImageLayout layout;
+} gn_vk_state;
+
+typedef struct gn_vk_buffer {
+    VkBuffer buffer;
+    VkDeviceSize size;
+    gn_vk_alloc alloc;
+    gn_vk_state state;
+} gn_vk_buffer;
+
+typedef struct gn_vk_image {
+    VkImage image;
+    VkImageView view;
+    VkFormat format;
+    VkImageAspectFlags aspect;
+    uint32_t width, height, samples, mips;
+    gn_vk_alloc alloc;
+    gn_vk_state state;
+} gn_vk_image;
+
+/* ---- deferred destruction ----------------------------------------------------------------- */
+typedef struct gn_vk_garbage {
+    uint64_t frame; /* destroy once this frame has finished */
+    VkObjectType type;
+    uint64_t handle;
+    gn_vk_alloc alloc;
+} gn_vk_garbage;
+
+/* ---- per-frame slot ------------------------------------------------------------------------ */
+typedef struct gn_vk_frame {
+    VkCommandPool pool;
+    VkCommandBuffer cmd;
+    VkFence fence;
+    VkQueryPool queries;
+    uint64_t number;         /* frame number recorded in this slot; 0 = never */
+    bool pending;            /* submitted, not yet harvested */
+    bool utility;            /* a one-off (readback): no frame statistics */
+    VkDeviceSize ring_end;   /* staging ring position when this frame was submitted */
+    uint32_t pass_count;
+    char pass_names[GN_MAX_PASSES][32];
+    uint32_t pass_draws[GN_MAX_PASSES];
+    uint64_t pass_triangles[GN_MAX_PASSES];
+    double cpu_ms;
+    uint32_t instances_total, instances_visible, draw_groups;
+} gn_vk_frame;
+
+/* ---- the context ----------------------------------------------------------------------------- */
+typedef struct gn_vk {
+    VkInstance instance;
+    VkDebugUtilsMessengerEXT messenger;
+    VkPhysicalDevice physical;
+    VkPhysicalDeviceProperties props;
+    VkPhysicalDeviceMemoryProperties mem_props;
+    VkDevice device;
+    VkQueue queue;
+    uint32_t queue_family;
+    bool debug_utils;
+    PFN_vkSetDebugUtilsObjectNameEXT set_name; /* loaded once with the device */
+    PFN_vkCmdBeginDebugUtilsLabelEXT label_begin;
+    PFN_vkCmdEndDebugUtilsLabelEXT label_end;
+    uint32_t validation_messages; /* warnings and errors seen by the messenger */
+    gn_log_fn log;
+    void *log_user;
+    gn_log_level log_level;
+
+    gn_vk_block blocks[GN_VK_MAX_BLOCKS];
+    uint32_t block_count;
+
+    gn_vk_frame frames[GN_FRAMES_IN_FLIGHT];
+    uint64_t frame_number;  /* the frame being recorded (starts at 1) */
+    uint64_t frames_done;   /* every frame <= this has finished on the GPU */
+    gn_vk_frame *cur;
+
+    /* Staging ring: per-frame uploads and dynamic data, persistently mapped. Space is
+     * reclaimed when the frame that used it finishes. */
+    gn_vk_buffer ring;
+    VkDeviceSize ring_head, ring_tail;
+
+    gn_vk_garbage *garbage;
+    uint32_t garbage_count, garbage_cap;
+
+    gn_frame_stats last_stats;
+    bool have_stats;
+} gn_vk;
+
+typedef struct gn_vk_desc {
+    const char *device;    /* index or name substring, NULL = choose */
+    bool validation;
+    gn_log_fn log;
+    void *log_user;
+    gn_log_level log_level;
+    VkDeviceSize ring_size;
+} gn_vk_desc;
+
+/* device.c */
+gn_result gn_vk_create(gn_vk *vk, const gn_vk_desc *desc, gn_error *err);
+void gn_vk_destroy(gn_vk *vk);
+gn_result gn_vk_check(gn_vk *vk, VkResult r, const char *what, gn_error *err);
+void gn_vk_log(gn_vk *vk, gn_log_level level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void gn_vk_name(gn_vk *vk, VkObjectType type, uint64_t handle, const char *name);
+gn_result gn_vk_enumerate(gn_device_info *out, uint32_t max, uint32_t *count, const char *override_sel, gn_error *err);
+VkSampleCountFlags gn_vk_sample_counts(const gn_vk *vk);
+
+/* memory.c */
+gn_result gn_vk_alloc_memory(gn_vk *vk, VkMemoryRequirements req, VkMemoryPropertyFlags want,
+                             bool linear, gn_vk_alloc *out, gn_error *err);
+void gn_vk_free_memory(gn_vk *vk, gn_vk_alloc *a);
+void gn_vk_memory_destroy(gn_vk *vk);
+
+/* resources.c */
+typedef struct gn_vk_buffer_desc {
+    VkDeviceSize size;
+    VkBufferUsageFlags usage;
+    bool host_visible; /* mapped, host-coherent */
+    const char *name;
+} gn_vk_buffer_desc;
+
+typedef struct gn_vk_image_desc {
+    uint32_t width, height, samples, mips;
+    VkFormat format;
+    VkImageUsageFlags usage;
+    const char *name;
+} gn_vk_image_desc;
+
+gn_result gn_vk_buffer_create(gn_vk *vk, const gn_vk_buffer_desc *d, gn_vk_buffer *out, gn_error *err);
+gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *out, gn_error *err);
+/* Queue for destruction once every frame recorded so far has finished. */
+void gn_vk_buffer_release(gn_vk *vk, gn_vk_buffer *b);
+void gn_vk_image_release(gn_vk *vk, gn_vk_image *img);
+void gn_vk_release(gn_vk *vk, VkObjectType type, uint64_t handle);
+void gn_vk_collect_garbage(gn_vk *vk, bool all);
+
+/* staging.c: bump allocation in the ring; the returned range is valid for this frame. */
+gn_result gn_vk_ring_alloc(gn_vk *vk, VkDeviceSize size, VkDeviceSize align, VkDeviceSize *offset,
+                           void **ptr, gn_error *err);
+/* Copies data into dst through the ring (or a temporary buffer for large data), recorded
+ * into the current frame's command buffer with the barrier it needs. */
+gn_result gn_vk_upload_buffer(gn_vk *vk, gn_vk_buffer *dst, VkDeviceSize dst_offset, const void *data,
+                              VkDeviceSize size, gn_error *err);
+gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, const void *rgba8, gn_error *err);
+
+/* barriers.c: a pass declares what it uses; gn_vk_pass_begin derives the barriers. */
+typedef struct gn_vk_use {
+    gn_vk_buffer *buffer; /* one of buffer/image */
+    gn_vk_image *image;
+    gn_vk_access access;
+} gn_vk_use;
+
+void gn_vk_barriers(gn_vk *vk, VkCommandBuffer cmd, const gn_vk_use *uses, uint32_t count);
+/* Debug label, barriers, and the opening timestamp; returns the pass index. */
+uint32_t gn_vk_pass_begin(gn_vk *vk, const char *name, const gn_vk_use *uses, uint32_t count);
+void gn_vk_pass_end(gn_vk *vk, uint32_t pass, uint32_t draws, uint64_t triangles);
+
+/* frame.c of the vk layer (vkframe.c): begin waits for the slot's previous frame and
+ * harvests its timestamps; end submits. */
+gn_result gn_vk_frame_begin(gn_vk *vk, gn_error *err);
+gn_result gn_vk_frame_submit(gn_vk *vk, gn_error *err);
+gn_result gn_vk_wait_idle(gn_vk *vk, gn_error *err);
+/* Waits for one submitted frame and takes its timestamps and ring space back. */
+gn_result gn_vk_frame_harvest(gn_vk *vk, gn_vk_frame *f, gn_error *err);
+/* Harvests every frame that has finished, without waiting. */
+void gn_vk_poll(gn_vk *vk);
+/* Records and runs a one-off command buffer (readbacks), waiting for it. */
+gn_result gn_vk_run_once(gn_vk *vk, void (*record)(gn_vk *vk, VkCommandBuffer cmd, void *user),
+                         void *user, gn_error *err);
+
+/* pipeline.c */
+typedef struct gn_vk_graphics_desc {
+    const char *vert, *frag;   /* embedded shader names, e.g. "forward.vert"; frag may be NULL */
+    VkPipelineLayout layout;
+    bool vertex_input;          /* read gn_vertex from binding 0 */
+    bool position_only;         /* only attribute 0 (depth passes) */
+    VkFormat color_format;      /* VK_FORMAT_UNDEFINED: none */
+    VkFormat depth_format;
+    uint32_t samples;
+    VkCompareOp depth_compare;
+    bool depth_write;
+    VkCullModeFlags cull;
+    const char *name;
+} gn_vk_graphics_desc;
+
+gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPipeline *out, gn_error *err);
+gn_result gn_vk_compute_pipeline(gn_vk *vk, const char *shader, VkPipelineLayout layout, const char *name,
+                                 VkPipeline *out, gn_error *err);
+
+/* ---- command recording for passes (cmd.c): passes never call vk* themselves ------------ */
+typedef struct gn_vk_attachment {
+    gn_vk_image *image;
+    gn_vk_image *resolve; /* MSAA resolve target, or NULL */
+    bool clear;           /* clear on load (else load) */
+    float clear_value[4]; /* colour, or depth in [0] */
+    bool discard;         /* contents not needed after the pass (multisampled, resolved) */
+} gn_vk_attachment;
+
+typedef struct gn_vk_rendering {
+    gn_vk_attachment color; /* image NULL: no colour */
+    gn_vk_attachment depth; /* image NULL: no depth */
+    uint32_t width, height;
+} gn_vk_rendering;
+
+void gn_vk_cmd_begin_rendering(gn_vk *vk, const gn_vk_rendering *r); /* also sets viewport and scissor */
+void gn_vk_cmd_end_rendering(gn_vk *vk);
+void gn_vk_cmd_bind_pipeline(gn_vk *vk, bool compute, VkPipeline p);
+void gn_vk_cmd_bind_sets(gn_vk *vk, bool compute, VkPipelineLayout layout, uint32_t first, uint32_t count,
+                         const VkDescriptorSet *sets, uint32_t dynamic_count, const uint32_t *dynamic_offsets);
+void gn_vk_cmd_bind_geometry(gn_vk *vk, const gn_vk_buffer *vertices, const gn_vk_buffer *indices);
+void gn_vk_cmd_push(gn_vk *vk, VkPipelineLayout layout, uint32_t size, const void *data);
+void gn_vk_cmd_draw_indexed_indirect(gn_vk *vk, VkBuffer buffer, VkDeviceSize offset, uint32_t count);
+void gn_vk_cmd_draw(gn_vk *vk, uint32_t vertex_count);
+void gn_vk_cmd_dispatch(gn_vk *vk, uint32_t x, uint32_t y, uint32_t z);
+void gn_vk_cmd_copy_image_to_buffer(gn_vk *vk, gn_vk_image *src, gn_vk_buffer *dst);
+void gn_vk_cmd_copy_ring(gn_vk *vk, gn_vk_buffer *dst, const VkBufferCopy *regions, uint32_t count);
+
+/* ---- descriptors (descriptors.c) ------------------------------------------------------------ */
+typedef struct gn_vk_binding {
+    VkDescriptorType type;
+    VkShaderStageFlags stages;
+} gn_vk_binding;
+
+typedef struct gn_vk_write {
+    uint32_t binding;
+    VkDescriptorType type;
+    VkBuffer buffer;       /* buffers */
+    VkDeviceSize offset, range;
+    gn_vk_image *image;    /* images */
+    VkImageLayout layout;
+    VkSampler sampler;
+} gn_vk_write;
+
+gn_result gn_vk_set_layout(gn_vk *vk, const gn_vk_binding *b, uint32_t count, const char *name,
+                           VkDescriptorSetLayout *out, gn_error *err);
+gn_result gn_vk_pipeline_layout(gn_vk *vk, const VkDescriptorSetLayout *sets, uint32_t count, uint32_t push_bytes,
+                                const char *name, VkPipelineLayout *out, gn_error *err);
+gn_result gn_vk_descriptor_pool(gn_vk *vk, uint32_t max_sets, const char *name, VkDescriptorPool *out, gn_error *err);
+gn_result gn_vk_alloc_set(gn_vk *vk, VkDescriptorPool pool, VkDescriptorSetLayout layout, const char *name,
+                          VkDescriptorSet *out, gn_error *err);
+void gn_vk_write_set(gn_vk *vk, VkDescriptorSet set, const gn_vk_write *w, uint32_t count);
+gn_result gn_vk_sampler(gn_vk *vk, bool repeat, bool linear, const char *name, VkSampler *out, gn_error *err);
+VkDeviceSize gn_vk_storage_align(const gn_vk *vk); /* alignment of dynamic storage/uniform offsets */
+
+#endif

@@ -1,0 +1,123 @@
+/* Frame slots: begin waits for the slot's previous frame (GN_FRAMES_IN_FLIGHT ago) and
+ * harvests its timestamps into statistics; submit hands the command buffer to the queue. */
+#include "vk/vk.h"
+
+#include <stdio.h>
+#include <string.h>
+
+gn_result gn_vk_frame_harvest(gn_vk *vk, gn_vk_frame *f, gn_error *err)
+{
+    if (!f->pending) return GN_OK;
+    VkResult r = vkWaitForFences(vk->device, 1, &f->fence, VK_TRUE, UINT64_MAX);
+    if (r) return gn_vk_check(vk, r, "vkWaitForFences", err);
+    f->pending = false;
+    if (f->number > vk->frames_done) vk->frames_done = f->number;
+    if (f->ring_end > vk->ring_tail) vk->ring_tail = f->ring_end;
+    if (f->utility || f->pass_count == 0) return GN_OK;
+
+    uint64_t ts[GN_MAX_PASS_QUERIES];
+    r = vkGetQueryPoolResults(vk->device, f->queries, 0, f->pass_count * 2, sizeof ts, ts, sizeof ts[0],
+                              VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    if (r) return gn_vk_check(vk, r, "vkGetQueryPoolResults", err);
+    if (f->number < vk->last_stats.frame_index) return GN_OK;
+    gn_frame_stats *s = &vk->last_stats;
+    memset(s, 0, sizeof *s);
+    double ns = vk->props.limits.timestampPeriod;
+    s->frame_index = f->number;
+    s->pass_count = f->pass_count;
+    uint64_t first = ts[0], last = ts[1];
+    for (uint32_t i = 0; i < f->pass_count; i++) {
+        gn_pass_stats *p = &s->passes[i];
+        snprintf(p->name, sizeof p->name, "%s", f->pass_names[i]);
+        uint64_t a = ts[2 * i], b = ts[2 * i + 1];
+        p->gpu_ms = b > a ? (double)(b - a) * ns * 1e-6 : 0.0;
+        p->draws = f->pass_draws[i];
+        p->triangles = f->pass_triangles[i];
+        s->draws += p->draws;
+        s->triangles += p->triangles;
+        if (a < first) first = a;
+        if (b > last) last = b;
+    }
+    s->gpu_ms = last > first ? (double)(last - first) * ns * 1e-6 : 0.0;
+    s->cpu_ms = f->cpu_ms;
+    s->instances_total = f->instances_total;
+    s->instances_visible = f->instances_visible;
+    s->draw_groups = f->draw_groups;
+    vk->have_stats = true;
+    return GN_OK;
+}
+
+gn_result gn_vk_frame_begin(gn_vk *vk, gn_error *err)
+{
+    vk->frame_number++;
+    gn_vk_frame *f = &vk->frames[vk->frame_number % GN_FRAMES_IN_FLIGHT];
+    gn_result res = gn_vk_frame_harvest(vk, f, err);
+    if (res) return res;
+    gn_vk_collect_garbage(vk, false);
+    VkResult r = vkResetFences(vk->device, 1, &f->fence);
+    if (!r) r = vkResetCommandPool(vk->device, f->pool, 0);
+    if (r) return gn_vk_check(vk, r, "frame begin", err);
+    VkCommandBufferBeginInfo bi = {
+        .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
+        .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT,
+    };
+    r = vkBeginCommandBuffer(f->cmd, &bi);
+    if (r) return gn_vk_check(vk, r, "vkBeginCommandBuffer", err);
+    vkCmdResetQueryPool(f->cmd, f->queries, 0, GN_MAX_PASS_QUERIES);
+    f->number = vk->frame_number;
+    f->pass_count = 0;
+    f->utility = false;
+    f->cpu_ms = 0;
+    vk->cur = f;
+    return GN_OK;
+}
+
+gn_result gn_vk_frame_submit(gn_vk *vk, gn_error *err)
+{
+    gn_vk_frame *f = vk->cur;
+    VkResult r = vkEndCommandBuffer(f->cmd);
+    if (r) return gn_vk_check(vk, r, "vkEndCommandBuffer", err);
+    VkCommandBufferSubmitInfo cbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = f->cmd};
+    VkSubmitInfo2 si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = 1, .pCommandBufferInfos = &cbi};
+    r = vkQueueSubmit2(vk->queue, 1, &si, f->fence);
+    if (r) return gn_vk_check(vk, r, "vkQueueSubmit2", err);
+    f->ring_end = vk->ring_head;
+    f->pending = true;
+    vk->cur = NULL;
+    return GN_OK;
+}
+
+gn_result gn_vk_wait_idle(gn_vk *vk, gn_error *err)
+{
+    /* oldest first, so the newest frame's statistics win */
+    for (;;) {
+        gn_vk_frame *oldest = NULL;
+        for (uint32_t i = 0; i < GN_FRAMES_IN_FLIGHT; i++)
+            if (vk->frames[i].pending && (!oldest || vk->frames[i].number < oldest->number)) oldest = &vk->frames[i];
+        if (!oldest) break;
+        gn_result r = gn_vk_frame_harvest(vk, oldest, err);
+        if (r) return r;
+    }
+    gn_vk_collect_garbage(vk, false);
+    return GN_OK;
+}
+
+gn_result gn_vk_run_once(gn_vk *vk, void (*record)(gn_vk *vk, VkCommandBuffer cmd, void *user), void *user,
+                         gn_error *err)
+{
+    gn_result r = gn_vk_frame_begin(vk, err);
+    if (r) return r;
+    vk->cur->utility = true;
+    record(vk, vk->cur->cmd, user);
+    r = gn_vk_frame_submit(vk, err);
+    if (r) return r;
+    return gn_vk_wait_idle(vk, err);
+}
+
+void gn_vk_poll(gn_vk *vk)
+{
+    for (uint32_t i = 0; i < GN_FRAMES_IN_FLIGHT; i++) {
+        gn_vk_frame *f = &vk->frames[i];
+        if (f->pending && vkGetFenceStatus(vk->device, f->fence) == VK_SUCCESS) gn_vk_frame_harvest(vk, f, NULL);
+    }
+}

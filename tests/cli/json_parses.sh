@@ -1,0 +1,31 @@
+#!/bin/sh
+# usage: json_parses.sh <test_cli_json binary> <folder>
+# Has the JSON unit test write its documents into the folder, then reads each back with
+# python's json module (an independent parser) and checks bench.json's keys. Exit 77, which
+# CTest reports as skipped, where python3 is missing.
+set -e
+command -v python3 >/dev/null 2>&1 || { echo "python3 not found: skipped"; exit 77; }
+mkdir -p "$2"
+"$1" "$2"
+for f in escapes render_stats bench; do
+    python3 -m json.tool "$2/$f.json" >/dev/null || { echo "$2/$f.json does not parse" >&2; exit 1; }
+done
+python3 - "$2" <<'PY'
+import json, sys
+d = sys.argv[1]
+b = json.load(open(d + "/bench.json"))
+want = {"device", "scene", "size", "msaa", "path", "frames", "passes", "frame", "cpu", "counters"}
+assert want <= set(b), "bench.json lacks %s" % (want - set(b))
+assert b["size"] == [1920, 1080] and b["frames"] == 9, b
+stats = {"min_ms", "median_ms", "p99_ms", "max_ms"}
+for name, s in list(b["passes"].items()) + [("frame", b["frame"]), ("cpu", b["cpu"])]:
+    assert set(s) == stats, (name, s)
+    assert s["min_ms"] <= s["median_ms"] <= s["p99_ms"] <= s["max_ms"], (name, s)
+assert 'shadow "csm"' in b["passes"], b["passes"].keys()
+assert {"draws", "triangles", "instances_visible", "instances_total", "draw_groups"} == set(b["counters"])
+e = json.load(open(d + "/escapes.json"))
+assert e["s"] == 'a"b\\c\nd\te\x01f' and e["nan"] is None and e["a"] == [1, 2], e
+r = json.load(open(d + "/render_stats.json"))
+assert r["device"] == 'GPU "test"' and r["passes"]["gbuffer"]["draws"] == 30, r
+print("json_parses: ok")
+PY

@@ -1,0 +1,117 @@
+/* Helpers of the GPU tests (see gpu_util.h). */
+#include "gpu_util.h"
+
+#include <stb_image.h>
+#include <stb_image_write.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef GT_GOLDEN_DIR
+#error "GT_GOLDEN_DIR must name tests/golden"
+#endif
+
+gn_renderer *gt_renderer(uint32_t w, uint32_t h, uint32_t msaa)
+{
+    gn_renderer_desc d = {.width = w, .height = h, .msaa = msaa, .validation = GN_VALIDATION_ON};
+    gn_renderer *r = NULL;
+    gn_error err = {0};
+    if (gn_renderer_create(&d, &r, &err) != GN_OK) {
+        fprintf(stderr, "renderer: %s\n", err.message);
+        exit(1);
+    }
+    return r;
+}
+
+uint8_t *gt_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f)
+{
+    gn_error err = {0};
+    if (gn_render(r, s, f, &err) != GN_OK) {
+        fprintf(stderr, "render: %s\n", err.message);
+        exit(1);
+    }
+    uint32_t w, h;
+    gn_renderer_size(r, &w, &h);
+    uint8_t *px = malloc((size_t)w * h * 4);
+    if (!px || gn_read_pixels(r, px, &err) != GN_OK) {
+        fprintf(stderr, "read pixels: %s\n", err.message);
+        exit(1);
+    }
+    return px;
+}
+
+bool gt_is_lavapipe(const gn_renderer *r) { return strstr(gn_renderer_device_name(r), "llvmpipe") != NULL; }
+
+bool gt_write_png(const char *path, const uint8_t *rgba, uint32_t w, uint32_t h)
+{
+    return stbi_write_png(path, (int)w, (int)h, 4, rgba, (int)w * 4) != 0;
+}
+
+uint8_t *gt_read_png(const char *path, uint32_t *w, uint32_t *h)
+{
+    int x, y, n;
+    uint8_t *p = stbi_load(path, &x, &y, &n, 4);
+    *w = p ? (uint32_t)x : 0;
+    *h = p ? (uint32_t)y : 0;
+    return p;
+}
+
+uint64_t gt_hash(const uint8_t *data, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++) h = (h ^ data[i]) * 1099511628211ull;
+    return h;
+}
+
+gt_diff gt_compare(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t h, uint32_t tolerance)
+{
+    gt_diff d = {0};
+    size_t over = 0, n = (size_t)w * h;
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool bad = false;
+        for (int c = 0; c < 3; c++) {
+            uint32_t x = a[i * 4 + c], y = b[i * 4 + c];
+            uint32_t diff = x > y ? x - y : y - x;
+            if (diff > d.max_channel) d.max_channel = diff;
+            if (diff > tolerance) bad = true;
+            sum += diff;
+        }
+        over += bad;
+    }
+    d.over_share = n ? (double)over / (double)n : 0;
+    d.mean_abs = n ? sum / (double)(n * 3) : 0;
+    return d;
+}
+
+bool gt_golden(const gn_renderer *r, const char *name, const uint8_t *rgba, uint32_t w, uint32_t h)
+{
+    char path[1024], actual[512];
+    snprintf(path, sizeof path, "%s/%s.png", GT_GOLDEN_DIR, name);
+    snprintf(actual, sizeof actual, "%s.actual.png", name);
+    const char *update = getenv("GNOMON_UPDATE_GOLDEN");
+    if (update && strcmp(update, "1") == 0) {
+        bool ok = gt_write_png(path, rgba, w, h);
+        fprintf(stderr, "golden %s: %s\n", name, ok ? "rewritten" : "could not write");
+        return ok;
+    }
+    uint32_t gw, gh;
+    uint8_t *g = gt_read_png(path, &gw, &gh);
+    if (!g) {
+        gt_write_png(actual, rgba, w, h);
+        fprintf(stderr, "golden %s: %s missing (GNOMON_UPDATE_GOLDEN=1 creates it)\n", name, path);
+        return false;
+    }
+    bool ok = gw == w && gh == h;
+    if (ok) {
+        gt_diff d = gt_compare(rgba, g, w, h, gt_is_lavapipe(r) ? 0 : GT_GOLDEN_TOLERANCE);
+        ok = gt_is_lavapipe(r) ? d.max_channel == 0 : d.over_share <= GT_GOLDEN_SHARE;
+        fprintf(stderr, "golden %s: max channel diff %u, %.4f%% of pixels over tolerance, mean %.4f (%s)\n", name,
+                d.max_channel, d.over_share * 100, d.mean_abs, ok ? "ok" : "MISMATCH");
+    } else {
+        fprintf(stderr, "golden %s: size %ux%u, expected %ux%u\n", name, w, h, gw, gh);
+    }
+    if (!ok) gt_write_png(actual, rgba, w, h);
+    stbi_image_free(g);
+    return ok;
+}

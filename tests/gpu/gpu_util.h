@@ -1,0 +1,44 @@
+/* Shared helpers of the GPU tests: a validated renderer, PNG in/out, image comparison.
+ * Every GPU test runs with VK_LAYER_KHRONOS_validation and synchronization validation, and
+ * fails on any message. */
+#ifndef GN_TESTS_GPU_UTIL_H
+#define GN_TESTS_GPU_UTIL_H
+
+#include "gnomon.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../unit/check.h"
+
+/* Creates a renderer with validation on; exits the test (code 1) with a message on failure. */
+gn_renderer *gt_renderer(uint32_t w, uint32_t h, uint32_t msaa);
+/* Renders one frame and reads it back into a malloc'd RGBA8 buffer. */
+uint8_t *gt_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f);
+/* True on Mesa lavapipe, where output is byte-identical run to run. */
+bool gt_is_lavapipe(const gn_renderer *r);
+bool gt_write_png(const char *path, const uint8_t *rgba, uint32_t w, uint32_t h);
+uint8_t *gt_read_png(const char *path, uint32_t *w, uint32_t *h);
+uint64_t gt_hash(const uint8_t *data, size_t n); /* FNV-1a 64 */
+
+typedef struct gt_diff {
+    uint32_t max_channel;  /* largest per-channel difference, 0..255 */
+    double over_share;     /* share of pixels with a channel off by more than the tolerance */
+    double mean_abs;       /* mean absolute channel difference */
+} gt_diff;
+gt_diff gt_compare(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t h, uint32_t tolerance);
+
+/* Compares an image against tests/golden/<name>.png. On lavapipe the images must be
+ * identical; elsewhere within GT_GOLDEN_TOLERANCE per channel on all but GT_GOLDEN_SHARE of the
+ * pixels. GNOMON_UPDATE_GOLDEN=1 rewrites the golden file instead. On a mismatch the image
+ * is written to <name>.actual.png in the working directory. */
+#define GT_GOLDEN_TOLERANCE 8
+#define GT_GOLDEN_SHARE 0.01
+bool gt_golden(const gn_renderer *r, const char *name, const uint8_t *rgba, uint32_t w, uint32_t h);
+
+/* Fails the test when the renderer has seen validation messages. */
+#define GT_CHECK_VALIDATION(r, when)                                                                         \
+    CHECK(gn_renderer_validation_messages(r) == 0, "%u validation message(s) %s",                             \
+          gn_renderer_validation_messages(r), when)
+
+#endif

@@ -1,0 +1,197 @@
+/* Bench samples and their summary; see bench_data.h. Percentiles come from
+ * gn_series_stats_compute (nearest rank on a sorted copy), shared with the library. */
+#include "bench_data.h"
+
+#include "json.h"
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+bool gn_bench_data_init(gn_bench_data *d, uint32_t capacity)
+{
+    *d = (gn_bench_data){.capacity = capacity};
+    d->frame_index = calloc(capacity ? capacity : 1, sizeof *d->frame_index);
+    double **cols[] = {&d->frame_ms,  &d->cpu_ms,  &d->draws,
+                       &d->triangles, &d->visible, &d->draw_groups};
+    bool ok = d->frame_index != NULL;
+    for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
+        *cols[i] = calloc(capacity ? capacity : 1, sizeof(double));
+        ok = ok && *cols[i];
+    }
+    if (!ok) gn_bench_data_free(d);
+    return ok;
+}
+
+void gn_bench_data_free(gn_bench_data *d)
+{
+    free(d->frame_index);
+    free(d->frame_ms);
+    free(d->cpu_ms);
+    free(d->draws);
+    free(d->triangles);
+    free(d->visible);
+    free(d->draw_groups);
+    for (uint32_t i = 0; i < d->pass_count; i++) free(d->pass_ms[i]);
+    *d = (gn_bench_data){0};
+}
+
+void gn_bench_data_skip_through(gn_bench_data *d, uint64_t frame_index)
+{
+    if (!d->any || frame_index > d->last_index) d->last_index = frame_index;
+    d->any = true;
+}
+
+/* The column of a pass, created (NAN for the frames before it appeared) on first sight. */
+static double *gn_bench_pass_column(gn_bench_data *d, const char *name)
+{
+    for (uint32_t i = 0; i < d->pass_count; i++)
+        if (strncmp(d->pass_names[i], name, 31) == 0) return d->pass_ms[i];
+    if (d->pass_count == GN_BENCH_MAX_PASSES) return NULL;
+    double *col = malloc((d->capacity ? d->capacity : 1) * sizeof *col);
+    if (!col) return NULL;
+    for (uint32_t i = 0; i < d->capacity; i++) col[i] = NAN;
+    snprintf(d->pass_names[d->pass_count], sizeof d->pass_names[0], "%.31s", name);
+    d->pass_ms[d->pass_count++] = col;
+    return col;
+}
+
+bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s)
+{
+    if ((d->any && s->frame_index <= d->last_index) || d->count == d->capacity) return false;
+    d->any = true;
+    d->last_index = s->frame_index;
+    uint32_t k = d->count++;
+    d->frame_index[k] = s->frame_index;
+    d->frame_ms[k] = s->gpu_ms;
+    d->cpu_ms[k] = s->cpu_ms;
+    d->draws[k] = s->draws;
+    d->triangles[k] = (double)s->triangles;
+    d->visible[k] = s->instances_visible;
+    d->draw_groups[k] = s->draw_groups;
+    d->instances_total = s->instances_total;
+    uint32_t n = s->pass_count < GN_MAX_PASSES ? s->pass_count : GN_MAX_PASSES;
+    for (uint32_t i = 0; i < n; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "%.31s", s->passes[i].name);
+        double *col = gn_bench_pass_column(d, name);
+        if (col) col[k] = s->passes[i].gpu_ms;
+    }
+    return true;
+}
+
+/* Statistics of the finite values of v (a pass is NAN in frames that lacked it). */
+static void gn_bench_series(const double *v, uint32_t n, double *tmp, double *scratch,
+                            gn_series_stats *out)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (isfinite(v[i])) tmp[m++] = v[i];
+    if (m == 0) {
+        *out = (gn_series_stats){NAN, NAN, NAN, NAN, NAN};
+        return;
+    }
+    gn_series_stats_compute(tmp, m, scratch, out);
+}
+
+bool gn_bench_summarize(const gn_bench_data *d, gn_bench_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t n = d->count ? d->count : 1;
+    double *tmp = malloc(n * sizeof *tmp), *scratch = malloc(n * sizeof *scratch);
+    if (!tmp || !scratch) {
+        free(tmp);
+        free(scratch);
+        return false;
+    }
+    out->samples = d->count;
+    out->pass_count = d->pass_count;
+    out->instances_total = d->instances_total;
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        memcpy(out->pass_names[i], d->pass_names[i], sizeof out->pass_names[i]);
+        gn_bench_series(d->pass_ms[i], d->count, tmp, scratch, &out->pass[i]);
+    }
+    gn_bench_series(d->frame_ms, d->count, tmp, scratch, &out->frame);
+    gn_bench_series(d->cpu_ms, d->count, tmp, scratch, &out->cpu);
+    gn_series_stats c;
+    gn_bench_series(d->draws, d->count, tmp, scratch, &c);
+    out->draws = c.median;
+    gn_bench_series(d->triangles, d->count, tmp, scratch, &c);
+    out->triangles = c.median;
+    gn_bench_series(d->visible, d->count, tmp, scratch, &c);
+    out->visible = c.median;
+    gn_bench_series(d->draw_groups, d->count, tmp, scratch, &c);
+    out->draw_groups = c.median;
+    free(tmp);
+    free(scratch);
+    return true;
+}
+
+static void gn_bench_row(FILE *f, const char *name, const gn_series_stats *s)
+{
+    fprintf(f, "%-22.31s %9.3f %9.3f %9.3f %9.3f\n", name, s->min, s->median, s->p99, s->max);
+}
+
+/* A nearest-rank median is one frame's value, so a count's median prints as an integer. */
+static uint64_t gn_bench_count(double v) { return isfinite(v) && v > 0 ? (uint64_t)llround(v) : 0; }
+
+void gn_bench_print_table(FILE *f, const gn_bench_summary *s)
+{
+    char a[32], b[32];
+    fprintf(f, "%-22s %9s %9s %9s %9s\n", "pass (GPU ms)", "min", "median", "p99", "max");
+    for (uint32_t i = 0; i < s->pass_count; i++) gn_bench_row(f, s->pass_names[i], &s->pass[i]);
+    gn_bench_row(f, "frame GPU", &s->frame);
+    gn_bench_row(f, "frame CPU", &s->cpu);
+    fprintf(f, "%-22s %s\n", "draws (median)",
+            gn_report_count(gn_bench_count(s->draws), a, sizeof a));
+    fprintf(f, "%-22s %s\n", "triangles (median)",
+            gn_report_count(gn_bench_count(s->triangles), a, sizeof a));
+    fprintf(f, "%-22s %s / %s\n", "instances visible",
+            gn_report_count(gn_bench_count(s->visible), a, sizeof a),
+            gn_report_count(s->instances_total, b, sizeof b));
+    fprintf(f, "%-22s %s\n", "draw groups (median)",
+            gn_report_count(gn_bench_count(s->draw_groups), a, sizeof a));
+}
+
+static void gn_bench_json_stats(gn_json *j, const char *key, const gn_series_stats *s)
+{
+    gn_json_object_begin(j, key);
+    gn_json_number(j, "min_ms", s->min);
+    gn_json_number(j, "median_ms", s->median);
+    gn_json_number(j, "p99_ms", s->p99);
+    gn_json_number(j, "max_ms", s->max);
+    gn_json_object_end(j);
+}
+
+bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary *s)
+{
+    gn_json j;
+    gn_json_begin(&j, f);
+    gn_json_object_begin(&j, NULL);
+    gn_json_string(&j, "device", m->device);
+    gn_json_string(&j, "scene", m->scene);
+    gn_json_array_begin(&j, "size");
+    gn_json_uint(&j, NULL, m->width);
+    gn_json_uint(&j, NULL, m->height);
+    gn_json_array_end(&j);
+    gn_json_uint(&j, "msaa", m->msaa);
+    gn_json_string(&j, "path", m->path);
+    gn_json_uint(&j, "frames", m->frames);
+    gn_json_uint(&j, "frames_timed", s->samples); /* frames whose statistics were seen */
+    gn_json_object_begin(&j, "passes");
+    for (uint32_t i = 0; i < s->pass_count; i++)
+        gn_bench_json_stats(&j, s->pass_names[i], &s->pass[i]);
+    gn_json_object_end(&j);
+    gn_bench_json_stats(&j, "frame", &s->frame);
+    gn_bench_json_stats(&j, "cpu", &s->cpu);
+    gn_json_object_begin(&j, "counters");
+    gn_json_number(&j, "draws", s->draws);
+    gn_json_number(&j, "triangles", s->triangles);
+    gn_json_number(&j, "instances_visible", s->visible);
+    gn_json_uint(&j, "instances_total", s->instances_total);
+    gn_json_number(&j, "draw_groups", s->draw_groups);
+    gn_json_object_end(&j);
+    gn_json_object_end(&j);
+    return gn_json_end(&j);
+}

@@ -1,0 +1,58 @@
+/* Per-frame samples collected by gnomon bench, their summary (min, median, p99, max) and the
+ * summary's table and JSON. Pure, so tests/cli feeds it made-up frames. */
+#ifndef GN_CLI_BENCH_DATA_H
+#define GN_CLI_BENCH_DATA_H
+
+#include "decide/stats.h"
+#include "gnomon.h"
+
+#include <stdio.h>
+
+/* Pass names seen over a whole run; a frame has at most GN_MAX_PASSES, but passes may come
+ * and go (a shadow cache that skips a frame), so allow twice that. */
+#define GN_BENCH_MAX_PASSES (2 * GN_MAX_PASSES)
+
+typedef struct gn_bench_data {
+    uint32_t capacity, count;
+    uint64_t *frame_index;
+    double *frame_ms, *cpu_ms, *draws, *triangles, *visible, *draw_groups;
+    uint32_t instances_total; /* of the newest sample */
+    uint32_t pass_count;
+    char pass_names[GN_BENCH_MAX_PASSES][32];
+    double *pass_ms[GN_BENCH_MAX_PASSES]; /* NAN where a frame lacked the pass */
+    uint64_t last_index;                  /* samples at or below it are duplicates */
+    bool any;
+} gn_bench_data;
+
+bool gn_bench_data_init(gn_bench_data *d, uint32_t capacity); /* false: out of memory */
+void gn_bench_data_free(gn_bench_data *d);
+
+/* Frames at or before frame_index (warm-up frames) will not be recorded. */
+void gn_bench_data_skip_through(gn_bench_data *d, uint64_t frame_index);
+
+/* Records s unless its frame was recorded or skipped already, or the data is full. Frames
+ * finish asynchronously and gn_get_frame_stats returns the newest, so the same frame is seen
+ * repeatedly and some frames may never be seen. Returns true if recorded. */
+bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s);
+
+typedef struct gn_bench_summary {
+    uint32_t samples;
+    uint32_t pass_count;
+    char pass_names[GN_BENCH_MAX_PASSES][32];
+    gn_series_stats pass[GN_BENCH_MAX_PASSES];
+    gn_series_stats frame, cpu;
+    double draws, triangles, visible, draw_groups; /* medians */
+    uint32_t instances_total;
+} gn_bench_summary;
+
+bool gn_bench_summarize(const gn_bench_data *d, gn_bench_summary *out); /* false: out of memory */
+
+typedef struct gn_bench_meta {
+    const char *device, *scene, *path;
+    uint32_t width, height, msaa, frames;
+} gn_bench_meta;
+
+void gn_bench_print_table(FILE *f, const gn_bench_summary *s);
+bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary *s);
+
+#endif

@@ -1,0 +1,34 @@
+/* A tiny RGB raster for gnomon's charts: filled rectangles, lines and stb_easy_font text,
+ * written as PNG. Everything is clipped to the image, so callers need no bounds checks. */
+#ifndef GN_CLI_CANVAS_H
+#define GN_CLI_CANVAS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+typedef struct gn_rgb {
+    uint8_t r, g, b;
+} gn_rgb;
+
+typedef struct gn_canvas {
+    int width, height;
+    uint8_t *rgb; /* 3 bytes a pixel, top row first */
+} gn_canvas;
+
+bool gn_canvas_init(gn_canvas *c, int width, int height, gn_rgb background); /* false: no memory */
+void gn_canvas_free(gn_canvas *c);
+
+void gn_canvas_rect(gn_canvas *c, int x0, int y0, int x1, int y1,
+                    gn_rgb colour); /* [x0,x1) x [y0,y1) */
+void gn_canvas_line(gn_canvas *c, float x0, float y0, float x1, float y1, gn_rgb colour,
+                    int thickness);
+
+/* Text in stb_easy_font's 1-pixel-stroke font, each font pixel drawn as scale x scale.
+ * (x, y) is the top left. Characters outside printable ASCII are drawn as '?'. */
+void gn_canvas_text(gn_canvas *c, int x, int y, const char *text, gn_rgb colour, int scale);
+int gn_canvas_text_width(const char *text, int scale);
+int gn_canvas_text_height(int scale);
+
+bool gn_canvas_write_png(const gn_canvas *c, const char *path); /* false: the file failed */
+
+#endif

@@ -1,0 +1,36 @@
+/* Shared pieces of the gnomon command-line tool: exit codes, the command entry points and
+ * small helpers that every command needs. */
+#ifndef GN_CLI_H
+#define GN_CLI_H
+
+#include "gnomon.h"
+
+#include <stddef.h>
+
+/* Exit codes are part of the tool's contract: scripts and CTest tell usage mistakes from
+ * runtime failures, and a machine without a GPU from a broken renderer. */
+enum {
+    GN_EXIT_OK = 0,
+    GN_EXIT_USAGE = 2,     /* bad arguments, unknown command or option */
+    GN_EXIT_RUNTIME = 3,   /* a library error, or a file that could not be written */
+    GN_EXIT_NO_DEVICE = 4, /* GN_ERROR_NO_DEVICE: no Vulkan 1.3 device, or none matched */
+};
+
+int gn_cmd_render(int argc, char **argv); /* argv[0] is the first option after "render" */
+int gn_cmd_bench(int argc, char **argv);
+int gn_cmd_info(int argc, char **argv);
+
+int gn_cli_exit_code(gn_result r); /* GN_EXIT_NO_DEVICE or GN_EXIT_RUNTIME for a failure */
+
+/* Prints "gnomon <command>: <message>" on stderr and returns the exit code for err->code. */
+int gn_cli_fail(const char *command, const gn_error *err);
+
+/* Creates the missing parent folders of path (mkdir -p of its directory). On failure writes
+ * one line naming the folder into msg and returns false. */
+bool gn_cli_make_parent_dirs(const char *path, char *msg, size_t msg_size);
+
+double gn_cli_now_ms(void); /* a monotonic clock, milliseconds */
+
+const char *gn_cli_device_env(void); /* $GNOMON_DEVICE, or NULL when unset or empty */
+
+#endif

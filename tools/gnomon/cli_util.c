@@ -1,0 +1,76 @@
+/* Helpers shared by the commands: exit codes, folders for output files, a clock. */
+#define _POSIX_C_SOURCE 200809L /* mkdir, stat, clock_gettime under -std=c11 */
+
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+int gn_cli_exit_code(gn_result r)
+{
+    if (r == GN_OK) return GN_EXIT_OK;
+    return r == GN_ERROR_NO_DEVICE ? GN_EXIT_NO_DEVICE : GN_EXIT_RUNTIME;
+}
+
+int gn_cli_fail(const char *command, const gn_error *err)
+{
+    const char *msg = err->message[0] ? err->message : gn_result_name(err->code);
+    fprintf(stderr, "gnomon %s: %s\n", command, msg);
+    return gn_cli_exit_code(err->code == GN_OK ? GN_ERROR_VULKAN : err->code);
+}
+
+static bool gn_cli_is_dir(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+bool gn_cli_make_parent_dirs(const char *path, char *msg, size_t msg_size)
+{
+    char dir[4096];
+    size_t len = strlen(path);
+    if (len >= sizeof dir) {
+        snprintf(msg, msg_size, "cannot write %.200s...: path too long", path);
+        return false;
+    }
+    memcpy(dir, path, len + 1);
+    char *slash = strrchr(dir, '/');
+    if (!slash) return true; /* the current folder exists */
+    *slash = '\0';
+    if (dir[0] == '\0' || gn_cli_is_dir(dir)) return true;
+
+    /* Walk the prefixes left to right so "a/b/c" creates a, then a/b, then a/b/c. */
+    for (char *p = dir + 1;; p++) {
+        bool end = *p == '\0';
+        if (*p != '/' && !end) continue;
+        *p = '\0';
+        if (!gn_cli_is_dir(dir) && mkdir(dir, 0777) != 0) {
+            int e = errno;                              /* saved: the stat below may overwrite it */
+            if (!(e == EEXIST && gn_cli_is_dir(dir))) { /* EEXIST: another process made it */
+                snprintf(msg, msg_size, "cannot write %s: cannot create folder '%s': %s", path, dir,
+                         strerror(e));
+                return false;
+            }
+        }
+        if (end) break;
+        *p = '/';
+    }
+    return true;
+}
+
+double gn_cli_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+const char *gn_cli_device_env(void)
+{
+    const char *d = getenv("GNOMON_DEVICE");
+    return d && d[0] ? d : NULL;
+}

@@ -1,0 +1,173 @@
+/* gnomon bench: frames along a scripted path, then per-pass GPU time statistics, a JSON
+ * summary and a chart. */
+#include "bench_data.h"
+#include "bench_path.h"
+#include "cli.h"
+#include "cmd_opts.h"
+#include "plot.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#define GN_BENCH_PROGRESS_MS 100.0 /* progress line at most ten times a second */
+
+typedef struct gn_bench_run {
+    const gn_bench_opts *o;
+    gn_renderer *r;
+    gn_scene *scene;
+    gn_bench_data data;
+    const char *device;
+} gn_bench_run;
+
+/* Polls the newest finished frame's statistics; "none finished yet" is not an error. */
+static gn_result gn_bench_poll(gn_bench_run *b, gn_frame_stats *s, bool *have, gn_error *err)
+{
+    gn_result res = gn_get_frame_stats(b->r, s, err);
+    *have = res == GN_OK;
+    return res == GN_ERROR_INVALID_ARGUMENT ? GN_OK : res;
+}
+
+static int gn_bench_frames(gn_bench_run *b)
+{
+    const gn_bench_opts *o = b->o;
+    gn_error err = {0};
+    gn_scene_info info;
+    gn_scene_get_info(b->scene, &info);
+    uint32_t total = o->warmup + o->frames;
+    gn_bench_walker walker;
+    gn_bench_walker_start(&walker, (gn_bench_path)o->path, &info, total);
+    gn_frame_stats s = {0};
+    bool have = false;
+    double last_print = -1e9;
+    for (uint32_t i = 0; i < total; i++) {
+        gn_frame_desc frame;
+        gn_bench_walker_next(&walker, &frame);
+        if (gn_render(b->r, b->scene, &frame, &err) != GN_OK) return gn_cli_fail("bench", &err);
+        if (o->warmup && i + 1 == o->warmup) {
+            /* Wait out the warm-up so its newest frame index marks where measuring starts;
+             * frame indices need not start at 0. */
+            if (gn_renderer_wait_idle(b->r, &err) != GN_OK ||
+                gn_bench_poll(b, &s, &have, &err) != GN_OK)
+                return gn_cli_fail("bench", &err);
+            if (have) gn_bench_data_skip_through(&b->data, s.frame_index);
+            continue;
+        }
+        if (i < o->warmup) continue;
+        if (gn_bench_poll(b, &s, &have, &err) != GN_OK) return gn_cli_fail("bench", &err);
+        if (have) gn_bench_data_add(&b->data, &s);
+        double now = gn_cli_now_ms();
+        if (now - last_print >= GN_BENCH_PROGRESS_MS || i + 1 == total) {
+            last_print = now;
+            fprintf(stderr, "\rbench: frame %u/%u  gpu %.2f ms  cpu %.2f ms ", i + 1 - o->warmup,
+                    o->frames, have ? s.gpu_ms : 0.0, have ? s.cpu_ms : 0.0);
+        }
+    }
+    fprintf(stderr, "\n");
+    /* The last frames finish after the loop: wait, then take the newest one. */
+    if (gn_renderer_wait_idle(b->r, &err) != GN_OK || gn_bench_poll(b, &s, &have, &err) != GN_OK)
+        return gn_cli_fail("bench", &err);
+    if (have) gn_bench_data_add(&b->data, &s);
+    return GN_EXIT_OK;
+}
+
+static bool gn_bench_json(const gn_bench_run *b, const gn_bench_summary *sum)
+{
+    const gn_bench_opts *o = b->o;
+    gn_bench_meta m = {.device = b->device,
+                       .scene = o->scene,
+                       .path = gn_bench_path_name(o->path),
+                       .width = o->size[0],
+                       .height = o->size[1],
+                       .msaa = o->msaa,
+                       .frames = o->frames};
+    FILE *f = fopen(o->json, "w");
+    bool ok = f && gn_bench_write_json(f, &m, sum);
+    if (f && fclose(f) != 0) ok = false;
+    if (!ok) fprintf(stderr, "gnomon bench: cannot write %s\n", o->json);
+    return ok;
+}
+
+/* One line a pass, and the frame total first in the palette's first colour. */
+static bool gn_bench_plot(const gn_bench_run *b)
+{
+    const gn_bench_opts *o = b->o;
+    gn_plot_series series[GN_BENCH_MAX_PASSES + 1];
+    uint32_t n = 0;
+    series[n++] = (gn_plot_series){"frame total", b->data.frame_ms, b->data.count};
+    for (uint32_t i = 0; i < b->data.pass_count; i++)
+        series[n++] = (gn_plot_series){b->data.pass_names[i], b->data.pass_ms[i], b->data.count};
+    char title[512], err[512];
+    snprintf(title, sizeof title, "%s %ux%u msaa %u, path %s - %s", o->scene, o->size[0],
+             o->size[1], o->msaa, gn_bench_path_name(o->path), b->device);
+    gn_plot_desc d = {.title = title,
+                      .x_label = "frame",
+                      .y_label = "GPU ms",
+                      .series = series,
+                      .series_count = n};
+    if (gn_plot_write_png(o->plot, &d, err, sizeof err)) return true;
+    fprintf(stderr, "gnomon bench: %s\n", err);
+    return false;
+}
+
+static int gn_bench_run_all(gn_bench_run *b)
+{
+    const gn_bench_opts *o = b->o;
+    gn_error err = {0};
+    gn_renderer_desc rd = {
+        .width = o->size[0], .height = o->size[1], .msaa = o->msaa, .device = gn_cli_device_env()};
+    if (gn_renderer_create(&rd, &b->r, &err) != GN_OK) return gn_cli_fail("bench", &err);
+    b->device = gn_renderer_device_name(b->r);
+
+    double t0 = gn_cli_now_ms();
+    gn_builtin_desc bd = {.name = o->scene, .seed = o->seed, .scale = o->scale};
+    if (gn_scene_create_builtin(&bd, &b->scene, &err) != GN_OK) return gn_cli_fail("bench", &err);
+    printf("%s: %s %ux%u, msaa %u, path %s, %u frames (+%u warm-up); scene built in %.1f ms\n",
+           b->device, o->scene, o->size[0], o->size[1], o->msaa, gn_bench_path_name(o->path),
+           o->frames, o->warmup, gn_cli_now_ms() - t0);
+
+    int code = gn_bench_frames(b);
+    if (code != GN_EXIT_OK) return code;
+    if (b->data.count == 0) {
+        fprintf(stderr, "gnomon bench: no frame statistics were returned\n");
+        return GN_EXIT_RUNTIME;
+    }
+    gn_bench_summary sum;
+    if (!gn_bench_summarize(&b->data, &sum)) {
+        fprintf(stderr, "gnomon bench: out of memory\n");
+        return GN_EXIT_RUNTIME;
+    }
+    if (sum.samples < o->frames)
+        printf("statistics of %u of %u frames (frames that finished together report once)\n",
+               sum.samples, o->frames);
+    gn_bench_print_table(stdout, &sum);
+    if (o->json && !gn_bench_json(b, &sum)) return GN_EXIT_RUNTIME;
+    if (o->plot && !gn_bench_plot(b)) return GN_EXIT_RUNTIME;
+    return GN_EXIT_OK;
+}
+
+int gn_cmd_bench(int argc, char **argv)
+{
+    gn_bench_opts o;
+    char msg[1024];
+    switch (gn_bench_opts_parse(argc, argv, &o, msg, sizeof msg)) {
+    case GN_PARSE_HELP: gn_bench_opts_help(stdout); return GN_EXIT_OK;
+    case GN_PARSE_ERROR: fprintf(stderr, "%s\n", msg); return GN_EXIT_USAGE;
+    case GN_PARSE_OK: break;
+    }
+    if ((o.json && !gn_cli_make_parent_dirs(o.json, msg, sizeof msg)) ||
+        (o.plot && !gn_cli_make_parent_dirs(o.plot, msg, sizeof msg))) {
+        fprintf(stderr, "gnomon bench: %s\n", msg);
+        return GN_EXIT_RUNTIME;
+    }
+    gn_bench_run b = {.o = &o};
+    /* One slot per measured frame, plus the one read after the loop. */
+    if (!gn_bench_data_init(&b.data, o.frames + 1)) {
+        fprintf(stderr, "gnomon bench: out of memory for %u frames\n", o.frames);
+        return GN_EXIT_RUNTIME;
+    }
+    int code = gn_bench_run_all(&b);
+    gn_scene_destroy(b.scene);
+    gn_renderer_destroy(b.r);
+    gn_bench_data_free(&b.data);
+    return code;
+}

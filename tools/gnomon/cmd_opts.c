@@ -1,0 +1,197 @@
+/* Option tables of render, bench and info; see cmd_opts.h. Each table is built around the
+ * struct it fills, and the same table prints --help. */
+#include "cmd_opts.h"
+
+#include <string.h>
+
+/* The scenes gn_scene_create_builtin knows; checked here so a typo is a usage error that
+ * costs no device start-up. */
+static const char *const gn_builtin_scenes[] = {"town", NULL};
+static const char *const gn_view_names[] = {"final", "depth", "normals", "albedo", NULL};
+static const char *const gn_tonemap_names[] = {"aces", "reinhard", "clip", NULL};
+static const char *const gn_path_names[] = {"static", "sun", "walk", "walk-sun", NULL};
+
+#define GN_COUNT(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
+
+/* Limits on what a user may ask for. They catch typos ("--size 1920x10800") before a
+ * device starts; the library still checks what the device itself supports. */
+#define GN_SIZE_MIN   16     /* a smaller image measures nothing but fixed overhead */
+#define GN_SIZE_MAX   16384  /* the largest 2D image current desktop GPUs allow */
+#define GN_SCALE_MAX  64     /* scale 8 is already > 10M triangles */
+#define GN_FRAMES_MAX 100000 /* ~28 minutes at 60 fps; bounds the sample arrays */
+
+static const char *gn_scene_check(const char *command, const char *scene, char *err,
+                                  size_t err_size)
+{
+    for (const char *const *s = gn_builtin_scenes; *s; s++)
+        if (strcmp(*s, scene) == 0) return NULL;
+    snprintf(err, err_size, "gnomon %s: unknown scene '%s' (built-in scenes: town)", command,
+             scene);
+    return err;
+}
+
+static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
+{
+    gn_opt opts[] = {
+        {"--scene", GN_OPT_STRING, &o->scene, NULL, 0, 0, false, NULL, "NAME",
+         "built-in scene (default town)"},
+        {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
+         "image size (default 1280x720)"},
+        {"--time", GN_OPT_FLOAT, &o->time, &o->time_set, 0, 24, false, NULL, "HOURS",
+         "local solar time 0..24 (default 18.5)"},
+        {"--camera", GN_OPT_CAMERA, o->camera, &o->camera_set, -89, 89, false, NULL,
+         "x,y,z,yaw,pitch", "camera in metres and degrees (default: the scene's)"},
+        {"--msaa", GN_OPT_UINT, &o->msaa, NULL, 1, 8, true, NULL, "N",
+         "samples: 1, 2, 4 or 8 (default 4)"},
+        {"--view", GN_OPT_CHOICE, &o->view, NULL, 0, 0, false, gn_view_names, "VIEW",
+         "final, depth, normals or albedo (default final)"},
+        {"--tonemap", GN_OPT_CHOICE, &o->tonemap, NULL, 0, 0, false, gn_tonemap_names, "OP",
+         "aces, reinhard or clip (default aces)"},
+        {"--exposure", GN_OPT_FLOAT, &o->exposure, NULL, -20, 20, false, NULL, "EV",
+         "exposure offset in stops (default 0)"},
+        {"--seed", GN_OPT_UINT, &o->seed, NULL, 0, UINT32_MAX, false, NULL, "N",
+         "scene seed (default 1; 0 means 1)"},
+        {"--scale", GN_OPT_UINT, &o->scale, NULL, 1, GN_SCALE_MAX, false, NULL, "N",
+         "scene scale 1..64 (default 1: ~1M triangles)"},
+        {"--latitude", GN_OPT_FLOAT, &o->latitude, &o->latitude_set, -90, 90, false, NULL, "DEG",
+         "latitude for the sun (default 45)"},
+        {"--day", GN_OPT_UINT, &o->day, NULL, 1, 365, false, NULL, "N",
+         "day of the year 1..365 (default 172)"},
+        {"--out", GN_OPT_STRING, &o->out, NULL, 0, 0, false, NULL, "FILE.png",
+         "output image (required; folders are created)"},
+        {"--stats", GN_OPT_STRING, &o->stats, NULL, 0, 0, false, NULL, "FILE.json",
+         "also write the frame statistics as JSON"},
+    };
+    memcpy(t, opts, sizeof opts);
+    return GN_COUNT(opts);
+}
+
+static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
+{
+    gn_opt opts[] = {
+        {"--scene", GN_OPT_STRING, &o->scene, NULL, 0, 0, false, NULL, "NAME",
+         "built-in scene (default town)"},
+        {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
+         "image size (default 1920x1080)"},
+        {"--frames", GN_OPT_UINT, &o->frames, NULL, 1, GN_FRAMES_MAX, false, NULL, "N",
+         "frames measured (default 300)"},
+        {"--warmup", GN_OPT_UINT, &o->warmup, NULL, 0, GN_FRAMES_MAX, false, NULL, "N",
+         "frames rendered first and not measured (default 10)"},
+        {"--path", GN_OPT_CHOICE, &o->path, NULL, 0, 0, false, gn_path_names, "PATH",
+         "static, sun, walk or walk-sun (default static)"},
+        {"--msaa", GN_OPT_UINT, &o->msaa, NULL, 1, 8, true, NULL, "N",
+         "samples: 1, 2, 4 or 8 (default 4)"},
+        {"--seed", GN_OPT_UINT, &o->seed, NULL, 0, UINT32_MAX, false, NULL, "N",
+         "scene seed (default 1; 0 means 1)"},
+        {"--scale", GN_OPT_UINT, &o->scale, NULL, 1, GN_SCALE_MAX, false, NULL, "N",
+         "scene scale 1..64 (default 1)"},
+        {"--json", GN_OPT_STRING, &o->json, NULL, 0, 0, false, NULL, "FILE",
+         "write the summary as one JSON object"},
+        {"--plot", GN_OPT_STRING, &o->plot, NULL, 0, 0, false, NULL, "FILE.png",
+         "write a chart of GPU time per pass per frame"},
+    };
+    memcpy(t, opts, sizeof opts);
+    return GN_COUNT(opts);
+}
+
+static const char gn_render_summary[] =
+    "Renders one frame of a scene to a PNG and prints the GPU time of each pass.";
+static const char gn_bench_summary[] =
+    "Renders frames along a scripted camera/sun path and prints per-pass GPU time statistics\n"
+    "(min, median, p99, max). Paths: static (fixed camera, 18:30), sun (time sweeps 17:00 to\n"
+    "19:30), walk (camera moves through the scene at 10 m/s), walk-sun (both).";
+static const char gn_info_summary[] =
+    "Lists the Vulkan devices, which one gnomon chooses and why ($GNOMON_DEVICE overrides).";
+
+gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err,
+                                     size_t err_size)
+{
+    *o = (gn_render_opts){.scene = "town", .size = {1280, 720}, .msaa = 4, .seed = 1, .scale = 1};
+    gn_opt t[32];
+    uint32_t n = gn_render_table(o, t);
+    gn_parse_status s = gn_opts_parse("render", t, n, argc, argv, err, err_size);
+    if (s != GN_PARSE_OK) return s;
+    if (gn_scene_check("render", o->scene, err, err_size)) return GN_PARSE_ERROR;
+    if (!o->out) {
+        snprintf(err, err_size, "gnomon render: --out FILE.png is required");
+        return GN_PARSE_ERROR;
+    }
+    return GN_PARSE_OK;
+}
+
+gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, char *err,
+                                    size_t err_size)
+{
+    *o = (gn_bench_opts){.scene = "town",
+                         .size = {1920, 1080},
+                         .frames = 300,
+                         .warmup = 10,
+                         .path = GN_PATH_STATIC,
+                         .msaa = 4,
+                         .seed = 1,
+                         .scale = 1};
+    gn_opt t[32];
+    uint32_t n = gn_bench_table(o, t);
+    gn_parse_status s = gn_opts_parse("bench", t, n, argc, argv, err, err_size);
+    if (s != GN_PARSE_OK) return s;
+    if (gn_scene_check("bench", o->scene, err, err_size)) return GN_PARSE_ERROR;
+    return GN_PARSE_OK;
+}
+
+gn_parse_status gn_info_opts_parse(int argc, char **argv, char *err, size_t err_size)
+{
+    return gn_opts_parse("info", NULL, 0, argc, argv, err, err_size);
+}
+
+void gn_render_opts_help(FILE *f)
+{
+    gn_render_opts o;
+    gn_opt t[32];
+    gn_opts_print_help(f, "render", gn_render_summary, t, gn_render_table(&o, t));
+    fprintf(
+        f,
+        "\nexample: gnomon render --scene town --size 1280x720 --time 18.5 --out out/town.png\n");
+}
+
+void gn_bench_opts_help(FILE *f)
+{
+    gn_bench_opts o;
+    gn_opt t[32];
+    gn_opts_print_help(f, "bench", gn_bench_summary, t, gn_bench_table(&o, t));
+    fprintf(f, "\nexample: gnomon bench --path walk-sun --frames 600 --json out/bench.json --plot "
+               "out/bench.png\n");
+}
+
+void gn_info_opts_help(FILE *f) { gn_opts_print_help(f, "info", gn_info_summary, NULL, 0); }
+
+void gn_render_opts_frame(const gn_render_opts *o, gn_frame_desc *out)
+{
+    *out = (gn_frame_desc){
+        .time_of_day = o->time,
+        .time_set = o->time_set,
+        .latitude = o->latitude,
+        .day_of_year = o->day,
+        .exposure = o->exposure,
+        .tonemap = (gn_tonemap)(GN_TONEMAP_ACES + o->tonemap),
+        .view = (gn_view)o->view,
+    };
+    /* gn_frame_desc reads latitude 0 as "default 45" and has no latitude_set flag, so the
+     * equator is asked for as a hair north of it: 1e-4 degrees moves the sun by ~11 m. */
+    if (o->latitude_set && out->latitude == 0.0f) out->latitude = 1e-4f;
+    if (o->camera_set) {
+        out->camera_set = true;
+        memcpy(out->camera.position, o->camera, 3 * sizeof(float));
+        out->camera.yaw = o->camera[3];
+        out->camera.pitch = o->camera[4];
+    }
+}
+
+const char *gn_bench_path_name(int path)
+{
+    return path >= 0 && path < (int)GN_COUNT(gn_path_names) - 1 ? gn_path_names[path] : "?";
+}
+
+const char *gn_render_view_name(int view)
+{
+    return view >= 0 && view < (int)GN_COUNT(gn_view_names) - 1 ? gn_view_names[view] : "?";
+}

@@ -1,0 +1,62 @@
+/* The options of each gnomon command, parsed into plain structs. Pure: no Vulkan calls, so
+ * tests/cli checks every default, range and message without a GPU. */
+#ifndef GN_CLI_CMD_OPTS_H
+#define GN_CLI_CMD_OPTS_H
+
+#include "gnomon.h"
+#include "opts.h"
+
+typedef struct gn_render_opts {
+    const char *scene;
+    uint32_t size[2];
+    float time;
+    bool time_set;
+    float camera[5]; /* x, y, z, yaw, pitch */
+    bool camera_set;
+    uint32_t msaa;
+    int view;    /* gn_view: the choices are listed in enum order */
+    int tonemap; /* index into aces, reinhard, clip */
+    float exposure;
+    uint32_t seed, scale;
+    float latitude;
+    bool latitude_set;
+    uint32_t day;
+    const char *out;
+    const char *stats;
+} gn_render_opts;
+
+typedef enum gn_bench_path {
+    GN_PATH_STATIC,
+    GN_PATH_SUN,
+    GN_PATH_WALK,
+    GN_PATH_WALK_SUN
+} gn_bench_path;
+
+typedef struct gn_bench_opts {
+    const char *scene;
+    uint32_t size[2];
+    uint32_t frames, warmup;
+    int path; /* gn_bench_path */
+    uint32_t msaa;
+    uint32_t seed, scale;
+    const char *json;
+    const char *plot;
+} gn_bench_opts;
+
+gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err,
+                                     size_t err_size);
+gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, char *err,
+                                    size_t err_size);
+gn_parse_status gn_info_opts_parse(int argc, char **argv, char *err, size_t err_size);
+
+void gn_render_opts_help(FILE *f);
+void gn_bench_opts_help(FILE *f);
+void gn_info_opts_help(FILE *f);
+
+/* The frame the render command asks for: camera, sun, tone mapping, view. */
+void gn_render_opts_frame(const gn_render_opts *o, gn_frame_desc *out);
+
+const char *gn_bench_path_name(int path); /* "static", "sun", "walk", "walk-sun" */
+const char *gn_render_view_name(int view);
+
+#endif

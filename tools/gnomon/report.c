@@ -1,0 +1,76 @@
+/* The render command's frame report; see report.h. */
+#include "report.h"
+
+#include "json.h"
+
+char *gn_report_count(uint64_t n, char *buf, size_t size)
+{
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)n);
+    size_t o = 0;
+    for (int i = 0; i < len && o + 1 < size; i++) {
+        if (i > 0 && (len - i) % 3 == 0 && o + 2 < size) buf[o++] = ',';
+        buf[o++] = digits[i];
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
+void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
+{
+    char a[32], b[32];
+    fprintf(f, "%-22s %10s %8s %14s\n", "pass", "GPU ms", "draws", "triangles");
+    uint32_t n = s->pass_count < GN_MAX_PASSES ? s->pass_count : GN_MAX_PASSES;
+    for (uint32_t i = 0; i < n; i++) {
+        const gn_pass_stats *p = &s->passes[i];
+        fprintf(f, "%-22.31s %10.3f %8u %14s\n", p->name, p->gpu_ms, p->draws,
+                gn_report_count(p->triangles, a, sizeof a));
+    }
+    fprintf(f, "%-22s %10.3f %8u %14s\n", "total GPU", s->gpu_ms, s->draws,
+            gn_report_count(s->triangles, a, sizeof a));
+    fprintf(f, "%-22s %10.3f\n", "CPU ms", s->cpu_ms);
+    fprintf(f, "%-22s %s / %s\n", "instances visible",
+            gn_report_count(s->instances_visible, a, sizeof a),
+            gn_report_count(s->instances_total, b, sizeof b));
+    fprintf(f, "%-22s %u\n", "draw groups", s->draw_groups);
+}
+
+bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame_stats *s)
+{
+    gn_json j;
+    gn_json_begin(&j, f);
+    gn_json_object_begin(&j, NULL);
+    gn_json_string(&j, "device", m->device);
+    gn_json_string(&j, "scene", m->scene);
+    gn_json_array_begin(&j, "size");
+    gn_json_uint(&j, NULL, m->width);
+    gn_json_uint(&j, NULL, m->height);
+    gn_json_array_end(&j);
+    gn_json_uint(&j, "msaa", m->msaa);
+    gn_json_string(&j, "view", m->view);
+    gn_json_number(&j, "scene_build_ms", m->scene_build_ms);
+    gn_json_uint(&j, "frame_index", s->frame_index);
+    /* An object keyed by pass name, like bench's "passes", so scripts read both alike. */
+    gn_json_object_begin(&j, "passes");
+    uint32_t n = s->pass_count < GN_MAX_PASSES ? s->pass_count : GN_MAX_PASSES;
+    for (uint32_t i = 0; i < n; i++) {
+        char name[sizeof s->passes[i].name + 1];
+        snprintf(name, sizeof name, "%s",
+                 s->passes[i].name); /* the library's name may lack a NUL */
+        gn_json_object_begin(&j, name);
+        gn_json_number(&j, "gpu_ms", s->passes[i].gpu_ms);
+        gn_json_uint(&j, "draws", s->passes[i].draws);
+        gn_json_uint(&j, "triangles", s->passes[i].triangles);
+        gn_json_object_end(&j);
+    }
+    gn_json_object_end(&j);
+    gn_json_number(&j, "gpu_ms", s->gpu_ms);
+    gn_json_number(&j, "cpu_ms", s->cpu_ms);
+    gn_json_uint(&j, "draws", s->draws);
+    gn_json_uint(&j, "triangles", s->triangles);
+    gn_json_uint(&j, "instances_visible", s->instances_visible);
+    gn_json_uint(&j, "instances_total", s->instances_total);
+    gn_json_uint(&j, "draw_groups", s->draw_groups);
+    gn_json_object_end(&j);
+    return gn_json_end(&j);
+}
