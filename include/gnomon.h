@@ -183,7 +183,8 @@ typedef struct gn_frame_desc {
     bool camera_set;    /* false: use the scene's default camera */
     float time_of_day;  /* hours, local solar time; 0 is read as 18.5 (sunset) */
     bool time_set;      /* true: time_of_day is taken as given, even 0 (midnight) */
-    float latitude;     /* degrees; default 45 */
+    float latitude;     /* degrees; 0 is read as the default 45 unless latitude_set */
+    bool latitude_set;
     uint32_t day_of_year; /* 1..365; default 172 (June solstice) */
     float exposure;     /* EV offset; default 0 */
     gn_tonemap tonemap; /* default ACES */
@@ -221,6 +222,13 @@ typedef struct gn_frame_stats {
 /* Statistics of the newest frame whose GPU work has finished (waits for none). Returns
  * GN_ERROR_INVALID_ARGUMENT when no frame has finished yet. */
 gn_result gn_get_frame_stats(gn_renderer *r, gn_frame_stats *out, gn_error *err);
+
+/* Statistics of every frame that finished since the last call, oldest first: up to max
+ * into out, *count set to how many. The renderer keeps the last GN_STATS_QUEUE frames;
+ * older ones are dropped (call at least that often). Waits for none. */
+#define GN_STATS_QUEUE 64
+gn_result gn_take_frame_stats(gn_renderer *r, gn_frame_stats *out, uint32_t max, uint32_t *count, gn_error *err);
+uint64_t gn_renderer_frame_index(const gn_renderer *r); /* the last frame submitted by gn_render */
 
 /* Waits until the GPU has finished every submitted frame. */
 gn_result gn_renderer_wait_idle(gn_renderer *r, gn_error *err);

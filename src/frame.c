@@ -65,7 +65,7 @@ static void decide_frame(const gn_renderer *r, const gn_scene *s, const gn_frame
     g->camera_pos[3] = near_plane;
 
     float hours = f->time_set || f->time_of_day != 0.0f ? f->time_of_day : 18.5f;
-    float latitude = f->latitude != 0.0f ? f->latitude : 45.0f;
+    float latitude = f->latitude_set || f->latitude != 0.0f ? f->latitude : 45.0f;
     uint32_t day = f->day_of_year ? f->day_of_year : 172;
     gn_sun sun;
     gn_sky sky;

@@ -2,6 +2,7 @@
  * material storage buffers, textures and a descriptor set per material (lavapipe has no
  * descriptor indexing, so textures are bound per material batch). Dynamic instances are
  * re-uploaded through the staging ring when they move. */
+#include "base/image.h"
 #include "renderer.h"
 
 #include <stdlib.h>
@@ -64,13 +65,34 @@ static gn_result make_buffer(gn_renderer *r, gn_vk_buffer *b, VkBufferUsageFlags
     return res;
 }
 
+/* A texture with its full mip chain, built on the CPU (gn_mip_down) so that lavapipe and
+ * every GPU filter the same way. */
 static gn_result make_texture(gn_renderer *r, gn_vk_image *img, uint32_t w, uint32_t h, bool srgb,
                               const uint8_t *rgba, const char *name, gn_error *err)
 {
-    gn_vk_image_desc d = {w, h, 1, 1, srgb ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM,
+    uint32_t levels = gn_mip_levels(w, h);
+    gn_vk_image_desc d = {w, h, 1, levels, srgb ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM,
                           VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, name};
     gn_result res = gn_vk_image_create(&r->vk, &d, img, err);
-    if (!res) res = gn_vk_upload_image(&r->vk, img, rgba, err);
+    uint8_t *a = NULL, *b = NULL;
+    if (!res && levels > 1) {
+        a = malloc((size_t)(w / 2 ? w / 2 : 1) * (h / 2 ? h / 2 : 1) * 4);
+        b = malloc((size_t)(w / 2 ? w / 2 : 1) * (h / 2 ? h / 2 : 1) * 4);
+        if (!a || !b) res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for mips of %ux%u", w, h);
+    }
+    if (!res) res = gn_vk_upload_image(&r->vk, img, 0, rgba, err);
+    const uint8_t *src = rgba;
+    for (uint32_t level = 1; !res && level < levels; level++) {
+        uint32_t sw = w >> (level - 1) ? w >> (level - 1) : 1, sh = h >> (level - 1) ? h >> (level - 1) : 1;
+        gn_mip_down(src, sw, sh, srgb, a);
+        res = gn_vk_upload_image(&r->vk, img, level, a, err);
+        src = a;
+        uint8_t *t = a; /* ping-pong: the level just made is the next one's source */
+        a = b;
+        b = t;
+    }
+    free(a);
+    free(b);
     if (!res) {
         /* the upload is this texture's only writer: make it readable by the shaders now */
         gn_vk_use use = {.image = img, .access = GN_ACCESS_SHADER_READ};

@@ -133,6 +133,23 @@ gn_result gn_get_frame_stats(gn_renderer *r, gn_frame_stats *out, gn_error *err)
     return GN_OK;
 }
 
+gn_result gn_take_frame_stats(gn_renderer *r, gn_frame_stats *out, uint32_t max, uint32_t *count, gn_error *err)
+{
+    if (!r || !out || !count) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_take_frame_stats: arguments are required");
+    gn_vk_poll(&r->vk);
+    gn_vk *vk = &r->vk;
+    uint32_t n = 0;
+    while (n < max && vk->finished_count) {
+        out[n++] = vk->finished[vk->finished_head];
+        vk->finished_head = (vk->finished_head + 1) % GN_STATS_QUEUE;
+        vk->finished_count--;
+    }
+    *count = n;
+    return GN_OK;
+}
+
+uint64_t gn_renderer_frame_index(const gn_renderer *r) { return r ? r->vk.frame_number : 0; }
+
 gn_result gn_renderer_wait_idle(gn_renderer *r, gn_error *err)
 {
     if (!r) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_renderer_wait_idle: no renderer");

@@ -150,7 +150,22 @@ void gn_mg_poly(gn_mg *b, const float (*p)[3], int n, const float *right, const 
         float uv[2] = {gn_dot(p[i], r), -gn_dot(p[i], u)};
         gn_mg_vertex(b, p[i], nrm, uv);
     }
-    for (int i = 1; i + 1 < n; i++) gn_mg_tri(b, first, first + (uint32_t)i, first + (uint32_t)i + 1);
+    /* A fan from corner 0, except for a quad that is concave at corner 1 or 3 (an arch's
+     * flank can be, slightly): then the other diagonal keeps both triangles facing out. */
+    uint32_t start = 0;
+    if (n == 4) {
+        float e1[3], e2[3], c[3];
+        v3(e1, p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]);
+        v3(e2, p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]);
+        gn_cross(c, e1, e2);
+        float d1 = gn_dot(c, nrm);
+        v3(e1, p[3][0] - p[0][0], p[3][1] - p[0][1], p[3][2] - p[0][2]);
+        gn_cross(c, e2, e1);
+        if (d1 <= 0 || gn_dot(c, nrm) <= 0) start = 1;
+    }
+    for (int i = 1; i + 1 < n; i++)
+        gn_mg_tri(b, first + start, first + (start + (uint32_t)i) % (uint32_t)n,
+                  first + (start + (uint32_t)i + 1) % (uint32_t)n);
 }
 
 void gn_mg_quad(gn_mg *b, const float p0[3], const float p1[3], const float p2[3], const float p3[3])
@@ -463,11 +478,13 @@ void gn_mg_tree(gn_mg *trunk, gn_mg *crown, gn_tree_kind kind, uint32_t seed)
     if (kind == GN_TREE_CONIFER) {
         float h = gn_rng_range(&rng, 3.0f, 4.5f);
         gn_mg_frustum(trunk, base, 0.28f, 0.12f, h + 1.0f, 7, false);
-        int tiers = 3 + (int)gn_rng_below(&rng, 2);
+        /* A fixed tier count keeps every variant's triangle count alike, so the town's
+         * size does not swing with the seed. */
+        const int tiers = 4;
         float y = gn_rng_range(&rng, 1.4f, 2.2f), r = gn_rng_range(&rng, 2.2f, 2.9f);
         for (int i = 0; i < tiers; i++) {
             float ch = gn_rng_range(&rng, 2.8f, 3.6f), c[3] = {0, y, 0};
-            gn_mg_frustum(crown, c, r, 0.0f, ch, 11, true);
+            gn_mg_frustum(crown, c, r, 0.0f, ch, 12, true);
             y += ch * 0.5f;
             r *= gn_rng_range(&rng, 0.68f, 0.78f);
         }
@@ -523,7 +540,8 @@ void gn_mg_arcade(gn_mg *b, float length, float depth, float height, int bays)
     const float out_front[3] = {0, 0, -1}, out_back[3] = {0, 0, 1};
     for (int i = 0; i <= bays; i++) {
         float x = (float)i * (cw + bw);
-        const float lo[3] = {x, -0.4f, 0}, hi[3] = {x + cw, ys, cw};
+        /* Columns reach 3 m below y = 0, like house walls, to meet sloping ground. */
+        const float lo[3] = {x, -3.0f, 0}, hi[3] = {x + cw, ys, cw};
         gn_mg_box(b, lo, hi);
         /* Band above the column, front and back. */
         const float f0[3] = {x, ys, 0}, f1[3] = {x + cw, ys, 0}, f2[3] = {x + cw, yb, 0}, f3[3] = {x, yb, 0};

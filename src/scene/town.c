@@ -260,7 +260,7 @@ static void gn_town_init(gn_town *t, gn_scene *s, uint32_t seed, uint32_t scale,
     memset(t->body, 0xff, sizeof t->body);
     memset(t->roof, 0xff, sizeof t->roof);
     memset(t->arcade, 0xff, sizeof t->arcade);
-    t->window = t->door = t->shutters = t->chimney = GN_TOWN_NONE;
+    t->window = t->door = t->shutters = t->sill = t->chimney = GN_TOWN_NONE;
     memset(t->trunk, 0xff, sizeof t->trunk);
     memset(t->crown, 0xff, sizeof t->crown);
     memset(t->bush, 0xff, sizeof t->bush);

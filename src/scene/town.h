@@ -37,10 +37,21 @@ typedef struct gn_town {
     uint32_t body[4][4][2][2]; /* [w][d][floors - 2][gable] */
     uint32_t roof[4][4][2];    /* [w][d][gable] */
     uint32_t arcade[4];        /* [w] */
-    uint32_t window, door, shutters, chimney;
+    uint32_t window, door, shutters, sill, chimney;
     uint32_t trunk[6], crown[6], bush[3];
     uint32_t lamp_pole, lamp_head, fence, tpole, wire, flagpole;
 } gn_town;
+
+/* In a function of a gn_town *t returning gn_result: builds a mesh into t->mg on first use
+ * (build is one expression) and stores its id in slot; returns on failure. */
+#define GN_TOWN_LAZY(slot, label, build)                                                  \
+    do {                                                                                  \
+        if ((slot) == GN_TOWN_NONE) {                                                     \
+            build;                                                                        \
+            gn_result lazy_r_ = gn_mg_commit(&t->mg, t->s, (label), &(slot), t->err);     \
+            if (lazy_r_ != GN_OK) return lazy_r_;                                         \
+        }                                                                                 \
+    } while (0)
 
 /* Terrain height at (x, z), the analytic surface everything is placed on. user: gn_town. */
 float gn_town_height(const void *user, float x, float z);

@@ -66,9 +66,10 @@ gn_result gn_vk_upload_buffer(gn_vk *vk, gn_vk_buffer *dst, VkDeviceSize dst_off
     return GN_OK;
 }
 
-gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, const void *rgba8, gn_error *err)
+gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, uint32_t level, const void *rgba8, gn_error *err)
 {
-    VkDeviceSize size = (VkDeviceSize)dst->width * dst->height * 4;
+    uint32_t w = dst->width >> level ? dst->width >> level : 1, h = dst->height >> level ? dst->height >> level : 1;
+    VkDeviceSize size = (VkDeviceSize)w * h * 4;
     VkCommandBuffer cmd = vk->cur->cmd;
     gn_vk_buffer tmp = {0};
     VkBuffer src;
@@ -91,8 +92,8 @@ gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, const void *rgba8, gn_
     gn_vk_barriers(vk, cmd, &use, 1);
     VkBufferImageCopy region = {
         .bufferOffset = src_off,
-        .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
-        .imageExtent = {dst->width, dst->height, 1},
+        .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, 1},
+        .imageExtent = {w, h, 1},
     };
     vkCmdCopyBufferToImage(cmd, src, dst->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
     if (tmp.buffer) gn_vk_buffer_release(vk, &tmp);

@@ -148,6 +148,8 @@ typedef struct gn_vk {
 
     gn_frame_stats last_stats;
     bool have_stats;
+    gn_frame_stats finished[GN_STATS_QUEUE]; /* finished frames not yet taken, oldest first */
+    uint32_t finished_head, finished_count;
 } gn_vk;
 
 typedef struct gn_vk_desc {
@@ -204,7 +206,8 @@ gn_result gn_vk_ring_alloc(gn_vk *vk, VkDeviceSize size, VkDeviceSize align, VkD
  * into the current frame's command buffer with the barrier it needs. */
 gn_result gn_vk_upload_buffer(gn_vk *vk, gn_vk_buffer *dst, VkDeviceSize dst_offset, const void *data,
                               VkDeviceSize size, gn_error *err);
-gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, const void *rgba8, gn_error *err);
+/* One mip level of an RGBA8 image; the image must be in TRANSFER_WRITE use for all levels. */
+gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, uint32_t level, const void *rgba8, gn_error *err);
 
 /* barriers.c: a pass declares what it uses; gn_vk_pass_begin derives the barriers. */
 typedef struct gn_vk_use {

@@ -44,6 +44,12 @@ gn_result gn_vk_frame_harvest(gn_vk *vk, gn_vk_frame *f, gn_error *err)
     s->instances_visible = f->instances_visible;
     s->draw_groups = f->draw_groups;
     vk->have_stats = true;
+    /* the queue drops its oldest entry when full */
+    if (vk->finished_count == GN_STATS_QUEUE) {
+        vk->finished_head = (vk->finished_head + 1) % GN_STATS_QUEUE;
+        vk->finished_count--;
+    }
+    vk->finished[(vk->finished_head + vk->finished_count++) % GN_STATS_QUEUE] = *s;
     return GN_OK;
 }
 

@@ -19,12 +19,21 @@ typedef struct gn_bench_run {
     const char *device;
 } gn_bench_run;
 
-/* Polls the newest finished frame's statistics; "none finished yet" is not an error. */
-static gn_result gn_bench_poll(gn_bench_run *b, gn_frame_stats *s, bool *have, gn_error *err)
+/* Takes the statistics of every frame that finished since the last call and keeps those
+ * after the warm-up; *last is set to the newest one taken. */
+static gn_result gn_bench_take(gn_bench_run *b, uint64_t after, gn_frame_stats *last, bool *have, gn_error *err)
 {
-    gn_result res = gn_get_frame_stats(b->r, s, err);
-    *have = res == GN_OK;
-    return res == GN_ERROR_INVALID_ARGUMENT ? GN_OK : res;
+    gn_frame_stats batch[GN_STATS_QUEUE];
+    uint32_t n = 0;
+    gn_result res = gn_take_frame_stats(b->r, batch, GN_STATS_QUEUE, &n, err);
+    if (res != GN_OK) return res;
+    for (uint32_t i = 0; i < n; i++) {
+        if (batch[i].frame_index <= after) continue;
+        gn_bench_data_add(&b->data, &batch[i]);
+        *last = batch[i];
+        *have = true;
+    }
+    return GN_OK;
 }
 
 static int gn_bench_frames(gn_bench_run *b)
@@ -38,35 +47,25 @@ static int gn_bench_frames(gn_bench_run *b)
     gn_bench_walker_start(&walker, (gn_bench_path)o->path, &info, total);
     gn_frame_stats s = {0};
     bool have = false;
+    uint64_t warmup_last = 0; /* frames up to this index are warm-up, not measured */
     double last_print = -1e9;
     for (uint32_t i = 0; i < total; i++) {
         gn_frame_desc frame;
         gn_bench_walker_next(&walker, &frame);
         if (gn_render(b->r, b->scene, &frame, &err) != GN_OK) return gn_cli_fail("bench", &err);
-        if (o->warmup && i + 1 == o->warmup) {
-            /* Wait out the warm-up so its newest frame index marks where measuring starts;
-             * frame indices need not start at 0. */
-            if (gn_renderer_wait_idle(b->r, &err) != GN_OK ||
-                gn_bench_poll(b, &s, &have, &err) != GN_OK)
-                return gn_cli_fail("bench", &err);
-            if (have) gn_bench_data_skip_through(&b->data, s.frame_index);
-            continue;
-        }
-        if (i < o->warmup) continue;
-        if (gn_bench_poll(b, &s, &have, &err) != GN_OK) return gn_cli_fail("bench", &err);
-        if (have) gn_bench_data_add(&b->data, &s);
+        if (i + 1 == o->warmup) warmup_last = gn_renderer_frame_index(b->r);
+        if (gn_bench_take(b, warmup_last, &s, &have, &err) != GN_OK) return gn_cli_fail("bench", &err);
         double now = gn_cli_now_ms();
-        if (now - last_print >= GN_BENCH_PROGRESS_MS || i + 1 == total) {
+        if (i >= o->warmup && (now - last_print >= GN_BENCH_PROGRESS_MS || i + 1 == total)) {
             last_print = now;
             fprintf(stderr, "\rbench: frame %u/%u  gpu %.2f ms  cpu %.2f ms ", i + 1 - o->warmup,
                     o->frames, have ? s.gpu_ms : 0.0, have ? s.cpu_ms : 0.0);
         }
     }
     fprintf(stderr, "\n");
-    /* The last frames finish after the loop: wait, then take the newest one. */
-    if (gn_renderer_wait_idle(b->r, &err) != GN_OK || gn_bench_poll(b, &s, &have, &err) != GN_OK)
+    /* The last frames finish after the loop: wait for them, then take them. */
+    if (gn_renderer_wait_idle(b->r, &err) != GN_OK || gn_bench_take(b, warmup_last, &s, &have, &err) != GN_OK)
         return gn_cli_fail("bench", &err);
-    if (have) gn_bench_data_add(&b->data, &s);
     return GN_EXIT_OK;
 }
 
@@ -137,7 +136,7 @@ static int gn_bench_run_all(gn_bench_run *b)
         return GN_EXIT_RUNTIME;
     }
     if (sum.samples < o->frames)
-        printf("statistics of %u of %u frames (frames that finished together report once)\n",
+        printf("statistics of %u of %u frames (statistics of older frames were dropped from the renderer queue)\n",
                sum.samples, o->frames);
     gn_bench_print_table(stdout, &sum);
     if (o->json && !gn_bench_json(b, &sum)) return GN_EXIT_RUNTIME;

@@ -170,14 +170,12 @@ void gn_render_opts_frame(const gn_render_opts *o, gn_frame_desc *out)
         .time_of_day = o->time,
         .time_set = o->time_set,
         .latitude = o->latitude,
+        .latitude_set = o->latitude_set,
         .day_of_year = o->day,
         .exposure = o->exposure,
         .tonemap = (gn_tonemap)(GN_TONEMAP_ACES + o->tonemap),
         .view = (gn_view)o->view,
     };
-    /* gn_frame_desc reads latitude 0 as "default 45" and has no latitude_set flag, so the
-     * equator is asked for as a hair north of it: 1e-4 degrees moves the sun by ~11 m. */
-    if (o->latitude_set && out->latitude == 0.0f) out->latitude = 1e-4f;
     if (o->camera_set) {
         out->camera_set = true;
         memcpy(out->camera.position, o->camera, 3 * sizeof(float));

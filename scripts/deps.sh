@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages gnomon needs, skipping those already present.
+# Used by run.sh and test.sh; safe to run again.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config python3
+  libvulkan-dev glslc                 # Vulkan loader and headers; GLSL -> SPIR-V at build time
+  mesa-vulkan-drivers                 # lavapipe: Vulkan on the CPU (tests, CI, machines without a GPU)
+  vulkan-validationlayers             # VK_LAYER_KHRONOS_validation for the tests
+  vulkan-tools                        # vulkaninfo, for diagnosing a machine
+  libstb-dev                          # PNG write and image decode
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "deps: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

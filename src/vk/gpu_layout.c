@@ -1,0 +1,16 @@
+/* The C side of shaders/shared/gpu_types.h: the sizes the shaders expect, checked at
+ * compile time (std140/std430 with vec4-only members have no padding to disagree on). */
+#include "scene/scene.h"
+#include "shared/gpu_types.h"
+
+#include <stddef.h>
+#include <vulkan/vulkan.h>
+
+_Static_assert(sizeof(gn_gpu_frame) == 2 * 64 + 9 * 16 + 16, "gn_gpu_frame: 2 mat4, 9 vec4, 1 uvec4");
+_Static_assert(offsetof(gn_gpu_frame, camera_pos) == 128, "gn_gpu_frame.camera_pos follows the matrices");
+_Static_assert(sizeof(gn_gpu_instance) == 64, "gn_gpu_instance: 3 rows + info");
+_Static_assert(sizeof(gn_gpu_material) == 48, "gn_gpu_material: 3 vec4");
+_Static_assert(sizeof(gn_vertex) == 48, "gn_vertex: the vertex input layout in src/vk/pipeline.c");
+_Static_assert(sizeof(VkDrawIndexedIndirectCommand) == 20, "indirect command stride");
+#include "gnomon.h"
+_Static_assert(GN_MAX_PASS_QUERIES >= 2 * GN_MAX_PASSES, "two timestamps for each of GN_MAX_PASSES passes");
