@@ -185,7 +185,7 @@ typedef struct gn_frame_desc {
     bool time_set;      /* true: time_of_day is taken as given, even 0 (midnight) */
     float latitude;     /* degrees; 0 is read as the default 45 unless latitude_set */
     bool latitude_set;
-    uint32_t day_of_year; /* 1..365; default 172 (June solstice) */
+    uint32_t day_of_year; /* 1..365; default 230 (mid August: 18.5 h is just before sunset at 45 N) */
     float exposure;     /* EV offset; default 0 */
     gn_tonemap tonemap; /* default ACES */
     gn_view view;

@@ -26,10 +26,11 @@ void main()
     uint view = frame.mode.x;
     vec3 out_rgb;
     if (view == GN_GPU_VIEW_DEPTH) {
-        // reversed-Z infinite: depth = near / distance; shown on a log scale, near white
+        // reversed-Z infinite: depth = near / distance; shown on a log scale, near white,
+        // the sky (depth 0) black
         float d = texelFetch(depth, p, 0).r;
         float dist = d > 0.0 ? frame.camera_pos.w / d : 1e9;
-        float t = clamp(log2(dist / frame.camera_pos.w) / log2(4000.0 / frame.camera_pos.w), 0.0, 1.0);
+        float t = clamp(log2(max(dist, 1.0)) / 11.0, 0.0, 1.0); // 1 m white .. 2 km black
         out_rgb = vec3(1.0 - t);
     } else if (view == GN_GPU_VIEW_NORMALS) {
         out_rgb = texelFetch(hdr, p, 0).rgb; // already n * 0.5 + 0.5

@@ -66,7 +66,7 @@ static void decide_frame(const gn_renderer *r, const gn_scene *s, const gn_frame
 
     float hours = f->time_set || f->time_of_day != 0.0f ? f->time_of_day : 18.5f;
     float latitude = f->latitude_set || f->latitude != 0.0f ? f->latitude : 45.0f;
-    uint32_t day = f->day_of_year ? f->day_of_year : 172;
+    uint32_t day = f->day_of_year ? f->day_of_year : 230; /* sun ~4 degrees up at 18.5 h, 45 N */
     gn_sun sun;
     gn_sky sky;
     gn_sun_compute(hours, latitude, day, &sun);
@@ -125,9 +125,9 @@ static gn_result decide_draws(gn_renderer *r, const gn_scene *s, const gn_frustu
 
 gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_error *err)
 {
-    double t0 = now_ms();
-    gn_result res = gn_vk_frame_begin(&r->vk, err);
+    gn_result res = gn_vk_frame_begin(&r->vk, err); /* waits for this slot's previous frame */
     if (res) return res;
+    double t0 = now_ms(); /* CPU time counts from here: the wait for the GPU is not CPU work */
     gn_scene_animate(s, f->seconds);
 
     /* 1. decide (CPU): camera, sun, sky, visibility, draw list */

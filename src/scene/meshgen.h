@@ -58,26 +58,28 @@ typedef struct gn_mg {
     uint32_t vcount, vcap;
     uint32_t *idx;
     uint32_t icount, icap;
-    float xf[16];  /* placement applied to what is emitted next (column-major, affine) */
-    float nxf[9];  /* its inverse transpose, for normals */
-    bool flip;     /* the placement mirrors: triangles are re-wound to stay counter-clockwise */
-    bool oom;      /* an allocation failed; commit reports it */
+    float xf[16]; /* placement applied to what is emitted next (column-major, affine) */
+    float nxf[9]; /* its inverse transpose, for normals */
+    bool flip;    /* the placement mirrors: triangles are re-wound to stay counter-clockwise */
+    bool oom;     /* an allocation failed; commit reports it */
 } gn_mg;
 
 typedef float (*gn_height_fn)(const void *user, float x, float z);
 
 void gn_mg_init(gn_mg *b);
 void gn_mg_free(gn_mg *b);
-void gn_mg_reset(gn_mg *b);                                             /* empty, identity placement */
-void gn_mg_set_matrix(gn_mg *b, const float m[16]);                     /* NULL: identity */
-void gn_mg_place(gn_mg *b, float x, float y, float z, float yaw);       /* translate * rotate about +Y (radians) */
+void gn_mg_reset(gn_mg *b);                         /* empty, identity placement */
+void gn_mg_set_matrix(gn_mg *b, const float m[16]); /* NULL: identity */
+void gn_mg_place(gn_mg *b, float x, float y, float z,
+                 float yaw); /* translate * rotate about +Y (radians) */
 uint32_t gn_mg_vertex(gn_mg *b, const float p[3], const float n[3], const float uv[2]);
 void gn_mg_tri(gn_mg *b, uint32_t i0, uint32_t i1, uint32_t i2);
 
 /* A flat convex polygon, counter-clockwise seen from outside; uvs are the positions projected
  * on `right` and minus `up` (so a texture stands upright), NULL axes: from the first edges. */
 void gn_mg_poly(gn_mg *b, const float (*p)[3], int n, const float *right, const float *up);
-void gn_mg_quad(gn_mg *b, const float p0[3], const float p1[3], const float p2[3], const float p3[3]);
+void gn_mg_quad(gn_mg *b, const float p0[3], const float p1[3], const float p2[3],
+                const float p3[3]);
 
 /* ---- primitives (local coordinates, then the builder's placement) -------------------- */
 void gn_mg_box(gn_mg *b, const float lo[3], const float hi[3]);
@@ -101,10 +103,16 @@ void gn_mg_roof_gable(gn_mg *b, float w, float d, float rise, float overhang, fl
 void gn_mg_roof_hip(gn_mg *b, float w, float d, float rise, float overhang, float thick);
 
 /* Props. Each needs two materials, so each comes as two meshes. */
-typedef enum gn_tree_kind { GN_TREE_CONIFER, GN_TREE_ROUND, GN_TREE_POPLAR, GN_TREE_KIND_COUNT } gn_tree_kind;
-void gn_mg_tree(gn_mg *trunk, gn_mg *crown, gn_tree_kind kind, uint32_t seed); /* ~1 m below ground to ~10 m */
-void gn_mg_lamp_post(gn_mg *pole, gn_mg *head, float height);              /* arm reaches along +X */
-void gn_mg_fence(gn_mg *b, float length, float height, int posts);          /* along +X from the origin */
+typedef enum gn_tree_kind {
+    GN_TREE_CONIFER,
+    GN_TREE_ROUND,
+    GN_TREE_POPLAR,
+    GN_TREE_KIND_COUNT
+} gn_tree_kind;
+void gn_mg_tree(gn_mg *trunk, gn_mg *crown, gn_tree_kind kind,
+                uint32_t seed);                                    /* ~1 m below ground to ~10 m */
+void gn_mg_lamp_post(gn_mg *pole, gn_mg *head, float height);      /* arm reaches along +X */
+void gn_mg_fence(gn_mg *b, float length, float height, int posts); /* along +X from the origin */
 /* A row of `bays` round arches along +X from x = 0 to length, open towards -Z, with a flat
  * top slab at `height`; depth along +Z (towards the wall it stands against). */
 void gn_mg_arcade(gn_mg *b, float length, float depth, float height, int bays);

@@ -67,7 +67,8 @@ gn_result gn_scene_create(gn_scene **out, gn_error *err)
 
 gn_result gn_scene_create_builtin(const gn_builtin_desc *desc, gn_scene **out, gn_error *err)
 {
-    if (!out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_create_builtin: out is NULL");
+    if (!out)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_create_builtin: out is NULL");
     *out = NULL;
     gn_builtin_desc d = desc ? *desc : (gn_builtin_desc){0};
     if (!d.name) d.name = "town";
@@ -141,7 +142,8 @@ void gn_mesh_compute_normals(gn_vertex *v, uint32_t vertex_count, const uint32_t
         gn_sub3(e1, b->pos, a->pos);
         gn_sub3(e2, c->pos, a->pos);
         gn_cross3(n, e1, e2);
-        for (int k = 0; k < 3; k++) a->normal[k] += n[k], b->normal[k] += n[k], c->normal[k] += n[k];
+        for (int k = 0; k < 3; k++)
+            a->normal[k] += n[k], b->normal[k] += n[k], c->normal[k] += n[k];
     }
     for (uint32_t i = 0; i < vertex_count; i++)
         if (!gn_normalize3(v[i].normal)) v[i].normal[0] = 0, v[i].normal[1] = 1, v[i].normal[2] = 0;
@@ -167,7 +169,8 @@ void gn_mesh_orthonormalize_tangent(gn_vertex *v)
 void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx,
                               uint32_t index_count)
 {
-    /* Scratch for dP/dv sums; the dP/du sums accumulate straight into the tangent. */
+    /* Scratch for dP/dv sums; the dP/du sums accumulate straight into the tangent. Should it
+     * not be allocated, tangents are still valid, only their w defaults to +1. */
     float *bv = calloc((size_t)vertex_count * 3, sizeof *bv);
     for (uint32_t i = 0; i < vertex_count; i++) memset(v[i].tangent, 0, sizeof v[i].tangent);
     for (uint32_t t = 0; t + 2 < index_count; t += 3) {
@@ -219,10 +222,10 @@ static gn_result gn_check_mesh(const gn_scene *s, const char *label, uint32_t ve
                                const uint32_t *idx, uint32_t index_count, gn_error *err)
 {
     if (vertex_count == 0 || index_count == 0)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': %u vertices, %u indices (both must be > 0)",
-                       label, vertex_count, index_count);
-    if (!idx)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': indices are NULL", label);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "mesh '%s': %u vertices, %u indices (both must be > 0)", label, vertex_count,
+                       index_count);
+    if (!idx) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': indices are NULL", label);
     if (index_count % 3 != 0)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
                        "mesh '%s': index count %u is not a multiple of 3", label, index_count);
@@ -252,8 +255,8 @@ static gn_result gn_reserve_mesh(gn_scene *s, const char *label, uint32_t vc, ui
                  sizeof *s->vertices, GN_SCENE_MAX_VERTICES) ||
         !gn_grow((void **)&s->indices, &s->index_cap, (uint64_t)s->index_count + ic,
                  sizeof *s->indices, GN_SCENE_MAX_INDICES) ||
-        !gn_grow((void **)&s->meshes, &s->mesh_cap, (uint64_t)s->mesh_count + 1,
-                 sizeof *s->meshes, GN_SCENE_MAX_MESHES))
+        !gn_grow((void **)&s->meshes, &s->mesh_cap, (uint64_t)s->mesh_count + 1, sizeof *s->meshes,
+                 GN_SCENE_MAX_MESHES))
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "mesh '%s': out of memory", label);
     return GN_OK;
 }
@@ -298,13 +301,16 @@ gn_result gn_scene_add_vertices(gn_scene *s, const gn_vertex *v, uint32_t vertex
                                 const uint32_t *idx, uint32_t index_count, uint32_t *out_id,
                                 gn_error *err)
 {
-    if (!s || !v) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_vertices: NULL scene or vertices");
+    if (!s || !v)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "gn_scene_add_vertices: NULL scene or vertices");
     const char *label = "(vertices)";
     gn_result r = gn_check_mesh(s, label, vertex_count, idx, index_count, err);
     if (r != GN_OK) return r;
     for (uint32_t i = 0; i < vertex_count; i++)
         if (!gn_finite_n(v[i].pos, 12))
-            return gn_fail(err, GN_ERROR_BAD_DATA, "mesh %s: vertex %u has a non-finite attribute", label, i);
+            return gn_fail(err, GN_ERROR_BAD_DATA, "mesh %s: vertex %u has a non-finite attribute",
+                           label, i);
     if ((r = gn_reserve_mesh(s, label, vertex_count, index_count, err)) != GN_OK) return r;
     memcpy(&s->vertices[s->vertex_count], v, (size_t)vertex_count * sizeof *v);
     memcpy(&s->indices[s->index_count], idx, (size_t)index_count * sizeof *idx);
@@ -314,16 +320,22 @@ gn_result gn_scene_add_vertices(gn_scene *s, const gn_vertex *v, uint32_t vertex
 
 gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id, gn_error *err)
 {
-    if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_mesh: NULL scene or desc");
+    if (!s || !d)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_mesh: NULL scene or desc");
     const char *label = gn_label(d->label);
     if (!d->positions)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': positions are NULL", label);
     gn_result r = gn_check_mesh(s, label, d->vertex_count, d->indices, d->index_count, err);
     if (r != GN_OK) return r;
     uint32_t vc = d->vertex_count;
-    struct { const float *p; int n; const char *what; } attrs[] = {
-        {d->positions, 3, "position"}, {d->normals, 3, "normal"},
-        {d->tangents, 4, "tangent"}, {d->uvs, 2, "uv"}};
+    struct {
+        const float *p;
+        int n;
+        const char *what;
+    } attrs[] = {{d->positions, 3, "position"},
+                 {d->normals, 3, "normal"},
+                 {d->tangents, 4, "tangent"},
+                 {d->uvs, 2, "uv"}};
     for (size_t a = 0; a < sizeof attrs / sizeof attrs[0]; a++) {
         if (!attrs[a].p) continue;
         for (uint32_t i = 0; i < vc; i++)
@@ -363,17 +375,21 @@ gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id
 
 /* ---- textures and materials ------------------------------------------------------------ */
 
-gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *out_id, gn_error *err)
+gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *out_id,
+                               gn_error *err)
 {
-    if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_texture: NULL scene or desc");
+    if (!s || !d)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_texture: NULL scene or desc");
     const char *label = d->label && d->label[0] ? d->label : "(unlabelled texture)";
-    if (d->width == 0 || d->height == 0 || d->width > GN_TEXTURE_MAX_SIZE || d->height > GN_TEXTURE_MAX_SIZE)
+    if (d->width == 0 || d->height == 0 || d->width > GN_TEXTURE_MAX_SIZE ||
+        d->height > GN_TEXTURE_MAX_SIZE)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': size %ux%u is outside 1..%u",
                        label, d->width, d->height, GN_TEXTURE_MAX_SIZE);
-    if (!d->rgba8) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': rgba8 is NULL", label);
+    if (!d->rgba8)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': rgba8 is NULL", label);
     if (s->texture_count >= GN_SCENE_MAX_TEXTURES)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': scene already has %u textures",
-                       label, GN_SCENE_MAX_TEXTURES);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "texture '%s': scene already has %u textures", label, GN_SCENE_MAX_TEXTURES);
     size_t bytes = (size_t)d->width * d->height * 4;
     uint8_t *copy = malloc(bytes);
     if (!copy || !gn_grow((void **)&s->textures, &s->texture_cap, (uint64_t)s->texture_count + 1,
@@ -389,9 +405,11 @@ gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *
     return GN_OK;
 }
 
-gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t *out_id, gn_error *err)
+gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t *out_id,
+                                gn_error *err)
 {
-    if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_material: NULL scene or desc");
+    if (!s || !d)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_material: NULL scene or desc");
     const char *label = d->label && d->label[0] ? d->label : "(unlabelled material)";
     gn_material m = {0};
     memcpy(m.base_color, d->base_color, sizeof m.base_color);
@@ -402,26 +420,33 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
     memcpy(m.emissive, d->emissive, sizeof m.emissive);
     for (int k = 0; k < 4; k++)
         if (!(m.base_color[k] >= 0.0f && m.base_color[k] <= 1.0f))
-            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': base_color[%d] = %g is outside 0..1",
-                           label, k, (double)m.base_color[k]);
-    if (!(m.metallic >= 0.0f && m.metallic <= 1.0f) || !(m.roughness >= 0.0f && m.roughness <= 1.0f))
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': metallic %g / roughness %g outside 0..1",
-                       label, (double)m.metallic, (double)m.roughness);
+            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                           "material '%s': base_color[%d] = %g is outside 0..1", label, k,
+                           (double)m.base_color[k]);
+    if (!(m.metallic >= 0.0f && m.metallic <= 1.0f) ||
+        !(m.roughness >= 0.0f && m.roughness <= 1.0f))
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "material '%s': metallic %g / roughness %g outside 0..1", label,
+                       (double)m.metallic, (double)m.roughness);
     for (int k = 0; k < 3; k++)
         if (!(m.emissive[k] >= 0.0f) || !isfinite(m.emissive[k]))
-            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': emissive[%d] = %g is not finite and >= 0",
-                           label, k, (double)m.emissive[k]);
+            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                           "material '%s': emissive[%d] = %g is not finite and >= 0", label, k,
+                           (double)m.emissive[k]);
     m.base_color_texture = d->textures_set ? d->base_color_texture : GN_NO_TEXTURE;
     m.normal_texture = d->textures_set ? d->normal_texture : GN_NO_TEXTURE;
     if (m.base_color_texture != GN_NO_TEXTURE && m.base_color_texture >= s->texture_count)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': base colour texture %u does not exist (%u textures)",
-                       label, m.base_color_texture, s->texture_count);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "material '%s': base colour texture %u does not exist (%u textures)", label,
+                       m.base_color_texture, s->texture_count);
     if (m.normal_texture != GN_NO_TEXTURE && m.normal_texture >= s->texture_count)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': normal texture %u does not exist (%u textures)",
-                       label, m.normal_texture, s->texture_count);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "material '%s': normal texture %u does not exist (%u textures)", label,
+                       m.normal_texture, s->texture_count);
     if (s->material_count >= GN_SCENE_MAX_MATERIALS)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': scene already has %u materials",
-                       label, GN_SCENE_MAX_MATERIALS);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "material '%s': scene already has %u materials", label,
+                       GN_SCENE_MAX_MATERIALS);
     if (!gn_grow((void **)&s->materials, &s->material_cap, (uint64_t)s->material_count + 1,
                  sizeof *s->materials, GN_SCENE_MAX_MATERIALS))
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "material '%s': out of memory", label);
@@ -437,11 +462,12 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
 static gn_result gn_check_transform(const float t[16], uint32_t instance, gn_error *err)
 {
     if (!gn_finite_n(t, 16))
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: transform is not finite", instance);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: transform is not finite",
+                       instance);
     if (t[3] != 0.0f || t[7] != 0.0f || t[11] != 0.0f || t[15] != 1.0f)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "instance %u: transform's last row is (%g %g %g %g), not (0 0 0 1)", instance,
-                       (double)t[3], (double)t[7], (double)t[11], (double)t[15]);
+                       "instance %u: transform's last row is (%g %g %g %g), not (0 0 0 1)",
+                       instance, (double)t[3], (double)t[7], (double)t[11], (double)t[15]);
     return GN_OK;
 }
 
@@ -455,22 +481,28 @@ void gn_scene_update_sphere(gn_scene *s, uint32_t instance)
         const float *a = &t[col * 4];
         scale2 = fmaxf(scale2, a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
     }
-    for (int k = 0; k < 3; k++) in->sphere[k] = t[k] * c[0] + t[4 + k] * c[1] + t[8 + k] * c[2] + t[12 + k];
+    for (int k = 0; k < 3; k++)
+        in->sphere[k] = t[k] * c[0] + t[4 + k] * c[1] + t[8 + k] * c[2] + t[12 + k];
     in->sphere[3] = m->radius * sqrtf(scale2);
 }
 
-gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t *out_id, gn_error *err)
+gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t *out_id,
+                                gn_error *err)
 {
-    if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_instance: NULL scene or desc");
+    if (!s || !d)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_instance: NULL scene or desc");
     uint32_t id = s->instance_count;
     if (d->mesh >= s->mesh_count)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: mesh %u does not exist (%u meshes)",
-                       id, d->mesh, s->mesh_count);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "instance %u: mesh %u does not exist (%u meshes)", id, d->mesh,
+                       s->mesh_count);
     if (d->material >= s->material_count)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: material %u does not exist (%u materials)",
-                       id, d->material, s->material_count);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "instance %u: material %u does not exist (%u materials)", id, d->material,
+                       s->material_count);
     if (d->flags & ~(uint32_t)GN_INSTANCE_DYNAMIC)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: unknown flags 0x%x", id, d->flags);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: unknown flags 0x%x", id,
+                       d->flags);
     float t[16];
     memcpy(t, d->transform, sizeof t);
     bool zero = true;
@@ -479,8 +511,8 @@ gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t
     gn_result r = gn_check_transform(t, id, err);
     if (r != GN_OK) return r;
     if (id >= GN_SCENE_MAX_INSTANCES)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: scene already has %u instances",
-                       id, GN_SCENE_MAX_INSTANCES);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "instance %u: scene already has %u instances", id, GN_SCENE_MAX_INSTANCES);
     if (!gn_grow((void **)&s->instances, &s->instance_cap, (uint64_t)id + 1, sizeof *s->instances,
                  GN_SCENE_MAX_INSTANCES))
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "instance %u: out of memory", id);
@@ -494,15 +526,19 @@ gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t
     return GN_OK;
 }
 
-gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float transform[16], gn_error *err)
+gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float transform[16],
+                                 gn_error *err)
 {
-    if (!s || !transform) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_set_transform: NULL scene or transform");
+    if (!s || !transform)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "gn_scene_set_transform: NULL scene or transform");
     if (instance >= s->instance_count)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u does not exist (%u instances)",
                        instance, s->instance_count);
     if (!(s->instances[instance].flags & GN_INSTANCE_DYNAMIC))
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "instance %u is static; only GN_INSTANCE_DYNAMIC instances can move", instance);
+                       "instance %u is static; only GN_INSTANCE_DYNAMIC instances can move",
+                       instance);
     gn_result r = gn_check_transform(transform, instance, err);
     if (r != GN_OK) return r;
     memcpy(s->instances[instance].transform, transform, 16 * sizeof(float));
@@ -513,16 +549,20 @@ gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float tra
 
 gn_result gn_scene_add_orbit(gn_scene *s, const gn_orbit *o, gn_error *err)
 {
-    if (!s || !o) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_orbit: NULL scene or orbit");
-    if (o->instance >= s->instance_count || !(s->instances[o->instance].flags & GN_INSTANCE_DYNAMIC))
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "orbit: instance %u is not a dynamic instance",
-                       o->instance);
+    if (!s || !o)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_orbit: NULL scene or orbit");
+    if (o->instance >= s->instance_count ||
+        !(s->instances[o->instance].flags & GN_INSTANCE_DYNAMIC))
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "orbit: instance %u is not a dynamic instance", o->instance);
     if (!gn_finite_n(o->center, 3) || !isfinite(o->radius) || !isfinite(o->speed) ||
         !isfinite(o->phase) || !isfinite(o->bob))
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "orbit of instance %u: a value is not finite", o->instance);
-    if (!gn_grow((void **)&s->orbits, &s->orbit_cap, (uint64_t)s->orbit_count + 1, sizeof *s->orbits,
-                 GN_SCENE_MAX_INSTANCES))
-        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "orbit of instance %u: out of memory", o->instance);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "orbit of instance %u: a value is not finite", o->instance);
+    if (!gn_grow((void **)&s->orbits, &s->orbit_cap, (uint64_t)s->orbit_count + 1,
+                 sizeof *s->orbits, GN_SCENE_MAX_INSTANCES))
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "orbit of instance %u: out of memory",
+                       o->instance);
     s->orbits[s->orbit_count++] = *o;
     return GN_OK;
 }
@@ -567,7 +607,8 @@ void gn_scene_get_info(const gn_scene *s, gn_scene_info *out)
     if (!s) return;
     out->meshes = s->mesh_count, out->materials = s->material_count;
     out->textures = s->texture_count, out->instances = s->instance_count;
-    for (uint32_t i = 0; i < s->mesh_count; i++) out->unique_triangles += s->meshes[i].index_count / 3;
+    for (uint32_t i = 0; i < s->mesh_count; i++)
+        out->unique_triangles += s->meshes[i].index_count / 3;
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t i = 0; i < s->instance_count; i++) {
         const gn_instance *in = &s->instances[i];

@@ -63,7 +63,8 @@ static float gn_fbm(float u, float v, int period, int octaves, uint32_t seed)
 
 /* Jittered-grid Voronoi, wrapping: distances to the nearest and second feature points
  * (in cell units) and the nearest cell's hash. */
-static void gn_voronoi(float u, float v, int cells, uint32_t seed, float *f1, float *f2, uint32_t *id)
+static void gn_voronoi(float u, float v, int cells, uint32_t seed, float *f1, float *f2,
+                       uint32_t *id)
 {
     float x = u * (float)cells, y = v * (float)cells;
     int xi = (int)floorf(x), yi = (int)floorf(y);
@@ -75,8 +76,10 @@ static void gn_voronoi(float u, float v, int cells, uint32_t seed, float *f1, fl
             float px = (float)(xi + dx) + 0.15f + 0.7f * gn_hashf(cx, cy, seed);
             float py = (float)(yi + dy) + 0.15f + 0.7f * gn_hashf(cx, cy, seed ^ 0x5bd1e995u);
             float d = sqrtf((px - x) * (px - x) + (py - y) * (py - y));
-            if (d < *f1) *f2 = *f1, *f1 = d, *id = gn_hash3(cx, cy, seed + 7u);
-            else if (d < *f2) *f2 = d;
+            if (d < *f1)
+                *f2 = *f1, *f1 = d, *id = gn_hash3(cx, cy, seed + 7u);
+            else if (d < *f2)
+                *f2 = d;
         }
 }
 
@@ -143,7 +146,8 @@ static float gn_texel(gn_texgen_kind kind, float u, float v, uint32_t seed, floa
         float t = (float)(id & 255) / 255.0f;
         float stone[3] = {0.36f + 0.16f * t, 0.34f + 0.14f * t, 0.31f + 0.12f * t};
         const float joint[3] = {0.16f, 0.15f, 0.13f};
-        for (int k = 0; k < 3; k++) rgb[k] = joint[k] + (stone[k] * (0.85f + 0.3f * n) - joint[k]) * gap;
+        for (int k = 0; k < 3; k++)
+            rgb[k] = joint[k] + (stone[k] * (0.85f + 0.3f * n) - joint[k]) * gap;
         *h = gap * (0.7f + 0.3f * (1.0f - f1)) + 0.1f * n;
         return 4.0f;
     }
@@ -158,7 +162,8 @@ static float gn_texel(gn_texgen_kind kind, float u, float v, uint32_t seed, floa
         float t = (float)(gn_hash3(gn_wrap(col, 2), gn_wrap(row, 2), seed) & 255) / 255.0f;
         float c = (0.62f + 0.1f * t) * (0.88f + 0.24f * n);
         float j = 0.35f;
-        rgb[0] = j + (c * 1.02f - j) * slab, rgb[1] = j + (c - j) * slab, rgb[2] = j + (c * 0.94f - j) * slab;
+        rgb[0] = j + (c * 1.02f - j) * slab, rgb[1] = j + (c - j) * slab,
+        rgb[2] = j + (c * 0.94f - j) * slab;
         *h = slab * (0.9f + 0.1f * n);
         return 2.5f;
     }
@@ -192,7 +197,8 @@ static uint8_t gn_u8(float x)
 
 bool gn_texgen(gn_texgen_kind kind, uint32_t size, uint32_t seed, uint8_t *color, uint8_t *normal)
 {
-    if ((unsigned)kind >= GN_TEX_KIND_COUNT || size < 16 || (size & (size - 1)) || !color || !normal)
+    if ((unsigned)kind >= GN_TEX_KIND_COUNT || size < 16 || (size & (size - 1)) || !color ||
+        !normal)
         return false;
     float *h = malloc((size_t)size * size * sizeof *h);
     if (!h) return false;

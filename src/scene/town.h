@@ -5,9 +5,9 @@
 
 #include "scene/meshgen.h"
 
-#define GN_TOWN_STREET_PITCH 60.0f  /* metres between street centre lines */
-#define GN_TOWN_STREET_HALF 4.0f    /* half a street's width; a multiple of the terrain step */
-#define GN_TOWN_TERRAIN_STEP 2.0f   /* terrain lattice; streets drape on the same lattice */
+#define GN_TOWN_STREET_PITCH 60.0f /* metres between street centre lines */
+#define GN_TOWN_STREET_HALF 4.0f   /* half a street's width; a multiple of the terrain step */
+#define GN_TOWN_TERRAIN_STEP 2.0f  /* terrain lattice; streets drape on the same lattice */
 #define GN_TOWN_NONE 0xffffffffu
 
 typedef struct gn_town_wave {
@@ -25,9 +25,9 @@ typedef struct gn_town {
     gn_error *err;
     uint32_t seed, scale;
     gn_rng rng;
-    float W;       /* terrain half extent */
-    float T;       /* town half extent: the outer street's centre line */
-    int K;         /* streets at k * pitch for k = -K..K */
+    float W; /* terrain half extent */
+    float T; /* town half extent: the outer street's centre line */
+    int K;   /* streets at k * pitch for k = -K..K */
     float plaza[2], plaza_h, tower[2];
     gn_town_wave wave[4];
     float rim_phase;
@@ -44,13 +44,13 @@ typedef struct gn_town {
 
 /* In a function of a gn_town *t returning gn_result: builds a mesh into t->mg on first use
  * (build is one expression) and stores its id in slot; returns on failure. */
-#define GN_TOWN_LAZY(slot, label, build)                                                  \
-    do {                                                                                  \
-        if ((slot) == GN_TOWN_NONE) {                                                     \
-            build;                                                                        \
-            gn_result lazy_r_ = gn_mg_commit(&t->mg, t->s, (label), &(slot), t->err);     \
-            if (lazy_r_ != GN_OK) return lazy_r_;                                         \
-        }                                                                                 \
+#define GN_TOWN_LAZY(slot, label, build)                                                           \
+    do {                                                                                           \
+        if ((slot) == GN_TOWN_NONE) {                                                              \
+            build;                                                                                 \
+            gn_result lazy_r_ = gn_mg_commit(&t->mg, t->s, (label), &(slot), t->err);              \
+            if (lazy_r_ != GN_OK) return lazy_r_;                                                  \
+        }                                                                                          \
     } while (0)
 
 /* Terrain height at (x, z), the analytic surface everything is placed on. user: gn_town. */
@@ -58,14 +58,15 @@ float gn_town_height(const void *user, float x, float z);
 
 /* T * Ry(yaw) * S; yaw turns local +Z towards world (sin yaw, 0, cos yaw). */
 void gn_town_xf(float m[16], float x, float y, float z, float yaw, float sx, float sy, float sz);
-gn_result gn_town_put(gn_town *t, uint32_t mesh, uint32_t material, const float xf[16], uint32_t flags);
+gn_result gn_town_put(gn_town *t, uint32_t mesh, uint32_t material, const float xf[16],
+                      uint32_t flags);
 
-gn_result gn_town_houses(gn_town *t);   /* blocks of houses, gardens and parks */
-gn_result gn_town_forest(gn_town *t);   /* trees and bushes beyond the streets */
-gn_result gn_town_lamps(gn_town *t);    /* lamp posts along every street */
-gn_result gn_town_poles(gn_town *t);    /* telegraph poles and wires, flag poles */
-gn_result gn_town_tower(gn_town *t);    /* the tower on the plaza */
-gn_result gn_town_movers(gn_town *t);   /* balloons and carts (dynamic, with orbits) */
+gn_result gn_town_houses(gn_town *t); /* blocks of houses, gardens and parks */
+gn_result gn_town_forest(gn_town *t); /* trees and bushes beyond the streets */
+gn_result gn_town_lamps(gn_town *t);  /* lamp posts along every street */
+gn_result gn_town_poles(gn_town *t);  /* telegraph poles and wires, flag poles */
+gn_result gn_town_tower(gn_town *t);  /* the tower on the plaza */
+gn_result gn_town_movers(gn_town *t); /* balloons and carts (dynamic, with orbits) */
 
 /* Props shared by the files: a tree (two instances) or a bush at a terrain point. */
 gn_result gn_town_tree(gn_town *t, float x, float z, float size, int kind_hint);

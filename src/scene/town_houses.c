@@ -6,9 +6,9 @@
 
 #include <math.h>
 
-#define GN_FLOOR_H 3.2f      /* storey height */
-#define GN_WALL_SINK 3.0f    /* walls reach this far below the floor to meet sloping ground */
-#define GN_ROOF_SLOPE 0.70f  /* tan(35 degrees) */
+#define GN_FLOOR_H 3.2f     /* storey height */
+#define GN_WALL_SINK 3.0f   /* walls reach this far below the floor to meet sloping ground */
+#define GN_ROOF_SLOPE 0.70f /* tan(35 degrees) */
 #define GN_ARCADE_DEPTH 3.0f
 #define GN_HALF_PI 1.57079633f
 
@@ -37,7 +37,8 @@ static gn_result gn_town_small_meshes(gn_town *t)
     GN_TOWN_LAZY(t->door, "town/door", gn_mg_box(&t->mg, dlo, dhi));
     const float l0[3] = {-1.2f, -0.72f, 0.05f}, l1[3] = {-0.62f, 0.72f, 0.1f};
     const float r0[3] = {0.62f, -0.72f, 0.05f}, r1[3] = {1.2f, 0.72f, 0.1f};
-    GN_TOWN_LAZY(t->shutters, "town/shutters", (gn_mg_box(&t->mg, l0, l1), gn_mg_box(&t->mg, r0, r1)));
+    GN_TOWN_LAZY(t->shutters, "town/shutters",
+                 (gn_mg_box(&t->mg, l0, l1), gn_mg_box(&t->mg, r0, r1)));
     const float slo[3] = {-0.7f, -0.07f, 0.0f}, shi[3] = {0.7f, 0.07f, 0.2f};
     GN_TOWN_LAZY(t->sill, "town/window_sill", gn_mg_box(&t->mg, slo, shi));
     const float clo[3] = {-0.35f, 0.0f, -0.35f}, chi[3] = {0.35f, 1.0f, 0.35f};
@@ -51,11 +52,12 @@ typedef struct gn_house_frame {
     float x, y, z, yaw, c, s;
 } gn_house_frame;
 
-static gn_result gn_house_put(gn_town *t, const gn_house_frame *f, uint32_t mesh, uint32_t mat, float lx,
-                              float ly, float lz, float extra_yaw, float sy)
+static gn_result gn_house_put(gn_town *t, const gn_house_frame *f, uint32_t mesh, uint32_t mat,
+                              float lx, float ly, float lz, float extra_yaw, float sy)
 {
     float m[16];
-    gn_town_xf(m, f->x + f->c * lx + f->s * lz, f->y + ly, f->z - f->s * lx + f->c * lz, f->yaw + extra_yaw, 1, sy, 1);
+    gn_town_xf(m, f->x + f->c * lx + f->s * lz, f->y + ly, f->z - f->s * lx + f->c * lz,
+               f->yaw + extra_yaw, 1, sy, 1);
     return gn_town_put(t, mesh, mat, m, GN_INSTANCE_STATIC);
 }
 
@@ -69,8 +71,8 @@ typedef struct gn_facade_style {
     bool shutters, sills;
 } gn_facade_style;
 
-static gn_result gn_house_facade(gn_town *t, const gn_house_frame *f, float fw, float zf, bool front,
-                                 int floors, gn_facade_style style)
+static gn_result gn_house_facade(gn_town *t, const gn_house_frame *f, float fw, float zf,
+                                 bool front, int floors, gn_facade_style style)
 {
     int cols = (int)((fw - 1.0f) / 2.6f);
     if (cols < 1) cols = 1;
@@ -96,8 +98,30 @@ static gn_result gn_house_facade(gn_town *t, const gn_house_frame *f, float fw, 
     return r;
 }
 
-/* Returns GN_OK without building when the ground under the footprint is too steep. */
-static gn_result gn_town_house(gn_town *t, float cx, float cz, float yaw, float fw, float fd, bool arcade)
+/* Windows on the side wall at local x = side * fw / 2, for a house with no neighbour there. */
+static gn_result gn_house_side(gn_town *t, const gn_house_frame *f, float fw, float fd, float side,
+                               int floors, gn_facade_style style)
+{
+    int cols = (int)((fd - 1.0f) / 2.6f);
+    float step = fd / (float)(cols < 1 ? 1 : cols), turn = side * GN_HALF_PI;
+    gn_result r = GN_OK;
+    for (int fl = 0; fl < floors && r == GN_OK; fl++)
+        for (int c = 0; c < cols && r == GN_OK; c++) {
+            float z = -0.5f * fd + step * ((float)c + 0.5f), y = (float)fl * GN_FLOOR_H + 1.6f;
+            bool lit = gn_rng_float(&t->rng) < 0.2f;
+            r = gn_house_put(t, f, t->window, lit ? t->m.lit : t->m.glass, side * 0.5f * fw, y, z,
+                             turn, 1);
+            if (r == GN_OK && style.sills)
+                r = gn_house_put(t, f, t->sill, t->m.stone, side * 0.5f * fw, y - 0.77f, z, turn,
+                                 1);
+        }
+    return r;
+}
+
+/* Returns GN_OK without building when the ground under the footprint is too steep.
+ * open[0] / open[1]: no neighbour against the local -X / +X wall, so it gets windows. */
+static gn_result gn_town_house(gn_town *t, float cx, float cz, float yaw, float fw, float fd,
+                               bool arcade, const bool open[2])
 {
     gn_house_frame f = {cx, 0, cz, yaw, cosf(yaw), sinf(yaw)};
     float front = 0.5f * fd + (arcade ? GN_ARCADE_DEPTH : 0.0f);
@@ -135,40 +159,54 @@ static gn_result gn_town_house(gn_town *t, float cx, float cz, float yaw, float 
         float lx = turned ? mz : mx, lz = turned ? -mx : mz; /* back into the house frame */
         r = gn_house_put(t, &f, t->chimney, t->m.brick, lx, base, lz, myaw, top - base);
     }
-    gn_facade_style style = {wall != t->m.brick && gn_rng_float(rng) < 0.45f, gn_rng_float(rng) < 0.6f};
+    gn_facade_style style = {wall != t->m.brick && gn_rng_float(rng) < 0.45f,
+                             gn_rng_float(rng) < 0.6f};
     if (r == GN_OK) r = gn_house_facade(t, &f, fw, 0.5f * fd, true, floors, style);
     if (r == GN_OK) r = gn_house_facade(t, &f, fw, -0.5f * fd, false, floors, style);
+    for (int k = 0; k < 2 && r == GN_OK; k++)
+        if (open[k]) r = gn_house_side(t, &f, fw, fd, k ? 1.0f : -1.0f, floors, style);
     if (r == GN_OK && arcade) {
         int ai = (int)((fw - 8.0f) * 0.5f + 0.5f);
         int bays = (int)(fw / 3.2f + 0.5f);
         GN_TOWN_LAZY(t->arcade[ai], "town/arcade",
                      gn_mg_arcade(&t->mg, fw, GN_ARCADE_DEPTH, GN_FLOOR_H + 0.7f, bays));
         /* The arcade's open side is its local -Z: turned to face the street. */
-        r = gn_house_put(t, &f, t->arcade[ai], t->m.stone, 0.5f * fw, 0, 0.5f * fd + GN_ARCADE_DEPTH, 2 * GN_HALF_PI, 1);
+        r = gn_house_put(t, &f, t->arcade[ai], t->m.stone, 0.5f * fw, 0,
+                         0.5f * fd + GN_ARCADE_DEPTH, 2 * GN_HALF_PI, 1);
     }
     return r;
 }
 
 /* Houses side by side along a block edge. e: a point on the street edge, a: along the
  * street, n: into the block; s0..s1: the stretch of the edge to fill. */
-static gn_result gn_town_row(gn_town *t, const float e[2], const float a[2], const float n[2], float s0,
-                             float s1, bool arcade)
+static gn_result gn_town_row(gn_town *t, const float e[2], const float a[2], const float n[2],
+                             float s0, float s1, bool arcade)
 {
     float setback = arcade ? 2.0f + GN_ARCADE_DEPTH : 2.0f, yaw = atan2f(-n[0], -n[1]);
+    /* Which local side of a house faces the start of the row: local +X is (cos, -sin). */
+    bool start_is_neg = cosf(yaw) * a[0] - sinf(yaw) * a[1] > 0;
+    bool open_before = true; /* the block corner */
     gn_result r = GN_OK;
     for (float s = s0; s + 8.0f <= s1 && r == GN_OK;) {
         int fit = (int)((s1 - s - 8.0f) * 0.5f);
         int wi = (int)gn_rng_below(&t->rng, 4);
         if (wi > fit) wi = fit;
         float fw = 8.0f + 2.0f * (float)wi, fd = 8.0f + 2.0f * (float)gn_rng_below(&t->rng, 3);
+        /* Row houses touch half the time; otherwise a narrow alley. */
+        float gap = gn_rng_float(&t->rng) < 0.5f ? 0.0f : gn_rng_range(&t->rng, 1.0f, 2.5f);
+        bool open_after = gap > 0 || s + fw + gap + 8.0f > s1;
+        bool open[2] = {start_is_neg ? open_before : open_after,
+                        start_is_neg ? open_after : open_before};
         float along = s + 0.5f * fw, in = setback + 0.5f * fd;
         float cx = e[0] + a[0] * along + n[0] * in, cz = e[1] + a[1] * along + n[1] * in;
-        if (!arcade && gn_rng_float(&t->rng) < 0.06f) /* an empty lot with a tree */
+        if (!arcade && gn_rng_float(&t->rng) < 0.06f) { /* an empty lot with a tree */
             r = gn_town_tree(t, cx, cz, 0.8f, -1);
-        else
-            r = gn_town_house(t, cx, cz, yaw, fw, fd, arcade);
-        /* Row houses touch half the time; otherwise a narrow alley. */
-        s += fw + (gn_rng_float(&t->rng) < 0.5f ? 0.0f : gn_rng_range(&t->rng, 1.0f, 2.5f));
+            open_after = true;
+        } else {
+            r = gn_town_house(t, cx, cz, yaw, fw, fd, arcade, open);
+        }
+        open_before = open_after;
+        s += fw + gap;
     }
     return r;
 }
@@ -178,11 +216,12 @@ static gn_result gn_town_garden(gn_town *t, float x0, float z0, float x1, float 
     gn_result r = GN_OK;
     int trees = 1 + (int)gn_rng_below(&t->rng, 3), bushes = 2 + (int)gn_rng_below(&t->rng, 4);
     for (int i = 0; i < trees && r == GN_OK; i++)
-        r = gn_town_tree(t, gn_rng_range(&t->rng, x0 + 3, x1 - 3), gn_rng_range(&t->rng, z0 + 3, z1 - 3),
-                         gn_rng_range(&t->rng, 0.6f, 0.9f), -1);
+        r = gn_town_tree(t, gn_rng_range(&t->rng, x0 + 3, x1 - 3),
+                         gn_rng_range(&t->rng, z0 + 3, z1 - 3), gn_rng_range(&t->rng, 0.6f, 0.9f),
+                         -1);
     for (int i = 0; i < bushes && r == GN_OK; i++)
-        r = gn_town_bush(t, gn_rng_range(&t->rng, x0 + 1, x1 - 1), gn_rng_range(&t->rng, z0 + 1, z1 - 1),
-                         gn_rng_range(&t->rng, 0.7f, 1.3f));
+        r = gn_town_bush(t, gn_rng_range(&t->rng, x0 + 1, x1 - 1),
+                         gn_rng_range(&t->rng, z0 + 1, z1 - 1), gn_rng_range(&t->rng, 0.7f, 1.3f));
     if (r == GN_OK && gn_rng_float(&t->rng) < 0.35f) {
         r = gn_town_fence(t, x0, z0, x1, z0);
         if (r == GN_OK) r = gn_town_fence(t, x1, z0, x1, z1);
@@ -203,16 +242,20 @@ static gn_result gn_town_park(gn_town *t, float x0, float z0, float x1, float z1
         {x1 - in, z1 - in, mx + gate, z1 - in}, {mx - gate, z1 - in, x0 + in, z1 - in},
         {x0 + in, z1 - in, x0 + in, mz + gate}, {x0 + in, mz - gate, x0 + in, z0 + in},
     };
-    for (int i = 0; i < 8 && r == GN_OK; i++) r = gn_town_fence(t, seg[i][0], seg[i][1], seg[i][2], seg[i][3]);
+    for (int i = 0; i < 8 && r == GN_OK; i++)
+        r = gn_town_fence(t, seg[i][0], seg[i][1], seg[i][2], seg[i][3]);
     const float cell = 6.5f;
     for (float z = z0 + 5; z < z1 - 5 && r == GN_OK; z += cell)
         for (float x = x0 + 5; x < x1 - 5 && r == GN_OK; x += cell) {
-            float px = x + gn_rng_range(&t->rng, 0, cell * 0.7f), pz = z + gn_rng_range(&t->rng, 0, cell * 0.7f);
+            float px = x + gn_rng_range(&t->rng, 0, cell * 0.7f),
+                  pz = z + gn_rng_range(&t->rng, 0, cell * 0.7f);
             float roll = gn_rng_float(&t->rng);
             /* Keep the crossing paths from the gates open. */
             if (fabsf(px - mx) < 3.0f || fabsf(pz - mz) < 3.0f) continue;
-            if (roll < 0.6f) r = gn_town_tree(t, px, pz, gn_rng_range(&t->rng, 0.8f, 1.2f), -1);
-            else if (roll < 0.85f) r = gn_town_bush(t, px, pz, gn_rng_range(&t->rng, 0.8f, 1.5f));
+            if (roll < 0.6f)
+                r = gn_town_tree(t, px, pz, gn_rng_range(&t->rng, 0.8f, 1.2f), -1);
+            else if (roll < 0.85f)
+                r = gn_town_bush(t, px, pz, gn_rng_range(&t->rng, 0.8f, 1.5f));
         }
     return r;
 }

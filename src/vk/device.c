@@ -235,7 +235,7 @@ static int choose(VkPhysicalDevice *pds, uint32_t n, const char *sel, char why[]
         if (sel && *sel) {
             if (matches(sel, i, p.deviceName) && best < 0) {
                 best = (int)i;
-                snprintf(why[i], 256, "chosen: matches GNOMON_DEVICE/--device '%s'", sel);
+                snprintf(why[i], 256, "matches GNOMON_DEVICE/--device '%s'", sel);
             } else {
                 snprintf(why[i], 256, "suitable; not selected by '%s'", sel);
             }
@@ -248,7 +248,7 @@ static int choose(VkPhysicalDevice *pds, uint32_t n, const char *sel, char why[]
         }
     }
     if (best >= 0 && !(sel && *sel))
-        snprintf(why[best], 256, "chosen: the most capable type (discrete > integrated > virtual > cpu)");
+        snprintf(why[best], 256, "the most capable type (discrete > integrated > virtual > cpu)");
     return best;
 }
 

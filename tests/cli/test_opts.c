@@ -83,8 +83,8 @@ static void test_render_values(void)
              f.camera.pitch == -89.0f);
     GN_CHECK(f.time_set && f.time_of_day == 0.0f);
     GN_CHECK(f.tonemap == GN_TONEMAP_CLIP && f.view == GN_VIEW_NORMALS && f.day_of_year == 365);
-    /* Latitude 0 must not read as the default 45: it goes in as a hair north of 0. */
-    GN_CHECK(f.latitude > 0.0f && f.latitude < 0.001f);
+    /* Latitude 0 must not read as the default 45: latitude_set says it was asked for. */
+    GN_CHECK(f.latitude == 0.0f && f.latitude_set); /* the equator, asked for explicitly */
 
     GN_CHECK(parse_render(GN_ARGS("--out", "a.png", "--size", "16X16384", "--tonemap", "reinhard",
                                   "--size", "32x32"),

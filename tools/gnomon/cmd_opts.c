@@ -56,7 +56,7 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
         {"--latitude", GN_OPT_FLOAT, &o->latitude, &o->latitude_set, -90, 90, false, NULL, "DEG",
          "latitude for the sun (default 45)"},
         {"--day", GN_OPT_UINT, &o->day, NULL, 1, 365, false, NULL, "N",
-         "day of the year 1..365 (default 172)"},
+         "day of the year 1..365 (default 230)"},
         {"--out", GN_OPT_STRING, &o->out, NULL, 0, 0, false, NULL, "FILE.png",
          "output image (required; folders are created)"},
         {"--stats", GN_OPT_STRING, &o->stats, NULL, 0, 0, false, NULL, "FILE.json",
