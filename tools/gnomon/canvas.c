@@ -87,8 +87,9 @@ void gn_canvas_text(gn_canvas *c, int x, int y, const char *text, gn_rgb colour,
 {
     char *s = gn_canvas_clean(text);
     if (!s) return;
-    /* The font's documentation budgets ~270 bytes of vertices a character. */
-    int size = (int)strlen(s) * 300 + 64;
+    /* The font documentation budgets ~270 bytes of vertices a character on average, but a
+     * single glyph such as 0 needs more: budget 1 KiB a character so none is cut short. */
+    int size = (int)strlen(s) * 1024 + 1024;
     float *v = malloc((size_t)size);
     if (v) {
         int quads = stb_easy_font_print(0, 0, s, NULL, v, size);
