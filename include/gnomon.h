@@ -37,7 +37,13 @@ typedef struct gn_error {
 const char *gn_result_name(gn_result r); /* "GN_ERROR_VULKAN", ... */
 
 /* ---- logging ----------------------------------------------------------------------------- */
-typedef enum gn_log_level { GN_LOG_DEFAULT = 0, GN_LOG_ERROR, GN_LOG_WARN, GN_LOG_INFO, GN_LOG_DEBUG } gn_log_level;
+typedef enum gn_log_level {
+    GN_LOG_DEFAULT = 0,
+    GN_LOG_ERROR,
+    GN_LOG_WARN,
+    GN_LOG_INFO,
+    GN_LOG_DEBUG
+} gn_log_level;
 typedef void (*gn_log_fn)(gn_log_level level, const char *message, void *user);
 
 /* ---- renderer ------------------------------------------------------------------------------ */
@@ -51,32 +57,33 @@ typedef enum gn_validation {
 } gn_validation;
 
 typedef struct gn_renderer_desc {
-    uint32_t width, height;  /* output size; default 1280x720 */
-    uint32_t msaa;           /* 1, 2, 4 or 8 samples; default 4 (fails if the device lacks it) */
-    const char *device;      /* index or name substring; default $GNOMON_DEVICE, else best */
+    uint32_t width, height; /* output size; default 1280x720 */
+    uint32_t msaa;          /* 1, 2, 4 or 8 samples; default 4 (fails if the device lacks it) */
+    const char *device;     /* index or name substring; default $GNOMON_DEVICE, else best */
     gn_validation validation;
-    gn_log_fn log;           /* default: warnings and errors to stderr */
+    gn_log_fn log; /* default: warnings and errors to stderr */
     void *log_user;
-    gn_log_level log_level;  /* default GN_LOG_WARN */
+    gn_log_level log_level; /* default GN_LOG_WARN */
 } gn_renderer_desc;
 
-gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out, gn_error *err); /* a headless renderer */
-void gn_renderer_destroy(gn_renderer *r);                          /* waits for the GPU; NULL is fine */
-uint32_t gn_renderer_validation_messages(const gn_renderer *r);   /* validation messages seen so far */
-const char *gn_renderer_device_name(const gn_renderer *r);        /* the chosen device */
+gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out,
+                             gn_error *err);                    /* a headless renderer */
+void gn_renderer_destroy(gn_renderer *r);                       /* waits for the GPU; NULL is fine */
+uint32_t gn_renderer_validation_messages(const gn_renderer *r); /* validation messages seen so far */
+const char *gn_renderer_device_name(const gn_renderer *r);      /* the chosen device */
 void gn_renderer_size(const gn_renderer *r, uint32_t *width, uint32_t *height); /* output size */
-uint32_t gn_renderer_msaa(const gn_renderer *r);                  /* samples per pixel */
+uint32_t gn_renderer_msaa(const gn_renderer *r);                                /* samples per pixel */
 
 /* ---- device report (gnomon info) --------------------------------------------------------- */
 typedef struct gn_device_info {
     char name[256];
-    char type[32];            /* "discrete", "integrated", "virtual", "cpu", "other" */
+    char type[32]; /* "discrete", "integrated", "virtual", "cpu", "other" */
     char driver[256];
-    uint32_t api_version;     /* VK_MAKE_API_VERSION layout: major<<22 | minor<<12 | patch */
-    bool suitable;            /* has Vulkan 1.3 and the features gnomon needs */
+    uint32_t api_version; /* VK_MAKE_API_VERSION layout: major<<22 | minor<<12 | patch */
+    bool suitable;        /* has Vulkan 1.3 and the features gnomon needs */
     bool chosen;
-    char why[256];            /* why chosen, or why not suitable */
-    uint32_t msaa_mask;       /* bit n set: 2^n samples supported for colour and depth */
+    char why[256];      /* why chosen, or why not suitable */
+    uint32_t msaa_mask; /* bit n set: 2^n samples supported for colour and depth */
     uint32_t max_image_size_2d;
     uint32_t max_image_array_layers;
     uint32_t max_compute_workgroup_invocations;
@@ -88,7 +95,8 @@ typedef struct gn_device_info {
 } gn_device_info;
 
 /* Fills up to max entries and sets *count to the number of devices found. */
-gn_result gn_enumerate_devices(gn_device_info *out, uint32_t max, uint32_t *count, const char *device_override, gn_error *err);
+gn_result gn_enumerate_devices(gn_device_info *out, uint32_t max, uint32_t *count,
+                               const char *device_override, gn_error *err);
 
 /* ---- scenes ------------------------------------------------------------------------------ */
 typedef struct gn_builtin_desc {
@@ -97,15 +105,16 @@ typedef struct gn_builtin_desc {
     uint32_t scale;   /* 1 (default): ~1M triangles; 8: > 10M */
 } gn_builtin_desc;
 
-gn_result gn_scene_create(gn_scene **out, gn_error *err);                                     /* an empty scene */
-gn_result gn_scene_create_builtin(const gn_builtin_desc *desc, gn_scene **out, gn_error *err); /* a procedural scene */
+gn_result gn_scene_create(gn_scene **out, gn_error *err); /* an empty scene */
+gn_result gn_scene_create_builtin(const gn_builtin_desc *desc, gn_scene **out,
+                                  gn_error *err); /* a procedural scene */
 void gn_scene_destroy(gn_scene *s);
 
 typedef struct gn_mesh_desc {
-    const float *positions;  /* 3 floats a vertex, required */
-    const float *normals;    /* 3 floats; NULL: computed from the triangles */
-    const float *tangents;   /* 4 floats (w = bitangent sign); NULL: computed from uvs */
-    const float *uvs;        /* 2 floats; NULL: zero */
+    const float *positions; /* 3 floats a vertex, required */
+    const float *normals;   /* 3 floats; NULL: computed from the triangles */
+    const float *tangents;  /* 4 floats (w = bitangent sign); NULL: computed from uvs */
+    const float *uvs;       /* 2 floats; NULL: zero */
     uint32_t vertex_count;
     const uint32_t *indices; /* counter-clockwise triangles */
     uint32_t index_count;
@@ -122,9 +131,9 @@ typedef struct gn_texture_desc {
 #define GN_NO_TEXTURE 0xffffffffu
 
 typedef struct gn_material_desc {
-    float base_color[4];         /* default (0,0,0,0) is read as (0.8,0.8,0.8,1) */
-    float metallic;              /* 0..1 */
-    float roughness;             /* 0 is read as 0.5 default; set roughness_set for an exact 0 */
+    float base_color[4]; /* default (0,0,0,0) is read as (0.8,0.8,0.8,1) */
+    float metallic;      /* 0..1 */
+    float roughness;     /* 0 is read as 0.5 default; set roughness_set for an exact 0 */
     bool roughness_set;
     float emissive[3];           /* linear, in the same units as the sun's illuminance scale */
     uint32_t base_color_texture; /* texture id or GN_NO_TEXTURE; 0 is a valid id, so set it */
@@ -140,23 +149,24 @@ typedef enum gn_instance_flags {
 
 typedef struct gn_instance_desc {
     uint32_t mesh, material;
-    float transform[16];     /* column-major 4x4, last row (0,0,0,1); all zero means identity */
-    uint32_t flags;          /* gn_instance_flags */
+    float transform[16]; /* column-major 4x4, last row (0,0,0,1); all zero means identity */
+    uint32_t flags;      /* gn_instance_flags */
 } gn_instance_desc;
 
 gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id, gn_error *err);
 gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *out_id, gn_error *err);
 gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t *out_id, gn_error *err);
 gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t *out_id, gn_error *err);
-gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float transform[16], gn_error *err); /* dynamic only */
+gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float transform[16],
+                                 gn_error *err);    /* dynamic only */
 void gn_scene_animate(gn_scene *s, double seconds); /* moves the built-in scene's dynamic objects */
 
 typedef struct gn_scene_info {
     uint32_t meshes, materials, textures, instances, dynamic_instances;
-    uint64_t triangles;          /* summed over instances */
-    uint64_t unique_triangles;   /* summed over meshes */
+    uint64_t triangles;        /* summed over instances */
+    uint64_t unique_triangles; /* summed over meshes */
     float bounds_min[3], bounds_max[3];
-    float default_camera[5];     /* x, y, z, yaw, pitch (degrees) */
+    float default_camera[5]; /* x, y, z, yaw, pitch (degrees) */
 } gn_scene_info;
 void gn_scene_get_info(const gn_scene *s, gn_scene_info *out);
 
@@ -169,27 +179,32 @@ typedef enum gn_view {
     GN_VIEW_COUNT
 } gn_view;
 
-typedef enum gn_tonemap { GN_TONEMAP_DEFAULT = 0, GN_TONEMAP_ACES, GN_TONEMAP_REINHARD, GN_TONEMAP_CLIP } gn_tonemap;
+typedef enum gn_tonemap {
+    GN_TONEMAP_DEFAULT = 0,
+    GN_TONEMAP_ACES,
+    GN_TONEMAP_REINHARD,
+    GN_TONEMAP_CLIP
+} gn_tonemap;
 
 typedef struct gn_camera {
-    float position[3];  /* world metres, Y up */
-    float yaw, pitch;   /* degrees; yaw 0 looks down -Z, positive yaw turns left (towards -X) */
-    float fov_y;        /* degrees; default 60 */
-    float near_plane;   /* metres; default 0.1. The far plane is at infinity (reversed-Z) */
+    float position[3]; /* world metres, Y up */
+    float yaw, pitch;  /* degrees; yaw 0 looks down -Z, positive yaw turns left (towards -X) */
+    float fov_y;       /* degrees; default 60 */
+    float near_plane;  /* metres; default 0.1. The far plane is at infinity (reversed-Z) */
 } gn_camera;
 
 typedef struct gn_frame_desc {
-    gn_camera camera;   /* all zero: the scene's default camera */
-    bool camera_set;    /* false: use the scene's default camera */
-    float time_of_day;  /* hours, local solar time; 0 is read as 18.5 (sunset) */
-    bool time_set;      /* true: time_of_day is taken as given, even 0 (midnight) */
-    float latitude;     /* degrees; 0 is read as the default 45 unless latitude_set */
+    gn_camera camera;  /* all zero: the scene's default camera */
+    bool camera_set;   /* false: use the scene's default camera */
+    float time_of_day; /* hours, local solar time; 0 is read as 18.5 (sunset) */
+    bool time_set;     /* true: time_of_day is taken as given, even 0 (midnight) */
+    float latitude;    /* degrees; 0 is read as the default 45 unless latitude_set */
     bool latitude_set;
     uint32_t day_of_year; /* 1..365; default 230 (mid August: 18.5 h is just before sunset at 45 N) */
-    float exposure;     /* EV offset; default 0 */
-    gn_tonemap tonemap; /* default ACES */
+    float exposure;       /* EV offset; default 0 */
+    gn_tonemap tonemap;   /* default ACES */
     gn_view view;
-    double seconds;     /* animation time for dynamic objects */
+    double seconds; /* animation time for dynamic objects */
 } gn_frame_desc;
 
 /* Renders one frame of the scene. The first call with a scene uploads it. */
@@ -209,14 +224,14 @@ typedef struct gn_pass_stats {
 } gn_pass_stats;
 
 typedef struct gn_frame_stats {
-    uint64_t frame_index;  /* the frame these statistics describe */
+    uint64_t frame_index; /* the frame these statistics describe */
     uint32_t pass_count;
     gn_pass_stats passes[GN_MAX_PASSES];
-    double gpu_ms;         /* first pass start to last pass end */
-    double cpu_ms;         /* CPU time of gn_render for that frame (decide + record + submit) */
+    double gpu_ms; /* first pass start to last pass end */
+    double cpu_ms; /* CPU time of gn_render for that frame (decide + record + submit) */
     uint32_t instances_total, instances_visible, draw_groups;
-    uint32_t draws;        /* all vkCmdDraw* calls */
-    uint64_t triangles;    /* all triangles submitted */
+    uint32_t draws;     /* all vkCmdDraw* calls */
+    uint64_t triangles; /* all triangles submitted */
 } gn_frame_stats;
 
 /* Statistics of the newest frame whose GPU work has finished (waits for none). Returns
@@ -227,7 +242,8 @@ gn_result gn_get_frame_stats(gn_renderer *r, gn_frame_stats *out, gn_error *err)
  * into out, *count set to how many. The renderer keeps the last GN_STATS_QUEUE frames;
  * older ones are dropped (call at least that often). Waits for none. */
 #define GN_STATS_QUEUE 64
-gn_result gn_take_frame_stats(gn_renderer *r, gn_frame_stats *out, uint32_t max, uint32_t *count, gn_error *err);
+gn_result gn_take_frame_stats(gn_renderer *r, gn_frame_stats *out, uint32_t max, uint32_t *count,
+                              gn_error *err);
 uint64_t gn_renderer_frame_index(const gn_renderer *r); /* the last frame submitted by gn_render */
 
 /* Waits until the GPU has finished every submitted frame. */

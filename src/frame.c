@@ -56,10 +56,12 @@ static void decide_frame(const gn_renderer *r, const gn_scene *s, const gn_frame
     float fov = cam.fov_y > 0 ? cam.fov_y : 60.0f;
     float near_plane = cam.near_plane > 0 ? cam.near_plane : 0.1f;
     float proj[16], view[16];
-    gn_camera_projection(fov * 0.017453293f /* degrees to radians */, (float)r->width / (float)r->height, near_plane, proj);
+    gn_camera_projection(fov * 0.017453293f /* degrees to radians */, (float)r->width / (float)r->height,
+                         near_plane, proj);
     gn_camera_view(cam.position, cam.yaw, cam.pitch, view);
     gn_mat4_mul(proj, view, g->view_proj);
-    if (!gn_mat4_inverse(g->view_proj, g->inv_view_proj)) memset(g->inv_view_proj, 0, sizeof g->inv_view_proj);
+    if (!gn_mat4_inverse(g->view_proj, g->inv_view_proj))
+        memset(g->inv_view_proj, 0, sizeof g->inv_view_proj);
     gn_frustum_from_view_proj(g->view_proj, frustum);
     memcpy(g->camera_pos, cam.position, sizeof(float) * 3);
     g->camera_pos[3] = near_plane;
@@ -97,8 +99,8 @@ static gn_result decide_draws(gn_renderer *r, const gn_scene *s, const gn_frustu
     if (res) return res;
     for (uint32_t i = 0; i < s->instance_count; i++) {
         const gn_instance *in = &s->instances[i];
-        p->items[i] = (gn_cull_item){{in->sphere[0], in->sphere[1], in->sphere[2], in->sphere[3]},
-                                     in->mesh, in->material, 0, i};
+        p->items[i] = (gn_cull_item){
+            {in->sphere[0], in->sphere[1], in->sphere[2], in->sphere[3]}, in->mesh, in->material, 0, i};
     }
     gn_draw_list_build(p->items, s->instance_count, frustum, &p->list);
 
@@ -107,8 +109,9 @@ static gn_result decide_draws(gn_renderer *r, const gn_scene *s, const gn_frustu
     uint32_t visible_bytes = (s->instance_count ? s->instance_count : 4) * sizeof(uint32_t);
     res = gn_vk_ring_alloc(&r->vk, visible_bytes, align, &p->visible_offset, &visible, err);
     if (!res)
-        res = gn_vk_ring_alloc(&r->vk, (p->list.group_count ? p->list.group_count : 1) * sizeof(VkDrawIndexedIndirectCommand),
-                               16, &p->indirect_offset, &indirect, err);
+        res = gn_vk_ring_alloc(
+            &r->vk, (p->list.group_count ? p->list.group_count : 1) * sizeof(VkDrawIndexedIndirectCommand),
+            16, &p->indirect_offset, &indirect, err);
     if (res) return res;
     memcpy(visible, p->list.instances, p->list.instance_count * sizeof(uint32_t));
     VkDrawIndexedIndirectCommand *cmds = indirect;
@@ -159,4 +162,3 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     r->rendered = !res;
     return res;
 }
-

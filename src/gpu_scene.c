@@ -59,7 +59,8 @@ void gn_gpu_scene_release(gn_renderer *r)
 static gn_result make_buffer(gn_renderer *r, gn_vk_buffer *b, VkBufferUsageFlags usage, const void *data,
                              VkDeviceSize size, const char *name, gn_error *err)
 {
-    gn_vk_buffer_desc d = {.size = size ? size : 16, .usage = usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, .name = name};
+    gn_vk_buffer_desc d = {
+        .size = size ? size : 16, .usage = usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, .name = name};
     gn_result res = gn_vk_buffer_create(&r->vk, &d, b, err);
     if (!res && size) res = gn_vk_upload_buffer(&r->vk, b, 0, data, size, err);
     return res;
@@ -71,8 +72,13 @@ static gn_result make_texture(gn_renderer *r, gn_vk_image *img, uint32_t w, uint
                               const uint8_t *rgba, const char *name, gn_error *err)
 {
     uint32_t levels = gn_mip_levels(w, h);
-    gn_vk_image_desc d = {w, h, 1, levels, srgb ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM,
-                          VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, name};
+    gn_vk_image_desc d = {w,
+                          h,
+                          1,
+                          levels,
+                          srgb ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM,
+                          VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                          name};
     gn_result res = gn_vk_image_create(&r->vk, &d, img, err);
     uint8_t *a = NULL, *b = NULL;
     if (!res && levels > 1) {
@@ -118,15 +124,24 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
     if (!res) res = gn_vk_descriptor_pool(&r->vk, n, "material sets", &g->pool, err);
     for (uint32_t i = 0; !res && i < s->material_count; i++) {
         const gn_material *m = &s->materials[i];
-        res = gn_vk_alloc_set(&r->vk, g->pool, r->pipes.material_layout, "material", &g->material_sets[i], err);
+        res =
+            gn_vk_alloc_set(&r->vk, g->pool, r->pipes.material_layout, "material", &g->material_sets[i], err);
         if (res) break;
-        gn_vk_image *base = m->base_color_texture != GN_NO_TEXTURE ? &g->textures[m->base_color_texture] : &g->white;
-        gn_vk_image *nrm = m->normal_texture != GN_NO_TEXTURE ? &g->textures[m->normal_texture] : &g->flat_normal;
+        gn_vk_image *base =
+            m->base_color_texture != GN_NO_TEXTURE ? &g->textures[m->base_color_texture] : &g->white;
+        gn_vk_image *nrm =
+            m->normal_texture != GN_NO_TEXTURE ? &g->textures[m->normal_texture] : &g->flat_normal;
         gn_vk_write w[2] = {
-            {.binding = 0, .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, .image = base,
-             .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, .sampler = r->pipes.repeat},
-            {.binding = 1, .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, .image = nrm,
-             .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, .sampler = r->pipes.repeat},
+            {.binding = 0,
+             .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+             .image = base,
+             .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+             .sampler = r->pipes.repeat},
+            {.binding = 1,
+             .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+             .image = nrm,
+             .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+             .sampler = r->pipes.repeat},
         };
         gn_vk_write_set(&r->vk, g->material_sets[i], w, 2);
     }
@@ -139,8 +154,9 @@ static gn_result upload_all(gn_renderer *r, const gn_scene *s, gn_error *err)
     gn_gpu_scene *g = &r->scene;
     gn_result res = make_buffer(r, &g->vertices, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, s->vertices,
                                 (VkDeviceSize)s->vertex_count * sizeof(gn_vertex), "vertices", err);
-    if (!res) res = make_buffer(r, &g->indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, s->indices,
-                                (VkDeviceSize)s->index_count * sizeof(uint32_t), "indices", err);
+    if (!res)
+        res = make_buffer(r, &g->indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, s->indices,
+                          (VkDeviceSize)s->index_count * sizeof(uint32_t), "indices", err);
     if (res) return res;
 
     gn_gpu_instance *packed = calloc(s->instance_count ? s->instance_count : 1, sizeof *packed);
@@ -162,7 +178,8 @@ static gn_result upload_all(gn_renderer *r, const gn_scene *s, gn_error *err)
     res = make_texture(r, &g->white, 1, 1, true, white, "default white", err);
     if (!res) res = make_texture(r, &g->flat_normal, 1, 1, false, flat, "default flat normal", err);
     g->textures = calloc(s->texture_count ? s->texture_count : 1, sizeof *g->textures);
-    if (!g->textures) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u textures", s->texture_count);
+    if (!g->textures)
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u textures", s->texture_count);
     for (uint32_t i = 0; !res && i < s->texture_count; i++) {
         const gn_texture *t = &s->textures[i];
         res = make_texture(r, &g->textures[i], t->width, t->height, t->srgb, t->rgba8, "scene texture", err);
@@ -179,7 +196,8 @@ static gn_result upload_dynamic(gn_renderer *r, const gn_scene *s, gn_error *err
     if (!g->dynamic_count) return GN_OK;
     VkDeviceSize off;
     void *p;
-    gn_result res = gn_vk_ring_alloc(&r->vk, (VkDeviceSize)g->dynamic_count * sizeof(gn_gpu_instance), 16, &off, &p, err);
+    gn_result res =
+        gn_vk_ring_alloc(&r->vk, (VkDeviceSize)g->dynamic_count * sizeof(gn_gpu_instance), 16, &off, &p, err);
     if (res) return res;
     VkBufferCopy regions[64];
     uint32_t nr = 0;
@@ -202,11 +220,15 @@ static void write_frame_set(gn_renderer *r, const gn_scene *s)
 {
     uint32_t visible_bytes = (s->instance_count ? s->instance_count : 4) * sizeof(uint32_t);
     gn_vk_write w[4] = {
-        {.binding = 0, .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, .buffer = r->vk.ring.buffer,
+        {.binding = 0,
+         .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+         .buffer = r->vk.ring.buffer,
          .range = sizeof(gn_gpu_frame)},
         {.binding = 1, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->scene.instances.buffer},
         {.binding = 2, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->scene.materials.buffer},
-        {.binding = 3, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, .buffer = r->vk.ring.buffer,
+        {.binding = 3,
+         .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+         .buffer = r->vk.ring.buffer,
          .range = visible_bytes},
     };
     gn_vk_write_set(&r->vk, r->pipes.frame_set, w, 4);

@@ -26,7 +26,8 @@ gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out, gn
     *out = NULL;
     gn_renderer_desc d = renderer_defaults(desc);
     if (d.width < 16 || d.height < 16 || d.width > 16384 || d.height > 16384)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "size %ux%u out of range (16..16384)", d.width, d.height);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "size %ux%u out of range (16..16384)", d.width,
+                       d.height);
     if (d.msaa != 1 && d.msaa != 2 && d.msaa != 4 && d.msaa != 8)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "msaa %u: must be 1, 2, 4 or 8", d.msaa);
     gn_renderer *r = calloc(1, sizeof *r);
@@ -47,8 +48,8 @@ gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out, gn
     r->height = d.height;
     r->msaa = d.msaa;
     if (!(gn_vk_sample_counts(&r->vk) & d.msaa)) {
-        res = gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "msaa %u is not supported by %s (supported mask 0x%x)", d.msaa,
-                      r->vk.props.deviceName, gn_vk_sample_counts(&r->vk));
+        res = gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "msaa %u is not supported by %s (supported mask 0x%x)",
+                      d.msaa, r->vk.props.deviceName, gn_vk_sample_counts(&r->vk));
     }
     if (!res) res = gn_targets_create(r, err);
     if (!res) res = gn_pipelines_create(r, err);
@@ -86,17 +87,19 @@ void gn_renderer_size(const gn_renderer *r, uint32_t *width, uint32_t *height)
 
 uint32_t gn_renderer_msaa(const gn_renderer *r) { return r ? r->msaa : 0; }
 
-gn_result gn_enumerate_devices(gn_device_info *out, uint32_t max, uint32_t *count, const char *device_override,
-                               gn_error *err)
+gn_result gn_enumerate_devices(gn_device_info *out, uint32_t max, uint32_t *count,
+                               const char *device_override, gn_error *err)
 {
     return gn_vk_enumerate(out, max, count, device_override, err);
 }
 
 gn_result gn_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_error *err)
 {
-    if (!r || !s) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_render: renderer and scene are required");
+    if (!r || !s)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_render: renderer and scene are required");
     gn_frame_desc fd = f ? *f : (gn_frame_desc){0};
-    if (fd.view >= GN_VIEW_COUNT) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_render: view %d unknown", (int)fd.view);
+    if (fd.view >= GN_VIEW_COUNT)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_render: view %d unknown", (int)fd.view);
     return gn_frame_run(r, s, &fd, err);
 }
 
@@ -115,7 +118,8 @@ static void record_readback(gn_vk *vk, VkCommandBuffer cmd, void *user)
 
 gn_result gn_read_pixels(gn_renderer *r, uint8_t *pixels, gn_error *err)
 {
-    if (!r || !pixels) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_read_pixels: renderer and pixels are required");
+    if (!r || !pixels)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_read_pixels: renderer and pixels are required");
     if (!r->rendered) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_read_pixels: no frame rendered yet");
     gn_result res = gn_vk_run_once(&r->vk, record_readback, r, err);
     if (res) return res;
@@ -125,7 +129,8 @@ gn_result gn_read_pixels(gn_renderer *r, uint8_t *pixels, gn_error *err)
 
 gn_result gn_get_frame_stats(gn_renderer *r, gn_frame_stats *out, gn_error *err)
 {
-    if (!r || !out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_get_frame_stats: arguments are required");
+    if (!r || !out)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_get_frame_stats: arguments are required");
     /* take what has finished without waiting */
     gn_vk_poll(&r->vk);
     if (!r->vk.have_stats) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "no frame has finished yet");
@@ -133,9 +138,11 @@ gn_result gn_get_frame_stats(gn_renderer *r, gn_frame_stats *out, gn_error *err)
     return GN_OK;
 }
 
-gn_result gn_take_frame_stats(gn_renderer *r, gn_frame_stats *out, uint32_t max, uint32_t *count, gn_error *err)
+gn_result gn_take_frame_stats(gn_renderer *r, gn_frame_stats *out, uint32_t max, uint32_t *count,
+                              gn_error *err)
 {
-    if (!r || !out || !count) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_take_frame_stats: arguments are required");
+    if (!r || !out || !count)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_take_frame_stats: arguments are required");
     gn_vk_poll(&r->vk);
     gn_vk *vk = &r->vk;
     uint32_t n = 0;

@@ -9,32 +9,49 @@ gn_result gn_targets_create(gn_renderer *r, gn_error *err)
     gn_vk *vk = &r->vk;
     gn_targets *t = &r->targets;
     bool ms = r->msaa > 1;
-    VkImageUsageFlags depth_usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | (ms ? 0 : VK_IMAGE_USAGE_SAMPLED_BIT);
+    VkImageUsageFlags depth_usage =
+        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | (ms ? 0 : VK_IMAGE_USAGE_SAMPLED_BIT);
     VkImageUsageFlags hdr_usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | (ms ? 0 : VK_IMAGE_USAGE_SAMPLED_BIT);
     gn_vk_image_desc d = {r->width, r->height, r->msaa, 1, VK_FORMAT_D32_SFLOAT, depth_usage, "depth (msaa)"};
     gn_result res = gn_vk_image_create(vk, &d, &t->depth_ms, err);
     if (!res) {
-        d = (gn_vk_image_desc){r->width, r->height, r->msaa, 1, VK_FORMAT_R16G16B16A16_SFLOAT, hdr_usage, "hdr colour (msaa)"};
+        d = (gn_vk_image_desc){r->width,  r->height,          r->msaa, 1, VK_FORMAT_R16G16B16A16_SFLOAT,
+                               hdr_usage, "hdr colour (msaa)"};
         res = gn_vk_image_create(vk, &d, &t->hdr_ms, err);
     }
     if (!res && ms) {
-        d = (gn_vk_image_desc){r->width, r->height, 1, 1, VK_FORMAT_D32_SFLOAT,
+        d = (gn_vk_image_desc){r->width,
+                               r->height,
+                               1,
+                               1,
+                               VK_FORMAT_D32_SFLOAT,
                                VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
                                "depth (resolved, sample 0)"};
         res = gn_vk_image_create(vk, &d, &t->depth_resolved, err);
     }
     if (!res && ms) {
-        d = (gn_vk_image_desc){r->width, r->height, 1, 1, VK_FORMAT_R16G16B16A16_SFLOAT,
-                               VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT, "hdr colour (resolved)"};
+        d = (gn_vk_image_desc){r->width,
+                               r->height,
+                               1,
+                               1,
+                               VK_FORMAT_R16G16B16A16_SFLOAT,
+                               VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+                               "hdr colour (resolved)"};
         res = gn_vk_image_create(vk, &d, &t->hdr_resolved, err);
     }
     if (!res) {
-        d = (gn_vk_image_desc){r->width, r->height, 1, 1, VK_FORMAT_R8G8B8A8_UNORM,
-                               VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT, "output (rgba8 srgb-encoded)"};
+        d = (gn_vk_image_desc){r->width,
+                               r->height,
+                               1,
+                               1,
+                               VK_FORMAT_R8G8B8A8_UNORM,
+                               VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                               "output (rgba8 srgb-encoded)"};
         res = gn_vk_image_create(vk, &d, &t->ldr, err);
     }
     if (!res) {
-        gn_vk_buffer_desc bd = {(VkDeviceSize)r->width * r->height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, true, "readback"};
+        gn_vk_buffer_desc bd = {(VkDeviceSize)r->width * r->height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                true, "readback"};
         res = gn_vk_buffer_create(vk, &bd, &t->readback, err);
     }
     if (res) {

@@ -15,12 +15,14 @@
 typedef float gn_vec4[4];
 typedef uint32_t gn_uvec4[4];
 typedef float gn_mat4[16];
-#define GN_STRUCT(name) typedef struct name name; struct name
+#define GN_STRUCT(name)                                                                                      \
+    typedef struct name name;                                                                                \
+    struct name
 #endif
 
 /* Limits, each with its reason. */
-#define GN_FRAMES_IN_FLIGHT 2   /* CPU records frame N+1 while the GPU runs frame N */
-#define GN_MAX_PASS_QUERIES 32  /* two timestamps per pass, GN_MAX_PASSES passes */
+#define GN_FRAMES_IN_FLIGHT 2  /* CPU records frame N+1 while the GPU runs frame N */
+#define GN_MAX_PASS_QUERIES 32 /* two timestamps per pass, GN_MAX_PASSES passes */
 
 /* View modes (gn_view in gnomon.h; same values). */
 #define GN_GPU_VIEW_FINAL 0
@@ -36,18 +38,18 @@ typedef float gn_mat4[16];
 /* Per-frame constants: set 0, binding 0 (uniform buffer, dynamic offset into the ring). */
 GN_STRUCT(gn_gpu_frame)
 {
-    gn_mat4 view_proj;     /* world -> clip, reversed-Z infinite */
-    gn_mat4 inv_view_proj; /* clip -> world, for sky rays and depth reconstruction */
-    gn_vec4 camera_pos;    /* xyz; w = near plane (metres) */
-    gn_vec4 sun_dir;       /* xyz towards the sun (unit); w = sun elevation in degrees */
-    gn_vec4 sun_color;     /* rgb illuminance (linear, already times intensity) */
-    gn_vec4 sky_zenith;    /* rgb radiance of the sky straight up */
-    gn_vec4 sky_horizon;   /* rgb radiance at the horizon */
-    gn_vec4 sky_ground;    /* rgb radiance below the horizon */
-    gn_vec4 ambient_sky;   /* hemisphere ambient from above */
-    gn_vec4 ambient_ground;/* hemisphere ambient from below */
-    gn_vec4 exposure;      /* x = linear exposure multiplier; yzw unused */
-    gn_uvec4 mode;         /* x = view (GN_GPU_VIEW_*), y = tone curve, z = width, w = height */
+    gn_mat4 view_proj;      /* world -> clip, reversed-Z infinite */
+    gn_mat4 inv_view_proj;  /* clip -> world, for sky rays and depth reconstruction */
+    gn_vec4 camera_pos;     /* xyz; w = near plane (metres) */
+    gn_vec4 sun_dir;        /* xyz towards the sun (unit); w = sun elevation in degrees */
+    gn_vec4 sun_color;      /* rgb illuminance (linear, already times intensity) */
+    gn_vec4 sky_zenith;     /* rgb radiance of the sky straight up */
+    gn_vec4 sky_horizon;    /* rgb radiance at the horizon */
+    gn_vec4 sky_ground;     /* rgb radiance below the horizon */
+    gn_vec4 ambient_sky;    /* hemisphere ambient from above */
+    gn_vec4 ambient_ground; /* hemisphere ambient from below */
+    gn_vec4 exposure;       /* x = linear exposure multiplier; yzw unused */
+    gn_uvec4 mode;          /* x = view (GN_GPU_VIEW_*), y = tone curve, z = width, w = height */
 };
 
 /* One instance: set 0, binding 1 (storage buffer, device-local). The model matrix is stored
@@ -62,9 +64,9 @@ GN_STRUCT(gn_gpu_instance)
  * because lavapipe has no descriptor indexing. */
 GN_STRUCT(gn_gpu_material)
 {
-    gn_vec4 base_color;     /* linear rgba */
-    gn_vec4 emissive;       /* rgb linear radiance; w unused */
-    gn_vec4 pbr;            /* x metallic, y roughness, z has base texture, w has normal map */
+    gn_vec4 base_color; /* linear rgba */
+    gn_vec4 emissive;   /* rgb linear radiance; w unused */
+    gn_vec4 pbr;        /* x metallic, y roughness, z has base texture, w has normal map */
 };
 
 #endif

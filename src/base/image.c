@@ -37,7 +37,8 @@ void gn_mip_down(const uint8_t *src, uint32_t w, uint32_t h, bool srgb, uint8_t 
             uint8_t *o = &dst[(y * dw + x) * 4];
             for (int c = 0; c < 4; c++) {
                 if (srgb && c < 3) {
-                    float sum = to_linear(p[0][c]) + to_linear(p[1][c]) + to_linear(p[2][c]) + to_linear(p[3][c]);
+                    float sum =
+                        to_linear(p[0][c]) + to_linear(p[1][c]) + to_linear(p[2][c]) + to_linear(p[3][c]);
                     o[c] = to_srgb(sum * 0.25f);
                 } else {
                     o[c] = (uint8_t)((p[0][c] + p[1][c] + p[2][c] + p[3][c] + 2) / 4);

@@ -30,10 +30,7 @@ void gn_brdf_f_schlick(const float f0[3], float v_dot_h, float out[3])
     for (int c = 0; c < 3; c++) out[c] = f0[c] + (1.0f - f0[c]) * x5;
 }
 
-static float gn_dot3(const float a[3], const float b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
+static float gn_dot3(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 static float gn_brdf_alpha(const gn_brdf_material *m)
 {

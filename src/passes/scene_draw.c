@@ -24,12 +24,13 @@ void gn_scene_draw(gn_renderer *r, bool materials, uint32_t *draws)
     }
     for (uint32_t b = 0; b < list->batch_count; b++) {
         const gn_draw_batch *batch = &list->batches[b];
-        gn_vk_cmd_bind_sets(vk, false, r->pipes.scene_layout, 1, 1, &r->scene.material_sets[batch->material], 0, NULL);
+        gn_vk_cmd_bind_sets(vk, false, r->pipes.scene_layout, 1, 1, &r->scene.material_sets[batch->material],
+                            0, NULL);
         gn_vk_cmd_push(vk, r->pipes.scene_layout, sizeof batch->material, &batch->material);
         for (uint32_t first = 0; first < batch->group_count; first += max_count) {
             uint32_t n = batch->group_count - first < max_count ? batch->group_count - first : max_count;
-            gn_vk_cmd_draw_indexed_indirect(vk, vk->ring.buffer,
-                                            r->plan.indirect_offset + (batch->first_group + first) * stride, n);
+            gn_vk_cmd_draw_indexed_indirect(
+                vk, vk->ring.buffer, r->plan.indirect_offset + (batch->first_group + first) * stride, n);
             (*draws)++;
         }
     }

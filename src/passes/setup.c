@@ -32,7 +32,8 @@ static gn_result layouts(gn_renderer *r, gn_error *err)
     if (!res) res = gn_vk_set_layout(vk, material, 2, "set 1: material", &p->material_layout, err);
     if (!res) res = gn_vk_set_layout(vk, tonemap, 4, "tonemap set", &p->tonemap_layout, err);
     VkDescriptorSetLayout scene[2] = {p->frame_layout, p->material_layout};
-    if (!res) res = gn_vk_pipeline_layout(vk, scene, 2, sizeof(uint32_t), "scene passes", &p->scene_layout, err);
+    if (!res)
+        res = gn_vk_pipeline_layout(vk, scene, 2, sizeof(uint32_t), "scene passes", &p->scene_layout, err);
     if (!res) res = gn_vk_pipeline_layout(vk, &p->tonemap_layout, 1, 0, "tonemap", &p->tonemap_layout_p, err);
     if (!res) res = gn_vk_descriptor_pool(vk, 4, "renderer sets", &p->pool, err);
     if (!res) res = gn_vk_alloc_set(vk, p->pool, p->frame_layout, "frame set", &p->frame_set, err);
@@ -90,12 +91,23 @@ static void write_tonemap_set(gn_renderer *r)
 {
     gn_pipelines *p = &r->pipes;
     gn_vk_write w[4] = {
-        {.binding = 0, .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, .image = r->targets.hdr,
-         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, .sampler = p->clamp},
-        {.binding = 1, .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, .image = r->targets.depth,
-         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, .sampler = p->clamp},
-        {.binding = 2, .type = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, .image = &r->targets.ldr, .layout = VK_IMAGE_LAYOUT_GENERAL},
-        {.binding = 3, .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, .buffer = r->vk.ring.buffer,
+        {.binding = 0,
+         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+         .image = r->targets.hdr,
+         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+         .sampler = p->clamp},
+        {.binding = 1,
+         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+         .image = r->targets.depth,
+         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+         .sampler = p->clamp},
+        {.binding = 2,
+         .type = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+         .image = &r->targets.ldr,
+         .layout = VK_IMAGE_LAYOUT_GENERAL},
+        {.binding = 3,
+         .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+         .buffer = r->vk.ring.buffer,
          .range = sizeof(gn_gpu_frame)},
     };
     gn_vk_write_set(&r->vk, p->tonemap_set, w, 4);

@@ -8,18 +8,11 @@
 #define GN_PI 3.14159265358979f
 
 /* ---- small vector helpers -------------------------------------------------------------- */
-static void v3(float o[3], float x, float y, float z)
-{
-    o[0] = x, o[1] = y, o[2] = z;
-}
-static float gn_dot(const float a[3], const float b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
+static void v3(float o[3], float x, float y, float z) { o[0] = x, o[1] = y, o[2] = z; }
+static float gn_dot(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 static void gn_cross(float o[3], const float a[3], const float b[3])
 {
-    float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2],
-          z = a[0] * b[1] - a[1] * b[0];
+    float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
     v3(o, x, y, z);
 }
 static void gn_norm(float a[3])
@@ -172,8 +165,7 @@ void gn_mg_poly(gn_mg *b, const float (*p)[3], int n, const float *right, const 
                   first + (start + (uint32_t)i + 1) % (uint32_t)n);
 }
 
-void gn_mg_quad(gn_mg *b, const float p0[3], const float p1[3], const float p2[3],
-                const float p3[3])
+void gn_mg_quad(gn_mg *b, const float p0[3], const float p1[3], const float p2[3], const float p3[3])
 {
     float p[4][3];
     memcpy(p[0], p0, 12), memcpy(p[1], p1, 12), memcpy(p[2], p2, 12), memcpy(p[3], p3, 12);
@@ -205,8 +197,7 @@ static void gn_mg_smooth_normals(gn_mg *b, uint32_t v0, uint32_t i0)
         v3(e1, c->pos[0] - a->pos[0], c->pos[1] - a->pos[1], c->pos[2] - a->pos[2]);
         v3(e2, d->pos[0] - a->pos[0], d->pos[1] - a->pos[1], d->pos[2] - a->pos[2]);
         gn_cross(n, e1, e2);
-        for (int k = 0; k < 3; k++)
-            a->normal[k] += n[k], c->normal[k] += n[k], d->normal[k] += n[k];
+        for (int k = 0; k < 3; k++) a->normal[k] += n[k], c->normal[k] += n[k], d->normal[k] += n[k];
     }
     for (uint32_t i = v0; i < b->vcount; i++) {
         float *n = b->v[i].normal;
@@ -219,8 +210,7 @@ gn_result gn_mg_commit(gn_mg *b, gn_scene *s, const char *label, uint32_t *out_i
 {
     if (b->oom) {
         gn_mg_reset(b);
-        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "mesh '%s': out of memory while generating",
-                       label);
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "mesh '%s': out of memory while generating", label);
     }
     gn_mesh_compute_tangents(b->v, b->vcount, b->idx, b->icount);
     gn_result r = gn_scene_add_vertices(s, b->v, b->vcount, b->idx, b->icount, out_id, err);
@@ -312,9 +302,8 @@ static uint32_t gn_ico_vertex(gn_ico *m, const float p[3])
 static bool gn_ico_build(gn_ico *m, int subdiv)
 {
     const float t = 1.6180340f;
-    const float base[12][3] = {{-1, t, 0}, {1, t, 0}, {-1, -t, 0}, {1, -t, 0},
-                               {0, -1, t}, {0, 1, t}, {0, -1, -t}, {0, 1, -t},
-                               {t, 0, -1}, {t, 0, 1}, {-t, 0, -1}, {-t, 0, 1}};
+    const float base[12][3] = {{-1, t, 0},  {1, t, 0},  {-1, -t, 0}, {1, -t, 0}, {0, -1, t},  {0, 1, t},
+                               {0, -1, -t}, {0, 1, -t}, {t, 0, -1},  {t, 0, 1},  {-t, 0, -1}, {-t, 0, 1}};
     const uint32_t faces[20][3] = {{0, 11, 5}, {0, 5, 1},  {0, 1, 7},   {0, 7, 10}, {0, 10, 11},
                                    {1, 5, 9},  {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8},
                                    {3, 9, 4},  {3, 4, 2},  {3, 2, 6},   {3, 6, 8},  {3, 8, 9},
@@ -340,10 +329,8 @@ static bool gn_ico_build(gn_ico *m, int subdiv)
                 for (int j = 0; j < 3; j++) p[j] = m->dir[e[k][0]][j] + m->dir[e[k][1]][j];
                 mid[k] = gn_ico_vertex(m, p);
             }
-            const uint32_t out[4][3] = {{a, mid[0], mid[2]},
-                                        {mid[0], c, mid[1]},
-                                        {mid[2], mid[1], d},
-                                        {mid[0], mid[1], mid[2]}};
+            const uint32_t out[4][3] = {
+                {a, mid[0], mid[2]}, {mid[0], c, mid[1]}, {mid[2], mid[1], d}, {mid[0], mid[1], mid[2]}};
             memcpy(tmp[n], out, sizeof out);
             n += 4;
         }
@@ -354,8 +341,7 @@ static bool gn_ico_build(gn_ico *m, int subdiv)
     return true;
 }
 
-void gn_mg_blob(gn_mg *b, const float c[3], const float radii[3], int subdiv, float lumpiness,
-                uint32_t seed)
+void gn_mg_blob(gn_mg *b, const float c[3], const float radii[3], int subdiv, float lumpiness, uint32_t seed)
 {
     gn_ico m;
     if (subdiv < 0) subdiv = 0;
@@ -369,8 +355,7 @@ void gn_mg_blob(gn_mg *b, const float c[3], const float radii[3], int subdiv, fl
     gn_rng rng = gn_rng_seed(seed);
     float wave[3][4];
     for (int k = 0; k < 3; k++) {
-        float d[3] = {gn_rng_range(&rng, -1, 1), gn_rng_range(&rng, -1, 1),
-                      gn_rng_range(&rng, -1, 1)};
+        float d[3] = {gn_rng_range(&rng, -1, 1), gn_rng_range(&rng, -1, 1), gn_rng_range(&rng, -1, 1)};
         gn_norm(d);
         float f = gn_rng_range(&rng, 2.5f, 5.0f);
         v3(wave[k], d[0] * f, d[1] * f, d[2] * f);
@@ -385,8 +370,7 @@ void gn_mg_blob(gn_mg *b, const float c[3], const float radii[3], int subdiv, fl
         for (int k = 0; k < 3; k++) p[k] = c[k] + d[k] * radii[k] * r;
         gn_mg_vertex(b, p, d, NULL);
     }
-    for (uint32_t f = 0; f < m.nt; f++)
-        gn_mg_tri(b, v0 + m.tri[f][0], v0 + m.tri[f][1], v0 + m.tri[f][2]);
+    for (uint32_t f = 0; f < m.nt; f++) gn_mg_tri(b, v0 + m.tri[f][0], v0 + m.tri[f][1], v0 + m.tri[f][2]);
     /* The icosahedron table is wound outward; recompute normals from the lumpy surface. */
     gn_mg_smooth_normals(b, v0, i0);
     free(m.dir);
@@ -412,8 +396,7 @@ void gn_mg_heightfield(gn_mg *b, float x0, float z0, float step, int nx, int nz,
     uint32_t row = (uint32_t)nx + 1;
     for (int j = 0; j < nz; j++)
         for (int i = 0; i < nx; i++) {
-            uint32_t a = first + (uint32_t)j * row + (uint32_t)i, d = a + 1, bb = a + row,
-                     c = bb + 1;
+            uint32_t a = first + (uint32_t)j * row + (uint32_t)i, d = a + 1, bb = a + row, c = bb + 1;
             gn_mg_tri(b, a, bb, c);
             gn_mg_tri(b, a, c, d);
         }
@@ -507,8 +490,7 @@ void gn_mg_tree(gn_mg *trunk, gn_mg *crown, gn_tree_kind kind, uint32_t seed)
         float h = gn_rng_range(&rng, 2.6f, 3.6f);
         gn_mg_frustum(trunk, base, 0.32f, 0.18f, h + 2.0f, 7, false);
         float rad = gn_rng_range(&rng, 2.6f, 3.4f);
-        float c[3] = {0, h + rad * 0.75f, 0},
-              rr[3] = {rad, rad * gn_rng_range(&rng, 0.8f, 0.95f), rad};
+        float c[3] = {0, h + rad * 0.75f, 0}, rr[3] = {rad, rad * gn_rng_range(&rng, 0.8f, 0.95f), rad};
         gn_mg_blob(crown, c, rr, 2, 0.22f, gn_rng_u32(&rng));
     } else {
         float h = gn_rng_range(&rng, 1.5f, 2.2f);
@@ -524,8 +506,7 @@ void gn_mg_lamp_post(gn_mg *pole, gn_mg *head, float height)
     const float base[3] = {0, -0.4f, 0}, shaft[3] = {0, 0.3f, 0};
     gn_mg_frustum(pole, base, 0.2f, 0.14f, 0.7f, 8, true); /* plinth */
     gn_mg_frustum(pole, shaft, 0.08f, 0.05f, height - 0.3f, 8, false);
-    const float arm_lo[3] = {-0.05f, height - 0.12f, -0.035f},
-                arm_hi[3] = {1.0f, height - 0.04f, 0.035f};
+    const float arm_lo[3] = {-0.05f, height - 0.12f, -0.035f}, arm_hi[3] = {1.0f, height - 0.04f, 0.035f};
     gn_mg_box(pole, arm_lo, arm_hi);
     const float hood[3] = {0.95f, height - 0.2f, 0};
     gn_mg_frustum(pole, hood, 0.24f, 0.05f, 0.18f, 8, true);
@@ -561,8 +542,7 @@ void gn_mg_arcade(gn_mg *b, float length, float depth, float height, int bays)
         const float lo[3] = {x, -3.0f, 0}, hi[3] = {x + cw, ys, cw};
         gn_mg_box(b, lo, hi);
         /* Band above the column, front and back. */
-        const float f0[3] = {x, ys, 0}, f1[3] = {x + cw, ys, 0}, f2[3] = {x + cw, yb, 0},
-                    f3[3] = {x, yb, 0};
+        const float f0[3] = {x, ys, 0}, f1[3] = {x + cw, ys, 0}, f2[3] = {x + cw, yb, 0}, f3[3] = {x, yb, 0};
         gn_mg_quad_facing(b, f0, f1, f2, f3, out_front);
         const float k0[3] = {x, ys, cw}, k1[3] = {x + cw, ys, cw}, k2[3] = {x + cw, yb, cw},
                     k3[3] = {x, yb, cw};

@@ -43,10 +43,7 @@ static inline float gn_rng_float(gn_rng *r) /* [0, 1) with 24 bits */
 {
     return (float)(gn_rng_u32(r) >> 8) * (1.0f / 16777216.0f);
 }
-static inline float gn_rng_range(gn_rng *r, float lo, float hi)
-{
-    return lo + (hi - lo) * gn_rng_float(r);
-}
+static inline float gn_rng_range(gn_rng *r, float lo, float hi) { return lo + (hi - lo) * gn_rng_float(r); }
 static inline uint32_t gn_rng_below(gn_rng *r, uint32_t n) /* [0, n); n > 0 */
 {
     return (uint32_t)(((uint64_t)gn_rng_u32(r) * n) >> 32);
@@ -68,18 +65,16 @@ typedef float (*gn_height_fn)(const void *user, float x, float z);
 
 void gn_mg_init(gn_mg *b);
 void gn_mg_free(gn_mg *b);
-void gn_mg_reset(gn_mg *b);                         /* empty, identity placement */
-void gn_mg_set_matrix(gn_mg *b, const float m[16]); /* NULL: identity */
-void gn_mg_place(gn_mg *b, float x, float y, float z,
-                 float yaw); /* translate * rotate about +Y (radians) */
+void gn_mg_reset(gn_mg *b);                                       /* empty, identity placement */
+void gn_mg_set_matrix(gn_mg *b, const float m[16]);               /* NULL: identity */
+void gn_mg_place(gn_mg *b, float x, float y, float z, float yaw); /* translate * rotate about +Y (radians) */
 uint32_t gn_mg_vertex(gn_mg *b, const float p[3], const float n[3], const float uv[2]);
 void gn_mg_tri(gn_mg *b, uint32_t i0, uint32_t i1, uint32_t i2);
 
 /* A flat convex polygon, counter-clockwise seen from outside; uvs are the positions projected
  * on `right` and minus `up` (so a texture stands upright), NULL axes: from the first edges. */
 void gn_mg_poly(gn_mg *b, const float (*p)[3], int n, const float *right, const float *up);
-void gn_mg_quad(gn_mg *b, const float p0[3], const float p1[3], const float p2[3],
-                const float p3[3]);
+void gn_mg_quad(gn_mg *b, const float p0[3], const float p1[3], const float p2[3], const float p3[3]);
 
 /* ---- primitives (local coordinates, then the builder's placement) -------------------- */
 void gn_mg_box(gn_mg *b, const float lo[3], const float hi[3]);
@@ -88,8 +83,7 @@ void gn_mg_box(gn_mg *b, const float lo[3], const float hi[3]);
 void gn_mg_frustum(gn_mg *b, const float base[3], float r0, float r1, float h, int segs, bool caps);
 /* An icosphere (subdiv 0..4) scaled by radii; lumpiness > 0 pushes it in and out smoothly
  * (a tree crown), with smooth normals recomputed from the displaced surface. */
-void gn_mg_blob(gn_mg *b, const float c[3], const float radii[3], int subdiv, float lumpiness,
-                uint32_t seed);
+void gn_mg_blob(gn_mg *b, const float c[3], const float radii[3], int subdiv, float lumpiness, uint32_t seed);
 /* A terrain grid of nx * nz quads of `step` metres from (x0, z0), heights from h plus lift;
  * diagonals run from (x, z) to (x+step, z+step) so draped grids on the same lattice match. */
 void gn_mg_heightfield(gn_mg *b, float x0, float z0, float step, int nx, int nz, gn_height_fn h,
@@ -103,12 +97,7 @@ void gn_mg_roof_gable(gn_mg *b, float w, float d, float rise, float overhang, fl
 void gn_mg_roof_hip(gn_mg *b, float w, float d, float rise, float overhang, float thick);
 
 /* Props. Each needs two materials, so each comes as two meshes. */
-typedef enum gn_tree_kind {
-    GN_TREE_CONIFER,
-    GN_TREE_ROUND,
-    GN_TREE_POPLAR,
-    GN_TREE_KIND_COUNT
-} gn_tree_kind;
+typedef enum gn_tree_kind { GN_TREE_CONIFER, GN_TREE_ROUND, GN_TREE_POPLAR, GN_TREE_KIND_COUNT } gn_tree_kind;
 void gn_mg_tree(gn_mg *trunk, gn_mg *crown, gn_tree_kind kind,
                 uint32_t seed);                                    /* ~1 m below ground to ~10 m */
 void gn_mg_lamp_post(gn_mg *pole, gn_mg *head, float height);      /* arm reaches along +X */

@@ -23,14 +23,22 @@ gn_result gn_fail(gn_error *err, gn_result code, const char *fmt, ...)
 const char *gn_result_name(gn_result r)
 {
     switch (r) {
-    case GN_OK: return "GN_OK";
-    case GN_ERROR_INVALID_ARGUMENT: return "GN_ERROR_INVALID_ARGUMENT";
-    case GN_ERROR_NO_DEVICE: return "GN_ERROR_NO_DEVICE";
-    case GN_ERROR_VULKAN: return "GN_ERROR_VULKAN";
-    case GN_ERROR_OUT_OF_MEMORY: return "GN_ERROR_OUT_OF_MEMORY";
-    case GN_ERROR_IO: return "GN_ERROR_IO";
-    case GN_ERROR_BAD_DATA: return "GN_ERROR_BAD_DATA";
-    case GN_ERROR_DEVICE_LOST: return "GN_ERROR_DEVICE_LOST";
+    case GN_OK:
+        return "GN_OK";
+    case GN_ERROR_INVALID_ARGUMENT:
+        return "GN_ERROR_INVALID_ARGUMENT";
+    case GN_ERROR_NO_DEVICE:
+        return "GN_ERROR_NO_DEVICE";
+    case GN_ERROR_VULKAN:
+        return "GN_ERROR_VULKAN";
+    case GN_ERROR_OUT_OF_MEMORY:
+        return "GN_ERROR_OUT_OF_MEMORY";
+    case GN_ERROR_IO:
+        return "GN_ERROR_IO";
+    case GN_ERROR_BAD_DATA:
+        return "GN_ERROR_BAD_DATA";
+    case GN_ERROR_DEVICE_LOST:
+        return "GN_ERROR_DEVICE_LOST";
     }
     return "GN_ERROR_UNKNOWN";
 }
@@ -67,19 +75,17 @@ gn_result gn_scene_create(gn_scene **out, gn_error *err)
 
 gn_result gn_scene_create_builtin(const gn_builtin_desc *desc, gn_scene **out, gn_error *err)
 {
-    if (!out)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_create_builtin: out is NULL");
+    if (!out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_create_builtin: out is NULL");
     *out = NULL;
     gn_builtin_desc d = desc ? *desc : (gn_builtin_desc){0};
     if (!d.name) d.name = "town";
     if (d.seed == 0) d.seed = 1;
     if (d.scale == 0) d.scale = 1;
     if (strcmp(d.name, "town") != 0)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "unknown built-in scene '%s' (known: town)",
-                       d.name);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "unknown built-in scene '%s' (known: town)", d.name);
     if (d.scale > GN_BUILTIN_MAX_SCALE)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "built-in scene scale %u is above %u",
-                       d.scale, GN_BUILTIN_MAX_SCALE);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "built-in scene scale %u is above %u", d.scale,
+                       GN_BUILTIN_MAX_SCALE);
     gn_scene *s;
     gn_result r = gn_scene_create(&s, err);
     if (r != GN_OK) return r;
@@ -114,14 +120,10 @@ static void gn_sub3(float o[3], const float a[3], const float b[3])
 }
 static void gn_cross3(float o[3], const float a[3], const float b[3])
 {
-    float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2],
-          z = a[0] * b[1] - a[1] * b[0];
+    float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
     o[0] = x, o[1] = y, o[2] = z;
 }
-static float gn_dot3(const float a[3], const float b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
+static float gn_dot3(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 static bool gn_normalize3(float v[3])
 {
     float l = sqrtf(gn_dot3(v, v));
@@ -130,8 +132,7 @@ static bool gn_normalize3(float v[3])
     return true;
 }
 
-void gn_mesh_compute_normals(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx,
-                             uint32_t index_count)
+void gn_mesh_compute_normals(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx, uint32_t index_count)
 {
     for (uint32_t i = 0; i < vertex_count; i++) memset(v[i].normal, 0, sizeof v[i].normal);
     /* The unnormalised cross product is twice the triangle's area, so summing it weights
@@ -142,8 +143,7 @@ void gn_mesh_compute_normals(gn_vertex *v, uint32_t vertex_count, const uint32_t
         gn_sub3(e1, b->pos, a->pos);
         gn_sub3(e2, c->pos, a->pos);
         gn_cross3(n, e1, e2);
-        for (int k = 0; k < 3; k++)
-            a->normal[k] += n[k], b->normal[k] += n[k], c->normal[k] += n[k];
+        for (int k = 0; k < 3; k++) a->normal[k] += n[k], b->normal[k] += n[k], c->normal[k] += n[k];
     }
     for (uint32_t i = 0; i < vertex_count; i++)
         if (!gn_normalize3(v[i].normal)) v[i].normal[0] = 0, v[i].normal[1] = 1, v[i].normal[2] = 0;
@@ -166,8 +166,7 @@ void gn_mesh_orthonormalize_tangent(gn_vertex *v)
     t[3] = t[3] < 0.0f ? -1.0f : 1.0f;
 }
 
-void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx,
-                              uint32_t index_count)
+void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx, uint32_t index_count)
 {
     /* Scratch for dP/dv sums; the dP/du sums accumulate straight into the tangent. Should it
      * not be allocated, tangents are still valid, only their w defaults to +1. */
@@ -212,10 +211,7 @@ void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_
 
 /* ---- meshes ---------------------------------------------------------------------------- */
 
-static const char *gn_label(const char *l)
-{
-    return l && l[0] ? l : "(unlabelled mesh)";
-}
+static const char *gn_label(const char *l) { return l && l[0] ? l : "(unlabelled mesh)"; }
 
 /* Checks counts, caps and index ranges shared by both ways of adding a mesh. */
 static gn_result gn_check_mesh(const gn_scene *s, const char *label, uint32_t vertex_count,
@@ -227,34 +223,33 @@ static gn_result gn_check_mesh(const gn_scene *s, const char *label, uint32_t ve
                        index_count);
     if (!idx) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': indices are NULL", label);
     if (index_count % 3 != 0)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "mesh '%s': index count %u is not a multiple of 3", label, index_count);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': index count %u is not a multiple of 3",
+                       label, index_count);
     if ((uint64_t)s->vertex_count + vertex_count > GN_SCENE_MAX_VERTICES)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': scene would exceed %u vertices",
-                       label, GN_SCENE_MAX_VERTICES);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': scene would exceed %u vertices", label,
+                       GN_SCENE_MAX_VERTICES);
     if ((uint64_t)s->index_count + index_count > GN_SCENE_MAX_INDICES)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': scene would exceed %u indices",
-                       label, GN_SCENE_MAX_INDICES);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': scene would exceed %u indices", label,
+                       GN_SCENE_MAX_INDICES);
     if (s->mesh_count >= GN_SCENE_MAX_MESHES)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': scene already has %u meshes",
-                       label, GN_SCENE_MAX_MESHES);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': scene already has %u meshes", label,
+                       GN_SCENE_MAX_MESHES);
     for (uint32_t i = 0; i < index_count; i++)
         if (idx[i] >= vertex_count)
             return gn_fail(err, GN_ERROR_BAD_DATA,
-                           "mesh '%s': index %u (at %u) is out of range (%u vertices)", label,
-                           idx[i], i, vertex_count);
+                           "mesh '%s': index %u (at %u) is out of range (%u vertices)", label, idx[i], i,
+                           vertex_count);
     return GN_OK;
 }
 
 /* Reserves room for a mesh in every array; nothing is visible to readers until the counts
  * move, so a failure here leaves the scene as it was. */
-static gn_result gn_reserve_mesh(gn_scene *s, const char *label, uint32_t vc, uint32_t ic,
-                                 gn_error *err)
+static gn_result gn_reserve_mesh(gn_scene *s, const char *label, uint32_t vc, uint32_t ic, gn_error *err)
 {
-    if (!gn_grow((void **)&s->vertices, &s->vertex_cap, (uint64_t)s->vertex_count + vc,
-                 sizeof *s->vertices, GN_SCENE_MAX_VERTICES) ||
-        !gn_grow((void **)&s->indices, &s->index_cap, (uint64_t)s->index_count + ic,
-                 sizeof *s->indices, GN_SCENE_MAX_INDICES) ||
+    if (!gn_grow((void **)&s->vertices, &s->vertex_cap, (uint64_t)s->vertex_count + vc, sizeof *s->vertices,
+                 GN_SCENE_MAX_VERTICES) ||
+        !gn_grow((void **)&s->indices, &s->index_cap, (uint64_t)s->index_count + ic, sizeof *s->indices,
+                 GN_SCENE_MAX_INDICES) ||
         !gn_grow((void **)&s->meshes, &s->mesh_cap, (uint64_t)s->mesh_count + 1, sizeof *s->meshes,
                  GN_SCENE_MAX_MESHES))
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "mesh '%s': out of memory", label);
@@ -297,20 +292,17 @@ static bool gn_finite_n(const float *p, size_t n)
     return true;
 }
 
-gn_result gn_scene_add_vertices(gn_scene *s, const gn_vertex *v, uint32_t vertex_count,
-                                const uint32_t *idx, uint32_t index_count, uint32_t *out_id,
-                                gn_error *err)
+gn_result gn_scene_add_vertices(gn_scene *s, const gn_vertex *v, uint32_t vertex_count, const uint32_t *idx,
+                                uint32_t index_count, uint32_t *out_id, gn_error *err)
 {
     if (!s || !v)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "gn_scene_add_vertices: NULL scene or vertices");
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_vertices: NULL scene or vertices");
     const char *label = "(vertices)";
     gn_result r = gn_check_mesh(s, label, vertex_count, idx, index_count, err);
     if (r != GN_OK) return r;
     for (uint32_t i = 0; i < vertex_count; i++)
         if (!gn_finite_n(v[i].pos, 12))
-            return gn_fail(err, GN_ERROR_BAD_DATA, "mesh %s: vertex %u has a non-finite attribute",
-                           label, i);
+            return gn_fail(err, GN_ERROR_BAD_DATA, "mesh %s: vertex %u has a non-finite attribute", label, i);
     if ((r = gn_reserve_mesh(s, label, vertex_count, index_count, err)) != GN_OK) return r;
     memcpy(&s->vertices[s->vertex_count], v, (size_t)vertex_count * sizeof *v);
     memcpy(&s->indices[s->index_count], idx, (size_t)index_count * sizeof *idx);
@@ -320,11 +312,9 @@ gn_result gn_scene_add_vertices(gn_scene *s, const gn_vertex *v, uint32_t vertex
 
 gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id, gn_error *err)
 {
-    if (!s || !d)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_mesh: NULL scene or desc");
+    if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_mesh: NULL scene or desc");
     const char *label = gn_label(d->label);
-    if (!d->positions)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': positions are NULL", label);
+    if (!d->positions) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh '%s': positions are NULL", label);
     gn_result r = gn_check_mesh(s, label, d->vertex_count, d->indices, d->index_count, err);
     if (r != GN_OK) return r;
     uint32_t vc = d->vertex_count;
@@ -340,8 +330,8 @@ gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id
         if (!attrs[a].p) continue;
         for (uint32_t i = 0; i < vc; i++)
             if (!gn_finite_n(attrs[a].p + (size_t)i * attrs[a].n, (size_t)attrs[a].n))
-                return gn_fail(err, GN_ERROR_BAD_DATA, "mesh '%s': vertex %u has a non-finite %s",
-                               label, i, attrs[a].what);
+                return gn_fail(err, GN_ERROR_BAD_DATA, "mesh '%s': vertex %u has a non-finite %s", label, i,
+                               attrs[a].what);
     }
     if ((r = gn_reserve_mesh(s, label, vc, d->index_count, err)) != GN_OK) return r;
 
@@ -375,21 +365,17 @@ gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id
 
 /* ---- textures and materials ------------------------------------------------------------ */
 
-gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *out_id,
-                               gn_error *err)
+gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *out_id, gn_error *err)
 {
-    if (!s || !d)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_texture: NULL scene or desc");
+    if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_texture: NULL scene or desc");
     const char *label = d->label && d->label[0] ? d->label : "(unlabelled texture)";
-    if (d->width == 0 || d->height == 0 || d->width > GN_TEXTURE_MAX_SIZE ||
-        d->height > GN_TEXTURE_MAX_SIZE)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': size %ux%u is outside 1..%u",
-                       label, d->width, d->height, GN_TEXTURE_MAX_SIZE);
-    if (!d->rgba8)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': rgba8 is NULL", label);
+    if (d->width == 0 || d->height == 0 || d->width > GN_TEXTURE_MAX_SIZE || d->height > GN_TEXTURE_MAX_SIZE)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': size %ux%u is outside 1..%u", label,
+                       d->width, d->height, GN_TEXTURE_MAX_SIZE);
+    if (!d->rgba8) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': rgba8 is NULL", label);
     if (s->texture_count >= GN_SCENE_MAX_TEXTURES)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "texture '%s': scene already has %u textures", label, GN_SCENE_MAX_TEXTURES);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': scene already has %u textures", label,
+                       GN_SCENE_MAX_TEXTURES);
     size_t bytes = (size_t)d->width * d->height * 4;
     uint8_t *copy = malloc(bytes);
     if (!copy || !gn_grow((void **)&s->textures, &s->texture_cap, (uint64_t)s->texture_count + 1,
@@ -405,11 +391,9 @@ gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *
     return GN_OK;
 }
 
-gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t *out_id,
-                                gn_error *err)
+gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t *out_id, gn_error *err)
 {
-    if (!s || !d)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_material: NULL scene or desc");
+    if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_material: NULL scene or desc");
     const char *label = d->label && d->label[0] ? d->label : "(unlabelled material)";
     gn_material m = {0};
     memcpy(m.base_color, d->base_color, sizeof m.base_color);
@@ -423,11 +407,10 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
             return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
                            "material '%s': base_color[%d] = %g is outside 0..1", label, k,
                            (double)m.base_color[k]);
-    if (!(m.metallic >= 0.0f && m.metallic <= 1.0f) ||
-        !(m.roughness >= 0.0f && m.roughness <= 1.0f))
+    if (!(m.metallic >= 0.0f && m.metallic <= 1.0f) || !(m.roughness >= 0.0f && m.roughness <= 1.0f))
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "material '%s': metallic %g / roughness %g outside 0..1", label,
-                       (double)m.metallic, (double)m.roughness);
+                       "material '%s': metallic %g / roughness %g outside 0..1", label, (double)m.metallic,
+                       (double)m.roughness);
     for (int k = 0; k < 3; k++)
         if (!(m.emissive[k] >= 0.0f) || !isfinite(m.emissive[k]))
             return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
@@ -444,8 +427,7 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
                        "material '%s': normal texture %u does not exist (%u textures)", label,
                        m.normal_texture, s->texture_count);
     if (s->material_count >= GN_SCENE_MAX_MATERIALS)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "material '%s': scene already has %u materials", label,
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': scene already has %u materials", label,
                        GN_SCENE_MAX_MATERIALS);
     if (!gn_grow((void **)&s->materials, &s->material_cap, (uint64_t)s->material_count + 1,
                  sizeof *s->materials, GN_SCENE_MAX_MATERIALS))
@@ -462,12 +444,11 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
 static gn_result gn_check_transform(const float t[16], uint32_t instance, gn_error *err)
 {
     if (!gn_finite_n(t, 16))
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: transform is not finite",
-                       instance);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: transform is not finite", instance);
     if (t[3] != 0.0f || t[7] != 0.0f || t[11] != 0.0f || t[15] != 1.0f)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "instance %u: transform's last row is (%g %g %g %g), not (0 0 0 1)",
-                       instance, (double)t[3], (double)t[7], (double)t[11], (double)t[15]);
+                       "instance %u: transform's last row is (%g %g %g %g), not (0 0 0 1)", instance,
+                       (double)t[3], (double)t[7], (double)t[11], (double)t[15]);
     return GN_OK;
 }
 
@@ -481,28 +462,23 @@ void gn_scene_update_sphere(gn_scene *s, uint32_t instance)
         const float *a = &t[col * 4];
         scale2 = fmaxf(scale2, a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
     }
-    for (int k = 0; k < 3; k++)
-        in->sphere[k] = t[k] * c[0] + t[4 + k] * c[1] + t[8 + k] * c[2] + t[12 + k];
+    for (int k = 0; k < 3; k++) in->sphere[k] = t[k] * c[0] + t[4 + k] * c[1] + t[8 + k] * c[2] + t[12 + k];
     in->sphere[3] = m->radius * sqrtf(scale2);
 }
 
-gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t *out_id,
-                                gn_error *err)
+gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t *out_id, gn_error *err)
 {
-    if (!s || !d)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_instance: NULL scene or desc");
+    if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_instance: NULL scene or desc");
     uint32_t id = s->instance_count;
     if (d->mesh >= s->mesh_count)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "instance %u: mesh %u does not exist (%u meshes)", id, d->mesh,
-                       s->mesh_count);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: mesh %u does not exist (%u meshes)", id,
+                       d->mesh, s->mesh_count);
     if (d->material >= s->material_count)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
                        "instance %u: material %u does not exist (%u materials)", id, d->material,
                        s->material_count);
     if (d->flags & ~(uint32_t)GN_INSTANCE_DYNAMIC)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: unknown flags 0x%x", id,
-                       d->flags);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: unknown flags 0x%x", id, d->flags);
     float t[16];
     memcpy(t, d->transform, sizeof t);
     bool zero = true;
@@ -511,8 +487,8 @@ gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t
     gn_result r = gn_check_transform(t, id, err);
     if (r != GN_OK) return r;
     if (id >= GN_SCENE_MAX_INSTANCES)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "instance %u: scene already has %u instances", id, GN_SCENE_MAX_INSTANCES);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: scene already has %u instances", id,
+                       GN_SCENE_MAX_INSTANCES);
     if (!gn_grow((void **)&s->instances, &s->instance_cap, (uint64_t)id + 1, sizeof *s->instances,
                  GN_SCENE_MAX_INSTANCES))
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "instance %u: out of memory", id);
@@ -526,19 +502,16 @@ gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t
     return GN_OK;
 }
 
-gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float transform[16],
-                                 gn_error *err)
+gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float transform[16], gn_error *err)
 {
     if (!s || !transform)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "gn_scene_set_transform: NULL scene or transform");
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_set_transform: NULL scene or transform");
     if (instance >= s->instance_count)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u does not exist (%u instances)",
-                       instance, s->instance_count);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u does not exist (%u instances)", instance,
+                       s->instance_count);
     if (!(s->instances[instance].flags & GN_INSTANCE_DYNAMIC))
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "instance %u is static; only GN_INSTANCE_DYNAMIC instances can move",
-                       instance);
+                       "instance %u is static; only GN_INSTANCE_DYNAMIC instances can move", instance);
     gn_result r = gn_check_transform(transform, instance, err);
     if (r != GN_OK) return r;
     memcpy(s->instances[instance].transform, transform, 16 * sizeof(float));
@@ -549,20 +522,17 @@ gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float tra
 
 gn_result gn_scene_add_orbit(gn_scene *s, const gn_orbit *o, gn_error *err)
 {
-    if (!s || !o)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_orbit: NULL scene or orbit");
-    if (o->instance >= s->instance_count ||
-        !(s->instances[o->instance].flags & GN_INSTANCE_DYNAMIC))
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "orbit: instance %u is not a dynamic instance", o->instance);
-    if (!gn_finite_n(o->center, 3) || !isfinite(o->radius) || !isfinite(o->speed) ||
-        !isfinite(o->phase) || !isfinite(o->bob))
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "orbit of instance %u: a value is not finite", o->instance);
-    if (!gn_grow((void **)&s->orbits, &s->orbit_cap, (uint64_t)s->orbit_count + 1,
-                 sizeof *s->orbits, GN_SCENE_MAX_INSTANCES))
-        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "orbit of instance %u: out of memory",
+    if (!s || !o) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_orbit: NULL scene or orbit");
+    if (o->instance >= s->instance_count || !(s->instances[o->instance].flags & GN_INSTANCE_DYNAMIC))
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "orbit: instance %u is not a dynamic instance",
                        o->instance);
+    if (!gn_finite_n(o->center, 3) || !isfinite(o->radius) || !isfinite(o->speed) || !isfinite(o->phase) ||
+        !isfinite(o->bob))
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "orbit of instance %u: a value is not finite",
+                       o->instance);
+    if (!gn_grow((void **)&s->orbits, &s->orbit_cap, (uint64_t)s->orbit_count + 1, sizeof *s->orbits,
+                 GN_SCENE_MAX_INSTANCES))
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "orbit of instance %u: out of memory", o->instance);
     s->orbits[s->orbit_count++] = *o;
     return GN_OK;
 }
@@ -607,8 +577,7 @@ void gn_scene_get_info(const gn_scene *s, gn_scene_info *out)
     if (!s) return;
     out->meshes = s->mesh_count, out->materials = s->material_count;
     out->textures = s->texture_count, out->instances = s->instance_count;
-    for (uint32_t i = 0; i < s->mesh_count; i++)
-        out->unique_triangles += s->meshes[i].index_count / 3;
+    for (uint32_t i = 0; i < s->mesh_count; i++) out->unique_triangles += s->meshes[i].index_count / 3;
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t i = 0; i < s->instance_count; i++) {
         const gn_instance *in = &s->instances[i];

@@ -46,7 +46,7 @@ typedef struct gn_orbit {
 typedef struct gn_instance {
     float transform[16]; /* column-major, affine */
     uint32_t mesh, material, flags;
-    float sphere[4];     /* world-space bounding sphere: xyz centre, w radius */
+    float sphere[4]; /* world-space bounding sphere: xyz centre, w radius */
 } gn_instance;
 
 struct gn_scene {
@@ -64,10 +64,10 @@ struct gn_scene {
     uint32_t instance_count, instance_cap;
     gn_orbit *orbits;
     uint32_t orbit_count, orbit_cap;
-    float default_camera[5]; /* x, y, z, yaw, pitch */
-    uint32_t generation;     /* bumped when geometry, materials or static instances change */
+    float default_camera[5];     /* x, y, z, yaw, pitch */
+    uint32_t generation;         /* bumped when geometry, materials or static instances change */
     uint32_t dynamic_generation; /* bumped when a dynamic transform changes */
-    float viewpoints[3][5];  /* a built-in scene's scenic cameras (gn_town_viewpoints) */
+    float viewpoints[3][5];      /* a built-in scene's scenic cameras (gn_town_viewpoints) */
 };
 
 /* Hard caps: a scene beyond them is refused with an error, never half-built. */
@@ -80,17 +80,15 @@ struct gn_scene {
 #define GN_TEXTURE_MAX_SIZE 8192u
 
 /* Adds a mesh from already-complete vertices (normals and tangents filled). */
-gn_result gn_scene_add_vertices(gn_scene *s, const gn_vertex *v, uint32_t vertex_count,
-                                const uint32_t *idx, uint32_t index_count, uint32_t *out_id,
-                                gn_error *err);
+gn_result gn_scene_add_vertices(gn_scene *s, const gn_vertex *v, uint32_t vertex_count, const uint32_t *idx,
+                                uint32_t index_count, uint32_t *out_id, gn_error *err);
 gn_result gn_scene_add_orbit(gn_scene *s, const gn_orbit *o, gn_error *err);
 
 /* Recomputes an instance's world sphere from its transform and mesh. */
 void gn_scene_update_sphere(gn_scene *s, uint32_t instance);
 
 /* Fills e with code and a printf-style message; returns code. err may be NULL. */
-gn_result gn_fail(gn_error *err, gn_result code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+gn_result gn_fail(gn_error *err, gn_result code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* Procedural scenes (src/scene/town.c). */
 gn_result gn_town_build(gn_scene *s, uint32_t seed, uint32_t scale, gn_error *err);
@@ -103,11 +101,9 @@ gn_result gn_town_build(gn_scene *s, uint32_t seed, uint32_t scale, gn_error *er
  *   decreasing v (image "up", rows stored top first), so green-up normal maps work. */
 
 /* Area-weighted vertex normals from the triangles (unit length; +Y where undefined). */
-void gn_mesh_compute_normals(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx,
-                             uint32_t index_count);
+void gn_mesh_compute_normals(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx, uint32_t index_count);
 /* Tangents from uvs, orthogonal to the normals; any perpendicular where uvs are degenerate. */
-void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx,
-                              uint32_t index_count);
+void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx, uint32_t index_count);
 /* Makes v->tangent unit and orthogonal to v->normal, and its w exactly +1 or -1. */
 void gn_mesh_orthonormalize_tangent(gn_vertex *v);
 

@@ -24,10 +24,7 @@ static float gn_hashf(uint32_t x, uint32_t y, uint32_t seed)
 {
     return (float)(gn_hash3(x, y, seed) >> 8) * (1.0f / 16777216.0f);
 }
-static uint32_t gn_wrap(int v, int period)
-{
-    return (uint32_t)(((v % period) + period) % period);
-}
+static uint32_t gn_wrap(int v, int period) { return (uint32_t)(((v % period) + period) % period); }
 
 /* Value noise with px by py lattice cells across the unit square, in [0, 1]. */
 static float gn_vnoise(float u, float v, int px, int py, uint32_t seed)
@@ -63,8 +60,7 @@ static float gn_fbm(float u, float v, int period, int octaves, uint32_t seed)
 
 /* Jittered-grid Voronoi, wrapping: distances to the nearest and second feature points
  * (in cell units) and the nearest cell's hash. */
-static void gn_voronoi(float u, float v, int cells, uint32_t seed, float *f1, float *f2,
-                       uint32_t *id)
+static void gn_voronoi(float u, float v, int cells, uint32_t seed, float *f1, float *f2, uint32_t *id)
 {
     float x = u * (float)cells, y = v * (float)cells;
     int xi = (int)floorf(x), yi = (int)floorf(y);
@@ -146,8 +142,7 @@ static float gn_texel(gn_texgen_kind kind, float u, float v, uint32_t seed, floa
         float t = (float)(id & 255) / 255.0f;
         float stone[3] = {0.36f + 0.16f * t, 0.34f + 0.14f * t, 0.31f + 0.12f * t};
         const float joint[3] = {0.16f, 0.15f, 0.13f};
-        for (int k = 0; k < 3; k++)
-            rgb[k] = joint[k] + (stone[k] * (0.85f + 0.3f * n) - joint[k]) * gap;
+        for (int k = 0; k < 3; k++) rgb[k] = joint[k] + (stone[k] * (0.85f + 0.3f * n) - joint[k]) * gap;
         *h = gap * (0.7f + 0.3f * (1.0f - f1)) + 0.1f * n;
         return 4.0f;
     }
@@ -162,8 +157,7 @@ static float gn_texel(gn_texgen_kind kind, float u, float v, uint32_t seed, floa
         float t = (float)(gn_hash3(gn_wrap(col, 2), gn_wrap(row, 2), seed) & 255) / 255.0f;
         float c = (0.62f + 0.1f * t) * (0.88f + 0.24f * n);
         float j = 0.35f;
-        rgb[0] = j + (c * 1.02f - j) * slab, rgb[1] = j + (c - j) * slab,
-        rgb[2] = j + (c * 0.94f - j) * slab;
+        rgb[0] = j + (c * 1.02f - j) * slab, rgb[1] = j + (c - j) * slab, rgb[2] = j + (c * 0.94f - j) * slab;
         *h = slab * (0.9f + 0.1f * n);
         return 2.5f;
     }
@@ -197,8 +191,7 @@ static uint8_t gn_u8(float x)
 
 bool gn_texgen(gn_texgen_kind kind, uint32_t size, uint32_t seed, uint8_t *color, uint8_t *normal)
 {
-    if ((unsigned)kind >= GN_TEX_KIND_COUNT || size < 16 || (size & (size - 1)) || !color ||
-        !normal)
+    if ((unsigned)kind >= GN_TEX_KIND_COUNT || size < 16 || (size & (size - 1)) || !color || !normal)
         return false;
     float *h = malloc((size_t)size * size * sizeof *h);
     if (!h) return false;

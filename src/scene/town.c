@@ -44,8 +44,8 @@ float gn_town_height(const void *user, float x, float z)
     /* A rim of hills beyond the streets closes the view; inside the town only the gentle
      * waves remain (slopes mostly under 15%, which house walls sunk 3 m can absorb). */
     float rim = gn_smoothstep(t->T + 20.0f, t->W - 20.0f, fmaxf(fabsf(x), fabsf(z)));
-    h += rim * (16.0f + 8.0f * sinf(0.011f * x + 0.017f * z + t->rim_phase) +
-                6.0f * sinf(0.023f * x - 0.013f * z));
+    h += rim *
+         (16.0f + 8.0f * sinf(0.011f * x + 0.017f * z + t->rim_phase) + 6.0f * sinf(0.023f * x - 0.013f * z));
     /* The plaza is flat, so the tower stands level and the carts circle on the ground. */
     float dx = x - t->plaza[0], dz = z - t->plaza[1];
     float flat = 1.0f - gn_smoothstep(40.0f, 64.0f, sqrtf(dx * dx + dz * dz));
@@ -59,8 +59,7 @@ void gn_town_xf(float m[16], float x, float y, float z, float yaw, float sx, flo
     memcpy(m, r, sizeof r);
 }
 
-gn_result gn_town_put(gn_town *t, uint32_t mesh, uint32_t material, const float xf[16],
-                      uint32_t flags)
+gn_result gn_town_put(gn_town *t, uint32_t mesh, uint32_t material, const float xf[16], uint32_t flags)
 {
     gn_instance_desc d = {.mesh = mesh, .material = material, .flags = flags};
     memcpy(d.transform, xf, sizeof d.transform);
@@ -80,8 +79,7 @@ static gn_result gn_town_textures(gn_town *t, uint32_t color[GN_TEX_KIND_COUNT],
         snprintf(lc, sizeof lc, "town/%s.color", gn_texgen_name((gn_texgen_kind)k));
         snprintf(ln, sizeof ln, "town/%s.normal", gn_texgen_name((gn_texgen_kind)k));
         if (!gn_texgen((gn_texgen_kind)k, GN_TOWN_TEX, t->seed + (uint32_t)k * 977u, c, n)) {
-            r = gn_fail(t->err, GN_ERROR_OUT_OF_MEMORY, "town: texture %s could not be generated",
-                        lc);
+            r = gn_fail(t->err, GN_ERROR_OUT_OF_MEMORY, "town: texture %s could not be generated", lc);
             break;
         }
         gn_texture_desc dc = {GN_TOWN_TEX, GN_TOWN_TEX, c, true, lc},
@@ -114,14 +112,11 @@ static gn_result gn_town_materials_make(gn_town *t)
         {&m->paving, "town/plaza", 1.0f, 0.95f, 0.88f, 0, 0.7f, GN_TEX_PAVING, NULL},
         {&m->plaster[0], "town/plaster_cream", 1.0f, 0.92f, 0.76f, 0, 0.85f, GN_TEX_PLASTER, NULL},
         {&m->plaster[1], "town/plaster_ochre", 0.88f, 0.58f, 0.26f, 0, 0.85f, GN_TEX_PLASTER, NULL},
-        {&m->plaster[2], "town/plaster_terracotta", 0.80f, 0.42f, 0.28f, 0, 0.85f, GN_TEX_PLASTER,
-         NULL},
+        {&m->plaster[2], "town/plaster_terracotta", 0.80f, 0.42f, 0.28f, 0, 0.85f, GN_TEX_PLASTER, NULL},
         {&m->plaster[3], "town/plaster_rose", 0.95f, 0.70f, 0.64f, 0, 0.85f, GN_TEX_PLASTER, NULL},
-        {&m->plaster[4], "town/plaster_bluegrey", 0.70f, 0.78f, 0.82f, 0, 0.85f, GN_TEX_PLASTER,
-         NULL},
+        {&m->plaster[4], "town/plaster_bluegrey", 0.70f, 0.78f, 0.82f, 0, 0.85f, GN_TEX_PLASTER, NULL},
         {&m->brick, "town/brick", 1.0f, 0.95f, 0.9f, 0, 0.8f, GN_TEX_BRICK, NULL},
-        {&m->roof[0], "town/roof_terracotta", 0.78f, 0.34f, 0.20f, 0, 0.7f, GN_TEX_ROOF_TILES,
-         NULL},
+        {&m->roof[0], "town/roof_terracotta", 0.78f, 0.34f, 0.20f, 0, 0.7f, GN_TEX_ROOF_TILES, NULL},
         {&m->roof[1], "town/roof_brown", 0.50f, 0.26f, 0.18f, 0, 0.7f, GN_TEX_ROOF_TILES, NULL},
         {&m->roof[2], "town/roof_slate", 0.28f, 0.30f, 0.34f, 0, 0.55f, GN_TEX_ROOF_TILES, NULL},
         {&m->glass, "town/window_glass", 0.04f, 0.05f, 0.06f, 0, 0.15f, -1, NULL},
@@ -158,8 +153,7 @@ static gn_result gn_town_materials_make(gn_town *t)
 /* ---- ground ---------------------------------------------------------------------------- */
 static gn_result gn_town_terrain(gn_town *t)
 {
-    int n = (int)(2.0f * t->W / GN_TOWN_TILE + 0.5f),
-        q = (int)(GN_TOWN_TILE / GN_TOWN_TERRAIN_STEP);
+    int n = (int)(2.0f * t->W / GN_TOWN_TILE + 0.5f), q = (int)(GN_TOWN_TILE / GN_TOWN_TERRAIN_STEP);
     float id[16];
     gn_town_xf(id, 0, 0, 0, 0, 1, 1, 1);
     for (int j = 0; j < n; j++)
@@ -176,8 +170,8 @@ static gn_result gn_town_terrain(gn_town *t)
 
 /* A strip of paving draped on the terrain lattice; lift keeps it above the grass without
  * depth fighting (crossing streets use different lifts for the same reason). */
-static gn_result gn_town_drape(gn_town *t, float x0, float z0, float x1, float z1, float lift,
-                               uint32_t mat, const char *label)
+static gn_result gn_town_drape(gn_town *t, float x0, float z0, float x1, float z1, float lift, uint32_t mat,
+                               const char *label)
 {
     const float st = GN_TOWN_TERRAIN_STEP;
     int nx = (int)((x1 - x0) / st + 0.5f), nz = (int)((z1 - z0) / st + 0.5f);
@@ -186,8 +180,8 @@ static gn_result gn_town_drape(gn_town *t, float x0, float z0, float x1, float z
         int cx = nx - i < 32 ? nx - i : 32;
         for (int j = 0; j < nz; j += 32) {
             int cz = nz - j < 32 ? nz - j : 32;
-            gn_mg_heightfield(&t->mg, x0 + st * (float)i, z0 + st * (float)j, st, cx, cz,
-                              gn_town_height, t, lift);
+            gn_mg_heightfield(&t->mg, x0 + st * (float)i, z0 + st * (float)j, st, cx, cz, gn_town_height, t,
+                              lift);
             uint32_t mesh;
             float id[16];
             gn_town_xf(id, 0, 0, 0, 0, 1, 1, 1);
@@ -209,8 +203,7 @@ static gn_result gn_town_streets(gn_town *t)
         float xs = k == 0 ? -t->W + 4.0f : -t->T - hw;
         r = gn_town_drape(t, xs, c - hw, t->T + hw, c + hw, 0.06f, t->m.cobble, "town/street");
         if (r == GN_OK)
-            r = gn_town_drape(t, c - hw, -t->T - hw, c + hw, t->T + hw, 0.08f, t->m.cobble,
-                              "town/street");
+            r = gn_town_drape(t, c - hw, -t->T - hw, c + hw, t->T + hw, 0.08f, t->m.cobble, "town/street");
     }
     if (r == GN_OK) r = gn_town_drape(t, hw, hw, P - hw, P - hw, 0.05f, t->m.paving, "town/plaza");
     return r;
@@ -218,8 +211,8 @@ static gn_result gn_town_streets(gn_town *t)
 
 /* ---- cameras --------------------------------------------------------------------------- */
 /* A camera at (x, ground + above, z) looking at (tx, ty, tz). */
-static void gn_town_look(const gn_town *t, float out[5], float x, float above, float z, float tx,
-                         float ty, float tz)
+static void gn_town_look(const gn_town *t, float out[5], float x, float above, float z, float tx, float ty,
+                         float tz)
 {
     float y = gn_town_height(t, x, z) + above;
     float dx = tx - x, dy = ty - y, dz = tz - z, dh = sqrtf(dx * dx + dz * dz);
@@ -238,8 +231,8 @@ static void gn_town_cameras(gn_town *t)
     /* Street level: the middle of the main street (z = 0), eye height, tower ahead. */
     gn_town_look(t, t->s->viewpoints[0], tx + 120.0f, 1.7f, 0.0f, tx, ty + 45.0f, tz);
     /* Rooftop height over a crossing (above every roof and tree near it). */
-    gn_town_look(t, t->s->viewpoints[1], 2.0f * GN_TOWN_STREET_PITCH, 24.0f, GN_TOWN_STREET_PITCH,
-                 tx, ty + 25.0f, tz);
+    gn_town_look(t, t->s->viewpoints[1], 2.0f * GN_TOWN_STREET_PITCH, 24.0f, GN_TOWN_STREET_PITCH, tx,
+                 ty + 25.0f, tz);
     /* High overview from the south-east. */
     gn_town_look(t, t->s->viewpoints[2], tx + 250.0f, 150.0f, tz + 190.0f, tx, ty, tz);
 }
@@ -266,8 +259,8 @@ static void gn_town_init(gn_town *t, gn_scene *s, uint32_t seed, uint32_t scale,
     const float lambda[4] = {310, 170, 95, 48}, amp[4] = {5.5f, 2.4f, 0.9f, 0.3f};
     for (int k = 0; k < 4; k++) {
         float a = gn_rng_range(&t->rng, 0, 2 * GN_TOWN_PI), f = 2 * GN_TOWN_PI / lambda[k];
-        t->wave[k] = (gn_town_wave){f * cosf(a), f * sinf(a), amp[k],
-                                    gn_rng_range(&t->rng, 0, 2 * GN_TOWN_PI)};
+        t->wave[k] =
+            (gn_town_wave){f * cosf(a), f * sinf(a), amp[k], gn_rng_range(&t->rng, 0, 2 * GN_TOWN_PI)};
     }
     t->rim_phase = gn_rng_range(&t->rng, 0, 2 * GN_TOWN_PI);
     t->plaza_h = gn_town_waves(t, t->plaza[0], t->plaza[1]);

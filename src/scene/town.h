@@ -44,13 +44,13 @@ typedef struct gn_town {
 
 /* In a function of a gn_town *t returning gn_result: builds a mesh into t->mg on first use
  * (build is one expression) and stores its id in slot; returns on failure. */
-#define GN_TOWN_LAZY(slot, label, build)                                                           \
-    do {                                                                                           \
-        if ((slot) == GN_TOWN_NONE) {                                                              \
-            build;                                                                                 \
-            gn_result lazy_r_ = gn_mg_commit(&t->mg, t->s, (label), &(slot), t->err);              \
-            if (lazy_r_ != GN_OK) return lazy_r_;                                                  \
-        }                                                                                          \
+#define GN_TOWN_LAZY(slot, label, build)                                                                     \
+    do {                                                                                                     \
+        if ((slot) == GN_TOWN_NONE) {                                                                        \
+            build;                                                                                           \
+            gn_result lazy_r_ = gn_mg_commit(&t->mg, t->s, (label), &(slot), t->err);                        \
+            if (lazy_r_ != GN_OK) return lazy_r_;                                                            \
+        }                                                                                                    \
     } while (0)
 
 /* Terrain height at (x, z), the analytic surface everything is placed on. user: gn_town. */
@@ -58,8 +58,7 @@ float gn_town_height(const void *user, float x, float z);
 
 /* T * Ry(yaw) * S; yaw turns local +Z towards world (sin yaw, 0, cos yaw). */
 void gn_town_xf(float m[16], float x, float y, float z, float yaw, float sx, float sy, float sz);
-gn_result gn_town_put(gn_town *t, uint32_t mesh, uint32_t material, const float xf[16],
-                      uint32_t flags);
+gn_result gn_town_put(gn_town *t, uint32_t mesh, uint32_t material, const float xf[16], uint32_t flags);
 
 gn_result gn_town_houses(gn_town *t); /* blocks of houses, gardens and parks */
 gn_result gn_town_forest(gn_town *t); /* trees and bushes beyond the streets */

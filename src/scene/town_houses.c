@@ -12,10 +12,7 @@
 #define GN_ARCADE_DEPTH 3.0f
 #define GN_HALF_PI 1.57079633f
 
-static float gn_wall_height(int floors)
-{
-    return (float)floors * GN_FLOOR_H + 0.5f;
-}
+static float gn_wall_height(int floors) { return (float)floors * GN_FLOOR_H + 0.5f; }
 
 static gn_result gn_town_house_meshes(gn_town *t, int wi, int di, int floors, int gable)
 {
@@ -37,8 +34,7 @@ static gn_result gn_town_small_meshes(gn_town *t)
     GN_TOWN_LAZY(t->door, "town/door", gn_mg_box(&t->mg, dlo, dhi));
     const float l0[3] = {-1.2f, -0.72f, 0.05f}, l1[3] = {-0.62f, 0.72f, 0.1f};
     const float r0[3] = {0.62f, -0.72f, 0.05f}, r1[3] = {1.2f, 0.72f, 0.1f};
-    GN_TOWN_LAZY(t->shutters, "town/shutters",
-                 (gn_mg_box(&t->mg, l0, l1), gn_mg_box(&t->mg, r0, r1)));
+    GN_TOWN_LAZY(t->shutters, "town/shutters", (gn_mg_box(&t->mg, l0, l1), gn_mg_box(&t->mg, r0, r1)));
     const float slo[3] = {-0.7f, -0.07f, 0.0f}, shi[3] = {0.7f, 0.07f, 0.2f};
     GN_TOWN_LAZY(t->sill, "town/window_sill", gn_mg_box(&t->mg, slo, shi));
     const float clo[3] = {-0.35f, 0.0f, -0.35f}, chi[3] = {0.35f, 1.0f, 0.35f};
@@ -52,12 +48,12 @@ typedef struct gn_house_frame {
     float x, y, z, yaw, c, s;
 } gn_house_frame;
 
-static gn_result gn_house_put(gn_town *t, const gn_house_frame *f, uint32_t mesh, uint32_t mat,
-                              float lx, float ly, float lz, float extra_yaw, float sy)
+static gn_result gn_house_put(gn_town *t, const gn_house_frame *f, uint32_t mesh, uint32_t mat, float lx,
+                              float ly, float lz, float extra_yaw, float sy)
 {
     float m[16];
-    gn_town_xf(m, f->x + f->c * lx + f->s * lz, f->y + ly, f->z - f->s * lx + f->c * lz,
-               f->yaw + extra_yaw, 1, sy, 1);
+    gn_town_xf(m, f->x + f->c * lx + f->s * lz, f->y + ly, f->z - f->s * lx + f->c * lz, f->yaw + extra_yaw,
+               1, sy, 1);
     return gn_town_put(t, mesh, mat, m, GN_INSTANCE_STATIC);
 }
 
@@ -71,8 +67,8 @@ typedef struct gn_facade_style {
     bool shutters, sills;
 } gn_facade_style;
 
-static gn_result gn_house_facade(gn_town *t, const gn_house_frame *f, float fw, float zf,
-                                 bool front, int floors, gn_facade_style style)
+static gn_result gn_house_facade(gn_town *t, const gn_house_frame *f, float fw, float zf, bool front,
+                                 int floors, gn_facade_style style)
 {
     int cols = (int)((fw - 1.0f) / 2.6f);
     if (cols < 1) cols = 1;
@@ -109,19 +105,17 @@ static gn_result gn_house_side(gn_town *t, const gn_house_frame *f, float fw, fl
         for (int c = 0; c < cols && r == GN_OK; c++) {
             float z = -0.5f * fd + step * ((float)c + 0.5f), y = (float)fl * GN_FLOOR_H + 1.6f;
             bool lit = gn_rng_float(&t->rng) < 0.2f;
-            r = gn_house_put(t, f, t->window, lit ? t->m.lit : t->m.glass, side * 0.5f * fw, y, z,
-                             turn, 1);
+            r = gn_house_put(t, f, t->window, lit ? t->m.lit : t->m.glass, side * 0.5f * fw, y, z, turn, 1);
             if (r == GN_OK && style.sills)
-                r = gn_house_put(t, f, t->sill, t->m.stone, side * 0.5f * fw, y - 0.77f, z, turn,
-                                 1);
+                r = gn_house_put(t, f, t->sill, t->m.stone, side * 0.5f * fw, y - 0.77f, z, turn, 1);
         }
     return r;
 }
 
 /* Returns GN_OK without building when the ground under the footprint is too steep.
  * open[0] / open[1]: no neighbour against the local -X / +X wall, so it gets windows. */
-static gn_result gn_town_house(gn_town *t, float cx, float cz, float yaw, float fw, float fd,
-                               bool arcade, const bool open[2])
+static gn_result gn_town_house(gn_town *t, float cx, float cz, float yaw, float fw, float fd, bool arcade,
+                               const bool open[2])
 {
     gn_house_frame f = {cx, 0, cz, yaw, cosf(yaw), sinf(yaw)};
     float front = 0.5f * fd + (arcade ? GN_ARCADE_DEPTH : 0.0f);
@@ -159,8 +153,7 @@ static gn_result gn_town_house(gn_town *t, float cx, float cz, float yaw, float 
         float lx = turned ? mz : mx, lz = turned ? -mx : mz; /* back into the house frame */
         r = gn_house_put(t, &f, t->chimney, t->m.brick, lx, base, lz, myaw, top - base);
     }
-    gn_facade_style style = {wall != t->m.brick && gn_rng_float(rng) < 0.45f,
-                             gn_rng_float(rng) < 0.6f};
+    gn_facade_style style = {wall != t->m.brick && gn_rng_float(rng) < 0.45f, gn_rng_float(rng) < 0.6f};
     if (r == GN_OK) r = gn_house_facade(t, &f, fw, 0.5f * fd, true, floors, style);
     if (r == GN_OK) r = gn_house_facade(t, &f, fw, -0.5f * fd, false, floors, style);
     for (int k = 0; k < 2 && r == GN_OK; k++)
@@ -171,16 +164,16 @@ static gn_result gn_town_house(gn_town *t, float cx, float cz, float yaw, float 
         GN_TOWN_LAZY(t->arcade[ai], "town/arcade",
                      gn_mg_arcade(&t->mg, fw, GN_ARCADE_DEPTH, GN_FLOOR_H + 0.7f, bays));
         /* The arcade's open side is its local -Z: turned to face the street. */
-        r = gn_house_put(t, &f, t->arcade[ai], t->m.stone, 0.5f * fw, 0,
-                         0.5f * fd + GN_ARCADE_DEPTH, 2 * GN_HALF_PI, 1);
+        r = gn_house_put(t, &f, t->arcade[ai], t->m.stone, 0.5f * fw, 0, 0.5f * fd + GN_ARCADE_DEPTH,
+                         2 * GN_HALF_PI, 1);
     }
     return r;
 }
 
 /* Houses side by side along a block edge. e: a point on the street edge, a: along the
  * street, n: into the block; s0..s1: the stretch of the edge to fill. */
-static gn_result gn_town_row(gn_town *t, const float e[2], const float a[2], const float n[2],
-                             float s0, float s1, bool arcade)
+static gn_result gn_town_row(gn_town *t, const float e[2], const float a[2], const float n[2], float s0,
+                             float s1, bool arcade)
 {
     float setback = arcade ? 2.0f + GN_ARCADE_DEPTH : 2.0f, yaw = atan2f(-n[0], -n[1]);
     /* Which local side of a house faces the start of the row: local +X is (cos, -sin). */
@@ -195,8 +188,7 @@ static gn_result gn_town_row(gn_town *t, const float e[2], const float a[2], con
         /* Row houses touch half the time; otherwise a narrow alley. */
         float gap = gn_rng_float(&t->rng) < 0.5f ? 0.0f : gn_rng_range(&t->rng, 1.0f, 2.5f);
         bool open_after = gap > 0 || s + fw + gap + 8.0f > s1;
-        bool open[2] = {start_is_neg ? open_before : open_after,
-                        start_is_neg ? open_after : open_before};
+        bool open[2] = {start_is_neg ? open_before : open_after, start_is_neg ? open_after : open_before};
         float along = s + 0.5f * fw, in = setback + 0.5f * fd;
         float cx = e[0] + a[0] * along + n[0] * in, cz = e[1] + a[1] * along + n[1] * in;
         if (!arcade && gn_rng_float(&t->rng) < 0.06f) { /* an empty lot with a tree */
@@ -216,12 +208,11 @@ static gn_result gn_town_garden(gn_town *t, float x0, float z0, float x1, float 
     gn_result r = GN_OK;
     int trees = 1 + (int)gn_rng_below(&t->rng, 3), bushes = 2 + (int)gn_rng_below(&t->rng, 4);
     for (int i = 0; i < trees && r == GN_OK; i++)
-        r = gn_town_tree(t, gn_rng_range(&t->rng, x0 + 3, x1 - 3),
-                         gn_rng_range(&t->rng, z0 + 3, z1 - 3), gn_rng_range(&t->rng, 0.6f, 0.9f),
-                         -1);
+        r = gn_town_tree(t, gn_rng_range(&t->rng, x0 + 3, x1 - 3), gn_rng_range(&t->rng, z0 + 3, z1 - 3),
+                         gn_rng_range(&t->rng, 0.6f, 0.9f), -1);
     for (int i = 0; i < bushes && r == GN_OK; i++)
-        r = gn_town_bush(t, gn_rng_range(&t->rng, x0 + 1, x1 - 1),
-                         gn_rng_range(&t->rng, z0 + 1, z1 - 1), gn_rng_range(&t->rng, 0.7f, 1.3f));
+        r = gn_town_bush(t, gn_rng_range(&t->rng, x0 + 1, x1 - 1), gn_rng_range(&t->rng, z0 + 1, z1 - 1),
+                         gn_rng_range(&t->rng, 0.7f, 1.3f));
     if (r == GN_OK && gn_rng_float(&t->rng) < 0.35f) {
         r = gn_town_fence(t, x0, z0, x1, z0);
         if (r == GN_OK) r = gn_town_fence(t, x1, z0, x1, z1);

@@ -8,8 +8,8 @@
 
 #define GN_PI_F 3.14159265f
 
-static gn_result gn_put_static(gn_town *t, uint32_t mesh, uint32_t mat, float x, float y, float z,
-                               float yaw, float sxz, float sy)
+static gn_result gn_put_static(gn_town *t, uint32_t mesh, uint32_t mat, float x, float y, float z, float yaw,
+                               float sxz, float sy)
 {
     float m[16];
     gn_town_xf(m, x, y, z, yaw, sxz, sy, sxz);
@@ -20,8 +20,7 @@ static gn_result gn_put_static(gn_town *t, uint32_t mesh, uint32_t mat, float x,
 static gn_result gn_tree_meshes(gn_town *t, int v)
 {
     if (t->trunk[v] != GN_TOWN_NONE) return GN_OK;
-    gn_mg_tree(&t->mg, &t->mg2, (gn_tree_kind)(v % GN_TREE_KIND_COUNT),
-               t->seed * 31u + (uint32_t)v);
+    gn_mg_tree(&t->mg, &t->mg2, (gn_tree_kind)(v % GN_TREE_KIND_COUNT), t->seed * 31u + (uint32_t)v);
     gn_result r = gn_mg_commit(&t->mg, t->s, "town/tree_trunk", &t->trunk[v], t->err);
     if (r == GN_OK) {
         /* The crown went into the second builder; swap so commit sees it. */
@@ -45,8 +44,7 @@ gn_result gn_town_tree(gn_town *t, float x, float z, float size, int kind_hint)
     if (r != GN_OK) return r;
     float yaw = gn_rng_range(rng, 0, 2 * GN_PI_F), s = size * gn_rng_range(rng, 0.85f, 1.15f);
     float sy = s * gn_rng_range(rng, 0.9f, 1.1f), y = gn_town_height(t, x, z);
-    uint32_t crown =
-        kind == GN_TREE_CONIFER ? t->m.conifer : t->m.leaves[gn_rng_float(rng) < 0.7f ? 0 : 1];
+    uint32_t crown = kind == GN_TREE_CONIFER ? t->m.conifer : t->m.leaves[gn_rng_float(rng) < 0.7f ? 0 : 1];
     r = gn_put_static(t, t->trunk[v], t->m.bark, x, y, z, yaw, s, sy);
     if (r == GN_OK) r = gn_put_static(t, t->crown[v], crown, x, y, z, yaw, s, sy);
     return r;
@@ -60,20 +58,18 @@ gn_result gn_town_bush(gn_town *t, float x, float z, float size)
     GN_TOWN_LAZY(t->bush[v], "town/bush", gn_mg_blob(&t->mg, c, rad, 1, 0.3f, t->seed * 7u + v));
     float roll = gn_rng_float(rng);
     uint32_t mat = roll < 0.5f ? t->m.leaves[0] : roll < 0.8f ? t->m.leaves[1] : t->m.conifer;
-    return gn_put_static(t, t->bush[v], mat, x, gn_town_height(t, x, z), z,
-                         gn_rng_range(rng, 0, 2 * GN_PI_F), size,
-                         size * gn_rng_range(rng, 0.7f, 1.1f));
+    return gn_put_static(t, t->bush[v], mat, x, gn_town_height(t, x, z), z, gn_rng_range(rng, 0, 2 * GN_PI_F),
+                         size, size * gn_rng_range(rng, 0.7f, 1.1f));
 }
 
 /* An instance whose local X runs from a to b (both on the ground plus lift), Y stays
  * vertical and Z is horizontal: a shear that lets fences and wires follow slopes. */
-static gn_result gn_put_span(gn_town *t, uint32_t mesh, uint32_t mat, const float a[3],
-                             const float b[3], float len)
+static gn_result gn_put_span(gn_town *t, uint32_t mesh, uint32_t mat, const float a[3], const float b[3],
+                             float len)
 {
     float dx = b[0] - a[0], dy = b[1] - a[1], dz = b[2] - a[2], h = sqrtf(dx * dx + dz * dz);
     if (h < 1e-3f) return GN_OK;
-    float m[16] = {dx / len, dy / len, dz / len, 0, 0,    1,    0,    0,
-                   -dz / h,  0,        dx / h,   0, a[0], a[1], a[2], 1};
+    float m[16] = {dx / len, dy / len, dz / len, 0, 0, 1, 0, 0, -dz / h, 0, dx / h, 0, a[0], a[1], a[2], 1};
     return gn_town_put(t, mesh, mat, m, GN_INSTANCE_STATIC);
 }
 
@@ -110,8 +106,7 @@ gn_result gn_town_forest(gn_town *t)
             /* Woods and clearings: density follows two slow waves. */
             float dens = 0.62f + 0.38f * sinf(px * 0.019f + ph0) * sinf(pz * 0.023f + ph1);
             if (keep > dens) {
-                if (keep < dens + 0.1f)
-                    r = gn_town_bush(t, px, pz, gn_rng_range(&t->rng, 0.8f, 1.6f));
+                if (keep < dens + 0.1f) r = gn_town_bush(t, px, pz, gn_rng_range(&t->rng, 0.8f, 1.6f));
                 continue;
             }
             /* Conifers take over up the hills. */
@@ -157,8 +152,7 @@ gn_result gn_town_lamps(gn_town *t)
 }
 
 /* A line of telegraph poles from a to b with two wires between neighbours. */
-static gn_result gn_town_pole_line(gn_town *t, float ax, float az, float bx, float bz,
-                                   float spacing)
+static gn_result gn_town_pole_line(gn_town *t, float ax, float az, float bx, float bz, float spacing)
 {
     const float bar_y = 8.6f, bar = 0.8f;
     float len = sqrtf((bx - ax) * (bx - ax) + (bz - az) * (bz - az));
@@ -168,8 +162,7 @@ static gn_result gn_town_pole_line(gn_town *t, float ax, float az, float bx, flo
     float prev[2][3];
     gn_result r = GN_OK;
     for (int i = 0; i < n && r == GN_OK; i++) {
-        float x = ax + ux * spacing * (float)i, z = az + uz * spacing * (float)i,
-              y = gn_town_height(t, x, z);
+        float x = ax + ux * spacing * (float)i, z = az + uz * spacing * (float)i, y = gn_town_height(t, x, z);
         r = gn_put_static(t, t->tpole, t->m.weathered, x, y, z, yaw, 1, 1);
         /* Crossbar ends, across the line: local Z is (-uz, ux) in plan for this yaw. */
         float ends[2][3] = {{x - uz * bar, y + bar_y + 0.08f, z + ux * bar},
@@ -183,11 +176,9 @@ static gn_result gn_town_pole_line(gn_town *t, float ax, float az, float bx, flo
 
 gn_result gn_town_poles(gn_town *t)
 {
-    const float base[3] = {0, -0.6f, 0}, blo[3] = {-0.06f, 8.54f, -0.9f},
-                bhi[3] = {0.06f, 8.66f, 0.9f};
-    GN_TOWN_LAZY(
-        t->tpole, "town/telegraph_pole",
-        (gn_mg_frustum(&t->mg, base, 0.14f, 0.1f, 9.6f, 7, true), gn_mg_box(&t->mg, blo, bhi)));
+    const float base[3] = {0, -0.6f, 0}, blo[3] = {-0.06f, 8.54f, -0.9f}, bhi[3] = {0.06f, 8.66f, 0.9f};
+    GN_TOWN_LAZY(t->tpole, "town/telegraph_pole",
+                 (gn_mg_frustum(&t->mg, base, 0.14f, 0.1f, 9.6f, 7, true), gn_mg_box(&t->mg, blo, bhi)));
     const float wlo[3] = {0, -0.015f, -0.015f}, whi[3] = {1, 0.015f, 0.015f};
     GN_TOWN_LAZY(t->wire, "town/wire", gn_mg_box(&t->mg, wlo, whi));
     float o = t->T + 7.5f;
@@ -199,15 +190,12 @@ gn_result gn_town_poles(gn_town *t)
     if (r == GN_OK) r = gn_town_pole_line(t, -o, o - 5, -o, -o + 5, 35.0f);
 
     /* Flag poles on the plaza's diagonals, clear of the carts' circles. */
-    const float fb[3] = {0, -0.5f, 0}, flo[3] = {0.05f, 11.6f, -0.01f},
-                fhi[3] = {1.85f, 12.7f, 0.01f};
-    GN_TOWN_LAZY(t->flagpole, "town/flag_pole",
-                 gn_mg_frustum(&t->mg, fb, 0.08f, 0.05f, 13.5f, 8, true));
+    const float fb[3] = {0, -0.5f, 0}, flo[3] = {0.05f, 11.6f, -0.01f}, fhi[3] = {1.85f, 12.7f, 0.01f};
+    GN_TOWN_LAZY(t->flagpole, "town/flag_pole", gn_mg_frustum(&t->mg, fb, 0.08f, 0.05f, 13.5f, 8, true));
     uint32_t flag = GN_TOWN_NONE;
     GN_TOWN_LAZY(flag, "town/flag", gn_mg_box(&t->mg, flo, fhi));
     for (int i = 0; i < 4 && r == GN_OK; i++) {
-        float x = t->tower[0] + (i & 1 ? 17.0f : -17.0f),
-              z = t->tower[1] + (i & 2 ? 17.0f : -17.0f);
+        float x = t->tower[0] + (i & 1 ? 17.0f : -17.0f), z = t->tower[1] + (i & 2 ? 17.0f : -17.0f);
         float y = gn_town_height(t, x, z), yaw = 0.3f * (float)i;
         r = gn_put_static(t, t->flagpole, t->m.metal, x, y, z, 0, 1, 1);
         if (r == GN_OK) r = gn_put_static(t, flag, t->m.fabric[i & 1], x, y, z, yaw, 1, 1);
@@ -247,8 +235,7 @@ gn_result gn_town_tower(gn_town *t)
         float yaw = 0.5f * GN_PI_F * (float)i, c = cosf(yaw), s = sinf(yaw);
         /* Local (0, 0, 0) of the arcade is its outer left corner: (-half, -half) turned. */
         float lx = -half, lz = -half;
-        r = gn_put_static(t, loggia_m, t->m.stone, x + c * lx + s * lz, yb, z - s * lx + c * lz,
-                          yaw, 1, 1);
+        r = gn_put_static(t, loggia_m, t->m.stone, x + c * lx + s * lz, yb, z - s * lx + c * lz, yaw, 1, 1);
     }
     if (r == GN_OK) r = gn_put_static(t, cornice_m, t->m.stone, x, yb + belfry, z, 0, 1, 1);
     if (r == GN_OK)
@@ -274,8 +261,7 @@ static void gn_build_basket(gn_mg *b)
     gn_mg_box(b, blo, bhi);
     for (int i = 0; i < 4; i++) {
         float cx = i & 1 ? 0.62f : -0.62f, cz = i & 2 ? 0.62f : -0.62f;
-        const float rlo[3] = {cx - 0.02f, -10.9f, cz - 0.02f},
-                    rhi[3] = {cx + 0.02f, -7.6f, cz + 0.02f};
+        const float rlo[3] = {cx - 0.02f, -10.9f, cz - 0.02f}, rhi[3] = {cx + 0.02f, -7.6f, cz + 0.02f};
         gn_mg_box(b, rlo, rhi);
     }
 }

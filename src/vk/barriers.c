@@ -16,7 +16,8 @@ typedef struct access_info {
 #define SHADER_STAGES                                                                                        \
     (VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT |                       \
      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT)
-#define FRAGMENT_TESTS (VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT)
+#define FRAGMENT_TESTS                                                                                       \
+    (VK_PIPELINE_STAGE_2_EARLY_FRAGMENT_TESTS_BIT | VK_PIPELINE_STAGE_2_LATE_FRAGMENT_TESTS_BIT)
 
 static const access_info ACCESS[GN_ACCESS_COUNT] = {
     [GN_ACCESS_NONE] = {0, 0, VK_IMAGE_LAYOUT_UNDEFINED, false},
@@ -26,7 +27,8 @@ static const access_info ACCESS[GN_ACCESS_COUNT] = {
     [GN_ACCESS_INDIRECT] = {VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT, VK_ACCESS_2_INDIRECT_COMMAND_READ_BIT,
                             VK_IMAGE_LAYOUT_UNDEFINED, false},
     [GN_ACCESS_UNIFORM] = {SHADER_STAGES, VK_ACCESS_2_UNIFORM_READ_BIT, VK_IMAGE_LAYOUT_UNDEFINED, false},
-    [GN_ACCESS_SHADER_READ] = {SHADER_STAGES, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
+    [GN_ACCESS_SHADER_READ] = {SHADER_STAGES,
+                               VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
                                VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, false},
     [GN_ACCESS_COMPUTE_WRITE] = {VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                                  VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT,
@@ -51,8 +53,8 @@ static const access_info ACCESS[GN_ACCESS_COUNT] = {
                                  VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, false},
     [GN_ACCESS_TRANSFER_WRITE] = {VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
                                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, true},
-    [GN_ACCESS_HOST_READ] = {VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT, VK_IMAGE_LAYOUT_UNDEFINED,
-                             false},
+    [GN_ACCESS_HOST_READ] = {VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT,
+                             VK_IMAGE_LAYOUT_UNDEFINED, false},
 };
 
 /* Updates *s for one use and says which dependency (if any) it needs. */
@@ -69,10 +71,11 @@ static bool transition(gn_vk_state *s, const access_info *a, bool image, VkPipel
         *src_access = s->write_access;
         need = layout_change || *src_stage != 0;
         s->write_stage = a->stage;
-        s->write_access = a->write ? (a->access & ~(VkAccessFlags2)(VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT |
-                                                                    VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
-                                                                    VK_ACCESS_2_SHADER_STORAGE_READ_BIT))
-                                   : 0;
+        s->write_access = a->write
+                              ? (a->access & ~(VkAccessFlags2)(VK_ACCESS_2_COLOR_ATTACHMENT_READ_BIT |
+                                                               VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT |
+                                                               VK_ACCESS_2_SHADER_STORAGE_READ_BIT))
+                              : 0;
         s->read_stages = a->write ? 0 : a->stage;
         s->read_access = a->write ? 0 : a->access;
         if (image) s->layout = a->layout;

@@ -7,11 +7,13 @@ static VkRenderingAttachmentInfo attachment(const gn_vk_attachment *a, bool dept
     VkRenderingAttachmentInfo info = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO,
         .imageView = a->image->view,
-        .imageLayout = depth ? VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+        .imageLayout =
+            depth ? VK_IMAGE_LAYOUT_DEPTH_ATTACHMENT_OPTIMAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
         .loadOp = a->clear ? VK_ATTACHMENT_LOAD_OP_CLEAR : VK_ATTACHMENT_LOAD_OP_LOAD,
         .storeOp = a->discard ? VK_ATTACHMENT_STORE_OP_DONT_CARE : VK_ATTACHMENT_STORE_OP_STORE,
     };
-    if (depth) info.clearValue.depthStencil.depth = a->clear_value[0];
+    if (depth)
+        info.clearValue.depthStencil.depth = a->clear_value[0];
     else
         for (int i = 0; i < 4; i++) info.clearValue.color.float32[i] = a->clear_value[i];
     if (a->resolve) {
@@ -47,13 +49,15 @@ void gn_vk_cmd_end_rendering(gn_vk *vk) { vkCmdEndRendering(vk->cur->cmd); }
 
 void gn_vk_cmd_bind_pipeline(gn_vk *vk, bool compute, VkPipeline p)
 {
-    vkCmdBindPipeline(vk->cur->cmd, compute ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS, p);
+    vkCmdBindPipeline(vk->cur->cmd,
+                      compute ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS, p);
 }
 
 void gn_vk_cmd_bind_sets(gn_vk *vk, bool compute, VkPipelineLayout layout, uint32_t first, uint32_t count,
                          const VkDescriptorSet *sets, uint32_t dynamic_count, const uint32_t *dynamic_offsets)
 {
-    vkCmdBindDescriptorSets(vk->cur->cmd, compute ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS,
+    vkCmdBindDescriptorSets(vk->cur->cmd,
+                            compute ? VK_PIPELINE_BIND_POINT_COMPUTE : VK_PIPELINE_BIND_POINT_GRAPHICS,
                             layout, first, count, sets, dynamic_count, dynamic_offsets);
 }
 
@@ -76,7 +80,10 @@ void gn_vk_cmd_draw_indexed_indirect(gn_vk *vk, VkBuffer buffer, VkDeviceSize of
 
 void gn_vk_cmd_draw(gn_vk *vk, uint32_t vertex_count) { vkCmdDraw(vk->cur->cmd, vertex_count, 1, 0, 0); }
 
-void gn_vk_cmd_dispatch(gn_vk *vk, uint32_t x, uint32_t y, uint32_t z) { vkCmdDispatch(vk->cur->cmd, x, y, z); }
+void gn_vk_cmd_dispatch(gn_vk *vk, uint32_t x, uint32_t y, uint32_t z)
+{
+    vkCmdDispatch(vk->cur->cmd, x, y, z);
+}
 
 void gn_vk_cmd_copy_image_to_buffer(gn_vk *vk, gn_vk_image *src, gn_vk_buffer *dst)
 {
@@ -84,7 +91,8 @@ void gn_vk_cmd_copy_image_to_buffer(gn_vk *vk, gn_vk_image *src, gn_vk_buffer *d
         .imageSubresource = {src->aspect, 0, 0, 1},
         .imageExtent = {src->width, src->height, 1},
     };
-    vkCmdCopyImageToBuffer(vk->cur->cmd, src->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->buffer, 1, &region);
+    vkCmdCopyImageToBuffer(vk->cur->cmd, src->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->buffer, 1,
+                           &region);
 }
 
 void gn_vk_cmd_copy_ring(gn_vk *vk, gn_vk_buffer *dst, const VkBufferCopy *regions, uint32_t count)

@@ -9,16 +9,17 @@ gn_result gn_vk_set_layout(gn_vk *vk, const gn_vk_binding *b, uint32_t count, co
     VkDescriptorSetLayoutBinding bindings[16];
     for (uint32_t i = 0; i < count && i < 16; i++)
         bindings[i] = (VkDescriptorSetLayoutBinding){i, b[i].type, 1, b[i].stages, NULL};
-    VkDescriptorSetLayoutCreateInfo ci = {
-        .sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO, .bindingCount = count, .pBindings = bindings};
+    VkDescriptorSetLayoutCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
+                                          .bindingCount = count,
+                                          .pBindings = bindings};
     VkResult r = vkCreateDescriptorSetLayout(vk->device, &ci, NULL, out);
     if (r) return gn_vk_check(vk, r, name, err);
     gn_vk_name(vk, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)(uintptr_t)*out, name);
     return GN_OK;
 }
 
-gn_result gn_vk_pipeline_layout(gn_vk *vk, const VkDescriptorSetLayout *sets, uint32_t count, uint32_t push_bytes,
-                                const char *name, VkPipelineLayout *out, gn_error *err)
+gn_result gn_vk_pipeline_layout(gn_vk *vk, const VkDescriptorSetLayout *sets, uint32_t count,
+                                uint32_t push_bytes, const char *name, VkPipelineLayout *out, gn_error *err)
 {
     VkPushConstantRange push = {VK_SHADER_STAGE_ALL, 0, push_bytes};
     VkPipelineLayoutCreateInfo ci = {
@@ -34,7 +35,8 @@ gn_result gn_vk_pipeline_layout(gn_vk *vk, const VkDescriptorSetLayout *sets, ui
     return GN_OK;
 }
 
-gn_result gn_vk_descriptor_pool(gn_vk *vk, uint32_t max_sets, const char *name, VkDescriptorPool *out, gn_error *err)
+gn_result gn_vk_descriptor_pool(gn_vk *vk, uint32_t max_sets, const char *name, VkDescriptorPool *out,
+                                gn_error *err)
 {
     /* Generous per-type counts: every set gnomon makes has at most four of each type. */
     VkDescriptorPoolSize sizes[] = {
@@ -89,7 +91,8 @@ void gn_vk_write_set(gn_vk *vk, VkDescriptorSet set, const gn_vk_write *w, uint3
             ii[i] = (VkDescriptorImageInfo){w[i].sampler, w[i].image->view, w[i].layout};
             writes[i].pImageInfo = &ii[i];
         } else {
-            bi[i] = (VkDescriptorBufferInfo){w[i].buffer, w[i].offset, w[i].range ? w[i].range : VK_WHOLE_SIZE};
+            bi[i] =
+                (VkDescriptorBufferInfo){w[i].buffer, w[i].offset, w[i].range ? w[i].range : VK_WHOLE_SIZE};
             writes[i].pBufferInfo = &bi[i];
         }
     }
@@ -98,7 +101,8 @@ void gn_vk_write_set(gn_vk *vk, VkDescriptorSet set, const gn_vk_write *w, uint3
 
 gn_result gn_vk_sampler(gn_vk *vk, bool repeat, bool linear, const char *name, VkSampler *out, gn_error *err)
 {
-    VkSamplerAddressMode mode = repeat ? VK_SAMPLER_ADDRESS_MODE_REPEAT : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+    VkSamplerAddressMode mode =
+        repeat ? VK_SAMPLER_ADDRESS_MODE_REPEAT : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
     VkFilter filter = linear ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
     VkSamplerCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO,

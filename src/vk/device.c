@@ -28,8 +28,10 @@ void gn_vk_log(gn_vk *vk, gn_log_level level, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
-    if (vk->log) vk->log(level, line, vk->log_user);
-    else fprintf(stderr, "gnomon: %s\n", line);
+    if (vk->log)
+        vk->log(level, line, vk->log_user);
+    else
+        fprintf(stderr, "gnomon: %s\n", line);
 }
 
 void gn_vk_name(gn_vk *vk, VkObjectType type, uint64_t handle, const char *name)
@@ -47,8 +49,7 @@ void gn_vk_name(gn_vk *vk, VkObjectType type, uint64_t handle, const char *name)
 /* Every validation message is counted: the tests fail on any. */
 static VKAPI_ATTR VkBool32 VKAPI_CALL on_debug(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                VkDebugUtilsMessageTypeFlagsEXT type,
-                                               const VkDebugUtilsMessengerCallbackDataEXT *data,
-                                               void *user)
+                                               const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
 {
     (void)type;
     gn_vk *vk = user;
@@ -115,8 +116,8 @@ static gn_result create_instance(gn_vk *vk, bool validation, gn_error *err)
     VkDebugUtilsMessengerCreateInfoEXT messenger = {
         .sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT,
         .pNext = validation ? &features : NULL,
-        .messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                           VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
+        .messageSeverity =
+            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT,
         .messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
                        VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
                        VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT,
@@ -153,11 +154,16 @@ static gn_result create_instance(gn_vk *vk, bool validation, gn_error *err)
 static const char *type_name(VkPhysicalDeviceType t)
 {
     switch (t) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return "discrete";
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return "integrated";
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return "virtual";
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return "cpu";
-    default: return "other";
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+        return "discrete";
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+        return "integrated";
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+        return "virtual";
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+        return "cpu";
+    default:
+        return "other";
     }
 }
 
@@ -165,11 +171,16 @@ static const char *type_name(VkPhysicalDeviceType t)
 static int type_rank(VkPhysicalDeviceType t)
 {
     switch (t) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 4;
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 3;
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 1;
-    default: return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+        return 4;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+        return 3;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+        return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU:
+        return 1;
+    default:
+        return 0;
     }
 }
 
@@ -265,7 +276,9 @@ static gn_result list_devices(VkInstance inst, VkPhysicalDevice *pds, uint32_t *
     VkResult r = vkEnumeratePhysicalDevices(inst, n, pds);
     if (r != VK_SUCCESS && r != VK_INCOMPLETE)
         return gn_fail(err, GN_ERROR_NO_DEVICE, "vkEnumeratePhysicalDevices failed (%d)", (int)r);
-    if (*n == 0) return gn_fail(err, GN_ERROR_NO_DEVICE, "no Vulkan device found (install mesa-vulkan-drivers for lavapipe)");
+    if (*n == 0)
+        return gn_fail(err, GN_ERROR_NO_DEVICE,
+                       "no Vulkan device found (install mesa-vulkan-drivers for lavapipe)");
     return GN_OK;
 }
 
@@ -284,7 +297,8 @@ static gn_result create_device(gn_vk *vk, const char *sel, gn_error *err)
     int pick = choose(pds, n, sel, why);
     if (pick < 0) {
         if (sel) return gn_fail(err, GN_ERROR_NO_DEVICE, "no suitable Vulkan device matches '%s'", sel);
-        return gn_fail(err, GN_ERROR_NO_DEVICE, "no Vulkan 1.3 device with the features gnomon needs (%s)", why[0]);
+        return gn_fail(err, GN_ERROR_NO_DEVICE, "no Vulkan 1.3 device with the features gnomon needs (%s)",
+                       why[0]);
     }
     vk->physical = pds[pick];
     vkGetPhysicalDeviceProperties(vk->physical, &vk->props);
@@ -307,12 +321,13 @@ static gn_result create_device(gn_vk *vk, const char *sel, gn_error *err)
     VkPhysicalDeviceFeatures2 features = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
         .pNext = &f12,
-        .features = {
-            .multiDrawIndirect = VK_TRUE,
-            .drawIndirectFirstInstance = VK_TRUE,
-            .depthClamp = supported.depthClamp,
-            .samplerAnisotropy = supported.samplerAnisotropy,
-        },
+        .features =
+            {
+                .multiDrawIndirect = VK_TRUE,
+                .drawIndirectFirstInstance = VK_TRUE,
+                .depthClamp = supported.depthClamp,
+                .samplerAnisotropy = supported.samplerAnisotropy,
+            },
     };
     float prio = 1.0f;
     VkDeviceQueueCreateInfo q = {
@@ -331,9 +346,12 @@ static gn_result create_device(gn_vk *vk, const char *sel, gn_error *err)
     if (r != VK_SUCCESS) return gn_vk_check(vk, r, "vkCreateDevice", err);
     vkGetDeviceQueue(vk->device, vk->queue_family, 0, &vk->queue);
     if (vk->debug_utils) {
-        vk->set_name = (PFN_vkSetDebugUtilsObjectNameEXT)vkGetDeviceProcAddr(vk->device, "vkSetDebugUtilsObjectNameEXT");
-        vk->label_begin = (PFN_vkCmdBeginDebugUtilsLabelEXT)vkGetDeviceProcAddr(vk->device, "vkCmdBeginDebugUtilsLabelEXT");
-        vk->label_end = (PFN_vkCmdEndDebugUtilsLabelEXT)vkGetDeviceProcAddr(vk->device, "vkCmdEndDebugUtilsLabelEXT");
+        vk->set_name =
+            (PFN_vkSetDebugUtilsObjectNameEXT)vkGetDeviceProcAddr(vk->device, "vkSetDebugUtilsObjectNameEXT");
+        vk->label_begin =
+            (PFN_vkCmdBeginDebugUtilsLabelEXT)vkGetDeviceProcAddr(vk->device, "vkCmdBeginDebugUtilsLabelEXT");
+        vk->label_end =
+            (PFN_vkCmdEndDebugUtilsLabelEXT)vkGetDeviceProcAddr(vk->device, "vkCmdEndDebugUtilsLabelEXT");
     }
     gn_vk_name(vk, VK_OBJECT_TYPE_QUEUE, (uint64_t)(uintptr_t)vk->queue, "main queue");
     gn_vk_log(vk, GN_LOG_INFO, "device: %s (%s)", vk->props.deviceName, why[pick]);
@@ -359,7 +377,8 @@ static gn_result create_frames(gn_vk *vk, gn_error *err)
         };
         r = vkAllocateCommandBuffers(vk->device, &ai, &f->cmd);
         if (r) return gn_vk_check(vk, r, "vkAllocateCommandBuffers", err);
-        VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO, .flags = VK_FENCE_CREATE_SIGNALED_BIT};
+        VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO,
+                                 .flags = VK_FENCE_CREATE_SIGNALED_BIT};
         r = vkCreateFence(vk->device, &fci, NULL, &f->fence);
         if (r) return gn_vk_check(vk, r, "vkCreateFence", err);
         VkQueryPoolCreateInfo qci = {
@@ -452,8 +471,10 @@ gn_result gn_vk_enumerate(gn_device_info *out, uint32_t max, uint32_t *count, co
         for (uint32_t i = 0; i < n && i < max; i++) {
             gn_device_info *d = &out[i];
             memset(d, 0, sizeof *d);
-            VkPhysicalDeviceDriverProperties drv = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
-            VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, .pNext = &drv};
+            VkPhysicalDeviceDriverProperties drv = {.sType =
+                                                        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
+            VkPhysicalDeviceProperties2 p2 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2,
+                                              .pNext = &drv};
             vkGetPhysicalDeviceProperties2(pds[i], &p2);
             const VkPhysicalDeviceProperties *p = &p2.properties;
             VkPhysicalDeviceFeatures f;
@@ -480,7 +501,8 @@ gn_result gn_vk_enumerate(gn_device_info *out, uint32_t max, uint32_t *count, co
             d->sampler_anisotropy = f.samplerAnisotropy;
             d->shader_draw_parameters = true; /* core in 1.1 */
             for (uint32_t h = 0; h < mp.memoryHeapCount; h++)
-                if (mp.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) d->device_local_bytes += mp.memoryHeaps[h].size;
+                if (mp.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT)
+                    d->device_local_bytes += mp.memoryHeaps[h].size;
         }
     }
     if (tmp.messenger) {

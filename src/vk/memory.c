@@ -67,7 +67,9 @@ gn_result gn_vk_alloc_memory(gn_vk *vk, VkMemoryRequirements req, VkMemoryProper
         if (b->type_index != (uint32_t)type || b->linear != linear || b->size - b->used < req.size) continue;
         VkDeviceSize off;
         if (block_carve(b, req.size, req.alignment, &off)) {
-            *out = (gn_vk_alloc){.block = i + 1, .offset = off, .size = req.size,
+            *out = (gn_vk_alloc){.block = i + 1,
+                                 .offset = off,
+                                 .size = req.size,
                                  .mapped = b->mapped ? (char *)b->mapped + off : NULL};
             return GN_OK;
         }
@@ -100,7 +102,9 @@ gn_result gn_vk_alloc_memory(gn_vk *vk, VkMemoryRequirements req, VkMemoryProper
     vk->block_count++;
     VkDeviceSize off;
     block_carve(b, req.size, req.alignment, &off); /* cannot fail: the block is empty and big enough */
-    *out = (gn_vk_alloc){.block = vk->block_count, .offset = off, .size = req.size,
+    *out = (gn_vk_alloc){.block = vk->block_count,
+                         .offset = off,
+                         .size = req.size,
                          .mapped = b->mapped ? (char *)b->mapped + off : NULL};
     return GN_OK;
 }

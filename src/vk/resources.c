@@ -18,12 +18,13 @@ gn_result gn_vk_buffer_create(gn_vk *vk, const gn_vk_buffer_desc *d, gn_vk_buffe
     if (r) return gn_vk_check(vk, r, d->name ? d->name : "vkCreateBuffer", err);
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(vk->device, out->buffer, &req);
-    VkMemoryPropertyFlags want = d->host_visible
-                                     ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
-                                     : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+    VkMemoryPropertyFlags want =
+        d->host_visible ? VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT
+                        : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
     gn_result res = gn_vk_alloc_memory(vk, req, want, true, &out->alloc, err);
     if (!res) {
-        r = vkBindBufferMemory(vk->device, out->buffer, vk->blocks[out->alloc.block - 1].memory, out->alloc.offset);
+        r = vkBindBufferMemory(vk->device, out->buffer, vk->blocks[out->alloc.block - 1].memory,
+                               out->alloc.offset);
         res = gn_vk_check(vk, r, "vkBindBufferMemory", err);
     }
     if (res) {
@@ -66,7 +67,8 @@ gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *
     vkGetImageMemoryRequirements(vk->device, out->image, &req);
     gn_result res = gn_vk_alloc_memory(vk, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, false, &out->alloc, err);
     if (!res) {
-        r = vkBindImageMemory(vk->device, out->image, vk->blocks[out->alloc.block - 1].memory, out->alloc.offset);
+        r = vkBindImageMemory(vk->device, out->image, vk->blocks[out->alloc.block - 1].memory,
+                              out->alloc.offset);
         res = gn_vk_check(vk, r, "vkBindImageMemory", err);
     }
     if (!res) {
@@ -123,7 +125,8 @@ void gn_vk_buffer_release(gn_vk *vk, gn_vk_buffer *b)
 
 void gn_vk_image_release(gn_vk *vk, gn_vk_image *img)
 {
-    if (img->view) push_garbage(vk, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)(uintptr_t)img->view, (gn_vk_alloc){0});
+    if (img->view)
+        push_garbage(vk, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)(uintptr_t)img->view, (gn_vk_alloc){0});
     if (img->image) push_garbage(vk, VK_OBJECT_TYPE_IMAGE, (uint64_t)(uintptr_t)img->image, img->alloc);
     memset(img, 0, sizeof *img);
 }
@@ -132,17 +135,32 @@ static void destroy_now(gn_vk *vk, const gn_vk_garbage *g)
 {
     VkDevice d = vk->device;
     switch (g->type) {
-    case VK_OBJECT_TYPE_BUFFER: vkDestroyBuffer(d, (VkBuffer)(uintptr_t)g->handle, NULL); break;
-    case VK_OBJECT_TYPE_IMAGE: vkDestroyImage(d, (VkImage)(uintptr_t)g->handle, NULL); break;
-    case VK_OBJECT_TYPE_IMAGE_VIEW: vkDestroyImageView(d, (VkImageView)(uintptr_t)g->handle, NULL); break;
-    case VK_OBJECT_TYPE_PIPELINE: vkDestroyPipeline(d, (VkPipeline)(uintptr_t)g->handle, NULL); break;
-    case VK_OBJECT_TYPE_PIPELINE_LAYOUT: vkDestroyPipelineLayout(d, (VkPipelineLayout)(uintptr_t)g->handle, NULL); break;
+    case VK_OBJECT_TYPE_BUFFER:
+        vkDestroyBuffer(d, (VkBuffer)(uintptr_t)g->handle, NULL);
+        break;
+    case VK_OBJECT_TYPE_IMAGE:
+        vkDestroyImage(d, (VkImage)(uintptr_t)g->handle, NULL);
+        break;
+    case VK_OBJECT_TYPE_IMAGE_VIEW:
+        vkDestroyImageView(d, (VkImageView)(uintptr_t)g->handle, NULL);
+        break;
+    case VK_OBJECT_TYPE_PIPELINE:
+        vkDestroyPipeline(d, (VkPipeline)(uintptr_t)g->handle, NULL);
+        break;
+    case VK_OBJECT_TYPE_PIPELINE_LAYOUT:
+        vkDestroyPipelineLayout(d, (VkPipelineLayout)(uintptr_t)g->handle, NULL);
+        break;
     case VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT:
         vkDestroyDescriptorSetLayout(d, (VkDescriptorSetLayout)(uintptr_t)g->handle, NULL);
         break;
-    case VK_OBJECT_TYPE_DESCRIPTOR_POOL: vkDestroyDescriptorPool(d, (VkDescriptorPool)(uintptr_t)g->handle, NULL); break;
-    case VK_OBJECT_TYPE_SAMPLER: vkDestroySampler(d, (VkSampler)(uintptr_t)g->handle, NULL); break;
-    default: break;
+    case VK_OBJECT_TYPE_DESCRIPTOR_POOL:
+        vkDestroyDescriptorPool(d, (VkDescriptorPool)(uintptr_t)g->handle, NULL);
+        break;
+    case VK_OBJECT_TYPE_SAMPLER:
+        vkDestroySampler(d, (VkSampler)(uintptr_t)g->handle, NULL);
+        break;
+    default:
+        break;
     }
     gn_vk_alloc a = g->alloc;
     gn_vk_free_memory(vk, &a);
@@ -153,8 +171,10 @@ void gn_vk_collect_garbage(gn_vk *vk, bool all)
 {
     uint32_t keep = 0;
     for (uint32_t i = 0; i < vk->garbage_count; i++) {
-        if (all || vk->garbage[i].frame <= vk->frames_done) destroy_now(vk, &vk->garbage[i]);
-        else vk->garbage[keep++] = vk->garbage[i];
+        if (all || vk->garbage[i].frame <= vk->frames_done)
+            destroy_now(vk, &vk->garbage[i]);
+        else
+            vk->garbage[keep++] = vk->garbage[i];
     }
     vk->garbage_count = keep;
 }

@@ -56,7 +56,9 @@ gn_result gn_vk_upload_buffer(gn_vk *vk, gn_vk_buffer *dst, VkDeviceSize dst_off
     }
     /* Too big for the ring (a whole scene): a temporary buffer, freed after this frame. */
     gn_vk_buffer tmp;
-    gn_vk_buffer_desc d = {.size = size, .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT, .host_visible = true,
+    gn_vk_buffer_desc d = {.size = size,
+                           .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                           .host_visible = true,
                            .name = "upload (temporary)"};
     gn_result r = gn_vk_buffer_create(vk, &d, &tmp, err);
     if (r) return r;
@@ -68,7 +70,8 @@ gn_result gn_vk_upload_buffer(gn_vk *vk, gn_vk_buffer *dst, VkDeviceSize dst_off
 
 gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, uint32_t level, const void *rgba8, gn_error *err)
 {
-    uint32_t w = dst->width >> level ? dst->width >> level : 1, h = dst->height >> level ? dst->height >> level : 1;
+    uint32_t w = dst->width >> level ? dst->width >> level : 1,
+             h = dst->height >> level ? dst->height >> level : 1;
     VkDeviceSize size = (VkDeviceSize)w * h * 4;
     VkCommandBuffer cmd = vk->cur->cmd;
     gn_vk_buffer tmp = {0};
@@ -80,7 +83,9 @@ gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, uint32_t level, const 
         if (r) return r;
         src = vk->ring.buffer;
     } else {
-        gn_vk_buffer_desc d = {.size = size, .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT, .host_visible = true,
+        gn_vk_buffer_desc d = {.size = size,
+                               .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                               .host_visible = true,
                                .name = "texture upload (temporary)"};
         gn_result r = gn_vk_buffer_create(vk, &d, &tmp, err);
         if (r) return r;

@@ -7,8 +7,8 @@
 #ifndef GN_VK_H
 #define GN_VK_H
 
-#include "gnomon.h"
 #include "base/error.h"
+#include "gnomon.h"
 #include "shared/gpu_types.h"
 
 #include <vulkan/vulkan.h>
@@ -45,15 +45,15 @@ typedef struct gn_vk_alloc {
 /* ---- resources and their last access ------------------------------------------------------ */
 typedef enum gn_vk_access {
     GN_ACCESS_NONE = 0,
-    GN_ACCESS_VERTEX_INPUT,     /* vertex and index buffers */
-    GN_ACCESS_INDIRECT,         /* indirect draw arguments */
-    GN_ACCESS_UNIFORM,          /* uniform reads, any shader stage */
-    GN_ACCESS_SHADER_READ,      /* storage/sampled reads, any shader stage */
-    GN_ACCESS_COMPUTE_WRITE,    /* storage writes from compute */
-    GN_ACCESS_COLOR_WRITE,      /* colour attachment (and its resolve) */
-    GN_ACCESS_DEPTH_WRITE,      /* depth attachment, test and write */
-    GN_ACCESS_DEPTH_TEST,       /* depth attachment, test only */
-    GN_ACCESS_DEPTH_RESOLVE,    /* destination of a depth resolve */
+    GN_ACCESS_VERTEX_INPUT,  /* vertex and index buffers */
+    GN_ACCESS_INDIRECT,      /* indirect draw arguments */
+    GN_ACCESS_UNIFORM,       /* uniform reads, any shader stage */
+    GN_ACCESS_SHADER_READ,   /* storage/sampled reads, any shader stage */
+    GN_ACCESS_COMPUTE_WRITE, /* storage writes from compute */
+    GN_ACCESS_COLOR_WRITE,   /* colour attachment (and its resolve) */
+    GN_ACCESS_DEPTH_WRITE,   /* depth attachment, test and write */
+    GN_ACCESS_DEPTH_TEST,    /* depth attachment, test only */
+    GN_ACCESS_DEPTH_RESOLVE, /* destination of a depth resolve */
     GN_ACCESS_TRANSFER_READ,
     GN_ACCESS_TRANSFER_WRITE,
     GN_ACCESS_HOST_READ,
@@ -99,10 +99,10 @@ typedef struct gn_vk_frame {
     VkCommandBuffer cmd;
     VkFence fence;
     VkQueryPool queries;
-    uint64_t number;         /* frame number recorded in this slot; 0 = never */
-    bool pending;            /* submitted, not yet harvested */
-    bool utility;            /* a one-off (readback): no frame statistics */
-    VkDeviceSize ring_end;   /* staging ring position when this frame was submitted */
+    uint64_t number;       /* frame number recorded in this slot; 0 = never */
+    bool pending;          /* submitted, not yet harvested */
+    bool utility;          /* a one-off (readback): no frame statistics */
+    VkDeviceSize ring_end; /* staging ring position when this frame was submitted */
     uint32_t pass_count;
     char pass_names[GN_MAX_PASSES][32];
     uint32_t pass_draws[GN_MAX_PASSES];
@@ -134,8 +134,8 @@ typedef struct gn_vk {
     uint32_t block_count;
 
     gn_vk_frame frames[GN_FRAMES_IN_FLIGHT];
-    uint64_t frame_number;  /* the frame being recorded (starts at 1) */
-    uint64_t frames_done;   /* every frame <= this has finished on the GPU */
+    uint64_t frame_number; /* the frame being recorded (starts at 1) */
+    uint64_t frames_done;  /* every frame <= this has finished on the GPU */
     gn_vk_frame *cur;
 
     /* Staging ring: per-frame uploads and dynamic data, persistently mapped. Space is
@@ -153,7 +153,7 @@ typedef struct gn_vk {
 } gn_vk;
 
 typedef struct gn_vk_desc {
-    const char *device;    /* index or name substring, NULL = choose */
+    const char *device; /* index or name substring, NULL = choose */
     bool validation;
     gn_log_fn log;
     void *log_user;
@@ -167,12 +167,13 @@ void gn_vk_destroy(gn_vk *vk);
 gn_result gn_vk_check(gn_vk *vk, VkResult r, const char *what, gn_error *err);
 void gn_vk_log(gn_vk *vk, gn_log_level level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void gn_vk_name(gn_vk *vk, VkObjectType type, uint64_t handle, const char *name);
-gn_result gn_vk_enumerate(gn_device_info *out, uint32_t max, uint32_t *count, const char *override_sel, gn_error *err);
+gn_result gn_vk_enumerate(gn_device_info *out, uint32_t max, uint32_t *count, const char *override_sel,
+                          gn_error *err);
 VkSampleCountFlags gn_vk_sample_counts(const gn_vk *vk);
 
 /* memory.c */
-gn_result gn_vk_alloc_memory(gn_vk *vk, VkMemoryRequirements req, VkMemoryPropertyFlags want,
-                             bool linear, gn_vk_alloc *out, gn_error *err);
+gn_result gn_vk_alloc_memory(gn_vk *vk, VkMemoryRequirements req, VkMemoryPropertyFlags want, bool linear,
+                             gn_vk_alloc *out, gn_error *err);
 void gn_vk_free_memory(gn_vk *vk, gn_vk_alloc *a);
 void gn_vk_memory_destroy(gn_vk *vk);
 
@@ -200,8 +201,8 @@ void gn_vk_release(gn_vk *vk, VkObjectType type, uint64_t handle);
 void gn_vk_collect_garbage(gn_vk *vk, bool all);
 
 /* staging.c: bump allocation in the ring; the returned range is valid for this frame. */
-gn_result gn_vk_ring_alloc(gn_vk *vk, VkDeviceSize size, VkDeviceSize align, VkDeviceSize *offset,
-                           void **ptr, gn_error *err);
+gn_result gn_vk_ring_alloc(gn_vk *vk, VkDeviceSize size, VkDeviceSize align, VkDeviceSize *offset, void **ptr,
+                           gn_error *err);
 /* Copies data into dst through the ring (or a temporary buffer for large data), recorded
  * into the current frame's command buffer with the barrier it needs. */
 gn_result gn_vk_upload_buffer(gn_vk *vk, gn_vk_buffer *dst, VkDeviceSize dst_offset, const void *data,
@@ -231,16 +232,16 @@ gn_result gn_vk_frame_harvest(gn_vk *vk, gn_vk_frame *f, gn_error *err);
 /* Harvests every frame that has finished, without waiting. */
 void gn_vk_poll(gn_vk *vk);
 /* Records and runs a one-off command buffer (readbacks), waiting for it. */
-gn_result gn_vk_run_once(gn_vk *vk, void (*record)(gn_vk *vk, VkCommandBuffer cmd, void *user),
-                         void *user, gn_error *err);
+gn_result gn_vk_run_once(gn_vk *vk, void (*record)(gn_vk *vk, VkCommandBuffer cmd, void *user), void *user,
+                         gn_error *err);
 
 /* pipeline.c */
 typedef struct gn_vk_graphics_desc {
-    const char *vert, *frag;   /* embedded shader names, e.g. "forward.vert"; frag may be NULL */
+    const char *vert, *frag; /* embedded shader names, e.g. "forward.vert"; frag may be NULL */
     VkPipelineLayout layout;
-    bool vertex_input;          /* read gn_vertex from binding 0 */
-    bool position_only;         /* only attribute 0 (depth passes) */
-    VkFormat color_format;      /* VK_FORMAT_UNDEFINED: none */
+    bool vertex_input;     /* read gn_vertex from binding 0 */
+    bool position_only;    /* only attribute 0 (depth passes) */
+    VkFormat color_format; /* VK_FORMAT_UNDEFINED: none */
     VkFormat depth_format;
     uint32_t samples;
     VkCompareOp depth_compare;
@@ -272,7 +273,8 @@ void gn_vk_cmd_begin_rendering(gn_vk *vk, const gn_vk_rendering *r); /* also set
 void gn_vk_cmd_end_rendering(gn_vk *vk);
 void gn_vk_cmd_bind_pipeline(gn_vk *vk, bool compute, VkPipeline p);
 void gn_vk_cmd_bind_sets(gn_vk *vk, bool compute, VkPipelineLayout layout, uint32_t first, uint32_t count,
-                         const VkDescriptorSet *sets, uint32_t dynamic_count, const uint32_t *dynamic_offsets);
+                         const VkDescriptorSet *sets, uint32_t dynamic_count,
+                         const uint32_t *dynamic_offsets);
 void gn_vk_cmd_bind_geometry(gn_vk *vk, const gn_vk_buffer *vertices, const gn_vk_buffer *indices);
 void gn_vk_cmd_push(gn_vk *vk, VkPipelineLayout layout, uint32_t size, const void *data);
 void gn_vk_cmd_draw_indexed_indirect(gn_vk *vk, VkBuffer buffer, VkDeviceSize offset, uint32_t count);
@@ -290,18 +292,19 @@ typedef struct gn_vk_binding {
 typedef struct gn_vk_write {
     uint32_t binding;
     VkDescriptorType type;
-    VkBuffer buffer;       /* buffers */
+    VkBuffer buffer; /* buffers */
     VkDeviceSize offset, range;
-    gn_vk_image *image;    /* images */
+    gn_vk_image *image; /* images */
     VkImageLayout layout;
     VkSampler sampler;
 } gn_vk_write;
 
 gn_result gn_vk_set_layout(gn_vk *vk, const gn_vk_binding *b, uint32_t count, const char *name,
                            VkDescriptorSetLayout *out, gn_error *err);
-gn_result gn_vk_pipeline_layout(gn_vk *vk, const VkDescriptorSetLayout *sets, uint32_t count, uint32_t push_bytes,
-                                const char *name, VkPipelineLayout *out, gn_error *err);
-gn_result gn_vk_descriptor_pool(gn_vk *vk, uint32_t max_sets, const char *name, VkDescriptorPool *out, gn_error *err);
+gn_result gn_vk_pipeline_layout(gn_vk *vk, const VkDescriptorSetLayout *sets, uint32_t count,
+                                uint32_t push_bytes, const char *name, VkPipelineLayout *out, gn_error *err);
+gn_result gn_vk_descriptor_pool(gn_vk *vk, uint32_t max_sets, const char *name, VkDescriptorPool *out,
+                                gn_error *err);
 gn_result gn_vk_alloc_set(gn_vk *vk, VkDescriptorPool pool, VkDescriptorSetLayout layout, const char *name,
                           VkDescriptorSet *out, gn_error *err);
 void gn_vk_write_set(gn_vk *vk, VkDescriptorSet set, const gn_vk_write *w, uint32_t count);

@@ -83,8 +83,10 @@ gn_result gn_vk_frame_submit(gn_vk *vk, gn_error *err)
     gn_vk_frame *f = vk->cur;
     VkResult r = vkEndCommandBuffer(f->cmd);
     if (r) return gn_vk_check(vk, r, "vkEndCommandBuffer", err);
-    VkCommandBufferSubmitInfo cbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO, .commandBuffer = f->cmd};
-    VkSubmitInfo2 si = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = 1, .pCommandBufferInfos = &cbi};
+    VkCommandBufferSubmitInfo cbi = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_SUBMIT_INFO,
+                                     .commandBuffer = f->cmd};
+    VkSubmitInfo2 si = {
+        .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = 1, .pCommandBufferInfos = &cbi};
     r = vkQueueSubmit2(vk->queue, 1, &si, f->fence);
     if (r) return gn_vk_check(vk, r, "vkQueueSubmit2", err);
     f->ring_end = vk->ring_head;
@@ -99,7 +101,8 @@ gn_result gn_vk_wait_idle(gn_vk *vk, gn_error *err)
     for (;;) {
         gn_vk_frame *oldest = NULL;
         for (uint32_t i = 0; i < GN_FRAMES_IN_FLIGHT; i++)
-            if (vk->frames[i].pending && (!oldest || vk->frames[i].number < oldest->number)) oldest = &vk->frames[i];
+            if (vk->frames[i].pending && (!oldest || vk->frames[i].number < oldest->number))
+                oldest = &vk->frames[i];
         if (!oldest) break;
         gn_result r = gn_vk_frame_harvest(vk, oldest, err);
         if (r) return r;
@@ -124,6 +127,7 @@ void gn_vk_poll(gn_vk *vk)
 {
     for (uint32_t i = 0; i < GN_FRAMES_IN_FLIGHT; i++) {
         gn_vk_frame *f = &vk->frames[i];
-        if (f->pending && vkGetFenceStatus(vk->device, f->fence) == VK_SUCCESS) gn_vk_frame_harvest(vk, f, NULL);
+        if (f->pending && vkGetFenceStatus(vk->device, f->fence) == VK_SUCCESS)
+            gn_vk_frame_harvest(vk, f, NULL);
     }
 }

@@ -7,12 +7,12 @@
 
 static int gn_test_failures;
 
-#define GN_CHECK(cond)                                                                             \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);               \
-            gn_test_failures++;                                                                    \
-        }                                                                                          \
+#define GN_CHECK(cond)                                                                                       \
+    do {                                                                                                     \
+        if (!(cond)) {                                                                                       \
+            fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);                         \
+            gn_test_failures++;                                                                              \
+        }                                                                                                    \
     } while (0)
 
 #define GN_CHECK_NEAR(a, b, tol) GN_CHECK(fabs((double)(a) - (double)(b)) <= (tol))

@@ -53,8 +53,7 @@ static void test_collect(void)
     gn_bench_summary sum;
     GN_CHECK(gn_bench_summarize(&d, &sum));
     GN_CHECK(sum.samples == 4 && sum.pass_count == 2 && sum.instances_total == 100);
-    GN_CHECK(sum.pass[1].min == 4.0 &&
-             sum.pass[1].max == 8.0); /* over the two frames that had it */
+    GN_CHECK(sum.pass[1].min == 4.0 && sum.pass[1].max == 8.0); /* over the two frames that had it */
     GN_CHECK(sum.frame.min == 1.0 && sum.frame.max == 4.0);
     gn_bench_data_free(&d);
 }
@@ -84,16 +83,14 @@ static void test_percentiles(void)
     gn_frame_stats s = gn_frame(0, 7, false);
     gn_bench_data_add(&d, &s);
     GN_CHECK(gn_bench_summarize(&d, &sum));
-    GN_CHECK(sum.frame.min == 7 && sum.frame.median == 7 && sum.frame.p99 == 7 &&
-             sum.frame.max == 7);
+    GN_CHECK(sum.frame.min == 7 && sum.frame.median == 7 && sum.frame.p99 == 7 && sum.frame.max == 7);
     gn_bench_data_free(&d);
 }
 
 static gn_scene_info gn_box_scene(void)
 {
-    gn_scene_info info = {.bounds_min = {-100, 0, -100},
-                          .bounds_max = {100, 30, 100},
-                          .default_camera = {0, 2, 0, 0, -5}};
+    gn_scene_info info = {
+        .bounds_min = {-100, 0, -100}, .bounds_max = {100, 30, 100}, .default_camera = {0, 2, 0, 0, -5}};
     return info;
 }
 
@@ -115,8 +112,7 @@ static void test_static_and_sun(void)
     for (int i = 0; i < 101; i++) {
         gn_bench_walker_next(&w, &f);
         if (i == 0) GN_CHECK_NEAR(f.time_of_day, GN_BENCH_SUN_START, 1e-5);
-        if (i == 50)
-            GN_CHECK_NEAR(f.time_of_day, 0.5 * (GN_BENCH_SUN_START + GN_BENCH_SUN_END), 1e-4);
+        if (i == 50) GN_CHECK_NEAR(f.time_of_day, 0.5 * (GN_BENCH_SUN_START + GN_BENCH_SUN_END), 1e-4);
         if (i == 100) GN_CHECK_NEAR(f.time_of_day, GN_BENCH_SUN_END, 1e-5);
         GN_CHECK(f.time_of_day > prev);
         GN_CHECK(f.camera.position[0] == 0 && f.camera.yaw == 0); /* the camera stays put */

@@ -8,7 +8,7 @@
 #include <string.h>
 
 /* argc, argv of a literal list: GN_ARGS("--size", "abc") */
-#define GN_ARGS(...)                                                                               \
+#define GN_ARGS(...)                                                                                         \
     (int)(sizeof((char *[]){__VA_ARGS__}) / sizeof(char *)), (char *[]) { __VA_ARGS__ }
 
 static char gn_err[1024];
@@ -56,20 +56,18 @@ static void test_render_defaults(void)
     GN_CHECK(strcmp(o.out, "out/town.png") == 0);
     gn_frame_desc f;
     gn_render_opts_frame(&o, &f);
-    GN_CHECK(!f.camera_set && !f.time_set && f.view == GN_VIEW_FINAL &&
-             f.tonemap == GN_TONEMAP_ACES);
+    GN_CHECK(!f.camera_set && !f.time_set && f.view == GN_VIEW_FINAL && f.tonemap == GN_TONEMAP_ACES);
     GN_CHECK(f.latitude == 0.0f && f.day_of_year == 0 && f.exposure == 0.0f);
 }
 
 static void test_render_values(void)
 {
     gn_render_opts o;
-    GN_CHECK(
-        parse_render(GN_ARGS("--scene", "town", "--size", "640x480", "--time", "0", "--camera",
-                             "1.5,-2,3e1,45,-89", "--msaa", "8", "--view", "normals", "--tonemap",
-                             "clip", "--exposure", "-1.5", "--seed", "4294967295", "--scale", "64",
-                             "--latitude", "0", "--day", "365", "--out=a.png", "--stats", "s.json"),
-                     &o) == GN_PARSE_OK);
+    GN_CHECK(parse_render(GN_ARGS("--scene", "town", "--size", "640x480", "--time", "0", "--camera",
+                                  "1.5,-2,3e1,45,-89", "--msaa", "8", "--view", "normals", "--tonemap",
+                                  "clip", "--exposure", "-1.5", "--seed", "4294967295", "--scale", "64",
+                                  "--latitude", "0", "--day", "365", "--out=a.png", "--stats", "s.json"),
+                          &o) == GN_PARSE_OK);
     GN_CHECK(o.size[0] == 640 && o.size[1] == 480);
     GN_CHECK(o.time_set && o.time == 0.0f);
     GN_CHECK(o.camera_set && o.camera[0] == 1.5f && o.camera[1] == -2.0f && o.camera[2] == 30.0f);
@@ -86,15 +84,14 @@ static void test_render_values(void)
     /* Latitude 0 must not read as the default 45: latitude_set says it was asked for. */
     GN_CHECK(f.latitude == 0.0f && f.latitude_set); /* the equator, asked for explicitly */
 
-    GN_CHECK(parse_render(GN_ARGS("--out", "a.png", "--size", "16X16384", "--tonemap", "reinhard",
-                                  "--size", "32x32"),
-                          &o) == GN_PARSE_OK);
+    GN_CHECK(parse_render(
+                 GN_ARGS("--out", "a.png", "--size", "16X16384", "--tonemap", "reinhard", "--size", "32x32"),
+                 &o) == GN_PARSE_OK);
     GN_CHECK(o.size[0] == 32 && o.size[1] == 32); /* a later repeat wins */
     gn_render_opts_frame(&o, &f);
     GN_CHECK(f.tonemap == GN_TONEMAP_REINHARD);
-    GN_CHECK(
-        parse_render(GN_ARGS("--out", "a.png", "--time", "24", "--latitude", "-90", "--msaa", "1"),
-                     &o) == GN_PARSE_OK);
+    GN_CHECK(parse_render(GN_ARGS("--out", "a.png", "--time", "24", "--latitude", "-90", "--msaa", "1"),
+                          &o) == GN_PARSE_OK);
     GN_CHECK(o.time == 24.0f && o.latitude == -90.0f && o.msaa == 1);
 }
 
@@ -121,8 +118,7 @@ static void test_render_errors(void)
     render_fails(GN_ARGS("--camera", "1,2,3,4,5,6", "--out", "a.png"), "--camera", NULL);
     render_fails(GN_ARGS("--camera", "1,2,,4,5", "--out", "a.png"), "--camera", NULL);
     render_fails(GN_ARGS("--camera", "0,0,0,0,90", "--out", "a.png"), "--camera", "-89..89");
-    render_fails(GN_ARGS("--view", "wireframe", "--out", "a.png"), "--view",
-                 "final, depth, normals, albedo");
+    render_fails(GN_ARGS("--view", "wireframe", "--out", "a.png"), "--view", "final, depth, normals, albedo");
     render_fails(GN_ARGS("--tonemap", "filmic", "--out", "a.png"), "--tonemap", "'filmic'");
     render_fails(GN_ARGS("--exposure", "100", "--out", "a.png"), "--exposure", NULL);
     render_fails(GN_ARGS("--seed", "-1", "--out", "a.png"), "--seed", "'-1'");
@@ -152,10 +148,9 @@ static void test_help(void)
     GN_CHECK(gn_info_opts_parse(GN_ARGS("--help"), gn_err, sizeof gn_err) == GN_PARSE_HELP);
 
     /* The help text is generated from the option tables: every option must appear. */
-    static const char *const render_names[] = {"--scene", "--size",  "--time",     "--camera",
-                                               "--msaa",  "--view",  "--tonemap",  "--exposure",
-                                               "--seed",  "--scale", "--latitude", "--day",
-                                               "--out",   "--stats", "--help"};
+    static const char *const render_names[] = {"--scene",    "--size",    "--time",     "--camera", "--msaa",
+                                               "--view",     "--tonemap", "--exposure", "--seed",   "--scale",
+                                               "--latitude", "--day",     "--out",      "--stats",  "--help"};
     static const char *const bench_names[] = {"--scene", "--size", "--frames", "--warmup",
                                               "--path",  "--msaa", "--seed",   "--scale",
                                               "--json",  "--plot", "--help"};
@@ -188,10 +183,10 @@ static void test_bench(void)
     GN_CHECK(parse_bench(GN_ARGS("--msaa", "4"), &o) == GN_PARSE_OK);
     GN_CHECK(o.size[0] == 1920 && o.size[1] == 1080 && o.frames == 300 && o.warmup == 10);
     GN_CHECK(o.path == GN_PATH_STATIC && o.msaa == 4 && o.json == NULL && o.plot == NULL);
-    GN_CHECK(parse_bench(GN_ARGS("--path", "walk-sun", "--frames", "100000", "--warmup", "0",
-                                 "--json", "b.json", "--plot", "b.png", "--scale", "8", "--seed",
-                                 "3", "--size", "800x600"),
-                         &o) == GN_PARSE_OK);
+    GN_CHECK(
+        parse_bench(GN_ARGS("--path", "walk-sun", "--frames", "100000", "--warmup", "0", "--json", "b.json",
+                            "--plot", "b.png", "--scale", "8", "--seed", "3", "--size", "800x600"),
+                    &o) == GN_PARSE_OK);
     GN_CHECK(o.path == GN_PATH_WALK_SUN && o.frames == 100000 && o.warmup == 0 && o.scale == 8 &&
              o.seed == 3);
     GN_CHECK(strcmp(o.json, "b.json") == 0 && strcmp(o.plot, "b.png") == 0 && o.size[0] == 800);
@@ -202,8 +197,7 @@ static void test_bench(void)
     bench_fails(GN_ARGS("--warmup", "x"), "--warmup", "'x'");
     bench_fails(GN_ARGS("--path", "run"), "--path", "static, sun, walk, walk-sun");
     bench_fails(GN_ARGS("--msaa", "3"), "--msaa", "'3'");
-    bench_fails(GN_ARGS("--out", "x.png"), "unknown option '--out'",
-                NULL); /* render's, not bench's */
+    bench_fails(GN_ARGS("--out", "x.png"), "unknown option '--out'", NULL); /* render's, not bench's */
     bench_fails(GN_ARGS("--scene", "moon"), "unknown scene 'moon'", NULL);
     GN_CHECK(gn_info_opts_parse(GN_ARGS("--verbose"), gn_err, sizeof gn_err) == GN_PARSE_ERROR);
     GN_CHECK(strstr(gn_err, "gnomon info: unknown option '--verbose'"));

@@ -19,8 +19,7 @@ static void test_nice_step(void)
     GN_CHECK_NEAR(gn_plot_nice_step(0, 5), 1, 0); /* degenerate ranges still give a step */
 }
 
-static int gn_count_colour(const uint8_t *rgb, int w, int h, int x0, int y0, int x1, int y1,
-                           gn_rgb c)
+static int gn_count_colour(const uint8_t *rgb, int w, int h, int x0, int y0, int x1, int y1, gn_rgb c)
 {
     int n = 0;
     for (int y = y0; y < y1 && y < h; y++)
@@ -41,7 +40,7 @@ static void test_canvas(void)
     GN_CHECK(inked > 20 && inked < 200); /* an "8" at twice size: strokes, not a block */
     GN_CHECK(gn_canvas_text_width("abc", 2) > gn_canvas_text_width("abc", 1));
     GN_CHECK(gn_canvas_text_width("", 1) == 0);
-    gn_canvas_text(&c, 40, 2, "\x01\xc3\xa9", black, 1); /* unprintable bytes draw as '?', safely */
+    gn_canvas_text(&c, 40, 2, "\x01\xc3\xa9", black, 1);  /* unprintable bytes draw as '?', safely */
     gn_canvas_line(&c, -100, -100, 1e9f, 1e9f, black, 3); /* clipped, bounded work */
     gn_canvas_rect(&c, -5, -5, 3, 3, black);
     GN_CHECK(gn_count_colour(c.rgb, 64, 32, 0, 0, 3, 3, black) == 9);
@@ -93,8 +92,7 @@ static void test_plot(const char *dir)
         /* Every series is drawn: its colour (the palette's first three) fills many pixels
          * of the plot area. */
         const gn_rgb colours[] = {{31, 119, 180}, {255, 127, 14}, {44, 160, 44}};
-        for (int i = 0; i < 3; i++)
-            GN_CHECK(gn_count_colour(px, iw, ih, 80, 60, 970, 440, colours[i]) > 500);
+        for (int i = 0; i < 3; i++) GN_CHECK(gn_count_colour(px, iw, ih, 80, 60, 970, 440, colours[i]) > 500);
         /* Title, tick labels and legend put black text outside the plot area. */
         GN_CHECK(gn_count_colour(px, iw, ih, 0, 0, 1200, 50, (gn_rgb){0, 0, 0}) > 100);
         GN_CHECK(gn_count_colour(px, iw, ih, 0, 60, 75, 440, (gn_rgb){0, 0, 0}) > 50);

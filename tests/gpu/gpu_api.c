@@ -15,7 +15,8 @@ int main(void)
     CHECK(gn_renderer_create(&bad, &r, &err) == GN_ERROR_INVALID_ARGUMENT, "msaa 3 accepted");
     bad = (gn_renderer_desc){.device = "no-such-device-xyz", .validation = GN_VALIDATION_ON};
     CHECK(gn_renderer_create(&bad, &r, &err) == GN_ERROR_NO_DEVICE, "unknown device accepted");
-    CHECK(strstr(err.message, "no-such-device-xyz") != NULL, "message '%s' does not name the selector", err.message);
+    CHECK(strstr(err.message, "no-such-device-xyz") != NULL, "message '%s' does not name the selector",
+          err.message);
 
     r = gt_renderer(256, 256, 4);
     uint8_t px[4];

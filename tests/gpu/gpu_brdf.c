@@ -42,8 +42,13 @@ static uint32_t add_sphere(gn_scene *s)
             memcpy(&idx[k], q, sizeof q);
             k += 6;
         }
-    gn_mesh_desc md = {.positions = pos, .normals = pos, .uvs = uv, .vertex_count = nv, .indices = idx,
-                       .index_count = ni, .label = "unit sphere"};
+    gn_mesh_desc md = {.positions = pos,
+                       .normals = pos,
+                       .uvs = uv,
+                       .vertex_count = nv,
+                       .indices = idx,
+                       .index_count = ni,
+                       .label = "unit sphere"};
     uint32_t id = 0;
     gn_error err = {0};
     if (gn_scene_add_mesh(s, &md, &id, &err)) {
@@ -69,8 +74,12 @@ static void run_case(const gn_brdf_material *bm, const char *name)
     uint32_t mesh = add_sphere(s), mat = 0;
     gn_material_desc mdesc = {
         .base_color = {bm->base_color[0], bm->base_color[1], bm->base_color[2], 1},
-        .metallic = bm->metallic, .roughness = bm->roughness, .roughness_set = true,
-        .base_color_texture = GN_NO_TEXTURE, .normal_texture = GN_NO_TEXTURE, .textures_set = true,
+        .metallic = bm->metallic,
+        .roughness = bm->roughness,
+        .roughness_set = true,
+        .base_color_texture = GN_NO_TEXTURE,
+        .normal_texture = GN_NO_TEXTURE,
+        .textures_set = true,
     };
     gn_scene_add_material(s, &mdesc, &mat, NULL);
     gn_instance_desc inst = {.mesh = mesh, .material = mat};
@@ -79,7 +88,11 @@ static void run_case(const gn_brdf_material *bm, const char *name)
     gn_renderer *r = gt_renderer(W, H, 1);
     gn_frame_desc f = {
         .camera = {.position = {0, 0, 3.2f}, .yaw = 0, .pitch = 0, .fov_y = 40, .near_plane = 0.1f},
-        .camera_set = true, .time_of_day = 10.0f, .time_set = true, .latitude = 45, .day_of_year = 172,
+        .camera_set = true,
+        .time_of_day = 10.0f,
+        .time_set = true,
+        .latitude = 45,
+        .day_of_year = 172,
         .tonemap = GN_TONEMAP_CLIP,
     };
     uint8_t *px = gt_render(r, s, &f);
@@ -134,8 +147,8 @@ static void run_case(const gn_brdf_material *bm, const char *name)
             compared++;
         }
     double share = compared ? (double)over / compared : 1.0, mean = compared ? sum / (compared * 3.0) : 99;
-    fprintf(stderr, "%s: %u pixels compared, worst %u/255, %.3f%% over 3/255, mean %.3f/255\n", name, compared, worst,
-            share * 100, mean);
+    fprintf(stderr, "%s: %u pixels compared, worst %u/255, %.3f%% over 3/255, mean %.3f/255\n", name,
+            compared, worst, share * 100, mean);
     CHECK(compared > W * H / 5, "%s: only %u sphere pixels", name, compared);
     CHECK(share <= 0.01, "%s: %.3f%% of pixels differ by more than 3/255", name, share * 100);
     CHECK(mean < 1.0, "%s: mean difference %.3f/255", name, mean);

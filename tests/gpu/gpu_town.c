@@ -56,19 +56,22 @@ int main(void)
             snprintf(name, sizeof name, "town_%s_%s", vp_names[v], hour_names[t]);
             CHECK(gt_golden(r, name, px, W, H), "%s differs from its golden image", name);
             CHECK(variance(px) > 100.0, "%s is nearly flat (variance %.1f)", name, variance(px));
-            if (!first) first = px;
-            else free(px);
+            if (!first)
+                first = px;
+            else
+                free(px);
         }
     GT_CHECK_VALIDATION(r, "rendering the golden images");
 
     /* draws scale with materials: the prepass is one indirect call, the forward pass one a
      * material batch (+ the sky) */
     gn_frame_stats st;
-    CHECK(gn_renderer_wait_idle(r, &err) == GN_OK && gn_get_frame_stats(r, &st, &err) == GN_OK, "%s", err.message);
+    CHECK(gn_renderer_wait_idle(r, &err) == GN_OK && gn_get_frame_stats(r, &st, &err) == GN_OK, "%s",
+          err.message);
     CHECK(st.pass_count == 3, "%u passes", st.pass_count);
     CHECK(st.passes[0].draws == 1, "depth prepass: %u draw calls", st.passes[0].draws);
-    CHECK(st.passes[1].draws <= s->material_count + 1, "forward: %u draw calls for %u materials", st.passes[1].draws,
-          s->material_count);
+    CHECK(st.passes[1].draws <= s->material_count + 1, "forward: %u draw calls for %u materials",
+          st.passes[1].draws, s->material_count);
     CHECK(st.instances_visible > 0 && st.instances_visible < st.instances_total, "%u of %u instances visible",
           st.instances_visible, st.instances_total);
     CHECK(st.draw_groups < st.instances_visible / 4, "%u groups for %u visible instances", st.draw_groups,
@@ -83,7 +86,8 @@ int main(void)
     uint8_t *again = gt_render(r2, s, &f0);
     CHECK(memcmp(first, again, (size_t)W * H * 4) == 0 || !gt_is_lavapipe(r2),
           "two renders of the same frame differ (hash %016llx vs %016llx)",
-          (unsigned long long)gt_hash(first, (size_t)W * H * 4), (unsigned long long)gt_hash(again, (size_t)W * H * 4));
+          (unsigned long long)gt_hash(first, (size_t)W * H * 4),
+          (unsigned long long)gt_hash(again, (size_t)W * H * 4));
     gt_diff d = gt_compare(first, again, W, H, GT_GOLDEN_TOLERANCE);
     CHECK(d.over_share <= GT_GOLDEN_SHARE, "repeat render: %.3f%% of pixels differ", d.over_share * 100);
     GT_CHECK_VALIDATION(r2, "rendering the repeat");

@@ -106,8 +106,8 @@ bool gt_golden(const gn_renderer *r, const char *name, const uint8_t *rgba, uint
     if (ok) {
         gt_diff d = gt_compare(rgba, g, w, h, gt_is_lavapipe(r) ? 0 : GT_GOLDEN_TOLERANCE);
         ok = gt_is_lavapipe(r) ? d.max_channel == 0 : d.over_share <= GT_GOLDEN_SHARE;
-        fprintf(stderr, "golden %s: max channel diff %u, %.4f%% of pixels over tolerance, mean %.4f (%s)\n", name,
-                d.max_channel, d.over_share * 100, d.mean_abs, ok ? "ok" : "MISMATCH");
+        fprintf(stderr, "golden %s: max channel diff %u, %.4f%% of pixels over tolerance, mean %.4f (%s)\n",
+                name, d.max_channel, d.over_share * 100, d.mean_abs, ok ? "ok" : "MISMATCH");
     } else {
         fprintf(stderr, "golden %s: size %ux%u, expected %ux%u\n", name, w, h, gw, gh);
     }

@@ -22,9 +22,9 @@ uint8_t *gt_read_png(const char *path, uint32_t *w, uint32_t *h);
 uint64_t gt_hash(const uint8_t *data, size_t n); /* FNV-1a 64 */
 
 typedef struct gt_diff {
-    uint32_t max_channel;  /* largest per-channel difference, 0..255 */
-    double over_share;     /* share of pixels with a channel off by more than the tolerance */
-    double mean_abs;       /* mean absolute channel difference */
+    uint32_t max_channel; /* largest per-channel difference, 0..255 */
+    double over_share;    /* share of pixels with a channel off by more than the tolerance */
+    double mean_abs;      /* mean absolute channel difference */
 } gt_diff;
 gt_diff gt_compare(const uint8_t *a, const uint8_t *b, uint32_t w, uint32_t h, uint32_t tolerance);
 
@@ -38,7 +38,7 @@ bool gt_golden(const gn_renderer *r, const char *name, const uint8_t *rgba, uint
 
 /* Fails the test when the renderer has seen validation messages. */
 #define GT_CHECK_VALIDATION(r, when)                                                                         \
-    CHECK(gn_renderer_validation_messages(r) == 0, "%u validation message(s) %s",                             \
+    CHECK(gn_renderer_validation_messages(r) == 0, "%u validation message(s) %s",                            \
           gn_renderer_validation_messages(r), when)
 
 #endif

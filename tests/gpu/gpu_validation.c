@@ -25,7 +25,8 @@ int main(void)
         return 1;
     }
     gn_vk_buffer a, b;
-    gn_vk_buffer_desc bd = {.size = 4096, .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+    gn_vk_buffer_desc bd = {.size = 4096,
+                            .usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                             .name = "hazard a"};
     CHECK(gn_vk_buffer_create(&vk, &bd, &a, &err) == GN_OK, "%s", err.message);
     bd.name = "hazard b";

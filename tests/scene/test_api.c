@@ -5,15 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond);               \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, "\n");                                                                 \
-            return 1;                                                                              \
-        }                                                                                          \
-    } while (0)
+#include "scene_check.h"
 
 /* A unit quad in the XY plane facing +Z, two triangles. */
 static const float quad_pos[] = {0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0};
@@ -27,21 +19,16 @@ static int test_add_mesh_rejects(void)
     CHECK(gn_scene_create(&s, &e) == GN_OK, "%s", e.message);
 
     uint32_t bad_idx[] = {0, 1, 7};
-    gn_mesh_desc d = {.positions = quad_pos,
-                      .vertex_count = 4,
-                      .indices = bad_idx,
-                      .index_count = 3,
-                      .label = "crate"};
+    gn_mesh_desc d = {
+        .positions = quad_pos, .vertex_count = 4, .indices = bad_idx, .index_count = 3, .label = "crate"};
     gn_result r = gn_scene_add_mesh(s, &d, NULL, &e);
     CHECK(r == GN_ERROR_BAD_DATA, "out-of-range index gave %s", gn_result_name(r));
-    CHECK(strstr(e.message, "crate") && strstr(e.message, "out of range"), "message: %s",
-          e.message);
+    CHECK(strstr(e.message, "crate") && strstr(e.message, "out of range"), "message: %s", e.message);
 
     d.indices = quad_idx, d.index_count = 5;
     r = gn_scene_add_mesh(s, &d, NULL, &e);
     CHECK(r == GN_ERROR_INVALID_ARGUMENT, "5 indices gave %s", gn_result_name(r));
-    CHECK(strstr(e.message, "multiple of 3") && strstr(e.message, "crate"), "message: %s",
-          e.message);
+    CHECK(strstr(e.message, "multiple of 3") && strstr(e.message, "crate"), "message: %s", e.message);
 
     float nan_pos[12];
     memcpy(nan_pos, quad_pos, sizeof nan_pos);
@@ -49,13 +36,11 @@ static int test_add_mesh_rejects(void)
     d.positions = nan_pos, d.index_count = 6;
     r = gn_scene_add_mesh(s, &d, NULL, &e);
     CHECK(r == GN_ERROR_BAD_DATA, "NaN position gave %s", gn_result_name(r));
-    CHECK(strstr(e.message, "non-finite") && strstr(e.message, "vertex 1"), "message: %s",
-          e.message);
+    CHECK(strstr(e.message, "non-finite") && strstr(e.message, "vertex 1"), "message: %s", e.message);
 
     d.positions = NULL;
     r = gn_scene_add_mesh(s, &d, NULL, &e);
-    CHECK(r == GN_ERROR_INVALID_ARGUMENT && e.message[0], "NULL positions gave %s",
-          gn_result_name(r));
+    CHECK(r == GN_ERROR_INVALID_ARGUMENT && e.message[0], "NULL positions gave %s", gn_result_name(r));
 
     gn_scene_info info;
     gn_scene_get_info(s, &info);
@@ -80,10 +65,10 @@ static int test_computed_attributes(void)
     CHECK(gn_scene_add_mesh(s, &d, &id, &e) == GN_OK, "%s", e.message);
     for (uint32_t i = 0; i < 4; i++) {
         const gn_vertex *v = &s->vertices[i];
-        CHECK(fabsf(v->normal[2] - 1) < 1e-5f, "normal %u = %g %g %g", i, v->normal[0],
-              v->normal[1], v->normal[2]);
-        CHECK(fabsf(v->tangent[0] - 1) < 1e-5f, "tangent %u = %g %g %g", i, v->tangent[0],
-              v->tangent[1], v->tangent[2]);
+        CHECK(fabsf(v->normal[2] - 1) < 1e-5f, "normal %u = %g %g %g", i, v->normal[0], v->normal[1],
+              v->normal[2]);
+        CHECK(fabsf(v->tangent[0] - 1) < 1e-5f, "tangent %u = %g %g %g", i, v->tangent[0], v->tangent[1],
+              v->tangent[2]);
         /* v grows downwards (uv 0,0 at the top-left), so the glTF bitangent is +Y: w = +1. */
         CHECK(v->tangent[3] == 1.0f, "tangent w %u = %g", i, v->tangent[3]);
     }
@@ -96,12 +81,11 @@ static int test_computed_attributes(void)
     CHECK(gn_scene_add_mesh(s, &d, &id, &e) == GN_OK, "%s", e.message);
     for (uint32_t i = 4; i < 8; i++) {
         const gn_vertex *v = &s->vertices[i];
-        float dot = v->normal[0] * v->tangent[0] + v->normal[1] * v->tangent[1] +
-                    v->normal[2] * v->tangent[2];
+        float dot =
+            v->normal[0] * v->tangent[0] + v->normal[1] * v->tangent[1] + v->normal[2] * v->tangent[2];
         float len = sqrtf(v->tangent[0] * v->tangent[0] + v->tangent[1] * v->tangent[1] +
                           v->tangent[2] * v->tangent[2]);
-        CHECK(fabsf(dot) < 1e-5f && fabsf(len - 1) < 1e-5f, "tangent %u: dot %g len %g", i, dot,
-              len);
+        CHECK(fabsf(dot) < 1e-5f && fabsf(len - 1) < 1e-5f, "tangent %u: dot %g len %g", i, dot, len);
     }
     gn_scene_destroy(s);
     return 0;
@@ -116,8 +100,8 @@ static int test_materials_textures(void)
     uint32_t id;
     CHECK(gn_scene_add_material(s, &md, &id, &e) == GN_OK, "%s", e.message);
     const gn_material *m = &s->materials[id];
-    CHECK(m->base_color[0] == 0.8f && m->base_color[3] == 1.0f && m->roughness == 0.5f,
-          "defaults %g %g", m->base_color[0], m->roughness);
+    CHECK(m->base_color[0] == 0.8f && m->base_color[3] == 1.0f && m->roughness == 0.5f, "defaults %g %g",
+          m->base_color[0], m->roughness);
     CHECK(m->base_color_texture == GN_NO_TEXTURE && m->normal_texture == GN_NO_TEXTURE,
           "textures not defaulted");
     md.roughness_set = true;
@@ -145,11 +129,8 @@ static int test_instances_and_animation(void)
     gn_scene *s;
     gn_error e = {0};
     CHECK(gn_scene_create(&s, &e) == GN_OK, "%s", e.message);
-    gn_mesh_desc d = {.positions = quad_pos,
-                      .vertex_count = 4,
-                      .indices = quad_idx,
-                      .index_count = 6,
-                      .label = "quad"};
+    gn_mesh_desc d = {
+        .positions = quad_pos, .vertex_count = 4, .indices = quad_idx, .index_count = 6, .label = "quad"};
     uint32_t mesh, mat, st, dy;
     gn_material_desc md = {0};
     CHECK(gn_scene_add_mesh(s, &d, &mesh, &e) == GN_OK, "%s", e.message);
@@ -157,34 +138,29 @@ static int test_instances_and_animation(void)
 
     gn_instance_desc in = {.mesh = mesh + 1, .material = mat};
     gn_result r = gn_scene_add_instance(s, &in, &st, &e);
-    CHECK(r == GN_ERROR_INVALID_ARGUMENT && strstr(e.message, "mesh"), "bad mesh id: %s",
-          e.message);
+    CHECK(r == GN_ERROR_INVALID_ARGUMENT && strstr(e.message, "mesh"), "bad mesh id: %s", e.message);
     in.mesh = mesh;
     CHECK(gn_scene_add_instance(s, &in, &st, &e) == GN_OK, "%s", e.message);
     CHECK(s->instances[st].transform[0] == 1 && s->instances[st].transform[15] == 1,
           "zero transform is not identity");
     in.flags = GN_INSTANCE_DYNAMIC;
-    in.transform[0] = in.transform[5] = in.transform[10] = 2, in.transform[15] = 1,
-    in.transform[12] = 10;
+    in.transform[0] = in.transform[5] = in.transform[10] = 2, in.transform[15] = 1, in.transform[12] = 10;
     CHECK(gn_scene_add_instance(s, &in, &dy, &e) == GN_OK, "%s", e.message);
     const float *sp = s->instances[dy].sphere;
-    CHECK(fabsf(sp[0] - 11) < 1e-5f && fabsf(sp[3] - 2 * sqrtf(0.5f)) < 1e-5f, "world sphere %g %g",
-          sp[0], sp[3]);
+    CHECK(fabsf(sp[0] - 11) < 1e-5f && fabsf(sp[3] - 2 * sqrtf(0.5f)) < 1e-5f, "world sphere %g %g", sp[0],
+          sp[3]);
 
     float t[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 1};
     r = gn_scene_set_transform(s, st, t, &e);
-    CHECK(r == GN_ERROR_INVALID_ARGUMENT && strstr(e.message, "static"),
-          "static set_transform: %s %s", gn_result_name(r), e.message);
+    CHECK(r == GN_ERROR_INVALID_ARGUMENT && strstr(e.message, "static"), "static set_transform: %s %s",
+          gn_result_name(r), e.message);
     uint32_t gen = s->dynamic_generation;
-    CHECK(gn_scene_set_transform(s, dy, t, &e) == GN_OK && s->dynamic_generation != gen, "%s",
-          e.message);
+    CHECK(gn_scene_set_transform(s, dy, t, &e) == GN_OK && s->dynamic_generation != gen, "%s", e.message);
 
-    gn_orbit o = {
-        .instance = dy, .center = {0, 3, 0}, .radius = 10, .speed = 1, .phase = 0, .bob = 0};
+    gn_orbit o = {.instance = dy, .center = {0, 3, 0}, .radius = 10, .speed = 1, .phase = 0, .bob = 0};
     CHECK(gn_scene_add_orbit(s, &o, &e) == GN_OK, "%s", e.message);
     o.instance = st;
-    CHECK(gn_scene_add_orbit(s, &o, &e) == GN_ERROR_INVALID_ARGUMENT,
-          "orbit on a static instance accepted");
+    CHECK(gn_scene_add_orbit(s, &o, &e) == GN_ERROR_INVALID_ARGUMENT, "orbit on a static instance accepted");
     float before[16];
     memcpy(before, s->instances[st].transform, sizeof before);
     gn_scene_animate(s, 0.5);
@@ -193,20 +169,17 @@ static int test_instances_and_animation(void)
               fabsf(m[13] - 3) < 1e-5f,
           "orbit position %g %g %g", m[12], m[13], m[14]);
     /* Facing along the path: local +X is the velocity direction (-sin, 0, cos). */
-    CHECK(fabsf(m[0] + sinf(0.5f)) < 1e-4f && fabsf(m[2] - cosf(0.5f)) < 1e-4f, "facing %g %g",
-          m[0], m[2]);
-    CHECK(memcmp(before, s->instances[st].transform, sizeof before) == 0,
-          "animate moved a static instance");
+    CHECK(fabsf(m[0] + sinf(0.5f)) < 1e-4f && fabsf(m[2] - cosf(0.5f)) < 1e-4f, "facing %g %g", m[0], m[2]);
+    CHECK(memcmp(before, s->instances[st].transform, sizeof before) == 0, "animate moved a static instance");
     gn_scene_animate(s, 1.5);
-    CHECK(fabsf(s->instances[dy].transform[12] - 10 * cosf(1.5f)) < 1e-4f,
-          "second step did not move");
+    CHECK(fabsf(s->instances[dy].transform[12] - 10 * cosf(1.5f)) < 1e-4f, "second step did not move");
 
     gn_scene_info info;
     gn_scene_get_info(s, &info);
     CHECK(info.instances == 2 && info.dynamic_instances == 1 && info.triangles == 4 &&
               info.unique_triangles == 2,
-          "info %u %u %llu %llu", info.instances, info.dynamic_instances,
-          (unsigned long long)info.triangles, (unsigned long long)info.unique_triangles);
+          "info %u %u %llu %llu", info.instances, info.dynamic_instances, (unsigned long long)info.triangles,
+          (unsigned long long)info.unique_triangles);
     gn_scene_destroy(s);
     return 0;
 }
@@ -218,8 +191,7 @@ static int test_builtin_names(void)
     gn_builtin_desc d = {.name = "castle"};
     gn_result r = gn_scene_create_builtin(&d, &s, &e);
     CHECK(r == GN_ERROR_INVALID_ARGUMENT && s == NULL, "unknown scene gave %s", gn_result_name(r));
-    CHECK(strcmp(e.message, "unknown built-in scene 'castle' (known: town)") == 0, "message: %s",
-          e.message);
+    CHECK(strcmp(e.message, "unknown built-in scene 'castle' (known: town)") == 0, "message: %s", e.message);
     CHECK(strcmp(gn_result_name(GN_ERROR_DEVICE_LOST), "GN_ERROR_DEVICE_LOST") == 0, "result name");
     return 0;
 }

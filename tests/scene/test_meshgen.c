@@ -6,15 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond);               \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, "\n");                                                                 \
-            return 1;                                                                              \
-        }                                                                                          \
-    } while (0)
+#include "scene_check.h"
 
 static void sub(double o[3], const float a[3], const float b[3])
 {
@@ -22,8 +14,7 @@ static void sub(double o[3], const float a[3], const float b[3])
 }
 static void cross(double o[3], const double a[3], const double b[3])
 {
-    o[0] = a[1] * b[2] - a[2] * b[1], o[1] = a[2] * b[0] - a[0] * b[2],
-    o[2] = a[0] * b[1] - a[1] * b[0];
+    o[0] = a[1] * b[2] - a[2] * b[1], o[1] = a[2] * b[0] - a[0] * b[2], o[2] = a[0] * b[1] - a[1] * b[0];
 }
 
 /* Volume enclosed by the triangles (divergence theorem): positive when they face out. */
@@ -31,8 +22,7 @@ static double signed_volume(const gn_mg *b)
 {
     double v = 0;
     for (uint32_t t = 0; t < b->icount; t += 3) {
-        const float *p = b->v[b->idx[t]].pos, *q = b->v[b->idx[t + 1]].pos,
-                    *r = b->v[b->idx[t + 2]].pos;
+        const float *p = b->v[b->idx[t]].pos, *q = b->v[b->idx[t + 1]].pos, *r = b->v[b->idx[t + 2]].pos;
         v += (p[0] * ((double)q[1] * r[2] - (double)q[2] * r[1]) -
               p[1] * ((double)q[0] * r[2] - (double)q[2] * r[0]) +
               p[2] * ((double)q[0] * r[1] - (double)q[1] * r[0])) /
@@ -86,8 +76,7 @@ static int closed(gn_mg *b, const char *what, double expect, double tol)
     gn_mesh_compute_tangents(b->v, b->vcount, b->idx, b->icount);
     double v = signed_volume(b);
     CHECK(v > 0, "%s: volume %g (faces point inwards)", what, v);
-    if (expect > 0)
-        CHECK(fabs(v - expect) <= tol * expect, "%s: volume %g, expected %g", what, v, expect);
+    if (expect > 0) CHECK(fabs(v - expect) <= tol * expect, "%s: volume %g, expected %g", what, v, expect);
     int r = check_frames(b, what);
     gn_mg_reset(b);
     return r;

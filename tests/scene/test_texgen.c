@@ -7,15 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond);               \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, "\n");                                                                 \
-            return 1;                                                                              \
-        }                                                                                          \
-    } while (0)
+#include "scene_check.h"
 
 enum { S = 256 };
 
@@ -23,8 +15,7 @@ static float col_diff(const uint8_t *img, int a, int b)
 {
     double d = 0;
     for (int y = 0; y < S; y++)
-        for (int k = 0; k < 3; k++)
-            d += abs((int)img[(y * S + a) * 4 + k] - (int)img[(y * S + b) * 4 + k]);
+        for (int k = 0; k < 3; k++) d += abs((int)img[(y * S + a) * 4 + k] - (int)img[(y * S + b) * 4 + k]);
     return (float)(d / (S * 3));
 }
 
@@ -33,15 +24,12 @@ static int check_kind(gn_texgen_kind kind, uint8_t *c, uint8_t *n, uint8_t *c2, 
     const char *name = gn_texgen_name(kind);
     CHECK(gn_texgen(kind, S, 5, c, n), "%s: generation failed", name);
     CHECK(gn_texgen(kind, S, 5, c2, n2), "%s: generation failed", name);
-    CHECK(memcmp(c, c2, S * S * 4) == 0 && memcmp(n, n2, S * S * 4) == 0, "%s: not deterministic",
-          name);
+    CHECK(memcmp(c, c2, S * S * 4) == 0 && memcmp(n, n2, S * S * 4) == 0, "%s: not deterministic", name);
     double lum = 0;
     for (int i = 0; i < S * S; i++) {
-        float x = n[i * 4] / 127.5f - 1, y = n[i * 4 + 1] / 127.5f - 1,
-              z = n[i * 4 + 2] / 127.5f - 1;
+        float x = n[i * 4] / 127.5f - 1, y = n[i * 4 + 1] / 127.5f - 1, z = n[i * 4 + 2] / 127.5f - 1;
         float len = sqrtf(x * x + y * y + z * z);
-        CHECK(z > 0.2f && fabsf(len - 1) < 0.03f, "%s: normal texel %d = %g %g %g", name, i, x, y,
-              z);
+        CHECK(z > 0.2f && fabsf(len - 1) < 0.03f, "%s: normal texel %d = %g %g %g", name, i, x, y, z);
         lum += (c[i * 4] + c[i * 4 + 1] + c[i * 4 + 2]) / (3.0 * 255.0);
     }
     lum /= S * S;
@@ -57,8 +45,7 @@ static int check_kind(gn_texgen_kind kind, uint8_t *c, uint8_t *n, uint8_t *c2, 
 
 int main(void)
 {
-    uint8_t *c = malloc(S * S * 4), *n = malloc(S * S * 4), *c2 = malloc(S * S * 4),
-            *n2 = malloc(S * S * 4);
+    uint8_t *c = malloc(S * S * 4), *n = malloc(S * S * 4), *c2 = malloc(S * S * 4), *n2 = malloc(S * S * 4);
     if (!c || !n || !c2 || !n2) return 1;
     int f = 0;
     for (int k = 0; k < GN_TEX_KIND_COUNT; k++) f += check_kind((gn_texgen_kind)k, c, n, c2, n2);
@@ -73,8 +60,7 @@ int main(void)
             }
         top /= 16 * S, bottom /= 16 * S;
         if (!(top > 0.55 && bottom < 0.45)) {
-            fprintf(stderr, "%s:%d: brick bevel green top %g bottom %g\n", __FILE__, __LINE__, top,
-                    bottom);
+            fprintf(stderr, "%s:%d: brick bevel green top %g bottom %g\n", __FILE__, __LINE__, top, bottom);
             f++;
         }
     }

@@ -7,15 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            fprintf(stderr, "%s:%d: CHECK(%s) failed: ", __FILE__, __LINE__, #cond);               \
-            fprintf(stderr, __VA_ARGS__);                                                          \
-            fprintf(stderr, "\n");                                                                 \
-            return 1;                                                                              \
-        }                                                                                          \
-    } while (0)
+#include "scene_check.h"
 
 static double now(void)
 {
@@ -58,8 +50,8 @@ static int check_vertices(const gn_scene *s)
         CHECK(me->index_count % 3 == 0 && me->first_index + me->index_count <= s->index_count,
               "mesh %u ranges", m);
         for (uint32_t i = 0; i < me->index_count; i++)
-            CHECK(s->indices[me->first_index + i] < me->vertex_count, "mesh %u index %u = %u of %u",
-                  m, i, s->indices[me->first_index + i], me->vertex_count);
+            CHECK(s->indices[me->first_index + i] < me->vertex_count, "mesh %u index %u = %u of %u", m, i,
+                  s->indices[me->first_index + i], me->vertex_count);
         const gn_vertex *v = &s->vertices[me->first_vertex];
         /* Winding against normals, per triangle: the renderer culls back faces. */
         for (uint32_t t = 0; t < me->index_count; t += 3) {
@@ -102,8 +94,7 @@ static void vertical_ray(const gn_scene *s, const float p[3], float *below, floa
         for (uint32_t t = 0; t < m->index_count; t += 3) {
             float w[3][3];
             for (int k = 0; k < 3; k++) {
-                const float *q =
-                    s->vertices[m->first_vertex + s->indices[m->first_index + t + k]].pos;
+                const float *q = s->vertices[m->first_vertex + s->indices[m->first_index + t + k]].pos;
                 for (int j = 0; j < 3; j++)
                     w[k][j] = M[j] * q[0] + M[4 + j] * q[1] + M[8 + j] * q[2] + M[12 + j];
             }
@@ -133,10 +124,9 @@ static int check_cameras(const gn_scene *s)
     for (int i = 0; i < 4; i++) {
         float below, above;
         vertical_ray(s, vp[i], &below, &above);
-        CHECK(isfinite(below) && vp[i][1] - below >= 1.0f, "%s camera at %g %g %g: ground %g",
-              names[i], vp[i][0], vp[i][1], vp[i][2], below);
-        CHECK(above - vp[i][1] > 2.0f, "%s camera: something %g m above it", names[i],
-              above - vp[i][1]);
+        CHECK(isfinite(below) && vp[i][1] - below >= 1.0f, "%s camera at %g %g %g: ground %g", names[i],
+              vp[i][0], vp[i][1], vp[i][2], below);
+        CHECK(above - vp[i][1] > 2.0f, "%s camera: something %g m above it", names[i], above - vp[i][1]);
         CHECK(fabsf(vp[i][4]) < 60.0f, "%s camera pitch %g", names[i], vp[i][4]);
     }
     /* Towards the west (positive yaw turns to -X): the sunset is in the picture. */
@@ -156,8 +146,7 @@ static int check_animation(gn_scene *s)
     memcpy(dy0, s->instances[dy].transform, sizeof dy0);
     uint32_t gen = s->dynamic_generation, sgen = s->generation;
     gn_scene_animate(s, 10.0);
-    CHECK(memcmp(dy0, s->instances[dy].transform, sizeof dy0) != 0,
-          "dynamic instance %u did not move", dy);
+    CHECK(memcmp(dy0, s->instances[dy].transform, sizeof dy0) != 0, "dynamic instance %u did not move", dy);
     CHECK(memcmp(st0, s->instances[st].transform, sizeof st0) == 0, "static instance moved");
     CHECK(s->dynamic_generation != gen && s->generation == sgen, "generations %u->%u, %u->%u", gen,
           s->dynamic_generation, sgen, s->generation);
@@ -181,13 +170,12 @@ int main(void)
     gn_scene_get_info(a, &info);
     printf("town scale 1: %.3f s, %llu triangles (%llu unique), %u instances (%u dynamic), %u "
            "meshes, %u materials, %u textures\n",
-           ta, (unsigned long long)info.triangles, (unsigned long long)info.unique_triangles,
-           info.instances, info.dynamic_instances, info.meshes, info.materials, info.textures);
+           ta, (unsigned long long)info.triangles, (unsigned long long)info.unique_triangles, info.instances,
+           info.dynamic_instances, info.meshes, info.materials, info.textures);
     printf("  bounds %.0f %.0f %.0f .. %.0f %.0f %.0f\n", info.bounds_min[0], info.bounds_min[1],
            info.bounds_min[2], info.bounds_max[0], info.bounds_max[1], info.bounds_max[2]);
     if (info.triangles < 800000 || info.triangles > 1500000)
-        fprintf(stderr, "triangles %llu outside 0.8M..1.5M\n", (unsigned long long)info.triangles),
-            f++;
+        fprintf(stderr, "triangles %llu outside 0.8M..1.5M\n", (unsigned long long)info.triangles), f++;
     if (info.instances < 15000 || info.instances > 30000)
         fprintf(stderr, "instances %u outside 15k..30k\n", info.instances), f++;
     if (info.materials < 10 || info.materials > 30)
@@ -207,11 +195,10 @@ int main(void)
     if (build(1, 8, &big, &t8)) return 1;
     gn_scene_get_info(big, &info);
     printf("town scale 8: %.3f s, %llu triangles (%llu unique), %u instances, %u meshes\n", t8,
-           (unsigned long long)info.triangles, (unsigned long long)info.unique_triangles,
-           info.instances, info.meshes);
+           (unsigned long long)info.triangles, (unsigned long long)info.unique_triangles, info.instances,
+           info.meshes);
     if (info.triangles <= 10000000ull)
-        fprintf(stderr, "scale 8 has only %llu triangles\n", (unsigned long long)info.triangles),
-            f++;
+        fprintf(stderr, "scale 8 has only %llu triangles\n", (unsigned long long)info.triangles), f++;
     f += check_cameras(big);
     gn_scene_destroy(big);
     if (!f) printf("scene_town: ok\n");

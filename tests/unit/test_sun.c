@@ -120,10 +120,7 @@ static void test_colour(void)
     }
 }
 
-static float luma(const float c[3])
-{
-    return 0.2126f * c[0] + 0.7152f * c[1] + 0.0722f * c[2];
-}
+static float luma(const float c[3]) { return 0.2126f * c[0] + 0.7152f * c[1] + 0.0722f * c[2]; }
 
 static void test_sky(void)
 {

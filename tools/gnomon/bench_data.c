@@ -13,8 +13,7 @@ bool gn_bench_data_init(gn_bench_data *d, uint32_t capacity)
 {
     *d = (gn_bench_data){.capacity = capacity};
     d->frame_index = calloc(capacity ? capacity : 1, sizeof *d->frame_index);
-    double **cols[] = {&d->frame_ms,  &d->cpu_ms,  &d->draws,
-                       &d->triangles, &d->visible, &d->draw_groups};
+    double **cols[] = {&d->frame_ms, &d->cpu_ms, &d->draws, &d->triangles, &d->visible, &d->draw_groups};
     bool ok = d->frame_index != NULL;
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
         *cols[i] = calloc(capacity ? capacity : 1, sizeof(double));
@@ -82,8 +81,7 @@ bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s)
 }
 
 /* Statistics of the finite values of v (a pass is NAN in frames that lacked it). */
-static void gn_bench_series(const double *v, uint32_t n, double *tmp, double *scratch,
-                            gn_series_stats *out)
+static void gn_bench_series(const double *v, uint32_t n, double *tmp, double *scratch, gn_series_stats *out)
 {
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; i++)
@@ -143,8 +141,7 @@ void gn_bench_print_table(FILE *f, const gn_bench_summary *s)
     for (uint32_t i = 0; i < s->pass_count; i++) gn_bench_row(f, s->pass_names[i], &s->pass[i]);
     gn_bench_row(f, "frame GPU", &s->frame);
     gn_bench_row(f, "frame CPU", &s->cpu);
-    fprintf(f, "%-22s %s\n", "draws (median)",
-            gn_report_count(gn_bench_count(s->draws), a, sizeof a));
+    fprintf(f, "%-22s %s\n", "draws (median)", gn_report_count(gn_bench_count(s->draws), a, sizeof a));
     fprintf(f, "%-22s %s\n", "triangles (median)",
             gn_report_count(gn_bench_count(s->triangles), a, sizeof a));
     fprintf(f, "%-22s %s / %s\n", "instances visible",
@@ -169,19 +166,12 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
     gn_json j;
     gn_json_begin(&j, f);
     gn_json_object_begin(&j, NULL);
-    gn_json_string(&j, "device", m->device);
-    gn_json_string(&j, "scene", m->scene);
-    gn_json_array_begin(&j, "size");
-    gn_json_uint(&j, NULL, m->width);
-    gn_json_uint(&j, NULL, m->height);
-    gn_json_array_end(&j);
-    gn_json_uint(&j, "msaa", m->msaa);
+    gn_json_run_header(&j, m->device, m->scene, m->width, m->height, m->msaa);
     gn_json_string(&j, "path", m->path);
     gn_json_uint(&j, "frames", m->frames);
     gn_json_uint(&j, "frames_timed", s->samples); /* frames whose statistics were seen */
     gn_json_object_begin(&j, "passes");
-    for (uint32_t i = 0; i < s->pass_count; i++)
-        gn_bench_json_stats(&j, s->pass_names[i], &s->pass[i]);
+    for (uint32_t i = 0; i < s->pass_count; i++) gn_bench_json_stats(&j, s->pass_names[i], &s->pass[i]);
     gn_json_object_end(&j);
     gn_bench_json_stats(&j, "frame", &s->frame);
     gn_bench_json_stats(&j, "cpu", &s->cpu);

@@ -9,8 +9,7 @@
 
 static float gn_rad(float deg) { return deg * (float)(GN_PI / 180.0); }
 
-void gn_bench_walker_start(gn_bench_walker *w, gn_bench_path path, const gn_scene_info *info,
-                           uint32_t total)
+void gn_bench_walker_start(gn_bench_walker *w, gn_bench_path path, const gn_scene_info *info, uint32_t total)
 {
     memset(w, 0, sizeof *w);
     w->path = path;
@@ -35,8 +34,7 @@ static bool gn_bench_walks(gn_bench_path p) { return p == GN_PATH_WALK || p == G
 static void gn_bench_steer(gn_bench_walker *w, float dt)
 {
     float x = w->pos[0], z = w->pos[2];
-    bool inside =
-        x >= w->box_min[0] && x <= w->box_max[0] && z >= w->box_min[1] && z <= w->box_max[1];
+    bool inside = x >= w->box_min[0] && x <= w->box_max[0] && z >= w->box_min[1] && z <= w->box_max[1];
     if (inside) return;
     float cx = 0.5f * (w->box_min[0] + w->box_max[0]), cz = 0.5f * (w->box_min[1] + w->box_max[1]);
     float want = (float)(atan2(-(cx - x), -(cz - z)) * 180.0 / GN_PI);
@@ -48,10 +46,9 @@ static void gn_bench_steer(gn_bench_walker *w, float dt)
 void gn_bench_walker_next(gn_bench_walker *w, gn_frame_desc *frame)
 {
     float dt = (float)GN_BENCH_DT;
-    float sway =
-        gn_bench_walks(w->path)
-            ? GN_BENCH_SWAY_DEG * sinf((float)(2.0 * GN_PI * w->seconds / GN_BENCH_SWAY_PERIOD))
-            : 0.0f;
+    float sway = gn_bench_walks(w->path)
+                     ? GN_BENCH_SWAY_DEG * sinf((float)(2.0 * GN_PI * w->seconds / GN_BENCH_SWAY_PERIOD))
+                     : 0.0f;
     float yaw = w->heading + sway;
 
     *frame = (gn_frame_desc){.camera_set = true, .time_set = true, .seconds = w->seconds};

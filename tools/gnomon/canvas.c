@@ -52,8 +52,7 @@ void gn_canvas_rect(gn_canvas *c, int x0, int y0, int x1, int y1, gn_rgb colour)
 
 /* A DDA line: one step a pixel along the longer axis, a thickness x thickness square at
  * each step. Charts need no anti-aliasing to be read. */
-void gn_canvas_line(gn_canvas *c, float x0, float y0, float x1, float y1, gn_rgb colour,
-                    int thickness)
+void gn_canvas_line(gn_canvas *c, float x0, float y0, float x1, float y1, gn_rgb colour, int thickness)
 {
     if (!isfinite(x0) || !isfinite(y0) || !isfinite(x1) || !isfinite(y1)) return;
     float dx = x1 - x0, dy = y1 - y0;
@@ -65,8 +64,7 @@ void gn_canvas_line(gn_canvas *c, float x0, float y0, float x1, float y1, gn_rgb
         float t = steps ? (float)i / (float)steps : 0.0f;
         int x = (int)lroundf(x0 + t * dx), y = (int)lroundf(y0 + t * dy);
         for (int oy = 0; oy < thickness; oy++)
-            for (int ox = 0; ox < thickness; ox++)
-                gn_canvas_put(c, x + lo + ox, y + lo + oy, colour);
+            for (int ox = 0; ox < thickness; ox++) gn_canvas_put(c, x + lo + ox, y + lo + oy, colour);
     }
 }
 

@@ -18,10 +18,8 @@ typedef struct gn_canvas {
 bool gn_canvas_init(gn_canvas *c, int width, int height, gn_rgb background); /* false: no memory */
 void gn_canvas_free(gn_canvas *c);
 
-void gn_canvas_rect(gn_canvas *c, int x0, int y0, int x1, int y1,
-                    gn_rgb colour); /* [x0,x1) x [y0,y1) */
-void gn_canvas_line(gn_canvas *c, float x0, float y0, float x1, float y1, gn_rgb colour,
-                    int thickness);
+void gn_canvas_rect(gn_canvas *c, int x0, int y0, int x1, int y1, gn_rgb colour); /* [x0,x1) x [y0,y1) */
+void gn_canvas_line(gn_canvas *c, float x0, float y0, float x1, float y1, gn_rgb colour, int thickness);
 
 /* Text in stb_easy_font's 1-pixel-stroke font, each font pixel drawn as scale x scale.
  * (x, y) is the top left. Characters outside printable ASCII are drawn as '?'. */

@@ -19,17 +19,16 @@ typedef struct gn_bench_run {
     const char *device;
 } gn_bench_run;
 
-/* Takes the statistics of every frame that finished since the last call and keeps those
- * after the warm-up; *last is set to the newest one taken. */
-static gn_result gn_bench_take(gn_bench_run *b, uint64_t after, gn_frame_stats *last, bool *have, gn_error *err)
+/* Takes the statistics of every frame that finished since the last call; the data keeps
+ * those after its watermark (the warm-up). *last is set to the newest one kept. */
+static gn_result gn_bench_take(gn_bench_run *b, gn_frame_stats *last, bool *have, gn_error *err)
 {
     gn_frame_stats batch[GN_STATS_QUEUE];
     uint32_t n = 0;
     gn_result res = gn_take_frame_stats(b->r, batch, GN_STATS_QUEUE, &n, err);
     if (res != GN_OK) return res;
     for (uint32_t i = 0; i < n; i++) {
-        if (batch[i].frame_index <= after) continue;
-        gn_bench_data_add(&b->data, &batch[i]);
+        if (!gn_bench_data_add(&b->data, &batch[i])) continue;
         *last = batch[i];
         *have = true;
     }
@@ -47,24 +46,24 @@ static int gn_bench_frames(gn_bench_run *b)
     gn_bench_walker_start(&walker, (gn_bench_path)o->path, &info, total);
     gn_frame_stats s = {0};
     bool have = false;
-    uint64_t warmup_last = 0; /* frames up to this index are warm-up, not measured */
     double last_print = -1e9;
     for (uint32_t i = 0; i < total; i++) {
         gn_frame_desc frame;
         gn_bench_walker_next(&walker, &frame);
         if (gn_render(b->r, b->scene, &frame, &err) != GN_OK) return gn_cli_fail("bench", &err);
-        if (i + 1 == o->warmup) warmup_last = gn_renderer_frame_index(b->r);
-        if (gn_bench_take(b, warmup_last, &s, &have, &err) != GN_OK) return gn_cli_fail("bench", &err);
+        /* frames up to the last warm-up frame's index are not measured */
+        if (i + 1 == o->warmup) gn_bench_data_skip_through(&b->data, gn_renderer_frame_index(b->r));
+        if (gn_bench_take(b, &s, &have, &err) != GN_OK) return gn_cli_fail("bench", &err);
         double now = gn_cli_now_ms();
         if (i >= o->warmup && (now - last_print >= GN_BENCH_PROGRESS_MS || i + 1 == total)) {
             last_print = now;
-            fprintf(stderr, "\rbench: frame %u/%u  gpu %.2f ms  cpu %.2f ms ", i + 1 - o->warmup,
-                    o->frames, have ? s.gpu_ms : 0.0, have ? s.cpu_ms : 0.0);
+            fprintf(stderr, "\rbench: frame %u/%u  gpu %.2f ms  cpu %.2f ms ", i + 1 - o->warmup, o->frames,
+                    have ? s.gpu_ms : 0.0, have ? s.cpu_ms : 0.0);
         }
     }
     fprintf(stderr, "\n");
     /* The last frames finish after the loop: wait for them, then take them. */
-    if (gn_renderer_wait_idle(b->r, &err) != GN_OK || gn_bench_take(b, warmup_last, &s, &have, &err) != GN_OK)
+    if (gn_renderer_wait_idle(b->r, &err) != GN_OK || gn_bench_take(b, &s, &have, &err) != GN_OK)
         return gn_cli_fail("bench", &err);
     return GN_EXIT_OK;
 }
@@ -96,13 +95,10 @@ static bool gn_bench_plot(const gn_bench_run *b)
     for (uint32_t i = 0; i < b->data.pass_count; i++)
         series[n++] = (gn_plot_series){b->data.pass_names[i], b->data.pass_ms[i], b->data.count};
     char title[512], err[512];
-    snprintf(title, sizeof title, "%s %ux%u msaa %u, path %s - %s", o->scene, o->size[0],
-             o->size[1], o->msaa, gn_bench_path_name(o->path), b->device);
-    gn_plot_desc d = {.title = title,
-                      .x_label = "frame",
-                      .y_label = "GPU ms",
-                      .series = series,
-                      .series_count = n};
+    snprintf(title, sizeof title, "%s %ux%u msaa %u, path %s - %s", o->scene, o->size[0], o->size[1], o->msaa,
+             gn_bench_path_name(o->path), b->device);
+    gn_plot_desc d = {
+        .title = title, .x_label = "frame", .y_label = "GPU ms", .series = series, .series_count = n};
     if (gn_plot_write_png(o->plot, &d, err, sizeof err)) return true;
     fprintf(stderr, "gnomon bench: %s\n", err);
     return false;
@@ -120,9 +116,9 @@ static int gn_bench_run_all(gn_bench_run *b)
     double t0 = gn_cli_now_ms();
     gn_builtin_desc bd = {.name = o->scene, .seed = o->seed, .scale = o->scale};
     if (gn_scene_create_builtin(&bd, &b->scene, &err) != GN_OK) return gn_cli_fail("bench", &err);
-    printf("%s: %s %ux%u, msaa %u, path %s, %u frames (+%u warm-up); scene built in %.1f ms\n",
-           b->device, o->scene, o->size[0], o->size[1], o->msaa, gn_bench_path_name(o->path),
-           o->frames, o->warmup, gn_cli_now_ms() - t0);
+    printf("%s: %s %ux%u, msaa %u, path %s, %u frames (+%u warm-up); scene built in %.1f ms\n", b->device,
+           o->scene, o->size[0], o->size[1], o->msaa, gn_bench_path_name(o->path), o->frames, o->warmup,
+           gn_cli_now_ms() - t0);
 
     int code = gn_bench_frames(b);
     if (code != GN_EXIT_OK) return code;
@@ -136,7 +132,8 @@ static int gn_bench_run_all(gn_bench_run *b)
         return GN_EXIT_RUNTIME;
     }
     if (sum.samples < o->frames)
-        printf("statistics of %u of %u frames (statistics of older frames were dropped from the renderer queue)\n",
+        printf("statistics of %u of %u frames (statistics of older frames were dropped from the renderer "
+               "queue)\n",
                sum.samples, o->frames);
     gn_bench_print_table(stdout, &sum);
     if (o->json && !gn_bench_json(b, &sum)) return GN_EXIT_RUNTIME;
@@ -149,9 +146,14 @@ int gn_cmd_bench(int argc, char **argv)
     gn_bench_opts o;
     char msg[1024];
     switch (gn_bench_opts_parse(argc, argv, &o, msg, sizeof msg)) {
-    case GN_PARSE_HELP: gn_bench_opts_help(stdout); return GN_EXIT_OK;
-    case GN_PARSE_ERROR: fprintf(stderr, "%s\n", msg); return GN_EXIT_USAGE;
-    case GN_PARSE_OK: break;
+    case GN_PARSE_HELP:
+        gn_bench_opts_help(stdout);
+        return GN_EXIT_OK;
+    case GN_PARSE_ERROR:
+        fprintf(stderr, "%s\n", msg);
+        return GN_EXIT_USAGE;
+    case GN_PARSE_OK:
+        break;
     }
     if ((o.json && !gn_cli_make_parent_dirs(o.json, msg, sizeof msg)) ||
         (o.plot && !gn_cli_make_parent_dirs(o.plot, msg, sizeof msg))) {

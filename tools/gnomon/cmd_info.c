@@ -21,28 +21,30 @@ static void gn_info_print(uint32_t index, const gn_device_info *d)
     printf("\n");
     printf("  %-34s %u\n", "max image size 2D", d->max_image_size_2d);
     printf("  %-34s %u\n", "max image array layers", d->max_image_array_layers);
-    printf("  %-34s %u\n", "max compute workgroup invocations",
-           d->max_compute_workgroup_invocations);
+    printf("  %-34s %u\n", "max compute workgroup invocations", d->max_compute_workgroup_invocations);
     printf("  %-34s %u\n", "max draw indirect count", d->max_draw_indirect_count);
-    printf("  %-34s %llu\n", "max storage buffer range",
-           (unsigned long long)d->max_storage_buffer_range);
+    printf("  %-34s %llu\n", "max storage buffer range", (unsigned long long)d->max_storage_buffer_range);
     printf("  %-34s %g\n", "timestamp period ns", (double)d->timestamp_period_ns);
     printf("  %-34s multi_draw_indirect=%s depth_clamp=%s timestamps=%s\n", "features",
            d->multi_draw_indirect ? "yes" : "no", d->depth_clamp ? "yes" : "no",
            d->timestamps ? "yes" : "no");
     printf("  %-34s sampler_anisotropy=%s shader_draw_parameters=%s\n", "",
            d->sampler_anisotropy ? "yes" : "no", d->shader_draw_parameters ? "yes" : "no");
-    printf("  %-34s %llu MiB\n", "device-local memory",
-           (unsigned long long)(d->device_local_bytes >> 20));
+    printf("  %-34s %llu MiB\n", "device-local memory", (unsigned long long)(d->device_local_bytes >> 20));
 }
 
 int gn_cmd_info(int argc, char **argv)
 {
     char msg[1024];
     switch (gn_info_opts_parse(argc, argv, msg, sizeof msg)) {
-    case GN_PARSE_HELP: gn_info_opts_help(stdout); return GN_EXIT_OK;
-    case GN_PARSE_ERROR: fprintf(stderr, "%s\n", msg); return GN_EXIT_USAGE;
-    case GN_PARSE_OK: break;
+    case GN_PARSE_HELP:
+        gn_info_opts_help(stdout);
+        return GN_EXIT_OK;
+    case GN_PARSE_ERROR:
+        fprintf(stderr, "%s\n", msg);
+        return GN_EXIT_USAGE;
+    case GN_PARSE_OK:
+        break;
     }
     static gn_device_info devices[GN_INFO_MAX_DEVICES]; /* ~1 KiB each: off the stack */
     uint32_t count = 0;

@@ -15,18 +15,16 @@ static const char *const gn_path_names[] = {"static", "sun", "walk", "walk-sun",
 
 /* Limits on what a user may ask for. They catch typos ("--size 1920x10800") before a
  * device starts; the library still checks what the device itself supports. */
-#define GN_SIZE_MIN   16     /* a smaller image measures nothing but fixed overhead */
-#define GN_SIZE_MAX   16384  /* the largest 2D image current desktop GPUs allow */
-#define GN_SCALE_MAX  64     /* scale 8 is already > 10M triangles */
+#define GN_SIZE_MIN 16       /* a smaller image measures nothing but fixed overhead */
+#define GN_SIZE_MAX 16384    /* the largest 2D image current desktop GPUs allow */
+#define GN_SCALE_MAX 64      /* scale 8 is already > 10M triangles */
 #define GN_FRAMES_MAX 100000 /* ~28 minutes at 60 fps; bounds the sample arrays */
 
-static const char *gn_scene_check(const char *command, const char *scene, char *err,
-                                  size_t err_size)
+static const char *gn_scene_check(const char *command, const char *scene, char *err, size_t err_size)
 {
     for (const char *const *s = gn_builtin_scenes; *s; s++)
         if (strcmp(*s, scene) == 0) return NULL;
-    snprintf(err, err_size, "gnomon %s: unknown scene '%s' (built-in scenes: town)", command,
-             scene);
+    snprintf(err, err_size, "gnomon %s: unknown scene '%s' (built-in scenes: town)", command, scene);
     return err;
 }
 
@@ -39,10 +37,9 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
          "image size (default 1280x720)"},
         {"--time", GN_OPT_FLOAT, &o->time, &o->time_set, 0, 24, false, NULL, "HOURS",
          "local solar time 0..24 (default 18.5)"},
-        {"--camera", GN_OPT_CAMERA, o->camera, &o->camera_set, -89, 89, false, NULL,
-         "x,y,z,yaw,pitch", "camera in metres and degrees (default: the scene's)"},
-        {"--msaa", GN_OPT_UINT, &o->msaa, NULL, 1, 8, true, NULL, "N",
-         "samples: 1, 2, 4 or 8 (default 4)"},
+        {"--camera", GN_OPT_CAMERA, o->camera, &o->camera_set, -89, 89, false, NULL, "x,y,z,yaw,pitch",
+         "camera in metres and degrees (default: the scene's)"},
+        {"--msaa", GN_OPT_UINT, &o->msaa, NULL, 1, 8, true, NULL, "N", "samples: 1, 2, 4 or 8 (default 4)"},
         {"--view", GN_OPT_CHOICE, &o->view, NULL, 0, 0, false, gn_view_names, "VIEW",
          "final, depth, normals or albedo (default final)"},
         {"--tonemap", GN_OPT_CHOICE, &o->tonemap, NULL, 0, 0, false, gn_tonemap_names, "OP",
@@ -79,8 +76,7 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
          "frames rendered first and not measured (default 10)"},
         {"--path", GN_OPT_CHOICE, &o->path, NULL, 0, 0, false, gn_path_names, "PATH",
          "static, sun, walk or walk-sun (default static)"},
-        {"--msaa", GN_OPT_UINT, &o->msaa, NULL, 1, 8, true, NULL, "N",
-         "samples: 1, 2, 4 or 8 (default 4)"},
+        {"--msaa", GN_OPT_UINT, &o->msaa, NULL, 1, 8, true, NULL, "N", "samples: 1, 2, 4 or 8 (default 4)"},
         {"--seed", GN_OPT_UINT, &o->seed, NULL, 0, UINT32_MAX, false, NULL, "N",
          "scene seed (default 1; 0 means 1)"},
         {"--scale", GN_OPT_UINT, &o->scale, NULL, 1, GN_SCALE_MAX, false, NULL, "N",
@@ -103,8 +99,7 @@ static const char gn_bench_summary[] =
 static const char gn_info_summary[] =
     "Lists the Vulkan devices, which one gnomon chooses and why ($GNOMON_DEVICE overrides).";
 
-gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err,
-                                     size_t err_size)
+gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err, size_t err_size)
 {
     *o = (gn_render_opts){.scene = "town", .size = {1280, 720}, .msaa = 4, .seed = 1, .scale = 1};
     gn_opt t[32];
@@ -119,8 +114,7 @@ gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, c
     return GN_PARSE_OK;
 }
 
-gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, char *err,
-                                    size_t err_size)
+gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, char *err, size_t err_size)
 {
     *o = (gn_bench_opts){.scene = "town",
                          .size = {1920, 1080},
@@ -148,9 +142,7 @@ void gn_render_opts_help(FILE *f)
     gn_render_opts o;
     gn_opt t[32];
     gn_opts_print_help(f, "render", gn_render_summary, t, gn_render_table(&o, t));
-    fprintf(
-        f,
-        "\nexample: gnomon render --scene town --size 1280x720 --time 18.5 --out out/town.png\n");
+    fprintf(f, "\nexample: gnomon render --scene town --size 1280x720 --time 18.5 --out out/town.png\n");
 }
 
 void gn_bench_opts_help(FILE *f)

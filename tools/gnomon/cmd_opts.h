@@ -25,12 +25,7 @@ typedef struct gn_render_opts {
     const char *stats;
 } gn_render_opts;
 
-typedef enum gn_bench_path {
-    GN_PATH_STATIC,
-    GN_PATH_SUN,
-    GN_PATH_WALK,
-    GN_PATH_WALK_SUN
-} gn_bench_path;
+typedef enum gn_bench_path { GN_PATH_STATIC, GN_PATH_SUN, GN_PATH_WALK, GN_PATH_WALK_SUN } gn_bench_path;
 
 typedef struct gn_bench_opts {
     const char *scene;
@@ -43,10 +38,8 @@ typedef struct gn_bench_opts {
     const char *plot;
 } gn_bench_opts;
 
-gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err,
-                                     size_t err_size);
-gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, char *err,
-                                    size_t err_size);
+gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err, size_t err_size);
+gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, char *err, size_t err_size);
 gn_parse_status gn_info_opts_parse(int argc, char **argv, char *err, size_t err_size);
 
 void gn_render_opts_help(FILE *f);

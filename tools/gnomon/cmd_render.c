@@ -47,9 +47,9 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
         return GN_EXIT_RUNTIME;
     }
     gn_result res = gn_read_pixels(*r, pixels, &err);
-    int wrote = res == GN_OK ? stbi_write_png(o->out, (int)o->size[0], (int)o->size[1], 4, pixels,
-                                              (int)o->size[0] * 4)
-                             : 0;
+    int wrote = res == GN_OK
+                    ? stbi_write_png(o->out, (int)o->size[0], (int)o->size[1], 4, pixels, (int)o->size[0] * 4)
+                    : 0;
     free(pixels);
     if (res != GN_OK) return gn_cli_fail("render", &err);
     if (!wrote) {
@@ -84,9 +84,14 @@ int gn_cmd_render(int argc, char **argv)
     gn_render_opts o;
     char msg[1024];
     switch (gn_render_opts_parse(argc, argv, &o, msg, sizeof msg)) {
-    case GN_PARSE_HELP: gn_render_opts_help(stdout); return GN_EXIT_OK;
-    case GN_PARSE_ERROR: fprintf(stderr, "%s\n", msg); return GN_EXIT_USAGE;
-    case GN_PARSE_OK: break;
+    case GN_PARSE_HELP:
+        gn_render_opts_help(stdout);
+        return GN_EXIT_OK;
+    case GN_PARSE_ERROR:
+        fprintf(stderr, "%s\n", msg);
+        return GN_EXIT_USAGE;
+    case GN_PARSE_OK:
+        break;
     }
     /* Folders first: a typo in --out should not cost a device start and a scene build. */
     if (!gn_cli_make_parent_dirs(o.out, msg, sizeof msg) ||

@@ -10,11 +10,21 @@ void gn_json_write_escaped(FILE *f, const char *s)
     fputc('"', f);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         switch (*p) {
-        case '"': fputs("\\\"", f); break;
-        case '\\': fputs("\\\\", f); break;
-        case '\n': fputs("\\n", f); break;
-        case '\r': fputs("\\r", f); break;
-        case '\t': fputs("\\t", f); break;
+        case '"':
+            fputs("\\\"", f);
+            break;
+        case '\\':
+            fputs("\\\\", f);
+            break;
+        case '\n':
+            fputs("\\n", f);
+            break;
+        case '\r':
+            fputs("\\r", f);
+            break;
+        case '\t':
+            fputs("\\t", f);
+            break;
         default:
             /* Other control characters must be \u escapes; bytes >= 0x80 pass through, as
              * device names are UTF-8 already. */
@@ -119,4 +129,16 @@ bool gn_json_end(gn_json *j)
 {
     fputc('\n', j->f);
     return !j->misuse && j->depth == 0 && !ferror(j->f);
+}
+
+void gn_json_run_header(gn_json *j, const char *device, const char *scene, uint32_t width, uint32_t height,
+                        uint32_t msaa)
+{
+    gn_json_string(j, "device", device);
+    gn_json_string(j, "scene", scene);
+    gn_json_array_begin(j, "size");
+    gn_json_uint(j, NULL, width);
+    gn_json_uint(j, NULL, height);
+    gn_json_array_end(j);
+    gn_json_uint(j, "msaa", msaa);
 }

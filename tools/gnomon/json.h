@@ -33,4 +33,9 @@ bool gn_json_end(gn_json *j); /* ends the line; false if misused or the stream f
 
 void gn_json_write_escaped(FILE *f, const char *s); /* "s" with quotes, escapes applied */
 
+/* The keys every gnomon result object opens with, so render's --stats and bench's --json
+ * read alike: device, scene, size [w, h], msaa. */
+void gn_json_run_header(gn_json *j, const char *device, const char *scene, uint32_t width, uint32_t height,
+                        uint32_t msaa);
+
 #endif

@@ -16,8 +16,7 @@ typedef struct gn_command {
 static const gn_command gn_commands[] = {
     {"render", gn_cmd_render, gn_render_opts_help,
      "render one frame to a PNG and print per-pass GPU timings"},
-    {"bench", gn_cmd_bench, gn_bench_opts_help,
-     "render frames along a path; per-pass GPU time statistics"},
+    {"bench", gn_cmd_bench, gn_bench_opts_help, "render frames along a path; per-pass GPU time statistics"},
     {"info", gn_cmd_info, gn_info_opts_help, "list Vulkan devices and which one gnomon chooses"},
 };
 #define GN_COMMAND_COUNT (sizeof gn_commands / sizeof gn_commands[0])
@@ -48,16 +47,14 @@ int main(int argc, char **argv)
         return GN_EXIT_USAGE;
     }
     const char *name = argv[1];
-    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 ||
-        (strcmp(name, "help") == 0 && argc == 2)) {
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || (strcmp(name, "help") == 0 && argc == 2)) {
         gn_usage(stdout);
         return GN_EXIT_OK;
     }
     if (strcmp(name, "help") == 0) {
         const gn_command *c = gn_find_command(argv[2]);
         if (!c || argc > 3) {
-            fprintf(stderr, "gnomon help: unknown command '%s' (commands: render, bench, info)\n",
-                    argv[2]);
+            fprintf(stderr, "gnomon help: unknown command '%s' (commands: render, bench, info)\n", argv[2]);
             return GN_EXIT_USAGE;
         }
         c->help(stdout);
@@ -65,10 +62,8 @@ int main(int argc, char **argv)
     }
     const gn_command *c = gn_find_command(name);
     if (!c) {
-        fprintf(
-            stderr,
-            "gnomon: unknown command '%s' (commands: render, bench, info; see 'gnomon --help')\n",
-            name);
+        fprintf(stderr, "gnomon: unknown command '%s' (commands: render, bench, info; see 'gnomon --help')\n",
+                name);
         return GN_EXIT_USAGE;
     }
     return c->run(argc - 2, argv + 2);

@@ -54,8 +54,7 @@ static void gn_opt_list(const gn_opt *o, char *buf, size_t size)
     }
     for (uint64_t v = 1; v <= (uint64_t)o->max && n < size; v <<= 1)
         if ((double)v >= o->min)
-            n +=
-                (size_t)snprintf(buf + n, size - n, "%s%llu", n ? ", " : "", (unsigned long long)v);
+            n += (size_t)snprintf(buf + n, size - n, "%s%llu", n ? ", " : "", (unsigned long long)v);
 }
 
 static bool gn_opt_uint_ok(const gn_opt *o, const char *s, uint32_t *out)
@@ -79,8 +78,7 @@ static bool gn_opt_size(const gn_opt *o, const char *s, uint32_t out[2], bool *r
     w[wl] = '\0';
     if (!gn_parse_u64(w, &a) || !gn_parse_u64(x + 1, &b)) return false;
     *range_only = true;
-    if ((double)a < o->min || (double)a > o->max || (double)b < o->min || (double)b > o->max)
-        return false;
+    if ((double)a < o->min || (double)a > o->max || (double)b < o->min || (double)b > o->max) return false;
     out[0] = (uint32_t)a;
     out[1] = (uint32_t)b;
     return true;
@@ -106,15 +104,13 @@ static bool gn_opt_camera(const char *s, float out[5])
     return true;
 }
 
-static bool gn_opt_apply(const char *command, const gn_opt *o, const char *v, char *err,
-                         size_t err_size)
+static bool gn_opt_apply(const char *command, const gn_opt *o, const char *v, char *err, size_t err_size)
 {
     char list[256];
     switch (o->kind) {
     case GN_OPT_STRING:
         if (!*v) {
-            gn_opt_error(err, err_size, command, "%s expects %s, got an empty value", o->name,
-                         o->metavar);
+            gn_opt_error(err, err_size, command, "%s expects %s, got an empty value", o->name, o->metavar);
             return false;
         }
         *(const char **)o->dest = v;
@@ -123,11 +119,10 @@ static bool gn_opt_apply(const char *command, const gn_opt *o, const char *v, ch
         if (gn_opt_uint_ok(o, v, (uint32_t *)o->dest)) return true;
         if (o->pow2) {
             gn_opt_list(o, list, sizeof list);
-            gn_opt_error(err, err_size, command, "%s expects one of %s, got '%s'", o->name, list,
-                         v);
+            gn_opt_error(err, err_size, command, "%s expects one of %s, got '%s'", o->name, list, v);
         } else {
-            gn_opt_error(err, err_size, command, "%s expects an integer in %.10g..%.10g, got '%s'",
-                         o->name, o->min, o->max, v);
+            gn_opt_error(err, err_size, command, "%s expects an integer in %.10g..%.10g, got '%s'", o->name,
+                         o->min, o->max, v);
         }
         return false;
     case GN_OPT_FLOAT: {
@@ -136,17 +131,16 @@ static bool gn_opt_apply(const char *command, const gn_opt *o, const char *v, ch
             *(float *)o->dest = (float)d;
             return true;
         }
-        gn_opt_error(err, err_size, command, "%s expects a number in %.10g..%.10g, got '%s'",
-                     o->name, o->min, o->max, v);
+        gn_opt_error(err, err_size, command, "%s expects a number in %.10g..%.10g, got '%s'", o->name, o->min,
+                     o->max, v);
         return false;
     }
     case GN_OPT_SIZE: {
         bool range_only;
         if (gn_opt_size(o, v, (uint32_t *)o->dest, &range_only)) return true;
         if (range_only)
-            gn_opt_error(err, err_size, command,
-                         "%s expects WxH with each side in %.10g..%.10g, got '%s'", o->name, o->min,
-                         o->max, v);
+            gn_opt_error(err, err_size, command, "%s expects WxH with each side in %.10g..%.10g, got '%s'",
+                         o->name, o->min, o->max, v);
         else
             gn_opt_error(err, err_size, command, "%s expects WxH, got '%s'", o->name, v);
         return false;
@@ -163,14 +157,13 @@ static bool gn_opt_apply(const char *command, const gn_opt *o, const char *v, ch
     case GN_OPT_CAMERA: {
         float c[5];
         if (!gn_opt_camera(v, c)) {
-            gn_opt_error(err, err_size, command,
-                         "%s expects x,y,z,yaw,pitch (five numbers), got '%s'", o->name, v);
+            gn_opt_error(err, err_size, command, "%s expects x,y,z,yaw,pitch (five numbers), got '%s'",
+                         o->name, v);
             return false;
         }
         if (c[4] < o->min || c[4] > o->max) {
-            gn_opt_error(err, err_size, command,
-                         "%s expects pitch in %.10g..%.10g degrees, got '%s'", o->name, o->min,
-                         o->max, v);
+            gn_opt_error(err, err_size, command, "%s expects pitch in %.10g..%.10g degrees, got '%s'",
+                         o->name, o->min, o->max, v);
             return false;
         }
         memcpy(o->dest, c, sizeof c);
@@ -180,8 +173,8 @@ static bool gn_opt_apply(const char *command, const gn_opt *o, const char *v, ch
     return false;
 }
 
-gn_parse_status gn_opts_parse(const char *command, const gn_opt *opts, uint32_t count, int argc,
-                              char **argv, char *err, size_t err_size)
+gn_parse_status gn_opts_parse(const char *command, const gn_opt *opts, uint32_t count, int argc, char **argv,
+                              char *err, size_t err_size)
 {
     err[0] = '\0';
     /* --help anywhere wins, so "gnomon render --size abc --help" still shows help. */
@@ -191,16 +184,15 @@ gn_parse_status gn_opts_parse(const char *command, const gn_opt *opts, uint32_t 
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
-            gn_opt_error(err, err_size, command,
-                         "unexpected argument '%s' (see 'gnomon %s --help')", arg, command);
+            gn_opt_error(err, err_size, command, "unexpected argument '%s' (see 'gnomon %s --help')", arg,
+                         command);
             return GN_PARSE_ERROR;
         }
         const char *eq = strchr(arg, '=');
         size_t name_len = eq ? (size_t)(eq - arg) : strlen(arg);
         const gn_opt *o = NULL;
         for (uint32_t k = 0; k < count && !o; k++)
-            if (strlen(opts[k].name) == name_len && strncmp(opts[k].name, arg, name_len) == 0)
-                o = &opts[k];
+            if (strlen(opts[k].name) == name_len && strncmp(opts[k].name, arg, name_len) == 0) o = &opts[k];
         if (!o) {
             gn_opt_error(err, err_size, command, "unknown option '%.*s' (see 'gnomon %s --help')",
                          (int)name_len, arg, command);
@@ -217,8 +209,7 @@ gn_parse_status gn_opts_parse(const char *command, const gn_opt *opts, uint32_t 
     return GN_PARSE_OK;
 }
 
-void gn_opts_print_help(FILE *f, const char *command, const char *summary, const gn_opt *opts,
-                        uint32_t count)
+void gn_opts_print_help(FILE *f, const char *command, const char *summary, const gn_opt *opts, uint32_t count)
 {
     fprintf(f, "usage: gnomon %s [options]\n\n%s\n\noptions:\n", command, summary);
     for (uint32_t i = 0; i < count; i++) {

@@ -39,8 +39,8 @@ typedef enum gn_parse_status {
 /* Parses argv[0..argc) ("--opt value" or "--opt=value"); a later repeat of an option wins.
  * Unknown options, positional arguments, missing values and out-of-range numbers are
  * errors. dest is written only for options that parse. */
-gn_parse_status gn_opts_parse(const char *command, const gn_opt *opts, uint32_t count, int argc,
-                              char **argv, char *err, size_t err_size);
+gn_parse_status gn_opts_parse(const char *command, const gn_opt *opts, uint32_t count, int argc, char **argv,
+                              char *err, size_t err_size);
 
 /* Prints "usage: gnomon <command> [options]", the summary and one line per option. */
 void gn_opts_print_help(FILE *f, const char *command, const char *summary, const gn_opt *opts,

@@ -56,8 +56,7 @@ static void gn_plot_axes(gn_canvas *c, const gn_plot_area *a, const gn_plot_desc
         int y = (int)lroundf(gn_plot_y(a, i * ystep));
         gn_canvas_rect(c, a->x0, y, a->x1, y + 1, gn_grid);
         snprintf(label, sizeof label, "%.*f", yd, i * ystep);
-        gn_canvas_text(c, a->x0 - 8 - gn_canvas_text_width(label, 2), y - th / 2 + 1, label,
-                       gn_black, 2);
+        gn_canvas_text(c, a->x0 - 8 - gn_canvas_text_width(label, 2), y - th / 2 + 1, label, gn_black, 2);
     }
     double xstep = gn_plot_nice_step(a->xmax, 8);
     if (xstep < 1) xstep = 1; /* frames are whole */
@@ -70,8 +69,8 @@ static void gn_plot_axes(gn_canvas *c, const gn_plot_area *a, const gn_plot_desc
     gn_canvas_rect(c, a->x0, a->y0, a->x0 + 1, a->y1 + 1, gn_black);
     gn_canvas_rect(c, a->x0, a->y1, a->x1 + 1, a->y1 + 1, gn_black);
     if (d->x_label)
-        gn_canvas_text(c, (a->x0 + a->x1 - gn_canvas_text_width(d->x_label, 2)) / 2, a->y1 + 34,
-                       d->x_label, gn_black, 2);
+        gn_canvas_text(c, (a->x0 + a->x1 - gn_canvas_text_width(d->x_label, 2)) / 2, a->y1 + 34, d->x_label,
+                       gn_black, 2);
     if (d->y_label) gn_canvas_text(c, 8, a->y0 - 38, d->y_label, gn_black, 2);
 }
 
@@ -85,8 +84,7 @@ static void gn_plot_legend(gn_canvas *c, const gn_plot_desc *d, int x, int y0, i
         if (y + row > c->height) break;
         gn_rgb col = gn_plot_palette[i % (sizeof gn_plot_palette / sizeof gn_plot_palette[0])];
         gn_canvas_rect(c, x, y + 2, x + 6 * scale, y + 2 + 4 * scale, col);
-        gn_canvas_text(c, x + 9 * scale, y, d->series[i].name ? d->series[i].name : "?", gn_black,
-                       scale);
+        gn_canvas_text(c, x + 9 * scale, y, d->series[i].name ? d->series[i].name : "?", gn_black, scale);
     }
 }
 
@@ -120,8 +118,7 @@ bool gn_plot_write_png(const char *path, const gn_plot_desc *d, char *err, size_
         snprintf(err, err_size, "out of memory for a %dx%d plot", w, h);
         return false;
     }
-    if (d->title)
-        gn_canvas_text(&c, (w - gn_canvas_text_width(d->title, 2)) / 2, 16, d->title, gn_black, 2);
+    if (d->title) gn_canvas_text(&c, (w - gn_canvas_text_width(d->title, 2)) / 2, 16, d->title, gn_black, 2);
     gn_plot_axes(&c, &a, d);
     for (uint32_t s = 0; s < d->series_count; s++) {
         gn_rgb col = gn_plot_palette[s % (sizeof gn_plot_palette / sizeof gn_plot_palette[0])];
@@ -129,8 +126,8 @@ bool gn_plot_write_png(const char *path, const gn_plot_desc *d, char *err, size_
         for (uint32_t i = 0; i + 1 < ser->count; i++) {
             double v0 = ser->values[i], v1 = ser->values[i + 1];
             if (!isfinite(v0) || !isfinite(v1)) continue;
-            gn_canvas_line(&c, gn_plot_x(&a, i), gn_plot_y(&a, v0), gn_plot_x(&a, i + 1),
-                           gn_plot_y(&a, v1), col, 2);
+            gn_canvas_line(&c, gn_plot_x(&a, i), gn_plot_y(&a, v0), gn_plot_x(&a, i + 1), gn_plot_y(&a, v1),
+                           col, 2);
         }
         if (ser->count == 1 && isfinite(ser->values[0]))
             gn_canvas_rect(&c, a.x0 - 2, (int)gn_plot_y(&a, ser->values[0]) - 2, a.x0 + 3,

@@ -29,8 +29,7 @@ void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
     fprintf(f, "%-22s %10.3f %8u %14s\n", "total GPU", s->gpu_ms, s->draws,
             gn_report_count(s->triangles, a, sizeof a));
     fprintf(f, "%-22s %10.3f\n", "CPU ms", s->cpu_ms);
-    fprintf(f, "%-22s %s / %s\n", "instances visible",
-            gn_report_count(s->instances_visible, a, sizeof a),
+    fprintf(f, "%-22s %s / %s\n", "instances visible", gn_report_count(s->instances_visible, a, sizeof a),
             gn_report_count(s->instances_total, b, sizeof b));
     fprintf(f, "%-22s %u\n", "draw groups", s->draw_groups);
 }
@@ -40,13 +39,7 @@ bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame
     gn_json j;
     gn_json_begin(&j, f);
     gn_json_object_begin(&j, NULL);
-    gn_json_string(&j, "device", m->device);
-    gn_json_string(&j, "scene", m->scene);
-    gn_json_array_begin(&j, "size");
-    gn_json_uint(&j, NULL, m->width);
-    gn_json_uint(&j, NULL, m->height);
-    gn_json_array_end(&j);
-    gn_json_uint(&j, "msaa", m->msaa);
+    gn_json_run_header(&j, m->device, m->scene, m->width, m->height, m->msaa);
     gn_json_string(&j, "view", m->view);
     gn_json_number(&j, "scene_build_ms", m->scene_build_ms);
     gn_json_uint(&j, "frame_index", s->frame_index);
@@ -55,8 +48,7 @@ bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame
     uint32_t n = s->pass_count < GN_MAX_PASSES ? s->pass_count : GN_MAX_PASSES;
     for (uint32_t i = 0; i < n; i++) {
         char name[sizeof s->passes[i].name + 1];
-        snprintf(name, sizeof name, "%s",
-                 s->passes[i].name); /* the library's name may lack a NUL */
+        snprintf(name, sizeof name, "%s", s->passes[i].name); /* the library's name may lack a NUL */
         gn_json_object_begin(&j, name);
         gn_json_number(&j, "gpu_ms", s->passes[i].gpu_ms);
         gn_json_uint(&j, "draws", s->passes[i].draws);
