@@ -56,6 +56,25 @@ typedef enum gn_validation {
     GN_VALIDATION_ON, /* VK_LAYER_KHRONOS_validation with synchronization validation */
 } gn_validation;
 
+/* Cascaded shadow maps of the sun (docs/SHADOWS.md). Zero means default throughout. */
+#define GN_CSM_MAX_CASCADES 8
+typedef struct gn_csm_desc {
+    uint32_t cascades;         /* 1..8; default 4 */
+    uint32_t resolution;       /* texels per side of each cascade; default 2048 */
+    float shadow_distance;     /* metres from the camera that receive sun shadows; default 400 */
+    float split_lambda;        /* blend of logarithmic (1) and uniform (0) splits; default 0.6 */
+    bool split_lambda_set;     /* true: split_lambda is taken as given, even 0 */
+    float splits[GN_CSM_MAX_CASCADES]; /* explicit far distance of each cascade; all 0: lambda */
+    float overlap;             /* fraction of a cascade shared with the next, blended; default 0.1 */
+    uint32_t update_period[GN_CSM_MAX_CASCADES]; /* frames between updates; all 0: 1,1,2,4,4.. */
+    float pivot_grid;          /* metres; the light view turns about the camera rounded to this; default 4096 */
+    float min_caster_texels;   /* casters smaller than this many texels of a cascade are skipped; default 3 */
+    float normal_offset_texels;/* receiver offset along its normal; default 1.5 */
+    float depth_bias_slope;    /* slope-scaled depth bias in the caster pipeline; default 1.5 */
+    float depth_bias_constant; /* in units of the depth format's resolution; default 1.0 */
+    float caster_extension;    /* metres casters are looked for towards the sun; default 1000 */
+} gn_csm_desc;
+
 typedef struct gn_renderer_desc {
     uint32_t width, height; /* output size; default 1280x720 */
     uint32_t msaa;          /* 1, 2, 4 or 8 samples; default 4 (fails if the device lacks it) */
@@ -64,6 +83,7 @@ typedef struct gn_renderer_desc {
     gn_log_fn log; /* default: warnings and errors to stderr */
     void *log_user;
     gn_log_level log_level; /* default GN_LOG_WARN */
+    gn_csm_desc csm;        /* cascaded shadow map settings */
 } gn_renderer_desc;
 
 gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out,
@@ -161,12 +181,26 @@ gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float tra
                                  gn_error *err);    /* dynamic only */
 void gn_scene_animate(gn_scene *s, double seconds); /* moves the built-in scene's dynamic objects */
 
+/* Read-only views of a scene's geometry (for tools such as ray-traced references). The
+ * pointers stay valid until the scene changes. */
+typedef struct gn_mesh_view {
+    const float *positions; /* x, y, z of the first vertex; `stride` bytes to the next */
+    uint32_t stride;
+    uint32_t vertex_count;
+    const uint32_t *indices; /* mesh-local, counter-clockwise triangles */
+    uint32_t index_count;
+} gn_mesh_view;
+gn_result gn_scene_get_mesh(const gn_scene *s, uint32_t mesh, gn_mesh_view *out, gn_error *err);
+gn_result gn_scene_get_instance(const gn_scene *s, uint32_t instance, gn_instance_desc *out, gn_error *err);
+
 typedef struct gn_scene_info {
     uint32_t meshes, materials, textures, instances, dynamic_instances;
     uint64_t triangles;        /* summed over instances */
     uint64_t unique_triangles; /* summed over meshes */
     float bounds_min[3], bounds_max[3];
     float default_camera[5]; /* x, y, z, yaw, pitch (degrees) */
+    float viewpoints[3][5];  /* more scenic cameras of a built-in scene (town: street, rooftop, overview) */
+    uint32_t viewpoint_count;
 } gn_scene_info;
 void gn_scene_get_info(const gn_scene *s, gn_scene_info *out);
 
@@ -176,8 +210,16 @@ typedef enum gn_view {
     GN_VIEW_DEPTH,   /* linearised depth, near white */
     GN_VIEW_NORMALS, /* world normals after normal mapping, n*0.5+0.5 */
     GN_VIEW_ALBEDO,  /* base colour, no lighting */
+    GN_VIEW_SHADOW,  /* the sun's shadow factor alone: white lit, black shadowed */
+    GN_VIEW_CASCADES,/* a colour per shadow cascade (blends show both) */
     GN_VIEW_COUNT
 } gn_view;
+
+typedef enum gn_shadows {
+    GN_SHADOWS_DEFAULT = 0, /* cascaded shadow maps */
+    GN_SHADOWS_NONE,
+    GN_SHADOWS_CSM,
+} gn_shadows;
 
 typedef enum gn_tonemap {
     GN_TONEMAP_DEFAULT = 0,
@@ -214,6 +256,21 @@ gn_result gn_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_erro
  * first) into pixels, which holds width*height*4 bytes. */
 gn_result gn_read_pixels(gn_renderer *r, uint8_t *pixels, gn_error *err);
 
+/* Waits for the last frame and copies its resolved depth (sample 0; reversed-Z: 1 at the
+ * near plane, 0 at infinity and in the sky) into depth, width*height floats, top row first. */
+gn_result gn_read_depth(gn_renderer *r, float *depth, gn_error *err);
+
+/* The camera and sun of the last gn_render call, as the GPU used them. */
+typedef struct gn_frame_view {
+    float view_proj[16];     /* world -> clip (column-major, Vulkan clip, reversed-Z) */
+    float inv_view_proj[16]; /* clip -> world */
+    float camera_position[3];
+    float near_plane;
+    float sun_direction[3];  /* unit, towards the sun */
+    float sun_elevation;     /* degrees */
+} gn_frame_view;
+gn_result gn_get_frame_view(const gn_renderer *r, gn_frame_view *out, gn_error *err);
+
 /* ---- statistics ---------------------------------------------------------------------------- */
 #define GN_MAX_PASSES 16
 typedef struct gn_pass_stats {
@@ -231,6 +288,8 @@ typedef struct gn_frame_stats {
     double cpu_ms; /* CPU time of gn_render for that frame (decide + record + submit) */
     uint32_t instances_total, instances_visible, draw_groups;
     uint32_t draws;     /* all vkCmdDraw* calls */
+    uint32_t shadow_updates;  /* shadow cascades rendered this frame */
+    uint32_t shadow_casters;  /* caster instances drawn into them (summed) */
     uint64_t triangles; /* all triangles submitted */
 } gn_frame_stats;
 

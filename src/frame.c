@@ -43,8 +43,8 @@ static gn_result plan_reserve(gn_frame_plan *p, uint32_t n, gn_error *err)
 }
 
 /* Camera, sun and sky into the frame constants. */
-static void decide_frame(const gn_renderer *r, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g,
-                         gn_frustum *frustum)
+static void decide_frame(const gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
+                         gn_frame_view *out_view, gn_gpu_frame *g, gn_frustum *frustum)
 {
     gn_camera cam = f->camera;
     if (!f->camera_set) {
@@ -83,6 +83,12 @@ static void decide_frame(const gn_renderer *r, const gn_scene *s, const gn_frame
         g->ambient_ground[i] = sky.ambient_ground[i];
     }
     g->sun_dir[3] = sun.elevation_deg;
+    memcpy(out_view->view_proj, g->view_proj, sizeof out_view->view_proj);
+    memcpy(out_view->inv_view_proj, g->inv_view_proj, sizeof out_view->inv_view_proj);
+    memcpy(out_view->camera_position, cam.position, sizeof out_view->camera_position);
+    out_view->near_plane = near_plane;
+    memcpy(out_view->sun_direction, sun.direction, sizeof out_view->sun_direction);
+    out_view->sun_elevation = sun.elevation_deg;
     g->exposure[0] = exp2f(f->exposure);
     g->mode[0] = f->view < GN_VIEW_COUNT ? (uint32_t)f->view : 0;
     g->mode[1] = f->tonemap ? (uint32_t)f->tonemap - 1 : GN_GPU_TONEMAP_ACES;
@@ -138,7 +144,7 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     gn_frustum frustum;
     res = gn_vk_ring_alloc(&r->vk, sizeof *frame, gn_vk_storage_align(&r->vk), &r->plan.frame_offset,
                            (void **)&frame, err);
-    if (!res) decide_frame(r, s, f, frame, &frustum);
+    if (!res) decide_frame(r, s, f, &r->view, frame, &frustum);
     /* 2. upload: the scene when new or changed, moved dynamic instances */
     if (!res) res = gn_gpu_scene_sync(r, s, err);
     if (!res) res = decide_draws(r, s, &frustum, err);

@@ -103,27 +103,53 @@ gn_result gn_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_erro
     return gn_frame_run(r, s, &fd, err);
 }
 
+/* Copies one image (the 8-bit output or the resolved depth: both 4 bytes a pixel) into the
+ * mapped readback buffer. */
+typedef struct readback {
+    gn_renderer *r;
+    gn_vk_image *src;
+} readback;
+
 static void record_readback(gn_vk *vk, VkCommandBuffer cmd, void *user)
 {
-    gn_renderer *r = user;
+    gn_renderer *r = ((readback *)user)->r;
+    gn_vk_image *src = ((readback *)user)->src;
     gn_vk_use uses[] = {
-        {.image = &r->targets.ldr, .access = GN_ACCESS_TRANSFER_READ},
+        {.image = src, .access = GN_ACCESS_TRANSFER_READ},
         {.buffer = &r->targets.readback, .access = GN_ACCESS_TRANSFER_WRITE},
     };
     gn_vk_barriers(vk, cmd, uses, 2);
-    gn_vk_cmd_copy_image_to_buffer(vk, &r->targets.ldr, &r->targets.readback);
+    gn_vk_cmd_copy_image_to_buffer(vk, src, &r->targets.readback);
     gn_vk_use host = {.buffer = &r->targets.readback, .access = GN_ACCESS_HOST_READ};
     gn_vk_barriers(vk, cmd, &host, 1);
 }
 
+static gn_result read_image(gn_renderer *r, gn_vk_image *img, void *out, const char *what, gn_error *err)
+{
+    if (!r || !out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: renderer and buffer are required", what);
+    if (!r->rendered) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: no frame rendered yet", what);
+    readback rb = {r, img};
+    gn_result res = gn_vk_run_once(&r->vk, record_readback, &rb, err);
+    if (res) return res;
+    memcpy(out, r->targets.readback.alloc.mapped, (size_t)r->width * r->height * 4);
+    return GN_OK;
+}
+
 gn_result gn_read_pixels(gn_renderer *r, uint8_t *pixels, gn_error *err)
 {
-    if (!r || !pixels)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_read_pixels: renderer and pixels are required");
-    if (!r->rendered) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_read_pixels: no frame rendered yet");
-    gn_result res = gn_vk_run_once(&r->vk, record_readback, r, err);
-    if (res) return res;
-    memcpy(pixels, r->targets.readback.alloc.mapped, (size_t)r->width * r->height * 4);
+    return read_image(r, r ? &r->targets.ldr : NULL, pixels, "gn_read_pixels", err);
+}
+
+gn_result gn_read_depth(gn_renderer *r, float *depth, gn_error *err)
+{
+    return read_image(r, r ? r->targets.depth : NULL, depth, "gn_read_depth", err);
+}
+
+gn_result gn_get_frame_view(const gn_renderer *r, gn_frame_view *out, gn_error *err)
+{
+    if (!r || !out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_get_frame_view: arguments are required");
+    if (!r->rendered) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_get_frame_view: no frame rendered yet");
+    *out = r->view;
     return GN_OK;
 }
 

@@ -56,6 +56,7 @@ struct gn_renderer {
     gn_frame_plan plan;
     bool frame_set_written;
     bool rendered; /* a frame has been submitted since the targets were made */
+    gn_frame_view view; /* camera and sun of the last frame (gn_get_frame_view) */
 };
 
 /* gpu_scene.c */

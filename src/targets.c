@@ -9,8 +9,9 @@ gn_result gn_targets_create(gn_renderer *r, gn_error *err)
     gn_vk *vk = &r->vk;
     gn_targets *t = &r->targets;
     bool ms = r->msaa > 1;
-    VkImageUsageFlags depth_usage =
-        VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | (ms ? 0 : VK_IMAGE_USAGE_SAMPLED_BIT);
+    /* the depth that later passes read is also copied out by gn_read_depth */
+    VkImageUsageFlags depth_usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
+                                    (ms ? 0 : VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
     VkImageUsageFlags hdr_usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | (ms ? 0 : VK_IMAGE_USAGE_SAMPLED_BIT);
     gn_vk_image_desc d = {r->width, r->height, r->msaa, 1, VK_FORMAT_D32_SFLOAT, depth_usage, "depth (msaa)"};
     gn_result res = gn_vk_image_create(vk, &d, &t->depth_ms, err);
@@ -25,7 +26,8 @@ gn_result gn_targets_create(gn_renderer *r, gn_error *err)
                                1,
                                1,
                                VK_FORMAT_D32_SFLOAT,
-                               VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+                               VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
+                                   VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
                                "depth (resolved, sample 0)"};
         res = gn_vk_image_create(vk, &d, &t->depth_resolved, err);
     }

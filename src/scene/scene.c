@@ -603,4 +603,37 @@ void gn_scene_get_info(const gn_scene *s, gn_scene_info *out)
         memcpy(out->bounds_max, hi, sizeof hi);
     }
     memcpy(out->default_camera, s->default_camera, sizeof out->default_camera);
+    for (uint32_t v = 0; v < 3; v++) {
+        bool set = false;
+        for (int k = 0; k < 5; k++) set |= s->viewpoints[v][k] != 0.0f;
+        if (set) memcpy(out->viewpoints[out->viewpoint_count++], s->viewpoints[v], sizeof s->viewpoints[v]);
+    }
+}
+
+gn_result gn_scene_get_mesh(const gn_scene *s, uint32_t mesh, gn_mesh_view *out, gn_error *err)
+{
+    if (!s || !out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_get_mesh: arguments are required");
+    if (mesh >= s->mesh_count)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh %u out of range (%u meshes)", mesh, s->mesh_count);
+    const gn_mesh *m = &s->meshes[mesh];
+    *out = (gn_mesh_view){
+        .positions = s->vertices[m->first_vertex].pos,
+        .stride = sizeof(gn_vertex),
+        .vertex_count = m->vertex_count,
+        .indices = &s->indices[m->first_index],
+        .index_count = m->index_count,
+    };
+    return GN_OK;
+}
+
+gn_result gn_scene_get_instance(const gn_scene *s, uint32_t instance, gn_instance_desc *out, gn_error *err)
+{
+    if (!s || !out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_get_instance: arguments are required");
+    if (instance >= s->instance_count)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u out of range (%u instances)", instance,
+                       s->instance_count);
+    const gn_instance *in = &s->instances[instance];
+    *out = (gn_instance_desc){.mesh = in->mesh, .material = in->material, .flags = in->flags};
+    memcpy(out->transform, in->transform, sizeof out->transform);
+    return GN_OK;
 }
