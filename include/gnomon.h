@@ -246,7 +246,8 @@ typedef struct gn_frame_desc {
     float exposure;       /* EV offset; default 0 */
     gn_tonemap tonemap;   /* default ACES */
     gn_view view;
-    double seconds; /* animation time for dynamic objects */
+    gn_shadows shadows; /* the sun's shadow technique; default CSM */
+    double seconds;     /* animation time for dynamic objects */
 } gn_frame_desc;
 
 /* Renders one frame of the scene. The first call with a scene uploads it. */

@@ -10,6 +10,7 @@ packages=(
   vulkan-validationlayers             # VK_LAYER_KHRONOS_validation for the tests
   vulkan-tools                        # vulkaninfo, for diagnosing a machine
   libstb-dev                          # PNG write and image decode
+  libembree-dev                       # Embree 3: ray-traced shadow truth (CLI and tests only)
 )
 
 missing=()

@@ -4,6 +4,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #include "brdf.glsl"
+#include "shadow.glsl"
 
 layout(set = 1, binding = 0) uniform sampler2D base_tex;
 layout(set = 1, binding = 1) uniform sampler2D normal_tex;
@@ -31,11 +32,19 @@ void main()
     uint view = frame.mode.x;
     if (view == GN_GPU_VIEW_NORMALS) { out_color = vec4(n * 0.5 + 0.5, 1.0); return; }
     if (view == GN_GPU_VIEW_ALBEDO) { out_color = vec4(base.rgb, 1.0); return; }
+    if (view == GN_GPU_VIEW_CASCADES) { out_color = vec4(gn_cascade_colour(in_world), 1.0); return; }
+
+    // The sun's shadow: offset along the geometric normal (normal maps would move receivers
+    // inside their own casters); surfaces facing away from the sun are in their own shadow.
+    vec3 n_geo = normalize(in_normal);
+    float facing = dot(n_geo, frame.sun_dir.xyz) > 0.0 ? 1.0 : 0.0;
+    float sun_visible = gn_sun_shadow(in_world, n_geo) * facing;
+    if (view == GN_GPU_VIEW_SHADOW) { out_color = vec4(vec3(sun_visible), 1.0); return; }
 
     float metallic = m.pbr.x, roughness = m.pbr.y;
     vec3 v = normalize(frame.camera_pos.xyz - in_world);
     vec3 l = frame.sun_dir.xyz;
-    vec3 color = gn_brdf_eval(base.rgb, metallic, roughness, n, v, l) * frame.sun_color.rgb;
+    vec3 color = gn_brdf_eval(base.rgb, metallic, roughness, n, v, l) * frame.sun_color.rgb * sun_visible;
 
     color += gn_shade_ambient(base.rgb, metallic, roughness, n, v, frame.ambient_sky.rgb, frame.ambient_ground.rgb);
     color += m.emissive.rgb;

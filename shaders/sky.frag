@@ -12,7 +12,11 @@ void main()
     vec4 far_point = frame.inv_view_proj * vec4(in_ndc, 1e-7, 1.0);
     vec3 dir = normalize(far_point.xyz / far_point.w - frame.camera_pos.xyz);
     uint view = frame.mode.x;
-    if (view == GN_GPU_VIEW_NORMALS || view == GN_GPU_VIEW_ALBEDO) { out_color = vec4(0.0, 0.0, 0.0, 1.0); return; }
+    if (view == GN_GPU_VIEW_NORMALS || view == GN_GPU_VIEW_ALBEDO || view == GN_GPU_VIEW_CASCADES) {
+        out_color = vec4(0.0, 0.0, 0.0, 1.0);
+        return;
+    }
+    if (view == GN_GPU_VIEW_SHADOW) { out_color = vec4(0.5, 0.5, 0.5, 1.0); return; } // no surface: mid-grey
     float h = dir.y;
     vec3 sky = h >= 0.0 ? mix(frame.sky_horizon.rgb, frame.sky_zenith.rgb, pow(clamp(h, 0.0, 1.0), 0.5))
                         : mix(frame.sky_horizon.rgb, frame.sky_ground.rgb, clamp(-h * 8.0, 0.0, 1.0));

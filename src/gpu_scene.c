@@ -219,7 +219,7 @@ static gn_result upload_dynamic(gn_renderer *r, const gn_scene *s, gn_error *err
 static void write_frame_set(gn_renderer *r, const gn_scene *s)
 {
     uint32_t visible_bytes = (s->instance_count ? s->instance_count : 4) * sizeof(uint32_t);
-    gn_vk_write w[4] = {
+    gn_vk_write w[5] = {
         {.binding = 0,
          .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
          .buffer = r->vk.ring.buffer,
@@ -230,8 +230,10 @@ static void write_frame_set(gn_renderer *r, const gn_scene *s)
          .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
          .buffer = r->vk.ring.buffer,
          .range = visible_bytes},
+        {.binding = 4, .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, .image = &r->csm.map,
+         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, .sampler = r->csm.sampler},
     };
-    gn_vk_write_set(&r->vk, r->pipes.frame_set, w, 4);
+    gn_vk_write_set(&r->vk, r->pipes.frame_set, w, 5);
 }
 
 gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err)

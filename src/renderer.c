@@ -53,6 +53,7 @@ gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out, gn
     }
     if (!res) res = gn_targets_create(r, err);
     if (!res) res = gn_pipelines_create(r, err);
+    if (!res) res = gn_csm_create(r, &d.csm, err);
     if (res) {
         gn_renderer_destroy(r);
         return res;
@@ -68,6 +69,7 @@ void gn_renderer_destroy(gn_renderer *r)
         gn_vk_wait_idle(&r->vk, NULL);
         gn_gpu_scene_release(r);
         gn_targets_release(r);
+        gn_csm_release(r);
         gn_pipelines_release(r);
     }
     gn_frame_plan_free(&r->plan);

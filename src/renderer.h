@@ -3,7 +3,9 @@
 #ifndef GN_RENDERER_H
 #define GN_RENDERER_H
 
+#include "decide/csm.h"
 #include "decide/drawlist.h"
+#include "decide/frustum.h"
 #include "scene/scene.h"
 #include "vk/vk.h"
 
@@ -29,14 +31,47 @@ typedef struct gn_targets {
     gn_vk_buffer readback;
 } gn_targets;
 
-/* What the CPU decided for this frame, in the ring (src/frame.c). */
+/* One view's draws as written into the ring: visible instance ids and one indirect command
+ * per group (src/plan.c). */
+typedef struct gn_view_draws {
+    VkDeviceSize visible_offset, indirect_offset;
+    uint32_t group_count, instance_count;
+    uint64_t triangles;
+} gn_view_draws;
+
+/* What the CPU decided for this frame (src/frame.c, src/plan.c). */
 typedef struct gn_frame_plan {
-    gn_draw_list list;
+    gn_draw_list list;        /* the camera's, kept for its material batches */
+    gn_draw_list shadow_list; /* scratch for one cascade at a time (its draws are in the ring) */
     gn_cull_item *items;
+    gn_cull_item *subset; /* scratch: the items one shadow cascade keeps */
     uint32_t capacity;
-    VkDeviceSize frame_offset, visible_offset, indirect_offset;
-    uint64_t triangles; /* submitted per scene pass */
+    VkDeviceSize frame_offset;
+    gn_view_draws camera;
 } gn_frame_plan;
+
+/* This frame's camera as decided (src/frame.c), for the passes that derive views from it. */
+typedef struct gn_camera_state {
+    float view[16];      /* world -> view */
+    float fov_y, aspect; /* radians; width / height */
+} gn_camera_state;
+
+/* The sun's cascaded shadow maps (src/passes/csm.c). */
+typedef struct gn_csm_gpu {
+    gn_csm_settings settings; /* resolved from gn_csm_desc */
+    float normal_offset_texels;
+    gn_vk_image map; /* D32 array, a layer per cascade */
+    VkPipeline pipeline;
+    VkPipelineLayout layout;
+    VkSampler sampler;                   /* linear, with comparison: hardware PCF */
+    gn_csm_cascade cascades[GN_CSM_MAX]; /* as each layer was last rendered */
+    bool rendered[GN_CSM_MAX];
+    uint64_t counter; /* frames rendered with CSM: the schedule's clock */
+    /* this frame */
+    uint32_t due_count, due[GN_CSM_MAX];
+    gn_csm_cascade next[GN_CSM_MAX]; /* the matrices of the cascades due now */
+    gn_view_draws draws[GN_CSM_MAX];
+} gn_csm_gpu;
 
 typedef struct gn_pipelines {
     VkDescriptorSetLayout frame_layout, material_layout, tonemap_layout;
@@ -54,8 +89,10 @@ struct gn_renderer {
     gn_pipelines pipes;
     gn_gpu_scene scene;
     gn_frame_plan plan;
+    gn_camera_state camera;
+    gn_csm_gpu csm;
     bool frame_set_written;
-    bool rendered; /* a frame has been submitted since the targets were made */
+    bool rendered;      /* a frame has been submitted since the targets were made */
     gn_frame_view view; /* camera and sun of the last frame (gn_get_frame_view) */
 };
 
@@ -75,8 +112,22 @@ void gn_pipelines_release(gn_renderer *r);
 void gn_pass_depth_prepass(gn_renderer *r);
 void gn_pass_forward(gn_renderer *r);
 void gn_pass_tonemap(gn_renderer *r);
-/* draws the plan's visible instances; with materials, one indirect draw per batch */
-void gn_scene_draw(gn_renderer *r, bool materials, uint32_t *draws);
+void gn_pass_csm(gn_renderer *r);
+/* passes/scene_draw.c: a view's draws; both return the number of draw calls */
+uint32_t gn_draw_depth_only(gn_renderer *r, const gn_view_draws *d);
+uint32_t gn_draw_materials(gn_renderer *r, const gn_view_draws *d, const gn_draw_list *list);
+
+/* passes/csm.c */
+gn_result gn_csm_create(gn_renderer *r, const gn_csm_desc *desc, gn_error *err);
+void gn_csm_release(gn_renderer *r);
+
+/* plan.c: the frame's visibility decisions, written into the ring */
+gn_result gn_plan_reserve(gn_frame_plan *p, uint32_t n, gn_error *err);
+gn_result gn_plan_write(gn_renderer *r, const gn_scene *s, const gn_draw_list *list, gn_view_draws *out,
+                        gn_error *err);
+gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, gn_error *err);
+gn_result gn_plan_shadows(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
+                          const gn_frame_view *view, gn_gpu_frame *g, gn_error *err);
 
 /* frame.c */
 void gn_frame_plan_free(gn_frame_plan *p);

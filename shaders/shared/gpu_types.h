@@ -24,11 +24,15 @@ typedef float gn_mat4[16];
 #define GN_FRAMES_IN_FLIGHT 2  /* CPU records frame N+1 while the GPU runs frame N */
 #define GN_MAX_PASS_QUERIES 32 /* two timestamps per pass, GN_MAX_PASSES passes */
 
+#define GN_GPU_MAX_CASCADES 8 /* layers of the sun's shadow map array (GN_CSM_MAX_CASCADES) */
+
 /* View modes (gn_view in gnomon.h; same values). */
 #define GN_GPU_VIEW_FINAL 0
 #define GN_GPU_VIEW_DEPTH 1
 #define GN_GPU_VIEW_NORMALS 2
 #define GN_GPU_VIEW_ALBEDO 3
+#define GN_GPU_VIEW_SHADOW 4
+#define GN_GPU_VIEW_CASCADES 5
 
 /* Tone curves (gn_tonemap minus one). */
 #define GN_GPU_TONEMAP_ACES 0
@@ -50,6 +54,12 @@ GN_STRUCT(gn_gpu_frame)
     gn_vec4 ambient_ground; /* hemisphere ambient from below */
     gn_vec4 exposure;       /* x = linear exposure multiplier; yzw unused */
     gn_uvec4 mode;          /* x = view (GN_GPU_VIEW_*), y = tone curve, z = width, w = height */
+    gn_vec4 camera_forward; /* xyz: the view axis, so view depth = dot(p - camera, forward) */
+    gn_vec4 csm;            /* x cascades (0: no sun shadows), y shadow distance (view depth),
+                               z normal offset in texels, w depth where the last tenth's fade starts */
+    /* Each cascade as it was last rendered (staggered cascades keep older matrices). */
+    gn_mat4 cascade_view_proj[GN_GPU_MAX_CASCADES];
+    gn_vec4 cascade[GN_GPU_MAX_CASCADES]; /* x far view depth, y blend end, z texel size (m), w unused */
 };
 
 /* One instance: set 0, binding 1 (storage buffer, device-local). The model matrix is stored

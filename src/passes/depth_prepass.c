@@ -22,10 +22,10 @@ void gn_pass_depth_prepass(gn_renderer *r)
     };
     gn_vk_cmd_begin_rendering(vk, &ri);
     gn_vk_cmd_bind_pipeline(vk, false, r->pipes.depth);
-    uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)r->plan.visible_offset};
+    uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)r->plan.camera.visible_offset};
     gn_vk_cmd_bind_sets(vk, false, r->pipes.scene_layout, 0, 1, &r->pipes.frame_set, 2, dyn);
     uint32_t draws = 0;
-    gn_scene_draw(r, false, &draws);
+    draws = gn_draw_depth_only(r, &r->plan.camera);
     gn_vk_cmd_end_rendering(vk);
-    gn_vk_pass_end(vk, pass, draws, r->plan.triangles);
+    gn_vk_pass_end(vk, pass, draws, r->plan.camera.triangles);
 }

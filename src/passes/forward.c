@@ -15,6 +15,7 @@ void gn_pass_forward(gn_renderer *r)
         {.buffer = &r->scene.indices, .access = GN_ACCESS_VERTEX_INPUT},
         {.buffer = &r->scene.instances, .access = GN_ACCESS_SHADER_READ},
         {.buffer = &r->scene.materials, .access = GN_ACCESS_SHADER_READ},
+        {.image = &r->csm.map, .access = GN_ACCESS_SHADER_READ},
     };
     uint32_t pass = gn_vk_pass_begin(vk, "forward", uses, sizeof uses / sizeof uses[0]);
     gn_vk_rendering ri = {
@@ -25,12 +26,12 @@ void gn_pass_forward(gn_renderer *r)
     };
     gn_vk_cmd_begin_rendering(vk, &ri);
     gn_vk_cmd_bind_pipeline(vk, false, r->pipes.forward);
-    uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)r->plan.visible_offset};
+    uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)r->plan.camera.visible_offset};
     gn_vk_cmd_bind_sets(vk, false, r->pipes.scene_layout, 0, 1, &r->pipes.frame_set, 2, dyn);
     uint32_t draws = 0;
-    gn_scene_draw(r, true, &draws);
+    draws = gn_draw_materials(r, &r->plan.camera, &r->plan.list);
     gn_vk_cmd_bind_pipeline(vk, false, r->pipes.sky);
     gn_vk_cmd_draw(vk, 3);
     gn_vk_cmd_end_rendering(vk);
-    gn_vk_pass_end(vk, pass, draws + 1, r->plan.triangles + 1);
+    gn_vk_pass_end(vk, pass, draws + 1, r->plan.camera.triangles + 1);
 }

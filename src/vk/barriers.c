@@ -132,7 +132,7 @@ void gn_vk_barriers(gn_vk *vk, VkCommandBuffer cmd, const gn_vk_use *uses, uint3
                 .srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
                 .dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED,
                 .image = img->image,
-                .subresourceRange = {img->aspect, 0, img->mips, 0, 1},
+                .subresourceRange = {img->aspect, 0, img->mips, 0, img->layers},
             };
         }
     }

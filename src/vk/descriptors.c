@@ -101,6 +101,12 @@ void gn_vk_write_set(gn_vk *vk, VkDescriptorSet set, const gn_vk_write *w, uint3
 
 gn_result gn_vk_sampler(gn_vk *vk, bool repeat, bool linear, const char *name, VkSampler *out, gn_error *err)
 {
+    return gn_vk_sampler_compare(vk, repeat, linear, false, name, out, err);
+}
+
+gn_result gn_vk_sampler_compare(gn_vk *vk, bool repeat, bool linear, bool compare, const char *name, VkSampler *out,
+                                gn_error *err)
+{
     VkSamplerAddressMode mode =
         repeat ? VK_SAMPLER_ADDRESS_MODE_REPEAT : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
     VkFilter filter = linear ? VK_FILTER_LINEAR : VK_FILTER_NEAREST;
@@ -113,6 +119,10 @@ gn_result gn_vk_sampler(gn_vk *vk, bool repeat, bool linear, const char *name, V
         .addressModeV = mode,
         .addressModeW = mode,
         .maxLod = VK_LOD_CLAMP_NONE,
+        /* shadow maps: the sample is 1 where the reference (the receiver's depth) is at or
+         * before the stored caster depth; linear filtering makes it 2x2 PCF in hardware */
+        .compareEnable = compare,
+        .compareOp = VK_COMPARE_OP_LESS_OR_EQUAL,
     };
     VkResult r = vkCreateSampler(vk->device, &ci, NULL, out);
     if (r) return gn_vk_check(vk, r, name, err);

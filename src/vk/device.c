@@ -342,6 +342,7 @@ static gn_result create_device(gn_vk *vk, const char *sel, gn_error *err)
         .queueCreateInfoCount = 1,
         .pQueueCreateInfos = &q,
     };
+    vk->depth_clamp = supported.depthClamp;
     VkResult r = vkCreateDevice(vk->physical, &ci, NULL, &vk->device);
     if (r != VK_SUCCESS) return gn_vk_check(vk, r, "vkCreateDevice", err);
     vkGetDeviceQueue(vk->device, vk->queue_family, 0, &vk->queue);

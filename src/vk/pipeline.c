@@ -60,7 +60,11 @@ gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPip
     VkPipelineRasterizationStateCreateInfo rs = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO,
         .polygonMode = VK_POLYGON_MODE_FILL,
+        .depthClampEnable = d->depth_clamp && vk->depth_clamp,
         .cullMode = d->cull,
+        .depthBiasEnable = d->bias_constant != 0.0f || d->bias_slope != 0.0f,
+        .depthBiasConstantFactor = d->bias_constant,
+        .depthBiasSlopeFactor = d->bias_slope,
         .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
         .lineWidth = 1.0f,
     };

@@ -48,6 +48,10 @@ gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *
     out->height = d->height;
     out->samples = d->samples ? d->samples : 1;
     out->mips = d->mips ? d->mips : 1;
+    out->layers = d->layers > 1 ? d->layers : 1;
+    if (out->layers > GN_CSM_MAX_CASCADES)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: %u layers, at most %u", d->name ? d->name : "image",
+                       out->layers, GN_CSM_MAX_CASCADES);
     out->state.layout = VK_IMAGE_LAYOUT_UNDEFINED;
     VkImageCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
@@ -55,7 +59,7 @@ gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *
         .format = d->format,
         .extent = {d->width, d->height, 1},
         .mipLevels = out->mips,
-        .arrayLayers = 1,
+        .arrayLayers = out->layers,
         .samples = (VkSampleCountFlagBits)out->samples,
         .tiling = VK_IMAGE_TILING_OPTIMAL,
         .usage = d->usage,
@@ -75,14 +79,24 @@ gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *
         VkImageViewCreateInfo vi = {
             .sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO,
             .image = out->image,
-            .viewType = VK_IMAGE_VIEW_TYPE_2D,
+            .viewType = d->array ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D,
             .format = d->format,
-            .subresourceRange = {out->aspect, 0, out->mips, 0, 1},
+            .subresourceRange = {out->aspect, 0, out->mips, 0, out->layers},
         };
         r = vkCreateImageView(vk->device, &vi, NULL, &out->view);
         res = gn_vk_check(vk, r, "vkCreateImageView", err);
+        for (uint32_t l = 0; !res && d->array && l < out->layers; l++) {
+            vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
+            vi.subresourceRange = (VkImageSubresourceRange){out->aspect, 0, 1, l, 1};
+            r = vkCreateImageView(vk->device, &vi, NULL, &out->layer_views[l]);
+            res = gn_vk_check(vk, r, "vkCreateImageView (layer)", err);
+            gn_vk_name(vk, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)(uintptr_t)out->layer_views[l], d->name);
+        }
     }
     if (res) {
+        for (uint32_t l = 0; l < GN_CSM_MAX_CASCADES; l++)
+            if (out->layer_views[l]) vkDestroyImageView(vk->device, out->layer_views[l], NULL);
+        if (out->view) vkDestroyImageView(vk->device, out->view, NULL);
         vkDestroyImage(vk->device, out->image, NULL);
         gn_vk_free_memory(vk, &out->alloc);
         memset(out, 0, sizeof *out);
@@ -127,6 +141,9 @@ void gn_vk_image_release(gn_vk *vk, gn_vk_image *img)
 {
     if (img->view)
         push_garbage(vk, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)(uintptr_t)img->view, (gn_vk_alloc){0});
+    for (uint32_t l = 0; l < GN_CSM_MAX_CASCADES; l++)
+        if (img->layer_views[l])
+            push_garbage(vk, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)(uintptr_t)img->layer_views[l], (gn_vk_alloc){0});
     if (img->image) push_garbage(vk, VK_OBJECT_TYPE_IMAGE, (uint64_t)(uintptr_t)img->image, img->alloc);
     memset(img, 0, sizeof *img);
 }

@@ -80,9 +80,10 @@ typedef struct gn_vk_image {
     VkImageView view;
     VkFormat format;
     VkImageAspectFlags aspect;
-    uint32_t width, height, samples, mips;
+    uint32_t width, height, samples, mips, layers;
+    VkImageView layer_views[GN_CSM_MAX_CASCADES]; /* one per layer, for rendering into it (layers > 1) */
     gn_vk_alloc alloc;
-    gn_vk_state state;
+    gn_vk_state state; /* the whole image: every layer and level moves together */
 } gn_vk_image;
 
 /* ---- deferred destruction ----------------------------------------------------------------- */
@@ -109,6 +110,7 @@ typedef struct gn_vk_frame {
     uint64_t pass_triangles[GN_MAX_PASSES];
     double cpu_ms;
     uint32_t instances_total, instances_visible, draw_groups;
+    uint32_t shadow_updates, shadow_casters;
 } gn_vk_frame;
 
 /* ---- the context ----------------------------------------------------------------------------- */
@@ -122,6 +124,7 @@ typedef struct gn_vk {
     VkQueue queue;
     uint32_t queue_family;
     bool debug_utils;
+    bool depth_clamp; /* the depthClamp feature is enabled */
     PFN_vkSetDebugUtilsObjectNameEXT set_name; /* loaded once with the device */
     PFN_vkCmdBeginDebugUtilsLabelEXT label_begin;
     PFN_vkCmdEndDebugUtilsLabelEXT label_end;
@@ -190,6 +193,8 @@ typedef struct gn_vk_image_desc {
     VkFormat format;
     VkImageUsageFlags usage;
     const char *name;
+    uint32_t layers; /* array layers, at most GN_CSM_MAX_CASCADES; 0 is 1 */
+    bool array;      /* view as a 2D array (even of one layer), with a 2D view per layer */
 } gn_vk_image_desc;
 
 gn_result gn_vk_buffer_create(gn_vk *vk, const gn_vk_buffer_desc *d, gn_vk_buffer *out, gn_error *err);
@@ -248,6 +253,9 @@ typedef struct gn_vk_graphics_desc {
     bool depth_write;
     VkCullModeFlags cull;
     const char *name;
+    bool depth_clamp;        /* clamp depth instead of clipping (needs the depthClamp feature) */
+    float bias_constant;     /* depth bias; both 0: off */
+    float bias_slope;
 } gn_vk_graphics_desc;
 
 gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPipeline *out, gn_error *err);
@@ -309,6 +317,8 @@ gn_result gn_vk_alloc_set(gn_vk *vk, VkDescriptorPool pool, VkDescriptorSetLayou
                           VkDescriptorSet *out, gn_error *err);
 void gn_vk_write_set(gn_vk *vk, VkDescriptorSet set, const gn_vk_write *w, uint32_t count);
 gn_result gn_vk_sampler(gn_vk *vk, bool repeat, bool linear, const char *name, VkSampler *out, gn_error *err);
+gn_result gn_vk_sampler_compare(gn_vk *vk, bool repeat, bool linear, bool compare, const char *name, VkSampler *out,
+                                gn_error *err);
 VkDeviceSize gn_vk_storage_align(const gn_vk *vk); /* alignment of dynamic storage/uniform offsets */
 
 #endif

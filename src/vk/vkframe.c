@@ -43,6 +43,8 @@ gn_result gn_vk_frame_harvest(gn_vk *vk, gn_vk_frame *f, gn_error *err)
     s->instances_total = f->instances_total;
     s->instances_visible = f->instances_visible;
     s->draw_groups = f->draw_groups;
+    s->shadow_updates = f->shadow_updates;
+    s->shadow_casters = f->shadow_casters;
     vk->have_stats = true;
     /* the queue drops its oldest entry when full */
     if (vk->finished_count == GN_STATS_QUEUE) {
@@ -74,6 +76,7 @@ gn_result gn_vk_frame_begin(gn_vk *vk, gn_error *err)
     f->pass_count = 0;
     f->utility = false;
     f->cpu_ms = 0;
+    f->shadow_updates = f->shadow_casters = 0;
     vk->cur = f;
     return GN_OK;
 }

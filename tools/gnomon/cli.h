@@ -11,14 +11,17 @@
  * runtime failures, and a machine without a GPU from a broken renderer. */
 enum {
     GN_EXIT_OK = 0,
-    GN_EXIT_USAGE = 2,     /* bad arguments, unknown command or option */
-    GN_EXIT_RUNTIME = 3,   /* a library error, or a file that could not be written */
-    GN_EXIT_NO_DEVICE = 4, /* GN_ERROR_NO_DEVICE: no Vulkan 1.3 device, or none matched */
+    GN_EXIT_CHECK_FAILED = 1, /* a measured check was not met (shadowcheck --min-off-edge) */
+    GN_EXIT_USAGE = 2,        /* bad arguments, unknown command or option */
+    GN_EXIT_RUNTIME = 3,      /* a library error, or a file that could not be written */
+    GN_EXIT_NO_DEVICE = 4,    /* GN_ERROR_NO_DEVICE: no Vulkan 1.3 device, or none matched */
 };
 
 int gn_cmd_render(int argc, char **argv); /* argv[0] is the first option after "render" */
 int gn_cmd_bench(int argc, char **argv);
 int gn_cmd_info(int argc, char **argv);
+int gn_cmd_shadowref(int argc, char **argv);
+int gn_cmd_shadowcheck(int argc, char **argv);
 
 int gn_cli_exit_code(gn_result r); /* GN_EXIT_NO_DEVICE or GN_EXIT_RUNTIME for a failure */
 

@@ -1,5 +1,5 @@
-/* Option tables of render, bench and info; see cmd_opts.h. Each table is built around the
- * struct it fills, and the same table prints --help. */
+/* Option tables of render, bench, info, shadowref and shadowcheck; see cmd_opts.h. Each table is built around
+ * the struct it fills, and the same table prints --help. */
 #include "cmd_opts.h"
 
 #include <string.h>
@@ -10,6 +10,7 @@ static const char *const gn_builtin_scenes[] = {"town", NULL};
 static const char *const gn_view_names[] = {"final", "depth", "normals", "albedo", NULL};
 static const char *const gn_tonemap_names[] = {"aces", "reinhard", "clip", NULL};
 static const char *const gn_path_names[] = {"static", "sun", "walk", "walk-sun", NULL};
+static const char *const gn_shadow_mode_names[] = {"csm", "none", NULL}; /* gn_shadowcheck_mode */
 
 #define GN_COUNT(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 
@@ -90,6 +91,62 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
     return GN_COUNT(opts);
 }
 
+/* The rows shared by shadowref and shadowcheck; the same text as render's rows. */
+static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t)
+{
+    gn_opt opts[] = {
+        {"--scene", GN_OPT_STRING, &o->scene, NULL, 0, 0, false, NULL, "NAME",
+         "built-in scene (default town)"},
+        {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
+         "image size (default 1280x720)"},
+        {"--time", GN_OPT_FLOAT, &o->time, &o->time_set, 0, 24, false, NULL, "HOURS",
+         "local solar time 0..24 (default 18.5)"},
+        {"--camera", GN_OPT_CAMERA, o->camera, &o->camera_set, -89, 89, false, NULL, "x,y,z,yaw,pitch",
+         "camera in metres and degrees (default: the scene's)"},
+        {"--msaa", GN_OPT_UINT, &o->msaa, NULL, 1, 8, true, NULL, "N", "samples: 1, 2, 4 or 8 (default 4)"},
+        {"--seed", GN_OPT_UINT, &o->seed, NULL, 0, UINT32_MAX, false, NULL, "N",
+         "scene seed (default 1; 0 means 1)"},
+        {"--scale", GN_OPT_UINT, &o->scale, NULL, 1, GN_SCALE_MAX, false, NULL, "N",
+         "scene scale 1..64 (default 1: ~1M triangles)"},
+        {"--latitude", GN_OPT_FLOAT, &o->latitude, &o->latitude_set, -90, 90, false, NULL, "DEG",
+         "latitude for the sun (default 45)"},
+        {"--day", GN_OPT_UINT, &o->day, NULL, 1, 365, false, NULL, "N",
+         "day of the year 1..365 (default 230)"},
+    };
+    memcpy(t, opts, sizeof opts);
+    return GN_COUNT(opts);
+}
+
+static uint32_t gn_shadowref_table(gn_shadowref_opts *o, gn_opt *t)
+{
+    uint32_t n = gn_frame_table(&o->frame, t);
+    gn_opt out[] = {
+        {"--out", GN_OPT_STRING, &o->out, NULL, 0, 0, false, NULL, "FILE.png",
+         "truth mask: white lit, black shadowed, grey sky (required)"},
+    };
+    memcpy(t + n, out, sizeof out);
+    return n + GN_COUNT(out);
+}
+
+static uint32_t gn_shadowcheck_table(gn_shadowcheck_opts *o, gn_opt *t)
+{
+    uint32_t n = gn_frame_table(&o->frame, t);
+    gn_opt opts[] = {
+        {"--shadows", GN_OPT_CHOICE, &o->shadows, NULL, 0, 0, false, gn_shadow_mode_names, "MODE",
+         "csm or none (default csm; none should score badly)"},
+        {"--views", GN_OPT_UINT, &o->views, NULL, 1, GN_SHADOWCHECK_MAX_VIEWS, false, NULL, "N",
+         "views: the camera, then the scene's viewpoints (default 1)"},
+        {"--json", GN_OPT_STRING, &o->json, NULL, 0, 0, false, NULL, "FILE",
+         "write the agreement as one JSON object"},
+        {"--out-dir", GN_OPT_STRING, &o->out_dir, NULL, 0, 0, false, NULL, "DIR",
+         "write each view's shadow view, truth mask and diff image"},
+        {"--min-off-edge", GN_OPT_FLOAT, &o->min_off_edge, &o->min_off_edge_set, 0, 1, false, NULL, "X",
+         "exit 1 if the mean off-edge agreement is below X (0..1)"},
+    };
+    memcpy(t + n, opts, sizeof opts);
+    return n + GN_COUNT(opts);
+}
+
 static const char gn_render_summary[] =
     "Renders one frame of a scene to a PNG and prints the GPU time of each pass.";
 static const char gn_bench_summary[] =
@@ -132,6 +189,47 @@ gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, cha
     return GN_PARSE_OK;
 }
 
+static const char gn_shadowref_summary[] =
+    "Renders one frame and ray-traces (Embree, on the CPU) a hard-shadow mask of the sun for\n"
+    "its pixels: one occlusion ray from each surface point towards the sun.";
+static const char gn_shadowcheck_summary[] =
+    "Renders the shadow view and compares it with the ray-traced truth mask, per view: the\n"
+    "share of surface pixels that agree (all, and farther than 2 pixels from a shadow edge),\n"
+    "false lit and false shadow. Exit 1 when --min-off-edge is not met.";
+
+static gn_frame_opts gn_frame_opts_defaults(void)
+{
+    return (gn_frame_opts){.scene = "town", .size = {1280, 720}, .msaa = 4, .seed = 1, .scale = 1};
+}
+
+gn_parse_status gn_shadowref_opts_parse(int argc, char **argv, gn_shadowref_opts *o, char *err,
+                                        size_t err_size)
+{
+    *o = (gn_shadowref_opts){.frame = gn_frame_opts_defaults()};
+    gn_opt t[32];
+    uint32_t n = gn_shadowref_table(o, t);
+    gn_parse_status s = gn_opts_parse("shadowref", t, n, argc, argv, err, err_size);
+    if (s != GN_PARSE_OK) return s;
+    if (gn_scene_check("shadowref", o->frame.scene, err, err_size)) return GN_PARSE_ERROR;
+    if (!o->out) {
+        snprintf(err, err_size, "gnomon shadowref: --out FILE.png is required");
+        return GN_PARSE_ERROR;
+    }
+    return GN_PARSE_OK;
+}
+
+gn_parse_status gn_shadowcheck_opts_parse(int argc, char **argv, gn_shadowcheck_opts *o, char *err,
+                                          size_t err_size)
+{
+    *o = (gn_shadowcheck_opts){.frame = gn_frame_opts_defaults(), .shadows = GN_SHADOWCHECK_CSM, .views = 1};
+    gn_opt t[32];
+    uint32_t n = gn_shadowcheck_table(o, t);
+    gn_parse_status s = gn_opts_parse("shadowcheck", t, n, argc, argv, err, err_size);
+    if (s != GN_PARSE_OK) return s;
+    if (gn_scene_check("shadowcheck", o->frame.scene, err, err_size)) return GN_PARSE_ERROR;
+    return GN_PARSE_OK;
+}
+
 gn_parse_status gn_info_opts_parse(int argc, char **argv, char *err, size_t err_size)
 {
     return gn_opts_parse("info", NULL, 0, argc, argv, err, err_size);
@@ -155,6 +253,49 @@ void gn_bench_opts_help(FILE *f)
 }
 
 void gn_info_opts_help(FILE *f) { gn_opts_print_help(f, "info", gn_info_summary, NULL, 0); }
+
+void gn_shadowref_opts_help(FILE *f)
+{
+    gn_shadowref_opts o;
+    gn_opt t[32];
+    gn_opts_print_help(f, "shadowref", gn_shadowref_summary, t, gn_shadowref_table(&o, t));
+    fprintf(f, "\nexample: gnomon shadowref --scene town --time 17 --out out/truth.png\n");
+}
+
+void gn_shadowcheck_opts_help(FILE *f)
+{
+    gn_shadowcheck_opts o;
+    gn_opt t[32];
+    gn_opts_print_help(f, "shadowcheck", gn_shadowcheck_summary, t, gn_shadowcheck_table(&o, t));
+    fprintf(f, "\nexample: gnomon shadowcheck --shadows csm --views 4 --json out/shadows.json "
+               "--out-dir out/shadows --min-off-edge 0.98\n");
+}
+
+void gn_frame_opts_frame(const gn_frame_opts *o, const float *camera, gn_view view, gn_frame_desc *out)
+{
+    *out = (gn_frame_desc){
+        .time_of_day = o->time,
+        .time_set = o->time_set,
+        .latitude = o->latitude,
+        .latitude_set = o->latitude_set,
+        .day_of_year = o->day,
+        .view = view,
+    };
+    if (camera) {
+        out->camera_set = true;
+        memcpy(out->camera.position, camera, 3 * sizeof(float));
+        out->camera.yaw = camera[3];
+        out->camera.pitch = camera[4];
+    }
+}
+
+/* gnomon.h: time_of_day 0 without time_set is read as 18.5. */
+float gn_frame_opts_time(const gn_frame_opts *o) { return o->time_set ? o->time : 18.5f; }
+
+const char *gn_shadowcheck_mode_name(int mode)
+{
+    return mode >= 0 && mode < (int)GN_COUNT(gn_shadow_mode_names) - 1 ? gn_shadow_mode_names[mode] : "?";
+}
 
 void gn_render_opts_frame(const gn_render_opts *o, gn_frame_desc *out)
 {

@@ -38,16 +38,64 @@ typedef struct gn_bench_opts {
     const char *plot;
 } gn_bench_opts;
 
+/* The scene and frame options shadowref and shadowcheck share with render: the same names,
+ * ranges, defaults and help lines. */
+typedef struct gn_frame_opts {
+    const char *scene;
+    uint32_t size[2];
+    float time;
+    bool time_set;
+    float camera[5]; /* x, y, z, yaw, pitch */
+    bool camera_set;
+    uint32_t msaa;
+    uint32_t seed, scale;
+    float latitude;
+    bool latitude_set;
+    uint32_t day;
+} gn_frame_opts;
+
+typedef struct gn_shadowref_opts {
+    gn_frame_opts frame;
+    const char *out;
+} gn_shadowref_opts;
+
+/* 1 + the scenic viewpoints a scene can have (gn_scene_info.viewpoints). */
+#define GN_SHADOWCHECK_MAX_VIEWS 4
+
+typedef enum gn_shadowcheck_mode { GN_SHADOWCHECK_CSM, GN_SHADOWCHECK_NONE } gn_shadowcheck_mode;
+
+typedef struct gn_shadowcheck_opts {
+    gn_frame_opts frame;
+    int shadows; /* gn_shadowcheck_mode */
+    uint32_t views;
+    const char *json;
+    const char *out_dir;
+    float min_off_edge; /* 0..1; checked only when set */
+    bool min_off_edge_set;
+} gn_shadowcheck_opts;
+
 gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err, size_t err_size);
 gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, char *err, size_t err_size);
 gn_parse_status gn_info_opts_parse(int argc, char **argv, char *err, size_t err_size);
+gn_parse_status gn_shadowref_opts_parse(int argc, char **argv, gn_shadowref_opts *o, char *err,
+                                        size_t err_size);
+gn_parse_status gn_shadowcheck_opts_parse(int argc, char **argv, gn_shadowcheck_opts *o, char *err,
+                                          size_t err_size);
 
 void gn_render_opts_help(FILE *f);
 void gn_bench_opts_help(FILE *f);
 void gn_info_opts_help(FILE *f);
+void gn_shadowref_opts_help(FILE *f);
+void gn_shadowcheck_opts_help(FILE *f);
 
 /* The frame the render command asks for: camera, sun, tone mapping, view. */
 void gn_render_opts_frame(const gn_render_opts *o, gn_frame_desc *out);
+
+/* The frame shadowref and shadowcheck render: o's sun, the given camera (x, y, z, yaw,
+ * pitch; NULL: the scene's default) and view. */
+void gn_frame_opts_frame(const gn_frame_opts *o, const float *camera, gn_view view, gn_frame_desc *out);
+float gn_frame_opts_time(const gn_frame_opts *o); /* the time of day the frame uses, hours */
+const char *gn_shadowcheck_mode_name(int mode);   /* "csm", "none" */
 
 const char *gn_bench_path_name(int path); /* "static", "sun", "walk", "walk-sun" */
 const char *gn_render_view_name(int view);

@@ -18,6 +18,10 @@ static const gn_command gn_commands[] = {
      "render one frame to a PNG and print per-pass GPU timings"},
     {"bench", gn_cmd_bench, gn_bench_opts_help, "render frames along a path; per-pass GPU time statistics"},
     {"info", gn_cmd_info, gn_info_opts_help, "list Vulkan devices and which one gnomon chooses"},
+    {"shadowref", gn_cmd_shadowref, gn_shadowref_opts_help,
+     "ray-trace (Embree) the sun's hard-shadow mask of a frame to a PNG"},
+    {"shadowcheck", gn_cmd_shadowcheck, gn_shadowcheck_opts_help,
+     "compare the rendered shadow view with the ray-traced mask"},
 };
 #define GN_COMMAND_COUNT (sizeof gn_commands / sizeof gn_commands[0])
 
@@ -32,12 +36,13 @@ static void gn_usage(FILE *f)
 {
     fprintf(f, "usage: gnomon <command> [options]\n\ncommands:\n");
     for (size_t i = 0; i < GN_COMMAND_COUNT; i++)
-        fprintf(f, "  %-8s %s\n", gn_commands[i].name, gn_commands[i].summary);
-    fprintf(f, "  %-8s %s\n", "help", "show this help, or 'gnomon help <command>'");
+        fprintf(f, "  %-11s %s\n", gn_commands[i].name, gn_commands[i].summary);
+    fprintf(f, "  %-11s %s\n", "help", "show this help, or 'gnomon help <command>'");
     fprintf(f, "\n'gnomon <command> --help' lists a command's options.\n"
                "GNOMON_DEVICE=<index or name> picks the Vulkan device; GNOMON_VALIDATION=1 turns "
                "on validation.\n"
-               "exit codes: 0 ok, 2 usage error, 3 runtime error, 4 no Vulkan device\n");
+               "exit codes: 0 ok, 1 a check not met (shadowcheck --min-off-edge), 2 usage error, 3 runtime "
+               "error, 4 no Vulkan device\n");
 }
 
 int main(int argc, char **argv)
@@ -54,7 +59,10 @@ int main(int argc, char **argv)
     if (strcmp(name, "help") == 0) {
         const gn_command *c = gn_find_command(argv[2]);
         if (!c || argc > 3) {
-            fprintf(stderr, "gnomon help: unknown command '%s' (commands: render, bench, info)\n", argv[2]);
+            fprintf(
+                stderr,
+                "gnomon help: unknown command '%s' (commands: render, bench, info, shadowref, shadowcheck)\n",
+                argv[2]);
             return GN_EXIT_USAGE;
         }
         c->help(stdout);
@@ -62,7 +70,9 @@ int main(int argc, char **argv)
     }
     const gn_command *c = gn_find_command(name);
     if (!c) {
-        fprintf(stderr, "gnomon: unknown command '%s' (commands: render, bench, info; see 'gnomon --help')\n",
+        fprintf(stderr,
+                "gnomon: unknown command '%s' (commands: render, bench, info, shadowref, shadowcheck; see "
+                "'gnomon --help')\n",
                 name);
         return GN_EXIT_USAGE;
     }

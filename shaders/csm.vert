@@ -1,0 +1,14 @@
+#version 450
+// A shadow cascade: casters' positions into the light's orthographic clip space. The matrix
+// comes as a push constant so every cascade shares the pipeline.
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+
+layout(location = 0) in vec3 in_pos;
+layout(push_constant) uniform Push { mat4 view_proj; } pc;
+
+void main()
+{
+    gn_gpu_instance inst = instances[visible[gl_InstanceIndex]];
+    gl_Position = pc.view_proj * vec4(gn_to_world(inst, in_pos), 1.0);
+}

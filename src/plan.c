@@ -1,0 +1,138 @@
+/* The frame's visibility decisions, written into the staging ring: for the camera and for
+ * every shadow cascade due this frame, the sorted visible-instance ids and one indirect
+ * command per draw group. The decisions themselves are pure (src/decide/); this file only
+ * feeds them the scene and lays their answers out for the GPU. */
+#include "renderer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void gn_frame_plan_free(gn_frame_plan *p)
+{
+    free(p->items);
+    free(p->subset);
+    free(p->list.instances);
+    free(p->list.groups);
+    free(p->list.batches);
+    free(p->list.scratch_keys);
+    free(p->shadow_list.instances);
+    free(p->shadow_list.groups);
+    free(p->shadow_list.batches);
+    free(p->shadow_list.scratch_keys);
+    memset(p, 0, sizeof *p);
+}
+
+gn_result gn_plan_reserve(gn_frame_plan *p, uint32_t n, gn_error *err)
+{
+    if (n <= p->capacity) return GN_OK;
+    gn_frame_plan_free(p);
+    p->items = malloc(n * sizeof *p->items);
+    p->subset = malloc(n * sizeof *p->subset);
+    p->list.instances = malloc(n * sizeof *p->list.instances);
+    p->list.groups = malloc(n * sizeof *p->list.groups);
+    p->list.batches = malloc(n * sizeof *p->list.batches);
+    p->list.scratch_keys = malloc(n * sizeof *p->list.scratch_keys);
+    p->shadow_list.instances = malloc(n * sizeof *p->shadow_list.instances);
+    p->shadow_list.groups = malloc(n * sizeof *p->shadow_list.groups);
+    p->shadow_list.batches = malloc(n * sizeof *p->shadow_list.batches);
+    p->shadow_list.scratch_keys = malloc(n * sizeof *p->shadow_list.scratch_keys);
+    if (!p->items || !p->subset || !p->list.instances || !p->list.groups || !p->list.batches ||
+        !p->list.scratch_keys || !p->shadow_list.instances || !p->shadow_list.groups ||
+        !p->shadow_list.batches || !p->shadow_list.scratch_keys)
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for a draw list of %u instances", n);
+    p->capacity = n;
+    return GN_OK;
+}
+
+/* The visible ids (a full instance-count range: the descriptor's range is fixed) and the
+ * indirect commands of one list, into the ring. */
+gn_result gn_plan_write(gn_renderer *r, const gn_scene *s, const gn_draw_list *list, gn_view_draws *out,
+                        gn_error *err)
+{
+    void *visible, *indirect;
+    uint32_t visible_bytes = (s->instance_count ? s->instance_count : 4) * sizeof(uint32_t);
+    gn_result res = gn_vk_ring_alloc(&r->vk, visible_bytes, gn_vk_storage_align(&r->vk), &out->visible_offset,
+                                     &visible, err);
+    if (!res)
+        res = gn_vk_ring_alloc(
+            &r->vk, (list->group_count ? list->group_count : 1) * sizeof(VkDrawIndexedIndirectCommand), 16,
+            &out->indirect_offset, &indirect, err);
+    if (res) return res;
+    memcpy(visible, list->instances, list->instance_count * sizeof(uint32_t));
+    VkDrawIndexedIndirectCommand *cmds = indirect;
+    out->triangles = 0;
+    for (uint32_t g = 0; g < list->group_count; g++) {
+        const gn_draw_group *grp = &list->groups[g];
+        const gn_mesh *m = &s->meshes[grp->mesh];
+        cmds[g] = (VkDrawIndexedIndirectCommand){m->index_count, grp->count, m->first_index,
+                                                 (int32_t)m->first_vertex, grp->first};
+        out->triangles += (uint64_t)m->index_count / 3 * grp->count;
+    }
+    out->group_count = list->group_count;
+    out->instance_count = list->instance_count;
+    return GN_OK;
+}
+
+/* Frustum culling and the sorted draw list of the camera. */
+gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, gn_error *err)
+{
+    gn_frame_plan *p = &r->plan;
+    gn_result res = gn_plan_reserve(p, s->instance_count ? s->instance_count : 1, err);
+    if (res) return res;
+    for (uint32_t i = 0; i < s->instance_count; i++) {
+        const gn_instance *in = &s->instances[i];
+        p->items[i] = (gn_cull_item){
+            {in->sphere[0], in->sphere[1], in->sphere[2], in->sphere[3]}, in->mesh, in->material, 0, i};
+    }
+    gn_draw_list_build(p->items, s->instance_count, frustum, &p->list);
+    return gn_plan_write(r, s, &p->list, &p->camera, err);
+}
+
+/* Cascades: their matrices for this camera and sun, which are due (the staggered schedule;
+ * a layer never rendered is always due), each due one's casters culled against its box, and
+ * the matrices every layer was rendered with into the frame constants, so that a stale
+ * cascade is never read with a newer matrix. */
+gn_result gn_plan_shadows(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
+                          const gn_frame_view *view, gn_gpu_frame *g, gn_error *err)
+{
+    gn_csm_gpu *c = &r->csm;
+    const gn_csm_settings *cs = &c->settings;
+    c->due_count = 0;
+    bool on = f->shadows != GN_SHADOWS_NONE && view->sun_elevation > -4.0f;
+    g->csm[0] = 0.0f;
+    if (!on) return GN_OK;
+
+    gn_csm_settings per_frame = *cs;
+    per_frame.near_plane = view->near_plane;
+    gn_csm_compute(&per_frame, view->camera_position, r->camera.view, r->camera.fov_y, r->camera.aspect,
+                   view->sun_direction, c->next);
+    for (uint32_t i = 0; i < cs->cascades; i++) {
+        if (c->rendered[i] && !gn_csm_due(cs, i, c->counter)) continue;
+        /* casters: every instance whose sphere reaches the cascade's box and is big enough */
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < s->instance_count; k++)
+            if (gn_csm_caster_visible(&c->next[i], r->plan.items[k].sphere, cs->min_caster_texels))
+                r->plan.subset[n++] = r->plan.items[k];
+        gn_draw_list_build(r->plan.subset, n, NULL, &r->plan.shadow_list);
+        gn_result res = gn_plan_write(r, s, &r->plan.shadow_list, &c->draws[i], err);
+        if (res) return res;
+        c->due[c->due_count++] = i;
+        c->cascades[i] = c->next[i];
+        c->rendered[i] = true;
+    }
+    c->counter++;
+    g->csm[0] = (float)cs->cascades;
+    g->csm[1] = cs->shadow_distance;
+    g->csm[2] = c->normal_offset_texels;
+    g->csm[3] = cs->shadow_distance * 0.9f; /* the last tenth fades out */
+    for (uint32_t i = 0; i < cs->cascades; i++) {
+        /* the matrix each layer holds; the selection bands follow this frame's splits,
+         * which do not depend on the camera's pose */
+        memcpy(g->cascade_view_proj[i], c->cascades[i].view_proj, sizeof g->cascade_view_proj[i]);
+        g->cascade[i][0] = c->next[i].far_depth;
+        g->cascade[i][1] = c->next[i].blend_end;
+        g->cascade[i][2] = c->cascades[i].texel;
+        g->cascade[i][3] = 0.0f;
+    }
+    return GN_OK;
+}

@@ -1,0 +1,329 @@
+/* Ray-traced hard-shadow truth with Embree 3: two-level instancing mirrors the scene (one
+ * Embree scene per mesh, one instance geometry per gn_instance), so the BVH is built over
+ * unique triangles only; see truth.h. */
+#define _POSIX_C_SOURCE 200809L /* sysconf, clock_gettime under -std=c11 */
+
+#include "truth.h"
+
+#include <embree3/rtcore.h>
+
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Rays start this far along the sun direction so they escape the surface they start on:
+ * the larger of 5 mm and 1e-4 of the distance to the camera. The reconstructed point is off
+ * the true surface by the depth buffer's and the float inverse matrix's rounding (relative
+ * errors ~1e-7 of the coordinates, well under a millimetre in a 2 km town), so 5 mm covers
+ * near surfaces; 1e-4 of the distance (1 cm at 100 m, a sixteenth of a pixel's footprint
+ * at 1280x720 and 60 degrees) keeps far surfaces clean while a caster has to be thinner than
+ * that gap, in front of the surface, to be missed. */
+#define GN_TRUTH_TNEAR_MIN 0.005
+#define GN_TRUTH_TNEAR_REL 1e-4
+#define GN_TRUTH_MAX_THREADS 64 /* bounds the thread array; more cores than rows gain nothing */
+
+struct gn_truth {
+    RTCDevice device;
+    RTCScene top;
+    RTCScene *meshes; /* one per gn_scene mesh; NULL where the mesh has no triangles */
+    uint32_t mesh_count;
+    double build_ms;
+    char first_error[256]; /* the first message Embree reported, for gn_error */
+};
+
+static double gn_truth_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+static gn_result gn_truth_fail(gn_error *err, gn_result code, const char *fmt, ...)
+{
+    if (err) {
+        err->code = code;
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->message, sizeof err->message, fmt, ap);
+        va_end(ap);
+    }
+    return code;
+}
+
+/* Embree reports errors through this callback as well as rtcGetDeviceError; the callback
+ * carries the text, so keep the first one for the gn_error. */
+static void gn_truth_on_error(void *user, enum RTCError code, const char *str)
+{
+    gn_truth *t = user;
+    if (t->first_error[0] == '\0')
+        snprintf(t->first_error, sizeof t->first_error, "%s (code %d)", str ? str : "?", (int)code);
+}
+
+/* GN_OK, or a failure naming what was being done when Embree reported an error. */
+static gn_result gn_truth_check(gn_truth *t, const char *what, gn_error *err)
+{
+    enum RTCError e = rtcGetDeviceError(t->device);
+    if (e == RTC_ERROR_NONE && t->first_error[0] == '\0') return GN_OK;
+    gn_result code = e == RTC_ERROR_OUT_OF_MEMORY ? GN_ERROR_OUT_OF_MEMORY : GN_ERROR_BAD_DATA;
+    return gn_truth_fail(err, code, "embree: %s: %s", what, t->first_error[0] ? t->first_error : "error");
+}
+
+/* One Embree scene holding one mesh's triangles. Positions are shared when Embree's 16-byte
+ * loads of the last vertex stay inside its vertex (stride >= 16: the scene interleaves
+ * position, normal, tangent and uv); otherwise, and always for indices (12-byte triangles),
+ * copied into buffers Embree pads itself. */
+static RTCScene gn_truth_mesh_scene(gn_truth *t, const gn_mesh_view *m)
+{
+    RTCGeometry g = rtcNewGeometry(t->device, RTC_GEOMETRY_TYPE_TRIANGLE);
+    if (!g) return NULL;
+    if (m->stride >= 16) {
+        rtcSetSharedGeometryBuffer(g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, m->positions, 0,
+                                   m->stride, m->vertex_count);
+    } else {
+        float *v =
+            rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_VERTEX, 0, RTC_FORMAT_FLOAT3, 12, m->vertex_count);
+        const uint8_t *src = (const uint8_t *)m->positions;
+        for (uint32_t i = 0; v && i < m->vertex_count; i++)
+            memcpy(v + 3 * i, src + (size_t)i * m->stride, 12);
+    }
+    uint32_t tris = m->index_count / 3;
+    uint32_t *idx = rtcSetNewGeometryBuffer(g, RTC_BUFFER_TYPE_INDEX, 0, RTC_FORMAT_UINT3, 12, tris);
+    if (idx) memcpy(idx, m->indices, (size_t)tris * 12);
+    rtcCommitGeometry(g);
+    RTCScene s = rtcNewScene(t->device);
+    if (s) {
+        rtcAttachGeometry(s, g);
+        rtcCommitScene(s);
+    }
+    rtcReleaseGeometry(g);
+    return s;
+}
+
+static gn_result gn_truth_add_instance(gn_truth *t, const gn_instance_desc *d)
+{
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    bool zero = true; /* gnomon.h: an all-zero transform means identity */
+    for (int i = 0; i < 16; i++) zero &= d->transform[i] == 0.0f;
+    RTCGeometry g = rtcNewGeometry(t->device, RTC_GEOMETRY_TYPE_INSTANCE);
+    if (!g) return GN_ERROR_BAD_DATA;
+    rtcSetGeometryInstancedScene(g, t->meshes[d->mesh]);
+    rtcSetGeometryTimeStepCount(g, 1);
+    rtcSetGeometryTransform(g, 0, RTC_FORMAT_FLOAT4X4_COLUMN_MAJOR, zero ? identity : d->transform);
+    rtcCommitGeometry(g);
+    rtcAttachGeometry(t->top, g);
+    rtcReleaseGeometry(g);
+    return GN_OK;
+}
+
+static gn_result gn_truth_build(gn_truth *t, const gn_scene *s, gn_error *err)
+{
+    gn_scene_info info;
+    gn_scene_get_info(s, &info);
+    t->mesh_count = info.meshes;
+    t->meshes = calloc(info.meshes ? info.meshes : 1, sizeof *t->meshes);
+    if (!t->meshes) return gn_truth_fail(err, GN_ERROR_OUT_OF_MEMORY, "embree: %u mesh scenes", info.meshes);
+    for (uint32_t i = 0; i < info.meshes; i++) {
+        gn_mesh_view m;
+        if (gn_scene_get_mesh(s, i, &m, err) != GN_OK) return err ? err->code : GN_ERROR_INVALID_ARGUMENT;
+        if (m.index_count < 3 || m.vertex_count == 0) continue;
+        t->meshes[i] = gn_truth_mesh_scene(t, &m);
+        char what[64];
+        snprintf(what, sizeof what, "mesh %u (%u triangles)", i, m.index_count / 3);
+        gn_result r = gn_truth_check(t, what, err);
+        if (r != GN_OK) return r;
+        if (!t->meshes[i]) return gn_truth_fail(err, GN_ERROR_BAD_DATA, "embree: %s: no scene", what);
+    }
+    t->top = rtcNewScene(t->device);
+    if (!t->top) return gn_truth_check(t, "top-level scene", err);
+    for (uint32_t i = 0; i < info.instances; i++) {
+        gn_instance_desc d;
+        if (gn_scene_get_instance(s, i, &d, err) != GN_OK) return err ? err->code : GN_ERROR_INVALID_ARGUMENT;
+        if (d.mesh >= t->mesh_count)
+            return gn_truth_fail(err, GN_ERROR_BAD_DATA, "embree: instance %u uses mesh %u of %u", i, d.mesh,
+                                 t->mesh_count);
+        if (!t->meshes[d.mesh]) continue; /* an empty mesh casts nothing */
+        if (gn_truth_add_instance(t, &d) != GN_OK) return gn_truth_check(t, "instance", err);
+    }
+    rtcCommitScene(t->top);
+    return gn_truth_check(t, "committing the top-level scene", err);
+}
+
+gn_truth *gn_truth_create(const gn_scene *s, gn_error *err)
+{
+    if (!s) {
+        gn_truth_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_truth_create: a scene is required");
+        return NULL;
+    }
+    gn_truth *t = calloc(1, sizeof *t);
+    if (!t) {
+        gn_truth_fail(err, GN_ERROR_OUT_OF_MEMORY, "gn_truth_create: out of memory");
+        return NULL;
+    }
+    double t0 = gn_truth_now_ms();
+    t->device = rtcNewDevice(NULL);
+    if (!t->device) {
+        gn_truth_fail(err, GN_ERROR_BAD_DATA, "embree: cannot create a device (error %d)",
+                      (int)rtcGetDeviceError(NULL));
+        free(t);
+        return NULL;
+    }
+    rtcSetDeviceErrorFunction(t->device, gn_truth_on_error, t);
+    if (gn_truth_build(t, s, err) != GN_OK) {
+        gn_truth_destroy(t);
+        return NULL;
+    }
+    t->build_ms = gn_truth_now_ms() - t0;
+    return t;
+}
+
+void gn_truth_destroy(gn_truth *t)
+{
+    if (!t) return;
+    if (t->top) rtcReleaseScene(t->top);
+    for (uint32_t i = 0; t->meshes && i < t->mesh_count; i++)
+        if (t->meshes[i]) rtcReleaseScene(t->meshes[i]);
+    free(t->meshes);
+    if (t->device) rtcReleaseDevice(t->device);
+    free(t);
+}
+
+double gn_truth_build_ms(const gn_truth *t) { return t ? t->build_ms : 0.0; }
+
+void gn_truth_sample0(uint32_t msaa, float *x, float *y)
+{
+    /* Vulkan spec, "Multisampling": standard sample locations. The depth that gn_read_depth
+     * returns is sample 0's (a SAMPLE_ZERO resolve), so the surface it measures lies under
+     * sample 0, not under the pixel centre; starting the ray there keeps the origin on the
+     * surface instead of up to half a pixel's depth gradient above or below it. */
+    switch (msaa) {
+    case 2:
+        *x = 0.75f, *y = 0.75f;
+        break;
+    case 4:
+        *x = 0.375f, *y = 0.125f;
+        break;
+    case 8:
+        *x = 0.5625f, *y = 0.3125f;
+        break;
+    default:
+        *x = 0.5f, *y = 0.5f;
+        break;
+    }
+}
+
+typedef struct gn_truth_job {
+    const gn_truth *t;
+    const gn_truth_frame *f;
+    uint8_t *mask;
+    double inv[16]; /* inv_view_proj in double: far points have tiny depths */
+    double sun[3];
+    float sx, sy;
+    atomic_uint next_row;
+    atomic_ullong rays;
+} gn_truth_job;
+
+/* One pixel: the world position under its sample 0, then one occlusion ray to the sun. */
+static uint8_t gn_truth_pixel(gn_truth_job *j, struct RTCIntersectContext *ctx, uint32_t px, uint32_t py,
+                              float d)
+{
+    const gn_truth_frame *f = j->f;
+    /* Vulkan clip space: x right, y down (row 0 is the top and the projection already flips
+     * y), depth as stored. */
+    double c[4] = {(px + j->sx) / f->width * 2.0 - 1.0, (py + j->sy) / f->height * 2.0 - 1.0, d, 1.0};
+    double w[4];
+    for (int r = 0; r < 4; r++)
+        w[r] = j->inv[r] * c[0] + j->inv[4 + r] * c[1] + j->inv[8 + r] * c[2] + j->inv[12 + r] * c[3];
+    if (w[3] == 0.0) return GN_TRUTH_SKY;
+    double p[3] = {w[0] / w[3], w[1] / w[3], w[2] / w[3]};
+    const float *cam = f->view->camera_position;
+    double dist = sqrt((p[0] - cam[0]) * (p[0] - cam[0]) + (p[1] - cam[1]) * (p[1] - cam[1]) +
+                       (p[2] - cam[2]) * (p[2] - cam[2]));
+    struct RTCRay ray = {
+        .org_x = (float)p[0],
+        .org_y = (float)p[1],
+        .org_z = (float)p[2],
+        .tnear = (float)fmax(GN_TRUTH_TNEAR_MIN, GN_TRUTH_TNEAR_REL * dist),
+        .dir_x = (float)j->sun[0],
+        .dir_y = (float)j->sun[1],
+        .dir_z = (float)j->sun[2],
+        .tfar = INFINITY,
+        .mask = 0xffffffffu,
+    };
+    rtcOccluded1(j->t->top, ctx, &ray);
+    return ray.tfar < 0.0f ? GN_TRUTH_SHADOWED : GN_TRUTH_LIT; /* Embree sets tfar to -inf on a hit */
+}
+
+/* Rows are taken one at a time from a shared counter, so threads stay busy whether the
+ * costly rows (dense town) are at the top or the bottom of the image. */
+static void *gn_truth_worker(void *arg)
+{
+    gn_truth_job *j = arg;
+    const gn_truth_frame *f = j->f;
+    bool sun_up = j->sun[1] > 0.0;
+    struct RTCIntersectContext ctx;
+    rtcInitIntersectContext(&ctx);
+    ctx.flags = RTC_INTERSECT_CONTEXT_FLAG_COHERENT; /* all rays are parallel */
+    uint64_t rays = 0;
+    for (;;) {
+        uint32_t y = atomic_fetch_add(&j->next_row, 1u);
+        if (y >= f->height) break;
+        const float *drow = f->depth + (size_t)y * f->width;
+        uint8_t *mrow = j->mask + (size_t)y * f->width;
+        for (uint32_t x = 0; x < f->width; x++) {
+            float d = drow[x];
+            if (!(d > 0.0f)) {
+                mrow[x] = GN_TRUTH_SKY;
+            } else if (!sun_up) {
+                mrow[x] = GN_TRUTH_SHADOWED; /* the sun is below the horizon: no direct light */
+            } else {
+                mrow[x] = gn_truth_pixel(j, &ctx, x, y, d);
+                rays++;
+            }
+        }
+    }
+    atomic_fetch_add(&j->rays, rays);
+    return NULL;
+}
+
+static uint32_t gn_truth_thread_count(uint32_t rows)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1;
+    if (n > GN_TRUTH_MAX_THREADS) n = GN_TRUTH_MAX_THREADS;
+    if ((uint32_t)n > rows) n = (long)rows;
+    return (uint32_t)n;
+}
+
+gn_result gn_truth_mask(const gn_truth *t, const gn_truth_frame *f, uint8_t *mask, gn_truth_stats *stats,
+                        gn_error *err)
+{
+    if (!t || !f || !f->depth || !f->view || !mask || f->width == 0 || f->height == 0)
+        return gn_truth_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_truth_mask: arguments are required");
+    double t0 = gn_truth_now_ms();
+    gn_truth_job j = {.t = t, .f = f, .mask = mask};
+    for (int i = 0; i < 16; i++) j.inv[i] = f->view->inv_view_proj[i];
+    for (int i = 0; i < 3; i++) j.sun[i] = f->view->sun_direction[i];
+    gn_truth_sample0(1, &j.sx, &j.sy);
+    atomic_init(&j.next_row, 0u);
+    atomic_init(&j.rays, 0ull);
+
+    uint32_t n = gn_truth_thread_count(f->height);
+    pthread_t threads[GN_TRUTH_MAX_THREADS];
+    uint32_t started = 0;
+    /* The calling thread is worker 0; a thread that fails to start only costs speed. */
+    for (uint32_t i = 1; i < n; i++)
+        if (pthread_create(&threads[started], NULL, gn_truth_worker, &j) == 0) started++;
+    gn_truth_worker(&j);
+    for (uint32_t i = 0; i < started; i++) pthread_join(threads[i], NULL);
+
+    if (stats)
+        *stats = (gn_truth_stats){
+            .rays = atomic_load(&j.rays), .ms = gn_truth_now_ms() - t0, .threads = started + 1};
+    return gn_truth_check((gn_truth *)t, "occlusion rays", err);
+}

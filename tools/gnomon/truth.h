@@ -1,0 +1,51 @@
+/* The reference for sun shadows: a hard-shadow mask ray-traced on the CPU with Intel Embree 3
+ * for exactly the pixels a frame rendered (docs: DESIGN.md, "References and truth").
+ * Used by the CLI (shadowref, shadowcheck) and the GPU tests, never by the library, so
+ * libgnomon does not depend on Embree. */
+#ifndef GN_CLI_TRUTH_H
+#define GN_CLI_TRUTH_H
+
+#include "gnomon.h"
+
+#include <stdint.h>
+
+/* Values of a truth mask, one byte a pixel: chosen so the mask is a viewable grey PNG. */
+#define GN_TRUTH_SHADOWED 0u
+#define GN_TRUTH_SKY 128u /* no surface: depth 0 (reversed-Z) */
+#define GN_TRUTH_LIT 255u
+
+typedef struct gn_truth gn_truth;
+
+/* What one frame left behind, as gn_read_depth and gn_get_frame_view return it. */
+typedef struct gn_truth_frame {
+    const float *depth; /* width*height, reversed-Z (0 = sky), top row first */
+    uint32_t width, height;
+    uint32_t msaa; /* samples the frame was rendered with (0 reads as 1): see truth.c */
+    const gn_frame_view *view;
+} gn_truth_frame;
+
+typedef struct gn_truth_stats {
+    uint64_t rays; /* occlusion rays cast: surface pixels while the sun is up */
+    double ms;     /* wall-clock time of the mask */
+    uint32_t threads;
+} gn_truth_stats;
+
+/* Builds an Embree scene from the scene's meshes and instances as they are now (after
+ * gn_render, which moves dynamic objects to the frame's time). Vertex positions are shared
+ * with the scene, not copied: keep the scene alive and its meshes unchanged while the truth
+ * is used (instance transforms are copied; moving an object later needs a new truth).
+ * NULL on failure, with err filled. */
+gn_truth *gn_truth_create(const gn_scene *s, gn_error *err);
+void gn_truth_destroy(gn_truth *t);          /* NULL is fine */
+double gn_truth_build_ms(const gn_truth *t); /* BVH build time of gn_truth_create */
+
+/* Fills mask (width*height bytes, top row first) with GN_TRUTH_LIT, GN_TRUTH_SHADOWED or
+ * GN_TRUTH_SKY: one occlusion ray a surface pixel towards the frame's sun. stats may be NULL. */
+gn_result gn_truth_mask(const gn_truth *t, const gn_truth_frame *f, uint8_t *mask, gn_truth_stats *stats,
+                        gn_error *err);
+
+/* The sub-pixel position (x, y in 0..1, y down) of sample 0 of the Vulkan standard sample
+ * locations for msaa samples; the pixel centre for 1 (or an unknown count). */
+void gn_truth_sample0(uint32_t msaa, float *x, float *y);
+
+#endif
