@@ -309,7 +309,7 @@ gn_result gn_truth_mask(const gn_truth *t, const gn_truth_frame *f, uint8_t *mas
     gn_truth_job j = {.t = t, .f = f, .mask = mask};
     for (int i = 0; i < 16; i++) j.inv[i] = f->view->inv_view_proj[i];
     for (int i = 0; i < 3; i++) j.sun[i] = f->view->sun_direction[i];
-    gn_truth_sample0(1, &j.sx, &j.sy);
+    gn_truth_sample0(f->msaa, &j.sx, &j.sy);
     atomic_init(&j.next_row, 0u);
     atomic_init(&j.rays, 0ull);
 
