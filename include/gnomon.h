@@ -61,7 +61,7 @@ typedef enum gn_validation {
 typedef struct gn_csm_desc {
     uint32_t cascades;         /* 1..8; default 4 */
     uint32_t resolution;       /* texels per side of each cascade; default 2048 */
-    float shadow_distance;     /* metres from the camera that receive sun shadows; default 400 */
+    float shadow_distance;     /* metres of view depth that receive sun shadows; default 600 */
     float split_lambda;        /* blend of logarithmic (1) and uniform (0) splits; default 0.6 */
     bool split_lambda_set;     /* true: split_lambda is taken as given, even 0 */
     float splits[GN_CSM_MAX_CASCADES]; /* explicit far distance of each cascade; all 0: lambda */

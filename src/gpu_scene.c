@@ -230,8 +230,11 @@ static void write_frame_set(gn_renderer *r, const gn_scene *s)
          .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
          .buffer = r->vk.ring.buffer,
          .range = visible_bytes},
-        {.binding = 4, .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, .image = &r->csm.map,
-         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, .sampler = r->csm.sampler},
+        {.binding = 4,
+         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+         .image = &r->csm.map,
+         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+         .sampler = r->csm.sampler},
     };
     gn_vk_write_set(&r->vk, r->pipes.frame_set, w, 5);
 }

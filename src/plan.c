@@ -107,7 +107,12 @@ gn_result gn_plan_shadows(gn_renderer *r, const gn_scene *s, const gn_frame_desc
     gn_csm_compute(&per_frame, view->camera_position, r->camera.view, r->camera.fov_y, r->camera.aspect,
                    view->sun_direction, c->next);
     for (uint32_t i = 0; i < cs->cascades; i++) {
-        if (c->rendered[i] && !gn_csm_due(cs, i, c->counter)) continue;
+        /* due: never rendered, its turn in the schedule, or its old map no longer covers
+         * the slice (2 texels spare for the 3x3 filter) */
+        bool due = !c->rendered[i] || gn_csm_due(cs, i, c->counter) ||
+                   !gn_csm_covers(&c->cascades[i], &c->next[i], view->camera_position, r->camera.view,
+                                  r->camera.fov_y, r->camera.aspect, 2.0f);
+        if (!due) continue;
         /* casters: every instance whose sphere reaches the cascade's box and is big enough */
         uint32_t n = 0;
         for (uint32_t k = 0; k < s->instance_count; k++)

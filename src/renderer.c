@@ -128,7 +128,8 @@ static void record_readback(gn_vk *vk, VkCommandBuffer cmd, void *user)
 
 static gn_result read_image(gn_renderer *r, gn_vk_image *img, void *out, const char *what, gn_error *err)
 {
-    if (!r || !out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: renderer and buffer are required", what);
+    if (!r || !out)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: renderer and buffer are required", what);
     if (!r->rendered) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: no frame rendered yet", what);
     readback rb = {r, img};
     gn_result res = gn_vk_run_once(&r->vk, record_readback, &rb, err);
@@ -149,8 +150,10 @@ gn_result gn_read_depth(gn_renderer *r, float *depth, gn_error *err)
 
 gn_result gn_get_frame_view(const gn_renderer *r, gn_frame_view *out, gn_error *err)
 {
-    if (!r || !out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_get_frame_view: arguments are required");
-    if (!r->rendered) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_get_frame_view: no frame rendered yet");
+    if (!r || !out)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_get_frame_view: arguments are required");
+    if (!r->rendered)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_get_frame_view: no frame rendered yet");
     *out = r->view;
     return GN_OK;
 }

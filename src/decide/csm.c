@@ -237,3 +237,31 @@ float gn_csm_fade(const gn_csm_settings *s, float view_depth)
     if (view_depth >= end) return 0.0f;
     return (end - view_depth) / (end - start);
 }
+
+bool gn_csm_covers(const gn_csm_cascade *rendered, const gn_csm_cascade *now, const float camera_pos[3],
+                   const float camera_view[16], float fov_y_rad, float aspect, float margin_texels)
+{
+    /* The view matrix's rows are right, up and -forward. */
+    double axes[3][3];
+    for (int r = 0; r < 3; r++)
+        for (int k = 0; k < 3; k++) axes[r][k] = camera_view[k * 4 + r];
+    double ty = tan(0.5 * fov_y_rad), tx = ty * aspect;
+    double half = rendered->radius > 0 ? (double)rendered->radius : 1.0;
+    double limit = 1.0 - margin_texels * (double)rendered->texel / half;
+    const double depths[2] = {now->near_depth, now->blend_end};
+    for (int d = 0; d < 2; d++)
+        for (int sx = -1; sx <= 1; sx += 2)
+            for (int sy = -1; sy <= 1; sy += 2) {
+                double p[3];
+                for (int k = 0; k < 3; k++)
+                    p[k] = camera_pos[k] - axes[2][k] * depths[d] + axes[0][k] * sx * tx * depths[d] +
+                           axes[1][k] * sy * ty * depths[d];
+                double clip[3];
+                for (int r = 0; r < 3; r++)
+                    clip[r] = rendered->view_proj[r] * p[0] + rendered->view_proj[4 + r] * p[1] +
+                              rendered->view_proj[8 + r] * p[2] + rendered->view_proj[12 + r];
+                if (fabs(clip[0]) > limit || fabs(clip[1]) > limit || clip[2] < 0.0 || clip[2] > 1.0)
+                    return false;
+            }
+    return true;
+}

@@ -58,6 +58,12 @@ void gn_csm_compute(const gn_csm_settings *s, const float camera_pos[3], const f
 bool gn_csm_caster_visible(const gn_csm_cascade *c, const float sphere[4], float min_caster_texels);
 /* Whether the cascade is re-rendered on this frame: due when (frame + cascade) % period == 0. */
 bool gn_csm_due(const gn_csm_settings *s, uint32_t cascade, uint64_t frame);
+/* Whether a cascade as it was rendered still covers this frame's slice of the camera frustum
+ * (the slice of `now`, corners projected with the rendered matrix) with margin_texels to spare
+ * for filtering. A staggered cascade that no longer covers its slice (a camera cut, a fast
+ * move) is re-rendered this frame instead of being read outside its map. */
+bool gn_csm_covers(const gn_csm_cascade *rendered, const gn_csm_cascade *now, const float camera_pos[3],
+                   const float camera_view[16], float fov_y_rad, float aspect, float margin_texels);
 /* The cascade a receiver at this view depth uses, and in *blend the weight (0..1) of the next
  * cascade inside the overlap band; count when beyond the shadow distance. */
 uint32_t gn_csm_select(const gn_csm_cascade *c, uint32_t count, float view_depth, float *blend);

@@ -33,7 +33,8 @@ uint32_t gn_draw_materials(gn_renderer *r, const gn_view_draws *d, const gn_draw
     uint32_t draws = 0;
     for (uint32_t b = 0; b < list->batch_count; b++) {
         const gn_draw_batch *batch = &list->batches[b];
-        gn_vk_cmd_bind_sets(vk, false, r->pipes.scene_layout, 1, 1, &r->scene.material_sets[batch->material], 0, NULL);
+        gn_vk_cmd_bind_sets(vk, false, r->pipes.scene_layout, 1, 1, &r->scene.material_sets[batch->material],
+                            0, NULL);
         gn_vk_cmd_push(vk, r->pipes.scene_layout, sizeof batch->material, &batch->material);
         draws += draw_range(r, d->indirect_offset, batch->first_group, batch->group_count);
     }

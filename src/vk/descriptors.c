@@ -104,8 +104,8 @@ gn_result gn_vk_sampler(gn_vk *vk, bool repeat, bool linear, const char *name, V
     return gn_vk_sampler_compare(vk, repeat, linear, false, name, out, err);
 }
 
-gn_result gn_vk_sampler_compare(gn_vk *vk, bool repeat, bool linear, bool compare, const char *name, VkSampler *out,
-                                gn_error *err)
+gn_result gn_vk_sampler_compare(gn_vk *vk, bool repeat, bool linear, bool compare, const char *name,
+                                VkSampler *out, gn_error *err)
 {
     VkSamplerAddressMode mode =
         repeat ? VK_SAMPLER_ADDRESS_MODE_REPEAT : VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;

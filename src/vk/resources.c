@@ -50,8 +50,8 @@ gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *
     out->mips = d->mips ? d->mips : 1;
     out->layers = d->layers > 1 ? d->layers : 1;
     if (out->layers > GN_CSM_MAX_CASCADES)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: %u layers, at most %u", d->name ? d->name : "image",
-                       out->layers, GN_CSM_MAX_CASCADES);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: %u layers, at most %u",
+                       d->name ? d->name : "image", out->layers, GN_CSM_MAX_CASCADES);
     out->state.layout = VK_IMAGE_LAYOUT_UNDEFINED;
     VkImageCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,
@@ -143,7 +143,8 @@ void gn_vk_image_release(gn_vk *vk, gn_vk_image *img)
         push_garbage(vk, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)(uintptr_t)img->view, (gn_vk_alloc){0});
     for (uint32_t l = 0; l < GN_CSM_MAX_CASCADES; l++)
         if (img->layer_views[l])
-            push_garbage(vk, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)(uintptr_t)img->layer_views[l], (gn_vk_alloc){0});
+            push_garbage(vk, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)(uintptr_t)img->layer_views[l],
+                         (gn_vk_alloc){0});
     if (img->image) push_garbage(vk, VK_OBJECT_TYPE_IMAGE, (uint64_t)(uintptr_t)img->image, img->alloc);
     memset(img, 0, sizeof *img);
 }

@@ -124,7 +124,7 @@ typedef struct gn_vk {
     VkQueue queue;
     uint32_t queue_family;
     bool debug_utils;
-    bool depth_clamp; /* the depthClamp feature is enabled */
+    bool depth_clamp;                          /* the depthClamp feature is enabled */
     PFN_vkSetDebugUtilsObjectNameEXT set_name; /* loaded once with the device */
     PFN_vkCmdBeginDebugUtilsLabelEXT label_begin;
     PFN_vkCmdEndDebugUtilsLabelEXT label_end;
@@ -253,8 +253,8 @@ typedef struct gn_vk_graphics_desc {
     bool depth_write;
     VkCullModeFlags cull;
     const char *name;
-    bool depth_clamp;        /* clamp depth instead of clipping (needs the depthClamp feature) */
-    float bias_constant;     /* depth bias; both 0: off */
+    bool depth_clamp;    /* clamp depth instead of clipping (needs the depthClamp feature) */
+    float bias_constant; /* depth bias; both 0: off */
     float bias_slope;
 } gn_vk_graphics_desc;
 
@@ -317,8 +317,8 @@ gn_result gn_vk_alloc_set(gn_vk *vk, VkDescriptorPool pool, VkDescriptorSetLayou
                           VkDescriptorSet *out, gn_error *err);
 void gn_vk_write_set(gn_vk *vk, VkDescriptorSet set, const gn_vk_write *w, uint32_t count);
 gn_result gn_vk_sampler(gn_vk *vk, bool repeat, bool linear, const char *name, VkSampler *out, gn_error *err);
-gn_result gn_vk_sampler_compare(gn_vk *vk, bool repeat, bool linear, bool compare, const char *name, VkSampler *out,
-                                gn_error *err);
+gn_result gn_vk_sampler_compare(gn_vk *vk, bool repeat, bool linear, bool compare, const char *name,
+                                VkSampler *out, gn_error *err);
 VkDeviceSize gn_vk_storage_align(const gn_vk *vk); /* alignment of dynamic storage/uniform offsets */
 
 #endif

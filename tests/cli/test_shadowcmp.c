@@ -169,15 +169,15 @@ static void test_opts(void)
     char err[1024];
     gn_shadowcheck_opts c;
     GN_CHECK(gn_shadowcheck_opts_parse(0, NULL, &c, err, sizeof err) == GN_PARSE_OK);
-    GN_CHECK(c.views == 1 && c.shadows == GN_SHADOWCHECK_CSM && !c.min_off_edge_set);
+    GN_CHECK(c.views == 1 && c.shadow.shadows == GN_SHADOWCHECK_CSM && !c.min_off_edge_set);
     GN_CHECK(c.frame.size[0] == 1280 && c.frame.size[1] == 720 && c.frame.msaa == 4);
     GN_CHECK(strcmp(c.frame.scene, "town") == 0 && c.json == NULL && c.out_dir == NULL);
     GN_CHECK(gn_shadowcheck_opts_parse(GN_ARGS("--shadows", "none", "--views", "4", "--min-off-edge", "0.97",
                                                "--time", "10", "--camera", "1,2,3,45,-10"),
                                        &c, err, sizeof err) == GN_PARSE_OK);
-    GN_CHECK(c.shadows == GN_SHADOWCHECK_NONE && c.views == 4 && c.min_off_edge_set);
+    GN_CHECK(c.shadow.shadows == GN_SHADOWCHECK_NONE && c.views == 4 && c.min_off_edge_set);
     GN_CHECK_NEAR(c.min_off_edge, 0.97, 1e-6);
-    GN_CHECK(strcmp(gn_shadowcheck_mode_name(c.shadows), "none") == 0);
+    GN_CHECK(strcmp(gn_shadowcheck_mode_name(c.shadow.shadows), "none") == 0);
     gn_frame_desc f;
     gn_frame_opts_frame(&c.frame, c.frame.camera, GN_VIEW_SHADOW, &f);
     GN_CHECK(f.view == GN_VIEW_SHADOW && f.camera_set && f.time_set && f.time_of_day == 10.0f);

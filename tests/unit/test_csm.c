@@ -514,6 +514,37 @@ static void test_rotation(void)
     check_orthonormal(cur, odd, "sun at the nadir");
 }
 
+/* Coverage: a cascade's own slice is covered; a small move or turn stays covered (so staggering
+ * holds); a camera cut far away or a half turn is not (so the cascade is re-rendered). */
+static void test_covers(void)
+{
+    gn_csm_settings s = defaults();
+    float sun[3], pos[3] = {10, 20, 30}, view[16];
+    sun_at(35, 200, sun);
+    gn_csm_cascade a[GN_CSM_MAX], b[GN_CSM_MAX];
+    compute(&s, pos, 30, -10, sun, a);
+    for (uint32_t i = 0; i < s.cascades; i++) {
+        gn_camera_view(pos, 30, -10, view);
+        CHECK(gn_csm_covers(&a[i], &a[i], pos, view, (float)FOV, ASPECT, 2.0f),
+              "cascade %u misses its own slice", i);
+        float moved[3] = {pos[0] + 0.3f, pos[1], pos[2] - 0.2f};
+        compute(&s, moved, 30.5f, -10, sun, b);
+        gn_camera_view(moved, 30.5f, -10, view);
+        CHECK(gn_csm_covers(&a[i], &b[i], moved, view, (float)FOV, ASPECT, 2.0f),
+              "cascade %u: a 0.36 m step and a half-degree turn left its map", i);
+        float far_away[3] = {pos[0] + 5000.0f, pos[1], pos[2]};
+        compute(&s, far_away, 30, -10, sun, b);
+        gn_camera_view(far_away, 30, -10, view);
+        CHECK(!gn_csm_covers(&a[i], &b[i], far_away, view, (float)FOV, ASPECT, 2.0f),
+              "cascade %u: a 5 km cut still counts as covered", i);
+        compute(&s, pos, 210, -10, sun, b);
+        gn_camera_view(pos, 210, -10, view);
+        if (i < 2)
+            CHECK(!gn_csm_covers(&a[i], &b[i], pos, view, (float)FOV, ASPECT, 2.0f),
+                  "cascade %u: a half turn still counts as covered", i);
+    }
+}
+
 int main(void)
 {
     test_splits();
@@ -524,5 +555,6 @@ int main(void)
     test_schedule();
     test_select();
     test_rotation();
+    test_covers();
     return gn_check_exit();
 }

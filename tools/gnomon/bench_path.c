@@ -14,6 +14,7 @@ void gn_bench_walker_start(gn_bench_walker *w, gn_bench_path path, const gn_scen
     memset(w, 0, sizeof *w);
     w->path = path;
     w->total = total;
+    w->sun_speed = GN_BENCH_SUN_SPEED;
     memcpy(w->pos, info->default_camera, sizeof w->pos);
     w->heading = info->default_camera[3];
     w->pitch = info->default_camera[4];
@@ -57,9 +58,10 @@ void gn_bench_walker_next(gn_bench_walker *w, gn_frame_desc *frame)
     frame->camera.pitch = w->pitch;
     frame->time_of_day = GN_BENCH_STATIC_TIME;
     if (w->path == GN_PATH_SUN || w->path == GN_PATH_WALK_SUN) {
-        float u = w->total > 1 ? (float)w->frame / (float)(w->total - 1) : 0.0f;
-        if (u > 1.0f) u = 1.0f;
-        frame->time_of_day = GN_BENCH_SUN_START + u * (GN_BENCH_SUN_END - GN_BENCH_SUN_START);
+        /* a day passing at sun_speed: slow enough per frame that the shadows' texel grid
+         * slides by fractions of a texel, the case where cached cascades would "tick" */
+        double hours = GN_BENCH_SUN_START + w->seconds * w->sun_speed / 3600.0;
+        frame->time_of_day = (float)fmod(hours, 24.0);
     }
 
     if (gn_bench_walks(w->path)) {

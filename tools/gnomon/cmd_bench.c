@@ -17,6 +17,7 @@ typedef struct gn_bench_run {
     gn_scene *scene;
     gn_bench_data data;
     const char *device;
+    gn_shadows shadows;
 } gn_bench_run;
 
 /* Takes the statistics of every frame that finished since the last call; the data keeps
@@ -44,12 +45,14 @@ static int gn_bench_frames(gn_bench_run *b)
     uint32_t total = o->warmup + o->frames;
     gn_bench_walker walker;
     gn_bench_walker_start(&walker, (gn_bench_path)o->path, &info, total);
+    walker.sun_speed = o->sun_speed;
     gn_frame_stats s = {0};
     bool have = false;
     double last_print = -1e9;
     for (uint32_t i = 0; i < total; i++) {
         gn_frame_desc frame;
         gn_bench_walker_next(&walker, &frame);
+        frame.shadows = b->shadows;
         if (gn_render(b->r, b->scene, &frame, &err) != GN_OK) return gn_cli_fail("bench", &err);
         /* frames up to the last warm-up frame's index are not measured */
         if (i + 1 == o->warmup) gn_bench_data_skip_through(&b->data, gn_renderer_frame_index(b->r));
@@ -110,6 +113,13 @@ static int gn_bench_run_all(gn_bench_run *b)
     gn_error err = {0};
     gn_renderer_desc rd = {
         .width = o->size[0], .height = o->size[1], .msaa = o->msaa, .device = gn_cli_device_env()};
+    gn_shadows shadow_mode;
+    char shadow_err[256];
+    if (!gn_shadow_opts_apply(&o->shadow, "bench", &rd.csm, &shadow_mode, shadow_err, sizeof shadow_err)) {
+        fprintf(stderr, "%s\n", shadow_err);
+        return GN_EXIT_USAGE;
+    }
+    b->shadows = shadow_mode;
     if (gn_renderer_create(&rd, &b->r, &err) != GN_OK) return gn_cli_fail("bench", &err);
     b->device = gn_renderer_device_name(b->r);
 

@@ -2,12 +2,14 @@
  * the struct it fills, and the same table prints --help. */
 #include "cmd_opts.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The scenes gn_scene_create_builtin knows; checked here so a typo is a usage error that
  * costs no device start-up. */
 static const char *const gn_builtin_scenes[] = {"town", NULL};
-static const char *const gn_view_names[] = {"final", "depth", "normals", "albedo", NULL};
+static const char *const gn_view_names[] = {"final",  "depth",    "normals", "albedo",
+                                            "shadow", "cascades", NULL};
 static const char *const gn_tonemap_names[] = {"aces", "reinhard", "clip", NULL};
 static const char *const gn_path_names[] = {"static", "sun", "walk", "walk-sun", NULL};
 static const char *const gn_shadow_mode_names[] = {"csm", "none", NULL}; /* gn_shadowcheck_mode */
@@ -29,6 +31,70 @@ static const char *gn_scene_check(const char *command, const char *scene, char *
     return err;
 }
 
+/* The sun-shadow rows, appended to render, bench and shadowcheck. */
+static uint32_t gn_shadow_table(gn_shadow_opts *o, gn_opt *t)
+{
+    gn_opt opts[] = {
+        {"--shadows", GN_OPT_CHOICE, &o->shadows, NULL, 0, 0, false, gn_shadow_mode_names, "MODE",
+         "sun shadows: csm or none (default csm)"},
+        {"--csm-cascades", GN_OPT_UINT, &o->cascades, NULL, 1, GN_CSM_MAX_CASCADES, false, NULL, "N",
+         "shadow cascades 1..8 (default 4)"},
+        {"--csm-resolution", GN_OPT_UINT, &o->resolution, NULL, 64, 16384, false, NULL, "N",
+         "texels per side of a cascade (default 2048)"},
+        {"--csm-distance", GN_OPT_FLOAT, &o->distance, NULL, 1, 100000, false, NULL, "M",
+         "view depth that receives sun shadows (default 600)"},
+        {"--csm-lambda", GN_OPT_FLOAT, &o->lambda, &o->lambda_set, 0, 1, false, NULL, "L",
+         "split blend: 0 uniform .. 1 logarithmic (default 0.6)"},
+        {"--csm-overlap", GN_OPT_FLOAT, &o->overlap, NULL, 0, 1, false, NULL, "F",
+         "fraction of a cascade blended into the next (default 0.1)"},
+        {"--csm-schedule", GN_OPT_STRING, &o->schedule, NULL, 0, 0, false, NULL, "P,P,..",
+         "frames between updates of each cascade (default 1,1,2,4)"},
+        {"--csm-normal-offset", GN_OPT_FLOAT, &o->normal_offset, NULL, 0, 16, false, NULL, "TEXELS",
+         "receiver offset along its normal (default 1.5)"},
+        {"--csm-bias-slope", GN_OPT_FLOAT, &o->bias_slope, NULL, 0, 16, false, NULL, "S",
+         "slope-scaled depth bias of casters (default 1.5)"},
+        {"--csm-bias-constant", GN_OPT_FLOAT, &o->bias_constant, NULL, 0, 1000, false, NULL, "C",
+         "constant depth bias of casters (default 1)"},
+    };
+    memcpy(t, opts, sizeof opts);
+    return GN_COUNT(opts);
+}
+
+bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_desc *csm, gn_shadows *mode,
+                          char *err, size_t err_size)
+{
+    *mode = o->shadows == GN_SHADOWCHECK_NONE ? GN_SHADOWS_NONE : GN_SHADOWS_CSM;
+    *csm = (gn_csm_desc){
+        .cascades = o->cascades,
+        .resolution = o->resolution,
+        .shadow_distance = o->distance,
+        .split_lambda = o->lambda,
+        .split_lambda_set = o->lambda_set,
+        .overlap = o->overlap,
+        .normal_offset_texels = o->normal_offset,
+        .depth_bias_slope = o->bias_slope,
+        .depth_bias_constant = o->bias_constant,
+    };
+    if (!o->schedule) return true;
+    const char *p = o->schedule;
+    for (uint32_t i = 0; i < GN_CSM_MAX_CASCADES; i++) {
+        char *end = NULL;
+        unsigned long v = strtoul(p, &end, 10);
+        if (end == p || v < 1 || v > 1000 || (*end != ',' && *end != '\0')) {
+            snprintf(err, err_size,
+                     "gnomon %s: --csm-schedule expects periods 1..1000 separated by commas, got '%s'",
+                     command, o->schedule);
+            return false;
+        }
+        csm->update_period[i] = (uint32_t)v;
+        if (*end == '\0') return true;
+        p = end + 1;
+    }
+    snprintf(err, err_size, "gnomon %s: --csm-schedule has more than %u periods", command,
+             GN_CSM_MAX_CASCADES);
+    return false;
+}
+
 static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
 {
     gn_opt opts[] = {
@@ -42,7 +108,7 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
          "camera in metres and degrees (default: the scene's)"},
         {"--msaa", GN_OPT_UINT, &o->msaa, NULL, 1, 8, true, NULL, "N", "samples: 1, 2, 4 or 8 (default 4)"},
         {"--view", GN_OPT_CHOICE, &o->view, NULL, 0, 0, false, gn_view_names, "VIEW",
-         "final, depth, normals or albedo (default final)"},
+         "final, depth, normals, albedo, shadow or cascades (default final)"},
         {"--tonemap", GN_OPT_CHOICE, &o->tonemap, NULL, 0, 0, false, gn_tonemap_names, "OP",
          "aces, reinhard or clip (default aces)"},
         {"--exposure", GN_OPT_FLOAT, &o->exposure, NULL, -20, 20, false, NULL, "EV",
@@ -61,7 +127,7 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
          "also write the frame statistics as JSON"},
     };
     memcpy(t, opts, sizeof opts);
-    return GN_COUNT(opts);
+    return GN_COUNT(opts) + gn_shadow_table(&o->shadow, t + GN_COUNT(opts));
 }
 
 static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
@@ -86,9 +152,11 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
          "write the summary as one JSON object"},
         {"--plot", GN_OPT_STRING, &o->plot, NULL, 0, 0, false, NULL, "FILE.png",
          "write a chart of GPU time per pass per frame"},
+        {"--sun-speed", GN_OPT_FLOAT, &o->sun_speed, NULL, 0, 100000, false, NULL, "X",
+         "sun paths: the day passes X times faster than real time at 60 fps (default 20)"},
     };
     memcpy(t, opts, sizeof opts);
-    return GN_COUNT(opts);
+    return GN_COUNT(opts) + gn_shadow_table(&o->shadow, t + GN_COUNT(opts));
 }
 
 /* The rows shared by shadowref and shadowcheck; the same text as render's rows. */
@@ -132,8 +200,6 @@ static uint32_t gn_shadowcheck_table(gn_shadowcheck_opts *o, gn_opt *t)
 {
     uint32_t n = gn_frame_table(&o->frame, t);
     gn_opt opts[] = {
-        {"--shadows", GN_OPT_CHOICE, &o->shadows, NULL, 0, 0, false, gn_shadow_mode_names, "MODE",
-         "csm or none (default csm; none should score badly)"},
         {"--views", GN_OPT_UINT, &o->views, NULL, 1, GN_SHADOWCHECK_MAX_VIEWS, false, NULL, "N",
          "views: the camera, then the scene's viewpoints (default 1)"},
         {"--json", GN_OPT_STRING, &o->json, NULL, 0, 0, false, NULL, "FILE",
@@ -141,18 +207,20 @@ static uint32_t gn_shadowcheck_table(gn_shadowcheck_opts *o, gn_opt *t)
         {"--out-dir", GN_OPT_STRING, &o->out_dir, NULL, 0, 0, false, NULL, "DIR",
          "write each view's shadow view, truth mask and diff image"},
         {"--min-off-edge", GN_OPT_FLOAT, &o->min_off_edge, &o->min_off_edge_set, 0, 1, false, NULL, "X",
-         "exit 1 if the mean off-edge agreement is below X (0..1)"},
+         "exit 1 if any view's off-edge agreement is below X (0..1)"},
     };
     memcpy(t + n, opts, sizeof opts);
-    return n + GN_COUNT(opts);
+    n += GN_COUNT(opts);
+    return n + gn_shadow_table(&o->shadow, t + n);
 }
 
 static const char gn_render_summary[] =
     "Renders one frame of a scene to a PNG and prints the GPU time of each pass.";
 static const char gn_bench_summary[] =
     "Renders frames along a scripted camera/sun path and prints per-pass GPU time statistics\n"
-    "(min, median, p99, max). Paths: static (fixed camera, 18:30), sun (time sweeps 17:00 to\n"
-    "19:30), walk (camera moves through the scene at 10 m/s), walk-sun (both).";
+    "(min, median, p99, max). Paths: static (fixed camera, 18:30), sun (the day passes from\n"
+    "16:00 at --sun-speed times real time, 60 frames a second), walk (the camera moves through\n"
+    "the scene at 10 m/s), walk-sun (both).";
 static const char gn_info_summary[] =
     "Lists the Vulkan devices, which one gnomon chooses and why ($GNOMON_DEVICE overrides).";
 
@@ -180,7 +248,8 @@ gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, cha
                          .path = GN_PATH_STATIC,
                          .msaa = 4,
                          .seed = 1,
-                         .scale = 1};
+                         .scale = 1,
+                         .sun_speed = 20.0f};
     gn_opt t[32];
     uint32_t n = gn_bench_table(o, t);
     gn_parse_status s = gn_opts_parse("bench", t, n, argc, argv, err, err_size);
@@ -221,7 +290,7 @@ gn_parse_status gn_shadowref_opts_parse(int argc, char **argv, gn_shadowref_opts
 gn_parse_status gn_shadowcheck_opts_parse(int argc, char **argv, gn_shadowcheck_opts *o, char *err,
                                           size_t err_size)
 {
-    *o = (gn_shadowcheck_opts){.frame = gn_frame_opts_defaults(), .shadows = GN_SHADOWCHECK_CSM, .views = 1};
+    *o = (gn_shadowcheck_opts){.frame = gn_frame_opts_defaults(), .views = 1};
     gn_opt t[32];
     uint32_t n = gn_shadowcheck_table(o, t);
     gn_parse_status s = gn_opts_parse("shadowcheck", t, n, argc, argv, err, err_size);

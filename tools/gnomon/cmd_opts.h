@@ -6,6 +6,20 @@
 #include "gnomon.h"
 #include "opts.h"
 
+/* The sun-shadow options render, bench and shadowcheck share (gn_csm_desc, gn_shadows). */
+typedef struct gn_shadow_opts {
+    int shadows; /* index into csm, none */
+    uint32_t cascades, resolution;
+    float distance, lambda, overlap, normal_offset, bias_slope, bias_constant;
+    bool lambda_set;
+    const char *schedule; /* update period of each cascade, "1,1,2,4" */
+} gn_shadow_opts;
+
+/* Fills the renderer's CSM settings and the frame's shadow mode; false (with a message) for a
+ * malformed --csm-schedule. */
+bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_desc *csm, gn_shadows *mode,
+                          char *err, size_t err_size);
+
 typedef struct gn_render_opts {
     const char *scene;
     uint32_t size[2];
@@ -23,6 +37,7 @@ typedef struct gn_render_opts {
     uint32_t day;
     const char *out;
     const char *stats;
+    gn_shadow_opts shadow;
 } gn_render_opts;
 
 typedef enum gn_bench_path { GN_PATH_STATIC, GN_PATH_SUN, GN_PATH_WALK, GN_PATH_WALK_SUN } gn_bench_path;
@@ -36,6 +51,8 @@ typedef struct gn_bench_opts {
     uint32_t seed, scale;
     const char *json;
     const char *plot;
+    float sun_speed; /* the sun paths: simulated seconds per real second */
+    gn_shadow_opts shadow;
 } gn_bench_opts;
 
 /* The scene and frame options shadowref and shadowcheck share with render: the same names,
@@ -66,7 +83,7 @@ typedef enum gn_shadowcheck_mode { GN_SHADOWCHECK_CSM, GN_SHADOWCHECK_NONE } gn_
 
 typedef struct gn_shadowcheck_opts {
     gn_frame_opts frame;
-    int shadows; /* gn_shadowcheck_mode */
+    gn_shadow_opts shadow; /* shadow.shadows is a gn_shadowcheck_mode */
     uint32_t views;
     const char *json;
     const char *out_dir;

@@ -25,6 +25,12 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
     gn_error err = {0};
     gn_renderer_desc rd = {
         .width = o->size[0], .height = o->size[1], .msaa = o->msaa, .device = gn_cli_device_env()};
+    gn_shadows shadow_mode;
+    char shadow_err[256];
+    if (!gn_shadow_opts_apply(&o->shadow, "render", &rd.csm, &shadow_mode, shadow_err, sizeof shadow_err)) {
+        fprintf(stderr, "%s\n", shadow_err);
+        return GN_EXIT_USAGE;
+    }
     if (gn_renderer_create(&rd, r, &err) != GN_OK) return gn_cli_fail("render", &err);
 
     double t0 = gn_cli_now_ms();
@@ -38,6 +44,7 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
 
     gn_frame_desc frame;
     gn_render_opts_frame(o, &frame);
+    frame.shadows = shadow_mode;
     if (gn_render(*r, *scene, &frame, &err) != GN_OK) return gn_cli_fail("render", &err);
 
     size_t bytes = (size_t)o->size[0] * o->size[1] * 4;
@@ -65,8 +72,12 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
     printf("%s: %ux%u, msaa %u, view %s -> %s\n", device, o->size[0], o->size[1], o->msaa,
            gn_render_view_name(o->view), o->out);
     gn_frame_report_print(stdout, &stats);
+    /* with GNOMON_VALIDATION=1 any validation message is a failure (the tests rely on it) */
     uint32_t vmsgs = gn_renderer_validation_messages(*r);
-    if (vmsgs) printf("validation messages: %u\n", vmsgs);
+    if (vmsgs) {
+        fprintf(stderr, "gnomon render: %u validation message(s)\n", vmsgs);
+        return GN_EXIT_RUNTIME;
+    }
 
     gn_frame_report_meta meta = {.device = device,
                                  .scene = o->scene,

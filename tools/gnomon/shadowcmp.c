@@ -8,7 +8,7 @@
 
 static bool gn_shadow_rendered_lit(const uint8_t *rgba, size_t i) { return rgba[4 * i] >= 128; }
 
-/* 1 where a surface pixel touches (4-neighbourhood) a surface pixel of the other state. */
+/* 1 where a counted surface pixel touches (4-neighbourhood) one of the other state. */
 static void gn_shadow_edges(const uint8_t *m, uint32_t w, uint32_t h, uint8_t *edge)
 {
     for (uint32_t y = 0; y < h; y++) {
@@ -16,7 +16,7 @@ static void gn_shadow_edges(const uint8_t *m, uint32_t w, uint32_t h, uint8_t *e
             size_t i = (size_t)y * w + x;
             uint8_t v = m[i];
             edge[i] = 0;
-            if (v == GN_TRUTH_SKY) continue;
+            if (!GN_TRUTH_COUNTS(v)) continue;
             size_t nb[4];
             int n = 0;
             if (x > 0) nb[n++] = i - 1;
@@ -24,7 +24,7 @@ static void gn_shadow_edges(const uint8_t *m, uint32_t w, uint32_t h, uint8_t *e
             if (y > 0) nb[n++] = i - w;
             if (y + 1 < h) nb[n++] = i + w;
             for (int k = 0; k < n; k++)
-                if (m[nb[k]] != GN_TRUTH_SKY && m[nb[k]] != v) edge[i] = 1;
+                if (GN_TRUTH_COUNTS(m[nb[k]]) && m[nb[k]] != v) edge[i] = 1;
         }
     }
 }
@@ -66,7 +66,7 @@ bool gn_shadow_compare(const uint8_t *truth_mask, const uint8_t *rendered_rgba, 
 
     uint64_t agree = 0, agree_off = 0, false_lit = 0, false_shadow = 0;
     for (size_t i = 0; i < n; i++) {
-        if (truth_mask[i] == GN_TRUTH_SKY) continue;
+        if (!GN_TRUTH_COUNTS(truth_mask[i])) continue; /* sky, or edge-on to the sun */
         bool truth_lit = truth_mask[i] == GN_TRUTH_LIT;
         bool lit = gn_shadow_rendered_lit(rendered_rgba, i);
         out->pixels++;
@@ -104,7 +104,7 @@ void gn_shadow_diff_rgba(const uint8_t *truth_mask, const uint8_t *rendered_rgba
                          uint8_t *rgba)
 {
     for (size_t i = 0; i < (size_t)w * h; i++) {
-        if (truth_mask[i] == GN_TRUTH_SKY) {
+        if (!GN_TRUTH_COUNTS(truth_mask[i])) {
             gn_shadow_put(rgba, i, 128, 128, 128);
             continue;
         }

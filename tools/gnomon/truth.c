@@ -33,6 +33,8 @@ struct gn_truth {
     RTCScene top;
     RTCScene *meshes; /* one per gn_scene mesh; NULL where the mesh has no triangles */
     uint32_t mesh_count;
+    float (*xforms)[16]; /* each instance geometry's transform, by its Embree id: normals to world */
+    uint32_t xform_count;
     double build_ms;
     char first_error[256]; /* the first message Embree reported, for gn_error */
 };
@@ -116,8 +118,16 @@ static gn_result gn_truth_add_instance(gn_truth *t, const gn_instance_desc *d)
     rtcSetGeometryTimeStepCount(g, 1);
     rtcSetGeometryTransform(g, 0, RTC_FORMAT_FLOAT4X4_COLUMN_MAJOR, zero ? identity : d->transform);
     rtcCommitGeometry(g);
-    rtcAttachGeometry(t->top, g);
+    unsigned id = rtcAttachGeometry(t->top, g);
     rtcReleaseGeometry(g);
+    if (id >= t->xform_count) {
+        uint32_t n = id + 1 > 2 * t->xform_count ? id + 1 : 2 * t->xform_count;
+        float(*x)[16] = realloc(t->xforms, n * sizeof *x);
+        if (!x) return GN_ERROR_OUT_OF_MEMORY;
+        t->xforms = x;
+        t->xform_count = n;
+    }
+    memcpy(t->xforms[id], zero ? identity : d->transform, sizeof t->xforms[id]);
     return GN_OK;
 }
 
@@ -189,6 +199,7 @@ void gn_truth_destroy(gn_truth *t)
     for (uint32_t i = 0; t->meshes && i < t->mesh_count; i++)
         if (t->meshes[i]) rtcReleaseScene(t->meshes[i]);
     free(t->meshes);
+    free(t->xforms);
     if (t->device) rtcReleaseDevice(t->device);
     free(t);
 }
@@ -225,8 +236,46 @@ typedef struct gn_truth_job {
     double sun[3];
     float sx, sy;
     atomic_uint next_row;
-    atomic_ullong rays;
+    atomic_ullong rays, grazing;
 } gn_truth_job;
+
+/* Whether the surface the depth buffer saw at p is edge-on to the sun: a primary ray from the
+ * camera finds it (when it lands within 2% of the depth's distance, i.e. the same surface)
+ * and its geometric normal, taken to world space by the instance's cofactor matrix. */
+static bool gn_truth_grazing(gn_truth_job *j, struct RTCIntersectContext *ctx, const double p[3], double dist)
+{
+    const float *cam = j->f->view->camera_position;
+    if (dist <= 0.0) return false;
+    struct RTCRayHit rh = {
+        .ray = {.org_x = cam[0],
+                .org_y = cam[1],
+                .org_z = cam[2],
+                .dir_x = (float)((p[0] - cam[0]) / dist),
+                .dir_y = (float)((p[1] - cam[1]) / dist),
+                .dir_z = (float)((p[2] - cam[2]) / dist),
+                .tnear = 0.0f,
+                .tfar = (float)(dist * 1.02 + 0.01),
+                .mask = 0xffffffffu},
+        .hit = {.geomID = RTC_INVALID_GEOMETRY_ID, .instID = {RTC_INVALID_GEOMETRY_ID}},
+    };
+    rtcIntersect1(j->t->top, ctx, &rh);
+    unsigned inst = rh.hit.instID[0];
+    if (rh.hit.geomID == RTC_INVALID_GEOMETRY_ID || inst >= j->t->xform_count) return false;
+    if (fabs(rh.ray.tfar - dist) > fmax(0.01, 0.02 * dist)) return false;
+    const float *m = j->t->xforms[inst];
+    /* cofactor of the upper 3x3 (columns c0, c1, c2): rows cross(c1,c2), cross(c2,c0), cross(c0,c1) */
+    double c[3][3] = {{m[0], m[1], m[2]}, {m[4], m[5], m[6]}, {m[8], m[9], m[10]}};
+    double ng[3] = {rh.hit.Ng_x, rh.hit.Ng_y, rh.hit.Ng_z}, n[3] = {0, 0, 0};
+    for (int k = 0; k < 3; k++) {
+        const double *a = c[(k + 1) % 3], *b = c[(k + 2) % 3];
+        double cr[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+        for (int r = 0; r < 3; r++) n[r] += cr[r] * ng[k];
+    }
+    double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (len <= 0.0) return false;
+    double cosl = (n[0] * j->sun[0] + n[1] * j->sun[1] + n[2] * j->sun[2]) / len;
+    return fabs(cosl) < GN_TRUTH_GRAZING_COS;
+}
 
 /* One pixel: the world position under its sample 0, then one occlusion ray to the sun. */
 static uint8_t gn_truth_pixel(gn_truth_job *j, struct RTCIntersectContext *ctx, uint32_t px, uint32_t py,
@@ -255,6 +304,7 @@ static uint8_t gn_truth_pixel(gn_truth_job *j, struct RTCIntersectContext *ctx, 
         .tfar = INFINITY,
         .mask = 0xffffffffu,
     };
+    if (gn_truth_grazing(j, ctx, p, dist)) return GN_TRUTH_GRAZING;
     rtcOccluded1(j->t->top, ctx, &ray);
     return ray.tfar < 0.0f ? GN_TRUTH_SHADOWED : GN_TRUTH_LIT; /* Embree sets tfar to -inf on a hit */
 }
@@ -268,8 +318,7 @@ static void *gn_truth_worker(void *arg)
     bool sun_up = j->sun[1] > 0.0;
     struct RTCIntersectContext ctx;
     rtcInitIntersectContext(&ctx);
-    ctx.flags = RTC_INTERSECT_CONTEXT_FLAG_COHERENT; /* all rays are parallel */
-    uint64_t rays = 0;
+    uint64_t rays = 0, grazing = 0;
     for (;;) {
         uint32_t y = atomic_fetch_add(&j->next_row, 1u);
         if (y >= f->height) break;
@@ -283,11 +332,15 @@ static void *gn_truth_worker(void *arg)
                 mrow[x] = GN_TRUTH_SHADOWED; /* the sun is below the horizon: no direct light */
             } else {
                 mrow[x] = gn_truth_pixel(j, &ctx, x, y, d);
-                rays++;
+                if (mrow[x] == GN_TRUTH_GRAZING)
+                    grazing++;
+                else
+                    rays++;
             }
         }
     }
     atomic_fetch_add(&j->rays, rays);
+    atomic_fetch_add(&j->grazing, grazing);
     return NULL;
 }
 
@@ -312,6 +365,7 @@ gn_result gn_truth_mask(const gn_truth *t, const gn_truth_frame *f, uint8_t *mas
     gn_truth_sample0(f->msaa, &j.sx, &j.sy);
     atomic_init(&j.next_row, 0u);
     atomic_init(&j.rays, 0ull);
+    atomic_init(&j.grazing, 0ull);
 
     uint32_t n = gn_truth_thread_count(f->height);
     pthread_t threads[GN_TRUTH_MAX_THREADS];
@@ -323,7 +377,9 @@ gn_result gn_truth_mask(const gn_truth *t, const gn_truth_frame *f, uint8_t *mas
     for (uint32_t i = 0; i < started; i++) pthread_join(threads[i], NULL);
 
     if (stats)
-        *stats = (gn_truth_stats){
-            .rays = atomic_load(&j.rays), .ms = gn_truth_now_ms() - t0, .threads = started + 1};
+        *stats = (gn_truth_stats){.rays = atomic_load(&j.rays),
+                                  .grazing = atomic_load(&j.grazing),
+                                  .ms = gn_truth_now_ms() - t0,
+                                  .threads = started + 1};
     return gn_truth_check((gn_truth *)t, "occlusion rays", err);
 }

@@ -12,6 +12,13 @@
 /* Values of a truth mask, one byte a pixel: chosen so the mask is a viewable grey PNG. */
 #define GN_TRUTH_SHADOWED 0u
 #define GN_TRUTH_SKY 128u /* no surface: depth 0 (reversed-Z) */
+/* A surface within ~1.1 degrees of edge-on to the sun (|N.L| < GN_TRUTH_GRAZING_COS): its
+ * irradiance is under 2% of full either way, and both a shadow map and a ray along the
+ * surface are ill-conditioned there, so comparisons leave it out like the sky. */
+#define GN_TRUTH_GRAZING 64u
+#define GN_TRUTH_GRAZING_COS 0.02
+/* Whether a mask value takes part in a comparison (a lit or shadowed surface). */
+#define GN_TRUTH_COUNTS(v) ((v) == GN_TRUTH_LIT || (v) == GN_TRUTH_SHADOWED)
 #define GN_TRUTH_LIT 255u
 
 typedef struct gn_truth gn_truth;
@@ -25,8 +32,9 @@ typedef struct gn_truth_frame {
 } gn_truth_frame;
 
 typedef struct gn_truth_stats {
-    uint64_t rays; /* occlusion rays cast: surface pixels while the sun is up */
-    double ms;     /* wall-clock time of the mask */
+    uint64_t rays;    /* occlusion rays cast: surface pixels while the sun is up */
+    uint64_t grazing; /* surface pixels left out as edge-on to the sun */
+    double ms;        /* wall-clock time of the mask */
     uint32_t threads;
 } gn_truth_stats;
 
@@ -39,8 +47,9 @@ gn_truth *gn_truth_create(const gn_scene *s, gn_error *err);
 void gn_truth_destroy(gn_truth *t);          /* NULL is fine */
 double gn_truth_build_ms(const gn_truth *t); /* BVH build time of gn_truth_create */
 
-/* Fills mask (width*height bytes, top row first) with GN_TRUTH_LIT, GN_TRUTH_SHADOWED or
- * GN_TRUTH_SKY: one occlusion ray a surface pixel towards the frame's sun. stats may be NULL. */
+/* Fills mask (width*height bytes, top row first) with GN_TRUTH_LIT, GN_TRUTH_SHADOWED,
+ * GN_TRUTH_GRAZING or GN_TRUTH_SKY: a primary ray finds each surface pixel's geometric normal,
+ * then one occlusion ray goes towards the frame's sun. stats may be NULL. */
 gn_result gn_truth_mask(const gn_truth *t, const gn_truth_frame *f, uint8_t *mask, gn_truth_stats *stats,
                         gn_error *err);
 
