@@ -75,6 +75,13 @@ typedef struct gn_csm_desc {
     float caster_extension;    /* metres casters are looked for towards the sun; default 1000 */
 } gn_csm_desc;
 
+/* Clustered Forward+ (docs/LIGHTING.md). Zero means default throughout. */
+typedef struct gn_lights_desc {
+    uint32_t cluster_x, cluster_y, cluster_z; /* froxel grid; default 16 x 9 x 24 */
+    uint32_t cluster_max_lights;              /* light indices a froxel holds; default 64 (1..1023) */
+    float cluster_far;                        /* view depth of the last slice's far end; default 1000 m */
+} gn_lights_desc;
+
 typedef struct gn_renderer_desc {
     uint32_t width, height; /* output size; default 1280x720 */
     uint32_t msaa;          /* 1, 2, 4 or 8 samples; default 4 (fails if the device lacks it) */
@@ -84,6 +91,7 @@ typedef struct gn_renderer_desc {
     void *log_user;
     gn_log_level log_level; /* default GN_LOG_WARN */
     gn_csm_desc csm;        /* cascaded shadow map settings */
+    gn_lights_desc lights;  /* local lights: the froxel grid */
 } gn_renderer_desc;
 
 gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out,
@@ -181,6 +189,29 @@ gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float tra
                                  gn_error *err);    /* dynamic only */
 void gn_scene_animate(gn_scene *s, double seconds); /* moves the built-in scene's dynamic objects */
 
+/* ---- local lights (docs/LIGHTING.md) -------------------------------------------------------- */
+#define GN_MAX_LIGHTS 16384u /* per scene: the light buffer and the froxel lists index 14 bits */
+typedef enum gn_light_type { GN_LIGHT_POINT = 0, GN_LIGHT_SPOT } gn_light_type;
+typedef struct gn_light_desc {
+    gn_light_type type;
+    float position[3];      /* world metres */
+    float direction[3];     /* spot: the cone's axis (normalised by the scene) */
+    float radius;           /* metres; the light falls to exactly zero here (> 0) */
+    float color[3];         /* linear; all zero reads as white */
+    float intensity;        /* scales color: radiance of a white surface 1 m away ~ intensity / pi */
+    float inner_angle;      /* spot: degrees from the axis where the falloff starts; default 20 */
+    float outer_angle;      /* spot: degrees where it reaches zero (<= 89); default 30 */
+    bool cast_shadows;      /* a candidate for the shadowed-light budget */
+} gn_light_desc;
+
+gn_result gn_scene_add_light(gn_scene *s, const gn_light_desc *d, uint32_t *out_id, gn_error *err);
+gn_result gn_scene_set_light(gn_scene *s, uint32_t light, const gn_light_desc *d, gn_error *err);
+uint32_t gn_scene_light_count(const gn_scene *s);
+gn_result gn_scene_get_light(const gn_scene *s, uint32_t light, gn_light_desc *out, gn_error *err);
+/* The built-in scene's lights: street lamps on its lamp posts, lit windows and a few moving
+ * lights (which gn_scene_animate moves), count in all, deterministic from seed. */
+gn_result gn_scene_add_builtin_lights(gn_scene *s, uint32_t count, uint32_t seed, gn_error *err);
+
 /* Read-only views of a scene's geometry (for tools such as ray-traced references). The
  * pointers stay valid until the scene changes. */
 typedef struct gn_mesh_view {
@@ -212,6 +243,7 @@ typedef enum gn_view {
     GN_VIEW_ALBEDO,  /* base colour, no lighting */
     GN_VIEW_SHADOW,  /* the sun's shadow factor alone: white lit, black shadowed */
     GN_VIEW_CASCADES,/* a colour per shadow cascade (blends show both) */
+    GN_VIEW_LIGHT_HEATMAP, /* lights in each pixel's froxel: blue few .. red many, white overflow */
     GN_VIEW_COUNT
 } gn_view;
 
@@ -247,6 +279,7 @@ typedef struct gn_frame_desc {
     gn_tonemap tonemap;   /* default ACES */
     gn_view view;
     gn_shadows shadows; /* the sun's shadow technique; default CSM */
+    bool naive_lights;  /* A/B: every light for every fragment instead of the froxel lists */
     double seconds;     /* animation time for dynamic objects */
 } gn_frame_desc;
 
@@ -291,6 +324,8 @@ typedef struct gn_frame_stats {
     uint32_t draws;     /* all vkCmdDraw* calls */
     uint32_t shadow_updates;  /* shadow cascades rendered this frame */
     uint32_t shadow_casters;  /* caster instances drawn into them (summed) */
+    uint32_t lights;          /* local lights in the frame */
+    uint32_t light_overflow;  /* light-froxel pairs that did not fit a froxel's list (dropped) */
     uint64_t triangles; /* all triangles submitted */
 } gn_frame_stats;
 

@@ -10,6 +10,9 @@ layout(std430, set = 0, binding = 2) readonly buffer MaterialBlock { gn_gpu_mate
 // Sorted ids of this frame's visible instances; gl_InstanceIndex (which includes the
 // indirect command's firstInstance) indexes it.
 layout(std430, set = 0, binding = 3) readonly buffer VisibleBlock { uint visible[]; };
+// Local lights and each froxel's list (count, then indices), written by light binning.
+layout(std430, set = 0, binding = 5) readonly buffer LightBlock { gn_gpu_light lights[]; };
+layout(std430, set = 0, binding = 6) readonly buffer ClusterBlock { uint cluster_lists[]; };
 
 vec3 gn_to_world(gn_gpu_instance inst, vec3 p)
 {

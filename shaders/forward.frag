@@ -5,6 +5,8 @@
 #include "common.glsl"
 #include "brdf.glsl"
 #include "shadow.glsl"
+#include "lights.glsl"
+#include "clusters.glsl"
 
 layout(set = 1, binding = 0) uniform sampler2D base_tex;
 layout(set = 1, binding = 1) uniform sampler2D normal_tex;
@@ -46,6 +48,32 @@ void main()
     vec3 l = frame.sun_dir.xyz;
     vec3 color = gn_brdf_eval(base.rgb, metallic, roughness, n, v, l) * frame.sun_color.rgb * sun_visible;
 
+    // Local lights: the froxel's list, or every light on the naive A/B path. Both visit the
+    // lights that reach this point in ascending order, so their sums match.
+    uint light_count = frame.lights.x;
+    if (light_count > 0u || view == GN_GPU_VIEW_LIGHT_HEATMAP) {
+        float view_depth = dot(in_world - frame.camera_pos.xyz, frame.camera_forward.xyz);
+        uint froxel = gn_cluster_index_frag(gl_FragCoord.xy / vec2(frame.mode.zw), view_depth);
+        uint slot = froxel * (frame.cluster_grid.w + 1u);
+        bool naive = frame.lights.y != 0u;
+        uint listed = naive ? light_count : cluster_lists[slot];
+        if (view == GN_GPU_VIEW_LIGHT_HEATMAP) {
+            // blue (none) .. green .. red (full list); white: the list is full, lights may be dropped
+            float t = float(cluster_lists[slot]) / float(max(frame.cluster_grid.w, 1u));
+            vec3 heat = cluster_lists[slot] >= frame.cluster_grid.w ? vec3(1.0)
+                        : mix(mix(vec3(0.05, 0.1, 0.6), vec3(0.1, 0.9, 0.2), clamp(t * 2.0, 0.0, 1.0)),
+                              vec3(1.0, 0.15, 0.05), clamp(t * 2.0 - 1.0, 0.0, 1.0));
+            out_color = vec4(light_count == 0u ? vec3(0.05, 0.1, 0.6) : heat, 1.0);
+            return;
+        }
+        for (uint k = 0u; k < listed; k++) {
+            uint i = naive ? k : cluster_lists[slot + 1u + k];
+            vec3 to_light;
+            vec3 radiance = gn_light_radiance(lights[i], in_world, to_light);
+            if (radiance.r + radiance.g + radiance.b > 0.0)
+                color += gn_brdf_eval(base.rgb, metallic, roughness, n, v, to_light) * radiance;
+        }
+    }
     color += gn_shade_ambient(base.rgb, metallic, roughness, n, v, frame.ambient_sky.rgb, frame.ambient_ground.rgb);
     color += m.emissive.rgb;
     out_color = vec4(color, 1.0);

@@ -35,6 +35,9 @@ static void decide_frame(gn_renderer *r, const gn_scene *s, const gn_frame_desc 
                          near_plane, proj);
     gn_camera_view(cam.position, cam.yaw, cam.pitch, view);
     memcpy(r->camera.view, view, sizeof view);
+    memcpy(r->camera.proj, proj, sizeof proj);
+    r->camera.near_plane = near_plane;
+    memcpy(g->view, view, sizeof view);
     r->camera.fov_y = fov * 0.017453293f;
     r->camera.aspect = (float)r->width / (float)r->height;
     gn_camera_forward(cam.yaw, cam.pitch, g->camera_forward);
@@ -92,6 +95,10 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
                            (void **)&frame, err);
     if (!res) decide_frame(r, s, f, &r->view, frame, &frustum);
     if (!res) res = gn_gpu_scene_sync(r, s, err);
+    bool light_sets = false;
+    if (!res) res = gn_lights_sync(r, s, &light_sets, err);
+    if (!res && light_sets) gn_gpu_scene_write_frame_set(r, s);
+    if (!res) gn_lights_frame(r, r->camera.proj, r->camera.near_plane, f->naive_lights, frame);
     if (!res) res = gn_plan_camera(r, s, &frustum, err);
     if (!res) res = gn_plan_shadows(r, s, f, &r->view, frame, err);
     if (res) {
@@ -102,9 +109,11 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     gn_pass_depth_prepass(r);
     /* 4. sun shadows: the cascades due this frame */
     gn_pass_csm(r);
-    /* 5. opaque forward pass (HDR, depth EQUAL, sun shadow), sky, colour resolve */
+    /* 5. local lights: each froxel's list (skipped on the naive A/B path) */
+    if (r->lights.count && !f->naive_lights) gn_pass_clusters(r);
+    /* 6. opaque forward pass (HDR, depth EQUAL, sun shadow), sky, colour resolve */
     gn_pass_forward(r);
-    /* 6. tone map into the 8-bit output */
+    /* 7. tone map into the 8-bit output */
     gn_pass_tonemap(r);
 
     gn_vk_frame *slot = r->vk.cur;
@@ -112,6 +121,7 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     slot->instances_visible = r->plan.list.instance_count;
     slot->draw_groups = r->plan.list.group_count;
     slot->shadow_updates = r->csm.due_count;
+    slot->lights = r->lights.count;
     slot->shadow_casters = 0;
     for (uint32_t i = 0; i < r->csm.due_count; i++)
         slot->shadow_casters += r->csm.draws[r->csm.due[i]].instance_count;

@@ -216,10 +216,10 @@ static gn_result upload_dynamic(gn_renderer *r, const gn_scene *s, gn_error *err
     return GN_OK;
 }
 
-static void write_frame_set(gn_renderer *r, const gn_scene *s)
+void gn_gpu_scene_write_frame_set(gn_renderer *r, const gn_scene *s)
 {
     uint32_t visible_bytes = (s->instance_count ? s->instance_count : 4) * sizeof(uint32_t);
-    gn_vk_write w[5] = {
+    gn_vk_write w[7] = {
         {.binding = 0,
          .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
          .buffer = r->vk.ring.buffer,
@@ -235,8 +235,10 @@ static void write_frame_set(gn_renderer *r, const gn_scene *s)
          .image = &r->csm.map,
          .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
          .sampler = r->csm.sampler},
+        {.binding = 5, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->lights.lights.buffer},
+        {.binding = 6, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->lights.lists.buffer},
     };
-    gn_vk_write_set(&r->vk, r->pipes.frame_set, w, 5);
+    gn_vk_write_set(&r->vk, r->pipes.frame_set, w, 7);
 }
 
 gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err)
@@ -255,7 +257,7 @@ gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err)
         g->source = s;
         g->generation = s->generation;
         g->dynamic_generation = s->dynamic_generation;
-        write_frame_set(r, s);
+        gn_gpu_scene_write_frame_set(r, s);
         return GN_OK;
     }
     if (g->dynamic_generation != s->dynamic_generation) {

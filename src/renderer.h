@@ -53,6 +53,8 @@ typedef struct gn_frame_plan {
 /* This frame's camera as decided (src/frame.c), for the passes that derive views from it. */
 typedef struct gn_camera_state {
     float view[16];      /* world -> view */
+    float proj[16];      /* view -> clip (reversed-Z, infinite) */
+    float near_plane;
     float fov_y, aspect; /* radians; width / height */
 } gn_camera_state;
 
@@ -82,6 +84,24 @@ typedef struct gn_pipelines {
     VkPipeline depth, forward, sky, tonemap;
 } gn_pipelines;
 
+/* Local lights and the froxel grid (src/passes/clusters.c). */
+typedef struct gn_lights_gpu {
+    uint32_t x, y, z, max_lights; /* the froxel grid, resolved from gn_lights_desc */
+    float far_depth;
+    gn_vk_buffer lights, lists, overflow;
+    uint32_t capacity, count; /* lights the buffer holds / the frame has */
+    gn_gpu_light *packed;     /* CPU staging of the packed lights */
+    uint32_t packed_capacity;
+    const gn_scene *source;
+    uint32_t generation;
+    bool set_written;
+    VkDescriptorSetLayout layout;
+    VkPipelineLayout pipeline_layout;
+    VkDescriptorPool pool;
+    VkDescriptorSet set;
+    VkPipeline pipeline;
+} gn_lights_gpu;
+
 struct gn_renderer {
     gn_vk vk;
     uint32_t width, height, msaa;
@@ -91,6 +111,7 @@ struct gn_renderer {
     gn_frame_plan plan;
     gn_camera_state camera;
     gn_csm_gpu csm;
+    gn_lights_gpu lights;
     bool frame_set_written;
     bool rendered;      /* a frame has been submitted since the targets were made */
     gn_frame_view view; /* camera and sun of the last frame (gn_get_frame_view) */
@@ -98,6 +119,7 @@ struct gn_renderer {
 
 /* gpu_scene.c */
 gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err);
+void gn_gpu_scene_write_frame_set(gn_renderer *r, const gn_scene *s); /* after any buffer it names changed */
 void gn_gpu_scene_release(gn_renderer *r);
 
 /* targets.c */
@@ -120,6 +142,17 @@ uint32_t gn_draw_materials(gn_renderer *r, const gn_view_draws *d, const gn_draw
 /* passes/csm.c */
 gn_result gn_csm_create(gn_renderer *r, const gn_csm_desc *desc, gn_error *err);
 void gn_csm_release(gn_renderer *r);
+
+/* passes/clusters.c */
+gn_result gn_lights_create(gn_renderer *r, const gn_lights_desc *desc, gn_error *err);
+void gn_lights_release(gn_renderer *r);
+/* Uploads the scene's lights when they changed; *sets_changed when the buffer was replaced. */
+gn_result gn_lights_sync(gn_renderer *r, const gn_scene *s, bool *sets_changed, gn_error *err);
+/* The froxel grid and light count into the frame constants. */
+void gn_lights_frame(const gn_renderer *r, const float proj[16], float near_plane, bool naive, gn_gpu_frame *g);
+void gn_pass_clusters(gn_renderer *r);
+/* Tests: the froxel lists of the last frame (words >= x*y*z*(max_lights+1)). */
+gn_result gn_lights_read_lists(gn_renderer *r, uint32_t *out, size_t words, gn_error *err);
 
 /* plan.c: the frame's visibility decisions, written into the ring */
 gn_result gn_plan_reserve(gn_frame_plan *p, uint32_t n, gn_error *err);

@@ -33,6 +33,7 @@ typedef float gn_mat4[16];
 #define GN_GPU_VIEW_ALBEDO 3
 #define GN_GPU_VIEW_SHADOW 4
 #define GN_GPU_VIEW_CASCADES 5
+#define GN_GPU_VIEW_LIGHT_HEATMAP 6
 
 /* Tone curves (gn_tonemap minus one). */
 #define GN_GPU_TONEMAP_ACES 0
@@ -60,6 +61,33 @@ GN_STRUCT(gn_gpu_frame)
     /* Each cascade as it was last rendered (staggered cascades keep older matrices). */
     gn_mat4 cascade_view_proj[GN_GPU_MAX_CASCADES];
     gn_vec4 cascade[GN_GPU_MAX_CASCADES]; /* x far view depth, y blend end, z texel size (m), w unused */
+    gn_mat4 view;           /* world -> view (the froxel grid lives in view space) */
+    gn_uvec4 cluster_grid;  /* x, y, z froxels; w light indices a froxel holds */
+    gn_vec4 cluster_depth;  /* x slice scale, y slice bias (slice = log2(view depth) * x + y),
+                               z near depth of slice 0, w far depth of the last slice */
+    gn_uvec4 lights;        /* x light count, y 1 = naive (every light for every fragment),
+                               zw unused */
+    gn_vec4 cluster_proj;   /* x, y view-space slope (x/depth, y/depth) one froxel column / row
+                               spans; z depth ratio of consecutive slice boundaries; w unused.
+                               Filled by gn_cluster_frame_params (src/decide/clusters.h) */
+};
+
+/* Local lights (docs/LIGHTING.md): the froxel grid and its lists. Defaults; the renderer may
+ * use other grid sizes and list capacities (they travel in gn_gpu_frame.cluster_grid). */
+#define GN_CLUSTER_X 16     /* froxel columns, independent of the screen size */
+#define GN_CLUSTER_Y 9      /* froxel rows */
+#define GN_CLUSTER_Z 24     /* exponential depth slices */
+#define GN_CLUSTER_MAX_LIGHTS 64 /* light indices a froxel's fixed slot holds */
+#define GN_LIGHT_TYPE_POINT 0
+#define GN_LIGHT_TYPE_SPOT 1
+
+/* One light: set 0, binding 5 (storage). Packed from gn_light_desc by gn_light_pack. */
+GN_STRUCT(gn_gpu_light)
+{
+    gn_vec4 position_radius;  /* xyz world position, w radius (m) */
+    gn_vec4 color_type;       /* rgb colour * intensity, w type (GN_LIGHT_TYPE_*) */
+    gn_vec4 direction_cos;    /* xyz spot axis (unit), w cos(outer angle) */
+    gn_vec4 params;           /* x cos(inner angle), y shadow layer or -1, z sin(outer angle), w unused */
 };
 
 /* One instance: set 0, binding 1 (storage buffer, device-local). The model matrix is stored

@@ -16,6 +16,8 @@ void gn_pass_forward(gn_renderer *r)
         {.buffer = &r->scene.instances, .access = GN_ACCESS_SHADER_READ},
         {.buffer = &r->scene.materials, .access = GN_ACCESS_SHADER_READ},
         {.image = &r->csm.map, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &r->lights.lights, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &r->lights.lists, .access = GN_ACCESS_SHADER_READ},
     };
     uint32_t pass = gn_vk_pass_begin(vk, "forward", uses, sizeof uses / sizeof uses[0]);
     gn_vk_rendering ri = {

@@ -45,7 +45,7 @@ const char *gn_result_name(gn_result r)
 
 /* Makes room for `need` elements. Capacity doubles so n appends cost O(n); on failure the
  * array is untouched, which is what keeps a failed add from corrupting the scene. */
-static bool gn_grow(void **arr, uint32_t *cap, uint64_t need, size_t elem, uint32_t max)
+bool gn_grow(void **arr, uint32_t *cap, uint64_t need, size_t elem, uint32_t max)
 {
     if (need <= *cap) return true;
     if (need > max) return false;
@@ -109,6 +109,10 @@ void gn_scene_destroy(gn_scene *s)
     free(s->textures);
     free(s->instances);
     free(s->orbits);
+    free(s->lights);
+    free(s->light_origin);
+    free(s->light_motions);
+    free(s->light_sites);
     free(s);
 }
 
@@ -539,7 +543,7 @@ gn_result gn_scene_add_orbit(gn_scene *s, const gn_orbit *o, gn_error *err)
 
 void gn_scene_animate(gn_scene *s, double seconds)
 {
-    if (!s || s->orbit_count == 0) return;
+    if (!s) return;
     for (uint32_t i = 0; i < s->orbit_count; i++) {
         const gn_orbit *o = &s->orbits[i];
         gn_instance *in = &s->instances[o->instance];
@@ -565,7 +569,9 @@ void gn_scene_animate(gn_scene *s, double seconds)
         t[14] = o->center[2] + o->radius * sn;
         gn_scene_update_sphere(s, o->instance);
     }
-    s->dynamic_generation++;
+    if (s->orbit_count) s->dynamic_generation++;
+    /* After the instances: lights attached to them follow in the same frame. */
+    gn_scene_animate_lights(s, seconds);
 }
 
 /* ---- summary --------------------------------------------------------------------------- */

@@ -7,6 +7,7 @@
 #include "gnomon.h"
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* 48 bytes; the layout the vertex shaders read (see shaders/shared/gpu_types.h). */
@@ -43,6 +44,44 @@ typedef struct gn_orbit {
     float center[3], radius, speed, phase, bob;
 } gn_orbit;
 
+/* ---- local lights (lights.c; the built-in set in town_lights.c) ---------------------------- */
+#define GN_LIGHT_NONE 0xffffffffu
+
+/* Where a light came from: lets tools and tests tell the built-in kinds apart. */
+typedef enum gn_light_origin {
+    GN_LIGHT_FROM_USER = 0, /* gn_scene_add_light */
+    GN_LIGHT_FROM_LAMP,     /* a street lamp's head */
+    GN_LIGHT_FROM_WINDOW,   /* just outside a lit window */
+    GN_LIGHT_FROM_MOVER,    /* moved by gn_scene_animate: on a balloon or cart, or circling */
+    GN_LIGHT_FROM_FESTIVAL, /* string lights over the streets, once lamps, windows, movers run out */
+    GN_LIGHT_FROM_SCATTER,  /* a scene without light sites: spread over its bounds */
+} gn_light_origin;
+
+/* A light that moves: attached to a dynamic instance (instance != GN_LIGHT_NONE; offset in
+ * the instance's local space) or circling `center` like a gn_orbit. gn_scene_animate poses it
+ * after the instances, so an attached light follows its instance in the same frame. */
+typedef struct gn_light_motion {
+    uint32_t light, instance;
+    float offset[3];
+    float center[3], radius, speed, phase, bob; /* radians/s, radians, metres */
+} gn_light_motion;
+
+/* A place a procedural scene's generator offers for a built-in light (town*.c records them,
+ * gn_scene_add_builtin_lights reads them). */
+typedef enum gn_light_site_kind {
+    GN_LIGHT_SITE_LAMP,     /* pos: just under a lamp head; dir: the arm, out over the street */
+    GN_LIGHT_SITE_WINDOW,   /* pos: a lit window's centre; dir: its outward normal */
+    GN_LIGHT_SITE_STREET,   /* pos: a street's centre line on the ground; dir: along the street */
+    GN_LIGHT_SITE_CROSSING, /* pos: the middle of a crossing on the ground */
+    GN_LIGHT_SITE_VEHICLE,  /* instance: a dynamic instance; pos: a lantern in its local space */
+} gn_light_site_kind;
+
+typedef struct gn_light_site {
+    float pos[3], dir[3];
+    uint32_t kind;     /* gn_light_site_kind */
+    uint32_t instance; /* GN_LIGHT_SITE_VEHICLE only; GN_LIGHT_NONE otherwise */
+} gn_light_site;
+
 typedef struct gn_instance {
     float transform[16]; /* column-major, affine */
     uint32_t mesh, material, flags;
@@ -68,6 +107,16 @@ struct gn_scene {
     uint32_t generation;         /* bumped when geometry, materials or static instances change */
     uint32_t dynamic_generation; /* bumped when a dynamic transform changes */
     float viewpoints[3][5];      /* a built-in scene's scenic cameras (gn_town_viewpoints) */
+    /* Local lights, kept normalised (gn_light_normalize): the renderer packs them as they are. */
+    gn_light_desc *lights;
+    uint8_t *light_origin; /* gn_light_origin of each light */
+    uint32_t light_count, light_cap;
+    gn_light_motion *light_motions;
+    uint32_t light_motion_count, light_motion_cap;
+    gn_light_site *light_sites;
+    uint32_t light_site_count, light_site_cap;
+    float light_focus[3];      /* built-in lights fill outwards from here (the town's plaza) */
+    uint32_t light_generation; /* bumped when any light is added, changed or moved */
 };
 
 /* Hard caps: a scene beyond them is refused with an error, never half-built. */
@@ -87,8 +136,29 @@ gn_result gn_scene_add_orbit(gn_scene *s, const gn_orbit *o, gn_error *err);
 /* Recomputes an instance's world sphere from its transform and mesh. */
 void gn_scene_update_sphere(gn_scene *s, uint32_t instance);
 
+/* Makes room for `need` elements of `elem` bytes in *arr (capacity *cap, at most max);
+ * false, with *arr untouched, when it cannot. */
+bool gn_grow(void **arr, uint32_t *cap, uint64_t need, size_t elem, uint32_t max);
+
 /* Fills e with code and a printf-style message; returns code. err may be NULL. */
 gn_result gn_fail(gn_error *err, gn_result code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Validates a light (messages name it "light <index>") and fills its defaults in place: colour
+ * zero -> white; direction normalised, zero -> (0,-1,0); spot angles 0 -> inner 20, outer 30
+ * degrees; outer clamped to 89; inner >= outer -> inner = outer * 2/3 (the defaults' ratio,
+ * so the falloff never has zero width). */
+gn_result gn_light_normalize(gn_light_desc *d, uint32_t index, gn_error *err);
+/* Adds a normalised-on-entry light with its origin; all or nothing, like the public add. */
+gn_result gn_scene_add_light_from(gn_scene *s, const gn_light_desc *d, gn_light_origin origin,
+                                  uint32_t *out_id, gn_error *err);
+/* Makes light m->light move; poses it at once for time 0. gn_scene_set_light detaches it. */
+gn_result gn_scene_add_light_motion(gn_scene *s, const gn_light_motion *m, gn_error *err);
+gn_result gn_scene_add_light_site(gn_scene *s, const gn_light_site *site, gn_error *err);
+/* Poses the moving lights for `seconds`; bumps light_generation if any moved. Called by
+ * gn_scene_animate after the instances. */
+void gn_scene_animate_lights(gn_scene *s, double seconds);
+/* Drops lights and motions past the given counts (undoes a half-done batch). */
+void gn_scene_truncate_lights(gn_scene *s, uint32_t light_count, uint32_t motion_count);
 
 /* Procedural scenes (src/scene/town.c). */
 gn_result gn_town_build(gn_scene *s, uint32_t seed, uint32_t scale, gn_error *err);

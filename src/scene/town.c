@@ -193,6 +193,36 @@ static gn_result gn_town_drape(gn_town *t, float x0, float z0, float x1, float z
     return GN_OK;
 }
 
+/* Light sites along the streets: the centre lines every 4 m (string lights hang over them)
+ * and the crossings (moving lights circle over them). */
+static gn_result gn_town_street_sites(gn_town *t)
+{
+    const float P = GN_TOWN_STREET_PITCH, step = 4.0f;
+    int n = (int)(2.0f * t->T / step + 0.5f);
+    t->s->light_focus[0] = t->plaza[0], t->s->light_focus[1] = t->plaza_h, t->s->light_focus[2] = t->plaza[1];
+    gn_result r = GN_OK;
+    for (int k = -t->K; k <= t->K && r == GN_OK; k++)
+        for (int axis = 0; axis < 2 && r == GN_OK; axis++)
+            for (int i = 0; i <= n && r == GN_OK; i++) {
+                float c = P * (float)k, u = -t->T + step * (float)i;
+                float x = axis ? c : u, z = axis ? u : c;
+                gn_light_site site = {.pos = {x, gn_town_height(t, x, z), z},
+                                      .dir = {axis ? 0.0f : 1.0f, 0, axis ? 1.0f : 0.0f},
+                                      .kind = GN_LIGHT_SITE_STREET,
+                                      .instance = GN_LIGHT_NONE};
+                r = gn_scene_add_light_site(t->s, &site, t->err);
+            }
+    for (int j = -t->K; j <= t->K && r == GN_OK; j++)
+        for (int i = -t->K; i <= t->K && r == GN_OK; i++) {
+            float x = P * (float)i, z = P * (float)j;
+            gn_light_site site = {.pos = {x, gn_town_height(t, x, z), z},
+                                  .kind = GN_LIGHT_SITE_CROSSING,
+                                  .instance = GN_LIGHT_NONE};
+            r = gn_scene_add_light_site(t->s, &site, t->err);
+        }
+    return r;
+}
+
 static gn_result gn_town_streets(gn_town *t)
 {
     const float hw = GN_TOWN_STREET_HALF, P = GN_TOWN_STREET_PITCH;
@@ -206,6 +236,7 @@ static gn_result gn_town_streets(gn_town *t)
             r = gn_town_drape(t, c - hw, -t->T - hw, c + hw, t->T + hw, 0.08f, t->m.cobble, "town/street");
     }
     if (r == GN_OK) r = gn_town_drape(t, hw, hw, P - hw, P - hw, 0.05f, t->m.paving, "town/plaza");
+    if (r == GN_OK) r = gn_town_street_sites(t);
     return r;
 }
 

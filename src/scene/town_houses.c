@@ -57,6 +57,18 @@ static gn_result gn_house_put(gn_town *t, const gn_house_frame *f, uint32_t mesh
     return gn_town_put(t, mesh, mat, m, GN_INSTANCE_STATIC);
 }
 
+/* Records a lit window at local (lx, ly, lz) facing local direction (nx, 0, nz) as a light
+ * site: the frame's turn applied as in gn_house_put. */
+static gn_result gn_house_window_site(gn_town *t, const gn_house_frame *f, float lx, float ly, float lz,
+                                      float nx, float nz)
+{
+    gn_light_site site = {.pos = {f->x + f->c * lx + f->s * lz, f->y + ly, f->z - f->s * lx + f->c * lz},
+                          .dir = {f->c * nx + f->s * nz, 0, -f->s * nx + f->c * nz},
+                          .kind = GN_LIGHT_SITE_WINDOW,
+                          .instance = GN_LIGHT_NONE};
+    return gn_scene_add_light_site(t->s, &site, t->err);
+}
+
 static float gn_frame_ground(const gn_town *t, const gn_house_frame *f, float lx, float lz)
 {
     return gn_town_height(t, f->x + f->c * lx + f->s * lz, f->z - f->s * lx + f->c * lz);
@@ -86,6 +98,7 @@ static gn_result gn_house_facade(gn_town *t, const gn_house_frame *f, float fw, 
             /* Upper floors are lit more often: people are home at sunset. */
             bool lit = gn_rng_float(&t->rng) < (fl ? 0.3f : 0.15f);
             r = gn_house_put(t, f, t->window, lit ? t->m.lit : t->m.glass, x, y, zf, turn, 1);
+            if (r == GN_OK && lit) r = gn_house_window_site(t, f, x, y, zf, 0, front ? 1.0f : -1.0f);
             if (r == GN_OK && style.shutters && fl > 0)
                 r = gn_house_put(t, f, t->shutters, t->m.shutter, x, y, zf, turn, 1);
             if (r == GN_OK && style.sills)
@@ -106,6 +119,7 @@ static gn_result gn_house_side(gn_town *t, const gn_house_frame *f, float fw, fl
             float z = -0.5f * fd + step * ((float)c + 0.5f), y = (float)fl * GN_FLOOR_H + 1.6f;
             bool lit = gn_rng_float(&t->rng) < 0.2f;
             r = gn_house_put(t, f, t->window, lit ? t->m.lit : t->m.glass, side * 0.5f * fw, y, z, turn, 1);
+            if (r == GN_OK && lit) r = gn_house_window_site(t, f, side * 0.5f * fw, y, z, side, 0);
             if (r == GN_OK && style.sills)
                 r = gn_house_put(t, f, t->sill, t->m.stone, side * 0.5f * fw, y - 0.77f, z, turn, 1);
         }

@@ -146,6 +146,13 @@ gn_result gn_town_lamps(gn_town *t)
                 float y = gn_town_height(t, x, z);
                 r = gn_put_static(t, t->lamp_pole, t->m.metal, x, y, z, yaw, 1, 1);
                 if (r == GN_OK) r = gn_put_static(t, t->lamp_head, t->m.glow, x, y, z, yaw, 1, 1);
+                /* gn_mg_lamp_post hangs the glass 0.95 m out along the arm, 0.2-0.55 m under
+                 * the top; the light sits just below it, so the glass does not shadow it. */
+                gn_light_site site = {.pos = {x + 0.95f * dx, y + height - 0.6f, z + 0.95f * dz},
+                                      .dir = {dx, 0, dz},
+                                      .kind = GN_LIGHT_SITE_LAMP,
+                                      .instance = GN_LIGHT_NONE};
+                if (r == GN_OK) r = gn_scene_add_light_site(t->s, &site, t->err);
             }
         }
     return r;
@@ -244,13 +251,21 @@ gn_result gn_town_tower(gn_town *t)
 }
 
 /* ---- moving things --------------------------------------------------------------------- */
-static gn_result gn_town_orbiter(gn_town *t, uint32_t mesh, uint32_t mat, const gn_orbit *o)
+/* lantern: where a built-in light rides along, in the mesh's space; NULL for none. */
+static gn_result gn_town_orbiter(gn_town *t, uint32_t mesh, uint32_t mat, const gn_orbit *o,
+                                 const float lantern[3])
 {
     gn_instance_desc d = {.mesh = mesh, .material = mat, .flags = GN_INSTANCE_DYNAMIC};
     gn_town_xf(d.transform, o->center[0] + o->radius, o->center[1], o->center[2], 0, 1, 1, 1);
     gn_orbit orbit = *o;
     gn_result r = gn_scene_add_instance(t->s, &d, &orbit.instance, t->err);
     if (r == GN_OK) r = gn_scene_add_orbit(t->s, &orbit, t->err);
+    if (r == GN_OK && lantern) {
+        gn_light_site site = {.pos = {lantern[0], lantern[1], lantern[2]},
+                              .kind = GN_LIGHT_SITE_VEHICLE,
+                              .instance = orbit.instance};
+        r = gn_scene_add_light_site(t->s, &site, t->err);
+    }
     return r;
 }
 
@@ -299,15 +314,18 @@ gn_result gn_town_movers(gn_town *t)
         o.radius = 130.0f + 30.0f * (float)i;
         o.speed = (i & 1 ? -0.025f : 0.025f) * (1.0f + 0.2f * (float)i);
         o.phase = gn_rng_range(&t->rng, 0, 2 * GN_PI_F), o.bob = 2.5f;
-        r = gn_town_orbiter(t, envelope, t->m.fabric[i & 1], &o);
-        if (r == GN_OK) r = gn_town_orbiter(t, basket, t->m.wood, &o);
+        /* The burner's glow, between the envelope's mouth (-8.5 m) and the basket. */
+        const float burner[3] = {0, -9.6f, 0};
+        r = gn_town_orbiter(t, envelope, t->m.fabric[i & 1], &o, burner);
+        if (r == GN_OK) r = gn_town_orbiter(t, basket, t->m.wood, &o, NULL);
     }
     for (int i = 0; i < 2 && r == GN_OK; i++) {
         gn_orbit o = {0};
         o.center[0] = t->tower[0], o.center[1] = t->plaza_h, o.center[2] = t->tower[1];
         o.radius = i ? 20.0f : 15.0f, o.speed = i ? -0.2f : 0.25f;
         o.phase = gn_rng_range(&t->rng, 0, 2 * GN_PI_F);
-        r = gn_town_orbiter(t, cart, t->m.wood, &o);
+        const float lantern[3] = {0, 1.9f, 0}; /* on a pole over the cart's bed */
+        r = gn_town_orbiter(t, cart, t->m.wood, &o, lantern);
     }
     if (r == GN_OK) gn_scene_animate(t->s, 0.0);
     return r;

@@ -99,3 +99,13 @@ void gn_vk_cmd_copy_ring(gn_vk *vk, gn_vk_buffer *dst, const VkBufferCopy *regio
 {
     if (count) vkCmdCopyBuffer(vk->cur->cmd, vk->ring.buffer, dst->buffer, count, regions);
 }
+
+void gn_vk_cmd_fill(gn_vk *vk, gn_vk_buffer *dst, uint32_t value)
+{
+    vkCmdFillBuffer(vk->cur->cmd, dst->buffer, 0, VK_WHOLE_SIZE, value);
+}
+
+void gn_vk_cmd_copy_buffer(gn_vk *vk, gn_vk_buffer *src, gn_vk_buffer *dst, VkDeviceSize size)
+{
+    vkCmdCopyBuffer(vk->cur->cmd, src->buffer, dst->buffer, 1, &(VkBufferCopy){0, 0, size});
+}

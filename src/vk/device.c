@@ -390,6 +390,11 @@ static gn_result create_frames(gn_vk *vk, gn_error *err)
         r = vkCreateQueryPool(vk->device, &qci, NULL, &f->queries);
         if (r) return gn_vk_check(vk, r, "vkCreateQueryPool", err);
         vkResetQueryPool(vk->device, f->queries, 0, GN_MAX_PASS_QUERIES);
+        gn_vk_buffer_desc cd = {.size = 256, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT, .host_visible = true,
+                                .name = "frame counters"};
+        gn_result cres = gn_vk_buffer_create(vk, &cd, &f->counters, err);
+        if (cres) return cres;
+        memset(f->counters.alloc.mapped, 0, 256);
         char name[64];
         snprintf(name, sizeof name, "frame slot %u", i);
         gn_vk_name(vk, VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)(uintptr_t)f->cmd, name);
@@ -436,6 +441,10 @@ void gn_vk_destroy(gn_vk *vk)
         for (uint32_t i = 0; i < GN_FRAMES_IN_FLIGHT; i++) {
             gn_vk_frame *f = &vk->frames[i];
             if (f->queries) vkDestroyQueryPool(vk->device, f->queries, NULL);
+            if (f->counters.buffer) {
+                vkDestroyBuffer(vk->device, f->counters.buffer, NULL);
+                gn_vk_free_memory(vk, &f->counters.alloc);
+            }
             if (f->fence) vkDestroyFence(vk->device, f->fence, NULL);
             if (f->pool) vkDestroyCommandPool(vk->device, f->pool, NULL);
         }

@@ -111,6 +111,10 @@ typedef struct gn_vk_frame {
     double cpu_ms;
     uint32_t instances_total, instances_visible, draw_groups;
     uint32_t shadow_updates, shadow_casters;
+    uint32_t lights;
+    /* GPU-side counters of this frame (the light-list overflow), copied here by the passes
+     * and read when the frame is harvested: host-visible, one per slot */
+    gn_vk_buffer counters;
 } gn_vk_frame;
 
 /* ---- the context ----------------------------------------------------------------------------- */
@@ -290,6 +294,8 @@ void gn_vk_cmd_draw(gn_vk *vk, uint32_t vertex_count);
 void gn_vk_cmd_dispatch(gn_vk *vk, uint32_t x, uint32_t y, uint32_t z);
 void gn_vk_cmd_copy_image_to_buffer(gn_vk *vk, gn_vk_image *src, gn_vk_buffer *dst);
 void gn_vk_cmd_copy_ring(gn_vk *vk, gn_vk_buffer *dst, const VkBufferCopy *regions, uint32_t count);
+void gn_vk_cmd_fill(gn_vk *vk, gn_vk_buffer *dst, uint32_t value);                 /* the whole buffer */
+void gn_vk_cmd_copy_buffer(gn_vk *vk, gn_vk_buffer *src, gn_vk_buffer *dst, VkDeviceSize size); /* from 0 to 0 */
 
 /* ---- descriptors (descriptors.c) ------------------------------------------------------------ */
 typedef struct gn_vk_binding {

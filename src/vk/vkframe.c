@@ -45,6 +45,8 @@ gn_result gn_vk_frame_harvest(gn_vk *vk, gn_vk_frame *f, gn_error *err)
     s->draw_groups = f->draw_groups;
     s->shadow_updates = f->shadow_updates;
     s->shadow_casters = f->shadow_casters;
+    s->lights = f->lights;
+    s->light_overflow = ((const uint32_t *)f->counters.alloc.mapped)[0];
     vk->have_stats = true;
     /* the queue drops its oldest entry when full */
     if (vk->finished_count == GN_STATS_QUEUE) {
@@ -76,7 +78,8 @@ gn_result gn_vk_frame_begin(gn_vk *vk, gn_error *err)
     f->pass_count = 0;
     f->utility = false;
     f->cpu_ms = 0;
-    f->shadow_updates = f->shadow_casters = 0;
+    f->shadow_updates = f->shadow_casters = f->lights = 0;
+    ((uint32_t *)f->counters.alloc.mapped)[0] = 0; /* a frame with no light binning overflows nothing */
     vk->cur = f;
     return GN_OK;
 }

@@ -22,7 +22,8 @@ for name, s in list(b["passes"].items()) + [("frame", b["frame"]), ("cpu", b["cp
     assert set(s) == stats, (name, s)
     assert s["min_ms"] <= s["median_ms"] <= s["p99_ms"] <= s["max_ms"], (name, s)
 assert 'shadow "csm"' in b["passes"], b["passes"].keys()
-assert {"draws", "triangles", "instances_visible", "instances_total", "draw_groups"} == set(b["counters"])
+assert {"draws", "triangles", "instances_visible", "instances_total", "draw_groups", "lights",
+        "light_overflow_max"} == set(b["counters"])
 e = json.load(open(d + "/escapes.json"))
 assert e["s"] == 'a"b\\c\nd\te\x01f' and e["nan"] is None and e["a"] == [1, 2], e
 r = json.load(open(d + "/render_stats.json"))

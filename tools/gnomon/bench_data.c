@@ -13,7 +13,8 @@ bool gn_bench_data_init(gn_bench_data *d, uint32_t capacity)
 {
     *d = (gn_bench_data){.capacity = capacity};
     d->frame_index = calloc(capacity ? capacity : 1, sizeof *d->frame_index);
-    double **cols[] = {&d->frame_ms, &d->cpu_ms, &d->draws, &d->triangles, &d->visible, &d->draw_groups};
+    double **cols[] = {&d->frame_ms, &d->cpu_ms,      &d->draws,  &d->triangles,
+                       &d->visible,  &d->draw_groups, &d->lights, &d->overflow};
     bool ok = d->frame_index != NULL;
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
         *cols[i] = calloc(capacity ? capacity : 1, sizeof(double));
@@ -32,6 +33,8 @@ void gn_bench_data_free(gn_bench_data *d)
     free(d->triangles);
     free(d->visible);
     free(d->draw_groups);
+    free(d->lights);
+    free(d->overflow);
     for (uint32_t i = 0; i < d->pass_count; i++) free(d->pass_ms[i]);
     *d = (gn_bench_data){0};
 }
@@ -69,6 +72,8 @@ bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s)
     d->triangles[k] = (double)s->triangles;
     d->visible[k] = s->instances_visible;
     d->draw_groups[k] = s->draw_groups;
+    d->lights[k] = s->lights;
+    d->overflow[k] = s->light_overflow;
     d->instances_total = s->instances_total;
     uint32_t n = s->pass_count < GN_MAX_PASSES ? s->pass_count : GN_MAX_PASSES;
     for (uint32_t i = 0; i < n; i++) {
@@ -121,6 +126,10 @@ bool gn_bench_summarize(const gn_bench_data *d, gn_bench_summary *out)
     out->visible = c.median;
     gn_bench_series(d->draw_groups, d->count, tmp, scratch, &c);
     out->draw_groups = c.median;
+    gn_bench_series(d->lights, d->count, tmp, scratch, &c);
+    out->lights = c.median;
+    gn_bench_series(d->overflow, d->count, tmp, scratch, &c);
+    out->overflow_max = c.max;
     free(tmp);
     free(scratch);
     return true;
@@ -149,6 +158,9 @@ void gn_bench_print_table(FILE *f, const gn_bench_summary *s)
             gn_report_count(s->instances_total, b, sizeof b));
     fprintf(f, "%-22s %s\n", "draw groups (median)",
             gn_report_count(gn_bench_count(s->draw_groups), a, sizeof a));
+    fprintf(f, "%-22s %s (most dropped in a frame: %s)\n", "lights (median)",
+            gn_report_count(gn_bench_count(s->lights), a, sizeof a),
+            gn_report_count(gn_bench_count(s->overflow_max), b, sizeof b));
 }
 
 static void gn_bench_json_stats(gn_json *j, const char *key, const gn_series_stats *s)
@@ -181,6 +193,8 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
     gn_json_number(&j, "instances_visible", s->visible);
     gn_json_uint(&j, "instances_total", s->instances_total);
     gn_json_number(&j, "draw_groups", s->draw_groups);
+    gn_json_number(&j, "lights", s->lights);
+    gn_json_number(&j, "light_overflow_max", s->overflow_max);
     gn_json_object_end(&j);
     gn_json_object_end(&j);
     return gn_json_end(&j);

@@ -9,7 +9,7 @@
  * costs no device start-up. */
 static const char *const gn_builtin_scenes[] = {"town", NULL};
 static const char *const gn_view_names[] = {"final",  "depth",    "normals", "albedo",
-                                            "shadow", "cascades", NULL};
+                                            "shadow", "cascades", "light-heatmap", NULL};
 static const char *const gn_tonemap_names[] = {"aces", "reinhard", "clip", NULL};
 static const char *const gn_path_names[] = {"static", "sun", "walk", "walk-sun", NULL};
 static const char *const gn_shadow_mode_names[] = {"csm", "none", NULL}; /* gn_shadowcheck_mode */
@@ -29,6 +29,19 @@ static const char *gn_scene_check(const char *command, const char *scene, char *
         if (strcmp(*s, scene) == 0) return NULL;
     snprintf(err, err_size, "gnomon %s: unknown scene '%s' (built-in scenes: town)", command, scene);
     return err;
+}
+
+/* The local-light rows, appended to render and bench. */
+static uint32_t gn_light_table(gn_light_opts *o, gn_opt *t)
+{
+    gn_opt opts[] = {
+        {"--lights", GN_OPT_UINT, &o->lights, NULL, 0, GN_MAX_LIGHTS, false, NULL, "N",
+         "add N built-in lights: street lamps, lit windows, moving lights (default 0)"},
+        {"--clustered", GN_OPT_UINT, &o->clustered, NULL, 0, 1, false, NULL, "0|1",
+         "1: clustered Forward+ (default); 0: every light for every fragment (A/B)"},
+    };
+    memcpy(t, opts, sizeof opts);
+    return GN_COUNT(opts);
 }
 
 /* The sun-shadow rows, appended to render, bench and shadowcheck. */
@@ -108,7 +121,7 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
          "camera in metres and degrees (default: the scene's)"},
         {"--msaa", GN_OPT_UINT, &o->msaa, NULL, 1, 8, true, NULL, "N", "samples: 1, 2, 4 or 8 (default 4)"},
         {"--view", GN_OPT_CHOICE, &o->view, NULL, 0, 0, false, gn_view_names, "VIEW",
-         "final, depth, normals, albedo, shadow or cascades (default final)"},
+         "final, depth, normals, albedo, shadow, cascades or light-heatmap (default final)"},
         {"--tonemap", GN_OPT_CHOICE, &o->tonemap, NULL, 0, 0, false, gn_tonemap_names, "OP",
          "aces, reinhard or clip (default aces)"},
         {"--exposure", GN_OPT_FLOAT, &o->exposure, NULL, -20, 20, false, NULL, "EV",
@@ -127,7 +140,9 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
          "also write the frame statistics as JSON"},
     };
     memcpy(t, opts, sizeof opts);
-    return GN_COUNT(opts) + gn_shadow_table(&o->shadow, t + GN_COUNT(opts));
+    uint32_t n = GN_COUNT(opts);
+    n += gn_shadow_table(&o->shadow, t + n);
+    return n + gn_light_table(&o->light, t + n);
 }
 
 static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
@@ -156,7 +171,9 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
          "sun paths: the day passes X times faster than real time at 60 fps (default 20)"},
     };
     memcpy(t, opts, sizeof opts);
-    return GN_COUNT(opts) + gn_shadow_table(&o->shadow, t + GN_COUNT(opts));
+    uint32_t n = GN_COUNT(opts);
+    n += gn_shadow_table(&o->shadow, t + n);
+    return n + gn_light_table(&o->light, t + n);
 }
 
 /* The rows shared by shadowref and shadowcheck; the same text as render's rows. */
@@ -226,7 +243,8 @@ static const char gn_info_summary[] =
 
 gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err, size_t err_size)
 {
-    *o = (gn_render_opts){.scene = "town", .size = {1280, 720}, .msaa = 4, .seed = 1, .scale = 1};
+    *o = (gn_render_opts){
+        .scene = "town", .size = {1280, 720}, .msaa = 4, .seed = 1, .scale = 1, .light = {.clustered = 1}};
     gn_opt t[32];
     uint32_t n = gn_render_table(o, t);
     gn_parse_status s = gn_opts_parse("render", t, n, argc, argv, err, err_size);
@@ -249,7 +267,8 @@ gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, cha
                          .msaa = 4,
                          .seed = 1,
                          .scale = 1,
-                         .sun_speed = 20.0f};
+                         .sun_speed = 20.0f,
+                         .light = {.clustered = 1}};
     gn_opt t[32];
     uint32_t n = gn_bench_table(o, t);
     gn_parse_status s = gn_opts_parse("bench", t, n, argc, argv, err, err_size);

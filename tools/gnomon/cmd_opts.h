@@ -20,6 +20,12 @@ typedef struct gn_shadow_opts {
 bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_desc *csm, gn_shadows *mode,
                           char *err, size_t err_size);
 
+/* Local-light options render and bench share. */
+typedef struct gn_light_opts {
+    uint32_t lights;    /* built-in lights added to the scene */
+    uint32_t clustered; /* 1: froxel lists (default), 0: every light for every fragment */
+} gn_light_opts;
+
 typedef struct gn_render_opts {
     const char *scene;
     uint32_t size[2];
@@ -38,6 +44,7 @@ typedef struct gn_render_opts {
     const char *out;
     const char *stats;
     gn_shadow_opts shadow;
+    gn_light_opts light;
 } gn_render_opts;
 
 typedef enum gn_bench_path { GN_PATH_STATIC, GN_PATH_SUN, GN_PATH_WALK, GN_PATH_WALK_SUN } gn_bench_path;
@@ -53,6 +60,7 @@ typedef struct gn_bench_opts {
     const char *plot;
     float sun_speed; /* the sun paths: simulated seconds per real second */
     gn_shadow_opts shadow;
+    gn_light_opts light;
 } gn_bench_opts;
 
 /* The scene and frame options shadowref and shadowcheck share with render: the same names,

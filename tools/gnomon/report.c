@@ -32,6 +32,8 @@ void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
     fprintf(f, "%-22s %s / %s\n", "instances visible", gn_report_count(s->instances_visible, a, sizeof a),
             gn_report_count(s->instances_total, b, sizeof b));
     fprintf(f, "%-22s %u\n", "draw groups", s->draw_groups);
+    if (s->shadow_updates) fprintf(f, "%-22s %u (%u casters)\n", "shadow cascades", s->shadow_updates, s->shadow_casters);
+    if (s->lights) fprintf(f, "%-22s %u (%u light-froxel pairs dropped)\n", "lights", s->lights, s->light_overflow);
 }
 
 bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame_stats *s)
@@ -63,6 +65,9 @@ bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame
     gn_json_uint(&j, "instances_visible", s->instances_visible);
     gn_json_uint(&j, "instances_total", s->instances_total);
     gn_json_uint(&j, "draw_groups", s->draw_groups);
+    gn_json_uint(&j, "shadow_updates", s->shadow_updates);
+    gn_json_uint(&j, "lights", s->lights);
+    gn_json_uint(&j, "light_overflow", s->light_overflow);
     gn_json_object_end(&j);
     return gn_json_end(&j);
 }

@@ -1,0 +1,216 @@
+/* Local lights, clustered Forward+: the scene's lights in a storage buffer, and one compute
+ * dispatch (one thread per froxel of a screen-independent grid) that writes each froxel's
+ * lights into its own fixed slot — no atomics for the lists; only the count of lights that
+ * did not fit is summed with one atomic add, copied out and reported with the frame's
+ * statistics. The CPU reference of the binning is gn_cluster_bin (src/decide/clusters.c). */
+#include "decide/clusters.h"
+#include "decide/lights.h"
+#include "renderer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CS VK_SHADER_STAGE_COMPUTE_BIT
+
+/* Every default of gn_lights_desc, resolved here and nowhere else. */
+static void resolve(const gn_lights_desc *d, gn_lights_gpu *l)
+{
+    l->x = d->cluster_x ? d->cluster_x : GN_CLUSTER_X;
+    l->y = d->cluster_y ? d->cluster_y : GN_CLUSTER_Y;
+    l->z = d->cluster_z ? d->cluster_z : GN_CLUSTER_Z;
+    l->max_lights = d->cluster_max_lights ? d->cluster_max_lights : GN_CLUSTER_MAX_LIGHTS;
+    /* slices run from the camera's near plane to 1 km: the town's far edge from any camera
+     * at scale 1 is within 800 m; lights beyond the last slice share it */
+    l->far_depth = d->cluster_far > 0 ? d->cluster_far : 1000.0f;
+}
+
+static gn_result make_lights_buffer(gn_renderer *r, uint32_t capacity, gn_error *err)
+{
+    gn_lights_gpu *l = &r->lights;
+    gn_vk_buffer_release(&r->vk, &l->lights);
+    gn_vk_buffer_desc d = {.size = (VkDeviceSize)(capacity ? capacity : 1) * sizeof(gn_gpu_light),
+                           .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           .name = "lights"};
+    gn_result res = gn_vk_buffer_create(&r->vk, &d, &l->lights, err);
+    l->capacity = res ? 0 : (capacity ? capacity : 1);
+    return res;
+}
+
+gn_result gn_lights_create(gn_renderer *r, const gn_lights_desc *desc, gn_error *err)
+{
+    gn_lights_gpu *l = &r->lights;
+    gn_lights_desc zero = {0};
+    resolve(desc ? desc : &zero, l);
+    if (l->x * l->y * l->z > (1u << 20) || l->max_lights > 1023)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "lights: grid %ux%ux%u with %u a froxel is too large", l->x, l->y,
+                       l->z, l->max_lights);
+    uint32_t froxels = l->x * l->y * l->z;
+    gn_vk_buffer_desc lists = {.size = (VkDeviceSize)froxels * (l->max_lights + 1) * sizeof(uint32_t),
+                               /* transfer source: the tests read the lists back */
+                               .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                               .name = "froxel light lists"};
+    gn_vk_buffer_desc overflow = {.size = 16,
+                                  .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                           VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                                  .name = "froxel overflow counter"};
+    gn_result res = gn_vk_buffer_create(&r->vk, &lists, &l->lists, err);
+    if (!res) res = gn_vk_buffer_create(&r->vk, &overflow, &l->overflow, err);
+    if (!res) res = make_lights_buffer(r, 64, err);
+    const gn_vk_binding b[] = {
+        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, CS}, /* gn_gpu_frame */
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},         /* lights */
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},         /* froxel lists (written) */
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},         /* overflow counter */
+    };
+    if (!res) res = gn_vk_set_layout(&r->vk, b, 4, "light binning set", &l->layout, err);
+    if (!res) res = gn_vk_pipeline_layout(&r->vk, &l->layout, 1, 0, "light binning", &l->pipeline_layout, err);
+    if (!res) res = gn_vk_descriptor_pool(&r->vk, 1, "light binning", &l->pool, err);
+    if (!res) res = gn_vk_alloc_set(&r->vk, l->pool, l->layout, "light binning", &l->set, err);
+    if (!res)
+        res = gn_vk_compute_pipeline(&r->vk, "cluster_bin.comp", l->pipeline_layout, "light binning", &l->pipeline,
+                                     err);
+    return res;
+}
+
+void gn_lights_release(gn_renderer *r)
+{
+    gn_lights_gpu *l = &r->lights;
+    gn_vk_buffer_release(&r->vk, &l->lights);
+    gn_vk_buffer_release(&r->vk, &l->lists);
+    gn_vk_buffer_release(&r->vk, &l->overflow);
+    gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)l->pipeline);
+    gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)(uintptr_t)l->pipeline_layout);
+    gn_vk_release(&r->vk, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)(uintptr_t)l->layout);
+    gn_vk_release(&r->vk, VK_OBJECT_TYPE_DESCRIPTOR_POOL, (uint64_t)(uintptr_t)l->pool);
+    free(l->packed);
+    memset(l, 0, sizeof *l);
+}
+
+/* The binning set points at the buffers; rewritten when the light buffer is replaced. */
+static void write_set(gn_renderer *r)
+{
+    gn_lights_gpu *l = &r->lights;
+    gn_vk_write w[4] = {
+        {.binding = 0, .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, .buffer = r->vk.ring.buffer,
+         .range = sizeof(gn_gpu_frame)},
+        {.binding = 1, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = l->lights.buffer},
+        {.binding = 2, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = l->lists.buffer},
+        {.binding = 3, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = l->overflow.buffer},
+    };
+    gn_vk_write_set(&r->vk, l->set, w, 4);
+}
+
+gn_result gn_lights_sync(gn_renderer *r, const gn_scene *s, bool *sets_changed, gn_error *err)
+{
+    gn_lights_gpu *l = &r->lights;
+    *sets_changed = false;
+    uint32_t n = gn_scene_light_count(s);
+    if (l->source == s && l->generation == s->light_generation && l->count == n && l->set_written) return GN_OK;
+    if (n > l->capacity || !l->set_written) {
+        /* a bigger buffer: the sets that point at the old one are rewritten, so no frame may
+         * still use them (rare: growth doubles) */
+        gn_result res = gn_vk_wait_idle(&r->vk, err);
+        if (!res && n > l->capacity) {
+            uint32_t cap = l->capacity;
+            while (cap < n) cap *= 2;
+            res = make_lights_buffer(r, cap, err);
+        }
+        if (res) return res;
+        write_set(r);
+        l->set_written = true;
+        *sets_changed = true;
+    }
+    if (n > l->packed_capacity) {
+        free(l->packed);
+        l->packed = malloc((size_t)n * sizeof *l->packed);
+        l->packed_capacity = l->packed ? n : 0;
+        if (!l->packed) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory packing %u lights", n);
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        gn_light_desc d;
+        gn_scene_get_light(s, i, &d, NULL);
+        gn_light_pack(&d, -1, &l->packed[i]);
+    }
+    gn_result res = gn_vk_upload_buffer(&r->vk, &l->lights, 0, l->packed, (VkDeviceSize)n * sizeof *l->packed, err);
+    if (res) return res;
+    l->source = s;
+    l->generation = s->light_generation;
+    l->count = n;
+    return GN_OK;
+}
+
+void gn_lights_frame(const gn_renderer *r, const float proj[16], float near_plane, bool naive, gn_gpu_frame *g)
+{
+    const gn_lights_gpu *l = &r->lights;
+    gn_cluster_grid grid;
+    gn_cluster_grid_init(l->x, l->y, l->z, l->max_lights, near_plane, l->far_depth, proj, &grid);
+    gn_cluster_frame_params(&grid, g->cluster_grid, g->cluster_depth, g->cluster_proj);
+    g->lights[0] = l->count;
+    g->lights[1] = naive ? 1u : 0u;
+    g->lights[2] = g->lights[3] = 0;
+}
+
+void gn_pass_clusters(gn_renderer *r)
+{
+    gn_vk *vk = &r->vk;
+    gn_lights_gpu *l = &r->lights;
+    uint32_t froxels = l->x * l->y * l->z;
+    gn_vk_use clear = {.buffer = &l->overflow, .access = GN_ACCESS_TRANSFER_WRITE};
+    gn_vk_use uses[] = {
+        {.buffer = &l->lights, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &l->lists, .access = GN_ACCESS_COMPUTE_WRITE},
+        {.buffer = &l->overflow, .access = GN_ACCESS_COMPUTE_WRITE},
+    };
+    gn_vk_barriers(vk, vk->cur->cmd, &clear, 1);
+    gn_vk_cmd_fill(vk, &l->overflow, 0);
+    uint32_t pass = gn_vk_pass_begin(vk, "light binning", uses, 3);
+    gn_vk_cmd_bind_pipeline(vk, true, l->pipeline);
+    uint32_t dyn = (uint32_t)r->plan.frame_offset;
+    gn_vk_cmd_bind_sets(vk, true, l->pipeline_layout, 0, 1, &l->set, 1, &dyn);
+    gn_vk_cmd_dispatch(vk, (froxels + 63) / 64, 1, 1);
+    gn_vk_pass_end(vk, pass, 0, 0);
+    /* the overflow count into this frame's counters, read when the frame is harvested */
+    gn_vk_use copy[] = {
+        {.buffer = &l->overflow, .access = GN_ACCESS_TRANSFER_READ},
+        {.buffer = &vk->cur->counters, .access = GN_ACCESS_TRANSFER_WRITE},
+    };
+    gn_vk_barriers(vk, vk->cur->cmd, copy, 2);
+    gn_vk_cmd_copy_buffer(vk, &l->overflow, &vk->cur->counters, sizeof(uint32_t));
+    gn_vk_use host = {.buffer = &vk->cur->counters, .access = GN_ACCESS_HOST_READ};
+    gn_vk_barriers(vk, vk->cur->cmd, &host, 1);
+}
+
+typedef struct lists_readback {
+    gn_renderer *r;
+    gn_vk_buffer *dst;
+} lists_readback;
+
+static void record_lists(gn_vk *vk, VkCommandBuffer cmd, void *user)
+{
+    lists_readback *rb = user;
+    gn_vk_use uses[] = {
+        {.buffer = &rb->r->lights.lists, .access = GN_ACCESS_TRANSFER_READ},
+        {.buffer = rb->dst, .access = GN_ACCESS_TRANSFER_WRITE},
+    };
+    gn_vk_barriers(vk, cmd, uses, 2);
+    gn_vk_cmd_copy_buffer(vk, &rb->r->lights.lists, rb->dst, rb->r->lights.lists.size);
+    gn_vk_use host = {.buffer = rb->dst, .access = GN_ACCESS_HOST_READ};
+    gn_vk_barriers(vk, cmd, &host, 1);
+}
+
+gn_result gn_lights_read_lists(gn_renderer *r, uint32_t *out, size_t words, gn_error *err)
+{
+    gn_vk_buffer tmp;
+    gn_vk_buffer_desc d = {.size = r->lights.lists.size, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           .host_visible = true, .name = "froxel lists readback"};
+    if (words * sizeof(uint32_t) < r->lights.lists.size)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "froxel lists: %zu words, need %llu", words,
+                       (unsigned long long)(r->lights.lists.size / sizeof(uint32_t)));
+    gn_result res = gn_vk_buffer_create(&r->vk, &d, &tmp, err);
+    if (res) return res;
+    lists_readback rb = {r, &tmp};
+    res = gn_vk_run_once(&r->vk, record_lists, &rb, err);
+    if (!res) memcpy(out, tmp.alloc.mapped, r->lights.lists.size);
+    gn_vk_buffer_release(&r->vk, &tmp);
+    return res;
+}
