@@ -12,7 +12,8 @@ void main()
     vec4 far_point = frame.inv_view_proj * vec4(in_ndc, 1e-7, 1.0);
     vec3 dir = normalize(far_point.xyz / far_point.w - frame.camera_pos.xyz);
     uint view = frame.mode.x;
-    if (view == GN_GPU_VIEW_NORMALS || view == GN_GPU_VIEW_ALBEDO || view == GN_GPU_VIEW_CASCADES) {
+    if (view == GN_GPU_VIEW_NORMALS || view == GN_GPU_VIEW_ALBEDO || view == GN_GPU_VIEW_CASCADES ||
+        view == GN_GPU_VIEW_LIGHT_HEATMAP) {
         out_color = vec4(0.0, 0.0, 0.0, 1.0);
         return;
     }

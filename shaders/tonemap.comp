@@ -32,7 +32,8 @@ void main()
         float dist = d > 0.0 ? frame.camera_pos.w / d : 1e9;
         float t = clamp(log2(max(dist, 1.0)) / 11.0, 0.0, 1.0); // 1 m white .. 2 km black
         out_rgb = vec3(1.0 - t);
-    } else if (view == GN_GPU_VIEW_NORMALS || view == GN_GPU_VIEW_SHADOW || view == GN_GPU_VIEW_CASCADES) {
+    } else if (view == GN_GPU_VIEW_NORMALS || view == GN_GPU_VIEW_SHADOW || view == GN_GPU_VIEW_CASCADES ||
+               view == GN_GPU_VIEW_LIGHT_HEATMAP) {
         out_rgb = texelFetch(hdr, p, 0).rgb; // already a display value
     } else if (view == GN_GPU_VIEW_ALBEDO) {
         out_rgb = srgb_encode(texelFetch(hdr, p, 0).rgb);
