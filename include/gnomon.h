@@ -80,6 +80,8 @@ typedef struct gn_lights_desc {
     uint32_t cluster_x, cluster_y, cluster_z; /* froxel grid; default 16 x 9 x 24 */
     uint32_t cluster_max_lights;              /* light indices a froxel holds; default 64 (1..1023) */
     float cluster_far;                        /* view depth of the last slice's far end; default 1000 m */
+    uint32_t shadowed_lights;   /* lights with shadow maps a frame, nearest first; default 16 */
+    uint32_t shadow_resolution; /* texels per side of a light's shadow layer; default 512 */
 } gn_lights_desc;
 
 typedef struct gn_renderer_desc {
@@ -326,6 +328,8 @@ typedef struct gn_frame_stats {
     uint32_t shadow_casters;  /* caster instances drawn into them (summed) */
     uint32_t lights;          /* local lights in the frame */
     uint32_t light_overflow;  /* light-froxel pairs that did not fit a froxel's list (dropped) */
+    uint32_t shadowed_lights;   /* local lights rendered with shadow maps this frame */
+    uint32_t unshadowed_lights; /* lights that cast shadows and reach the view, left unshadowed by the budget */
     uint64_t triangles; /* all triangles submitted */
 } gn_frame_stats;
 

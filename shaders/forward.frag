@@ -7,6 +7,7 @@
 #include "shadow.glsl"
 #include "lights.glsl"
 #include "clusters.glsl"
+#include "light_shadow.glsl"
 
 layout(set = 1, binding = 0) uniform sampler2D base_tex;
 layout(set = 1, binding = 1) uniform sampler2D normal_tex;
@@ -71,7 +72,8 @@ void main()
             vec3 to_light;
             vec3 radiance = gn_light_radiance(lights[i], in_world, to_light);
             if (radiance.r + radiance.g + radiance.b > 0.0)
-                color += gn_brdf_eval(base.rgb, metallic, roughness, n, v, to_light) * radiance;
+                color += gn_brdf_eval(base.rgb, metallic, roughness, n, v, to_light) * radiance *
+                         gn_light_shadow(lights[i], in_world, n_geo);
         }
     }
     color += gn_shade_ambient(base.rgb, metallic, roughness, n, v, frame.ambient_sky.rgb, frame.ambient_ground.rgb);

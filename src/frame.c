@@ -87,20 +87,23 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     gn_scene_animate(s, f->seconds);
 
     /* 1. decide (CPU): camera, sun, sky; 2. upload the scene when new or changed and the
-     *    moved dynamic instances; then visibility: the camera's draw list and the casters
-     *    of each shadow cascade due this frame, into the ring */
+     *    moved dynamic instances; then visibility: the camera's draw list, the casters of
+     *    each shadow cascade due this frame and of each shadowed light, into the ring */
     gn_gpu_frame *frame;
     gn_frustum frustum;
     res = gn_vk_ring_alloc(&r->vk, sizeof *frame, gn_vk_storage_align(&r->vk), &r->plan.frame_offset,
                            (void **)&frame, err);
     if (!res) decide_frame(r, s, f, &r->view, frame, &frustum);
     if (!res) res = gn_gpu_scene_sync(r, s, err);
+    if (!res) res = gn_plan_camera(r, s, &frustum, err);
+    if (!res) res = gn_plan_shadows(r, s, f, &r->view, frame, err);
+    /* local lights: the shadowed ones and their layers' casters, then the light buffer
+     * (re-uploaded when lights moved or changed layers) and the froxel grid's constants */
+    if (!res) res = gn_plan_light_shadows(r, s, &frustum, err);
     bool light_sets = false;
     if (!res) res = gn_lights_sync(r, s, &light_sets, err);
     if (!res && light_sets) gn_gpu_scene_write_frame_set(r, s);
     if (!res) gn_lights_frame(r, r->camera.proj, r->camera.near_plane, f->naive_lights, frame);
-    if (!res) res = gn_plan_camera(r, s, &frustum, err);
-    if (!res) res = gn_plan_shadows(r, s, f, &r->view, frame, err);
     if (res) {
         gn_vk_frame_submit(&r->vk, NULL); /* close the slot; the frame draws nothing */
         return res;
@@ -109,7 +112,9 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     gn_pass_depth_prepass(r);
     /* 4. sun shadows: the cascades due this frame */
     gn_pass_csm(r);
-    /* 5. local lights: each froxel's list (skipped on the naive A/B path) */
+    /* 5. local lights: the shadowed ones' layers, then each froxel's list (the list is
+     *    skipped on the naive A/B path) */
+    gn_pass_light_shadows(r);
     if (r->lights.count && !f->naive_lights) gn_pass_clusters(r);
     /* 6. opaque forward pass (HDR, depth EQUAL, sun shadow), sky, colour resolve */
     gn_pass_forward(r);
@@ -122,6 +127,8 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     slot->draw_groups = r->plan.list.group_count;
     slot->shadow_updates = r->csm.due_count;
     slot->lights = r->lights.count;
+    slot->shadowed_lights = r->lights.chosen_count;
+    slot->unshadowed_lights = r->lights.candidates - r->lights.chosen_count;
     slot->shadow_casters = 0;
     for (uint32_t i = 0; i < r->csm.due_count; i++)
         slot->shadow_casters += r->csm.draws[r->csm.due[i]].instance_count;

@@ -6,6 +6,7 @@
 #include "decide/csm.h"
 #include "decide/drawlist.h"
 #include "decide/frustum.h"
+#include "decide/light_shadows.h"
 #include "scene/scene.h"
 #include "vk/vk.h"
 
@@ -52,8 +53,8 @@ typedef struct gn_frame_plan {
 
 /* This frame's camera as decided (src/frame.c), for the passes that derive views from it. */
 typedef struct gn_camera_state {
-    float view[16];      /* world -> view */
-    float proj[16];      /* view -> clip (reversed-Z, infinite) */
+    float view[16]; /* world -> view */
+    float proj[16]; /* view -> clip (reversed-Z, infinite) */
     float near_plane;
     float fov_y, aspect; /* radians; width / height */
 } gn_camera_state;
@@ -100,6 +101,17 @@ typedef struct gn_lights_gpu {
     VkDescriptorPool pool;
     VkDescriptorSet set;
     VkPipeline pipeline;
+    /* shadowed lights (src/passes/light_shadows.c) */
+    uint32_t max_shadowed, shadow_resolution, max_layers;
+    gn_vk_image shadow_map;       /* D32 array: a layer a spot, six a point light */
+    gn_vk_buffer shadow_matrices; /* mat4 a layer, read by the forward pass */
+    gn_light_shadow *chosen;      /* this frame's shadowed lights */
+    uint32_t chosen_count, candidates, layers_used;
+    float *layer_vp;            /* 16 floats a layer */
+    gn_view_draws *layer_draws; /* casters of each layer, in the ring */
+    int32_t *layer_of;          /* per light: its first layer this frame, or -1 */
+    bool layers_changed;        /* layer_of differs from what the light buffer holds */
+    uint32_t layer_of_capacity;
 } gn_lights_gpu;
 
 struct gn_renderer {
@@ -149,8 +161,16 @@ void gn_lights_release(gn_renderer *r);
 /* Uploads the scene's lights when they changed; *sets_changed when the buffer was replaced. */
 gn_result gn_lights_sync(gn_renderer *r, const gn_scene *s, bool *sets_changed, gn_error *err);
 /* The froxel grid and light count into the frame constants. */
-void gn_lights_frame(const gn_renderer *r, const float proj[16], float near_plane, bool naive, gn_gpu_frame *g);
+void gn_lights_frame(const gn_renderer *r, const float proj[16], float near_plane, bool naive,
+                     gn_gpu_frame *g);
 void gn_pass_clusters(gn_renderer *r);
+/* passes/light_shadows.c */
+gn_result gn_light_shadows_create(gn_renderer *r, gn_error *err);
+void gn_light_shadows_release(gn_renderer *r);
+/* Chooses this frame's shadowed lights, culls each layer's casters into the ring and marks the
+ * lights' layers in the light buffer. */
+gn_result gn_plan_light_shadows(gn_renderer *r, const gn_scene *s, const gn_frustum *camera, gn_error *err);
+void gn_pass_light_shadows(gn_renderer *r);
 /* Tests: the froxel lists of the last frame (words >= x*y*z*(max_lights+1)). */
 gn_result gn_lights_read_lists(gn_renderer *r, uint32_t *out, size_t words, gn_error *err);
 

@@ -22,6 +22,9 @@ static void resolve(const gn_lights_desc *d, gn_lights_gpu *l)
     /* slices run from the camera's near plane to 1 km: the town's far edge from any camera
      * at scale 1 is within 800 m; lights beyond the last slice share it */
     l->far_depth = d->cluster_far > 0 ? d->cluster_far : 1000.0f;
+    l->max_shadowed = d->shadowed_lights ? d->shadowed_lights : 16;
+    l->shadow_resolution = d->shadow_resolution ? d->shadow_resolution : 512;
+    l->max_layers = 6 * l->max_shadowed; /* room for every shadowed light to be a point light */
 }
 
 static gn_result make_lights_buffer(gn_renderer *r, uint32_t capacity, gn_error *err)
@@ -42,15 +45,16 @@ gn_result gn_lights_create(gn_renderer *r, const gn_lights_desc *desc, gn_error 
     gn_lights_desc zero = {0};
     resolve(desc ? desc : &zero, l);
     if (l->x * l->y * l->z > (1u << 20) || l->max_lights > 1023)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "lights: grid %ux%ux%u with %u a froxel is too large", l->x, l->y,
-                       l->z, l->max_lights);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "lights: grid %ux%ux%u with %u a froxel is too large",
+                       l->x, l->y, l->z, l->max_lights);
     uint32_t froxels = l->x * l->y * l->z;
     gn_vk_buffer_desc lists = {.size = (VkDeviceSize)froxels * (l->max_lights + 1) * sizeof(uint32_t),
                                /* transfer source: the tests read the lists back */
                                .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                .name = "froxel light lists"};
     gn_vk_buffer_desc overflow = {.size = 16,
-                                  .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                  .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                           VK_BUFFER_USAGE_TRANSFER_DST_BIT |
                                            VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                   .name = "froxel overflow counter"};
     gn_result res = gn_vk_buffer_create(&r->vk, &lists, &l->lists, err);
@@ -63,12 +67,13 @@ gn_result gn_lights_create(gn_renderer *r, const gn_lights_desc *desc, gn_error 
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},         /* overflow counter */
     };
     if (!res) res = gn_vk_set_layout(&r->vk, b, 4, "light binning set", &l->layout, err);
-    if (!res) res = gn_vk_pipeline_layout(&r->vk, &l->layout, 1, 0, "light binning", &l->pipeline_layout, err);
+    if (!res)
+        res = gn_vk_pipeline_layout(&r->vk, &l->layout, 1, 0, "light binning", &l->pipeline_layout, err);
     if (!res) res = gn_vk_descriptor_pool(&r->vk, 1, "light binning", &l->pool, err);
     if (!res) res = gn_vk_alloc_set(&r->vk, l->pool, l->layout, "light binning", &l->set, err);
     if (!res)
-        res = gn_vk_compute_pipeline(&r->vk, "cluster_bin.comp", l->pipeline_layout, "light binning", &l->pipeline,
-                                     err);
+        res = gn_vk_compute_pipeline(&r->vk, "cluster_bin.comp", l->pipeline_layout, "light binning",
+                                     &l->pipeline, err);
     return res;
 }
 
@@ -91,7 +96,9 @@ static void write_set(gn_renderer *r)
 {
     gn_lights_gpu *l = &r->lights;
     gn_vk_write w[4] = {
-        {.binding = 0, .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, .buffer = r->vk.ring.buffer,
+        {.binding = 0,
+         .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+         .buffer = r->vk.ring.buffer,
          .range = sizeof(gn_gpu_frame)},
         {.binding = 1, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = l->lights.buffer},
         {.binding = 2, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = l->lists.buffer},
@@ -105,7 +112,9 @@ gn_result gn_lights_sync(gn_renderer *r, const gn_scene *s, bool *sets_changed, 
     gn_lights_gpu *l = &r->lights;
     *sets_changed = false;
     uint32_t n = gn_scene_light_count(s);
-    if (l->source == s && l->generation == s->light_generation && l->count == n && l->set_written) return GN_OK;
+    if (l->source == s && l->generation == s->light_generation && l->count == n && l->set_written &&
+        !l->layers_changed)
+        return GN_OK;
     if (n > l->capacity || !l->set_written) {
         /* a bigger buffer: the sets that point at the old one are rewritten, so no frame may
          * still use them (rare: growth doubles) */
@@ -129,17 +138,20 @@ gn_result gn_lights_sync(gn_renderer *r, const gn_scene *s, bool *sets_changed, 
     for (uint32_t i = 0; i < n; i++) {
         gn_light_desc d;
         gn_scene_get_light(s, i, &d, NULL);
-        gn_light_pack(&d, -1, &l->packed[i]);
+        gn_light_pack(&d, l->layer_of && i < l->layer_of_capacity ? l->layer_of[i] : -1, &l->packed[i]);
     }
-    gn_result res = gn_vk_upload_buffer(&r->vk, &l->lights, 0, l->packed, (VkDeviceSize)n * sizeof *l->packed, err);
+    gn_result res =
+        gn_vk_upload_buffer(&r->vk, &l->lights, 0, l->packed, (VkDeviceSize)n * sizeof *l->packed, err);
     if (res) return res;
     l->source = s;
     l->generation = s->light_generation;
+    l->layers_changed = false;
     l->count = n;
     return GN_OK;
 }
 
-void gn_lights_frame(const gn_renderer *r, const float proj[16], float near_plane, bool naive, gn_gpu_frame *g)
+void gn_lights_frame(const gn_renderer *r, const float proj[16], float near_plane, bool naive,
+                     gn_gpu_frame *g)
 {
     const gn_lights_gpu *l = &r->lights;
     gn_cluster_grid grid;
@@ -201,8 +213,10 @@ static void record_lists(gn_vk *vk, VkCommandBuffer cmd, void *user)
 gn_result gn_lights_read_lists(gn_renderer *r, uint32_t *out, size_t words, gn_error *err)
 {
     gn_vk_buffer tmp;
-    gn_vk_buffer_desc d = {.size = r->lights.lists.size, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                           .host_visible = true, .name = "froxel lists readback"};
+    gn_vk_buffer_desc d = {.size = r->lights.lists.size,
+                           .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           .host_visible = true,
+                           .name = "froxel lists readback"};
     if (words * sizeof(uint32_t) < r->lights.lists.size)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "froxel lists: %zu words, need %llu", words,
                        (unsigned long long)(r->lights.lists.size / sizeof(uint32_t)));

@@ -18,6 +18,8 @@ void gn_pass_forward(gn_renderer *r)
         {.image = &r->csm.map, .access = GN_ACCESS_SHADER_READ},
         {.buffer = &r->lights.lights, .access = GN_ACCESS_SHADER_READ},
         {.buffer = &r->lights.lists, .access = GN_ACCESS_SHADER_READ},
+        {.image = &r->lights.shadow_map, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &r->lights.shadow_matrices, .access = GN_ACCESS_SHADER_READ},
     };
     uint32_t pass = gn_vk_pass_begin(vk, "forward", uses, sizeof uses / sizeof uses[0]);
     gn_vk_rendering ri = {

@@ -18,8 +18,10 @@ static gn_result layouts(gn_renderer *r, gn_error *err)
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VS | FS},         /* materials */
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, VS},      /* visible instance ids, in the ring */
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS},      /* the sun's cascades, comparison sampler */
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS},             /* lights */
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS},             /* froxel light lists */
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS},              /* lights */
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS},              /* froxel light lists */
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* shadowed lights' layers, comparison sampler */
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS},         /* their layers' matrices */
     };
     const gn_vk_binding material[] = {
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* base colour */
@@ -31,7 +33,7 @@ static gn_result layouts(gn_renderer *r, gn_error *err)
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, CS},          /* rgba8 output */
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, CS}, /* gn_gpu_frame */
     };
-    gn_result res = gn_vk_set_layout(vk, frame, 7, "set 0: frame", &p->frame_layout, err);
+    gn_result res = gn_vk_set_layout(vk, frame, 9, "set 0: frame", &p->frame_layout, err);
     if (!res) res = gn_vk_set_layout(vk, material, 2, "set 1: material", &p->material_layout, err);
     if (!res) res = gn_vk_set_layout(vk, tonemap, 4, "tonemap set", &p->tonemap_layout, err);
     VkDescriptorSetLayout scene[2] = {p->frame_layout, p->material_layout};

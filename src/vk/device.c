@@ -390,7 +390,9 @@ static gn_result create_frames(gn_vk *vk, gn_error *err)
         r = vkCreateQueryPool(vk->device, &qci, NULL, &f->queries);
         if (r) return gn_vk_check(vk, r, "vkCreateQueryPool", err);
         vkResetQueryPool(vk->device, f->queries, 0, GN_MAX_PASS_QUERIES);
-        gn_vk_buffer_desc cd = {.size = 256, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT, .host_visible = true,
+        gn_vk_buffer_desc cd = {.size = 256,
+                                .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                .host_visible = true,
                                 .name = "frame counters"};
         gn_result cres = gn_vk_buffer_create(vk, &cd, &f->counters, err);
         if (cres) return cres;

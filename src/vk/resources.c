@@ -49,7 +49,7 @@ gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *
     out->samples = d->samples ? d->samples : 1;
     out->mips = d->mips ? d->mips : 1;
     out->layers = d->layers > 1 ? d->layers : 1;
-    if (out->layers > GN_CSM_MAX_CASCADES)
+    if (out->layers > GN_VK_MAX_LAYERS)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: %u layers, at most %u",
                        d->name ? d->name : "image", out->layers, GN_CSM_MAX_CASCADES);
     out->state.layout = VK_IMAGE_LAYOUT_UNDEFINED;
@@ -85,6 +85,11 @@ gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *
         };
         r = vkCreateImageView(vk->device, &vi, NULL, &out->view);
         res = gn_vk_check(vk, r, "vkCreateImageView", err);
+        if (!res && d->array) {
+            out->layer_views = calloc(out->layers, sizeof *out->layer_views);
+            if (!out->layer_views)
+                res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for layer views");
+        }
         for (uint32_t l = 0; !res && d->array && l < out->layers; l++) {
             vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
             vi.subresourceRange = (VkImageSubresourceRange){out->aspect, 0, 1, l, 1};
@@ -94,8 +99,9 @@ gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *
         }
     }
     if (res) {
-        for (uint32_t l = 0; l < GN_CSM_MAX_CASCADES; l++)
+        for (uint32_t l = 0; out->layer_views && l < out->layers; l++)
             if (out->layer_views[l]) vkDestroyImageView(vk->device, out->layer_views[l], NULL);
+        free(out->layer_views);
         if (out->view) vkDestroyImageView(vk->device, out->view, NULL);
         vkDestroyImage(vk->device, out->image, NULL);
         gn_vk_free_memory(vk, &out->alloc);
@@ -141,10 +147,11 @@ void gn_vk_image_release(gn_vk *vk, gn_vk_image *img)
 {
     if (img->view)
         push_garbage(vk, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)(uintptr_t)img->view, (gn_vk_alloc){0});
-    for (uint32_t l = 0; l < GN_CSM_MAX_CASCADES; l++)
+    for (uint32_t l = 0; img->layer_views && l < img->layers; l++)
         if (img->layer_views[l])
             push_garbage(vk, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)(uintptr_t)img->layer_views[l],
                          (gn_vk_alloc){0});
+    free(img->layer_views);
     if (img->image) push_garbage(vk, VK_OBJECT_TYPE_IMAGE, (uint64_t)(uintptr_t)img->image, img->alloc);
     memset(img, 0, sizeof *img);
 }

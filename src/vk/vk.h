@@ -21,6 +21,7 @@
  * buffers and images are placed in separate blocks so bufferImageGranularity never matters. */
 #define GN_VK_BLOCK_SIZE (64ull << 20)
 #define GN_VK_MAX_BLOCKS 256
+#define GN_VK_MAX_LAYERS 2048 /* the least maxImageArrayLayers a Vulkan 1.3 device has */
 
 typedef struct gn_vk_range {
     VkDeviceSize offset, size;
@@ -81,7 +82,7 @@ typedef struct gn_vk_image {
     VkFormat format;
     VkImageAspectFlags aspect;
     uint32_t width, height, samples, mips, layers;
-    VkImageView layer_views[GN_CSM_MAX_CASCADES]; /* one per layer, for rendering into it (layers > 1) */
+    VkImageView *layer_views; /* array images: one 2D view per layer, for rendering into it */
     gn_vk_alloc alloc;
     gn_vk_state state; /* the whole image: every layer and level moves together */
 } gn_vk_image;
@@ -111,7 +112,7 @@ typedef struct gn_vk_frame {
     double cpu_ms;
     uint32_t instances_total, instances_visible, draw_groups;
     uint32_t shadow_updates, shadow_casters;
-    uint32_t lights;
+    uint32_t lights, shadowed_lights, unshadowed_lights;
     /* GPU-side counters of this frame (the light-list overflow), copied here by the passes
      * and read when the frame is harvested: host-visible, one per slot */
     gn_vk_buffer counters;
@@ -197,7 +198,7 @@ typedef struct gn_vk_image_desc {
     VkFormat format;
     VkImageUsageFlags usage;
     const char *name;
-    uint32_t layers; /* array layers, at most GN_CSM_MAX_CASCADES; 0 is 1 */
+    uint32_t layers; /* array layers, at most GN_VK_MAX_LAYERS; 0 is 1 */
     bool array;      /* view as a 2D array (even of one layer), with a 2D view per layer */
 } gn_vk_image_desc;
 
@@ -294,8 +295,9 @@ void gn_vk_cmd_draw(gn_vk *vk, uint32_t vertex_count);
 void gn_vk_cmd_dispatch(gn_vk *vk, uint32_t x, uint32_t y, uint32_t z);
 void gn_vk_cmd_copy_image_to_buffer(gn_vk *vk, gn_vk_image *src, gn_vk_buffer *dst);
 void gn_vk_cmd_copy_ring(gn_vk *vk, gn_vk_buffer *dst, const VkBufferCopy *regions, uint32_t count);
-void gn_vk_cmd_fill(gn_vk *vk, gn_vk_buffer *dst, uint32_t value);                 /* the whole buffer */
-void gn_vk_cmd_copy_buffer(gn_vk *vk, gn_vk_buffer *src, gn_vk_buffer *dst, VkDeviceSize size); /* from 0 to 0 */
+void gn_vk_cmd_fill(gn_vk *vk, gn_vk_buffer *dst, uint32_t value); /* the whole buffer */
+void gn_vk_cmd_copy_buffer(gn_vk *vk, gn_vk_buffer *src, gn_vk_buffer *dst,
+                           VkDeviceSize size); /* from 0 to 0 */
 
 /* ---- descriptors (descriptors.c) ------------------------------------------------------------ */
 typedef struct gn_vk_binding {

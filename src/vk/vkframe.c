@@ -46,6 +46,8 @@ gn_result gn_vk_frame_harvest(gn_vk *vk, gn_vk_frame *f, gn_error *err)
     s->shadow_updates = f->shadow_updates;
     s->shadow_casters = f->shadow_casters;
     s->lights = f->lights;
+    s->shadowed_lights = f->shadowed_lights;
+    s->unshadowed_lights = f->unshadowed_lights;
     s->light_overflow = ((const uint32_t *)f->counters.alloc.mapped)[0];
     vk->have_stats = true;
     /* the queue drops its oldest entry when full */
@@ -78,7 +80,7 @@ gn_result gn_vk_frame_begin(gn_vk *vk, gn_error *err)
     f->pass_count = 0;
     f->utility = false;
     f->cpu_ms = 0;
-    f->shadow_updates = f->shadow_casters = f->lights = 0;
+    f->shadow_updates = f->shadow_casters = f->lights = f->shadowed_lights = f->unshadowed_lights = 0;
     ((uint32_t *)f->counters.alloc.mapped)[0] = 0; /* a frame with no light binning overflows nothing */
     vk->cur = f;
     return GN_OK;

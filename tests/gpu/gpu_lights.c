@@ -5,7 +5,10 @@
  * (2) the GPU's froxel lists equal the CPU reference gn_cluster_bin bit for bit on those frames,
  *     and the overflow counter equals the reference's;
  * (3) a crafted overflow (100 lights on one spot, 64 a froxel) is counted, not hidden;
- * (4) a golden image of the light heatmap (exact on lavapipe).
+ * (4) a golden image of the light heatmap (exact on lavapipe);
+ * (5) shadowed spot and point lights: a golden image of a box lit by both, and the region
+ *     behind the box is darker than with the same lights unshadowed (by at least 10/255 on
+ *     average over the pixels that change), so the shadows are really there.
  * No validation messages. */
 #include "decide/camera.h"
 #include "decide/clusters.h"
@@ -21,8 +24,12 @@
 
 static gn_frame_desc night(const float vp[5], gn_view view, bool naive)
 {
-    gn_frame_desc f = {.camera_set = true, .time_of_day = 22.0f, .time_set = true, .view = view,
-                       .naive_lights = naive, .exposure = 2.0f};
+    gn_frame_desc f = {.camera_set = true,
+                       .time_of_day = 22.0f,
+                       .time_set = true,
+                       .view = view,
+                       .naive_lights = naive,
+                       .exposure = 2.0f};
     memcpy(f.camera.position, vp, 3 * sizeof(float));
     f.camera.yaw = vp[3];
     f.camera.pitch = vp[4];
@@ -34,7 +41,8 @@ static void check_lists(gn_renderer *r, const char *what)
 {
     gn_lights_gpu *l = &r->lights;
     gn_cluster_grid g;
-    gn_cluster_grid_init(l->x, l->y, l->z, l->max_lights, r->camera.near_plane, l->far_depth, r->camera.proj, &g);
+    gn_cluster_grid_init(l->x, l->y, l->z, l->max_lights, r->camera.near_plane, l->far_depth, r->camera.proj,
+                         &g);
     size_t words = (size_t)gn_cluster_count(&g) * (g.max_lights + 1);
     uint32_t *gpu = calloc(words, sizeof *gpu), *cpu = calloc(words, sizeof *cpu), overflow = 0;
     gn_error err = {0};
@@ -50,8 +58,8 @@ static void check_lists(gn_renderer *r, const char *what)
     gn_frame_stats st;
     gn_renderer_wait_idle(r, &err);
     gn_get_frame_stats(r, &st, &err);
-    fprintf(stderr, "%s: %zu light-froxel pairs, %zu froxels differ, overflow gpu %u cpu %u\n", what, listed, differ,
-            st.light_overflow, overflow);
+    fprintf(stderr, "%s: %zu light-froxel pairs, %zu froxels differ, overflow gpu %u cpu %u\n", what, listed,
+            differ, st.light_overflow, overflow);
     CHECK(differ == 0, "%s: %zu froxel lists differ from the CPU reference", what, differ);
     CHECK(listed > 0, "%s: no light reached any froxel", what);
     CHECK(st.light_overflow == overflow, "%s: overflow %u, reference %u", what, st.light_overflow, overflow);
@@ -141,6 +149,78 @@ static void overflow(gn_renderer *r)
     gn_scene_destroy(s);
 }
 
+/* A ground, a box, a shadowed spot and a shadowed point light; shadows on or off. */
+static uint8_t *box_scene(gn_renderer *r, bool shadows)
+{
+    gn_scene *s = NULL;
+    gn_scene_create(&s, NULL);
+    const float ground[] = {-30, 0, -30, 30, 0, -30, 30, 0, 30, -30, 0, 30};
+    const uint32_t quad[] = {0, 2, 1, 0, 3, 2};
+    /* a 2 m cube on the ground: 8 corners, 12 triangles, counter-clockwise from outside */
+    const float cube[] = {-1, 0, -1, 1, 0, -1, 1, 2, -1, -1, 2, -1, -1, 0, 1, 1, 0, 1, 1, 2, 1, -1, 2, 1};
+    const uint32_t tri[] = {0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 4, 7, 0, 7, 3,
+                            1, 2, 6, 1, 6, 5, 3, 7, 6, 3, 6, 2, 0, 1, 5, 0, 5, 4};
+    uint32_t g = 0, c = 0, mat = 0;
+    gn_mesh_desc gd = {.positions = ground, .vertex_count = 4, .indices = quad, .index_count = 6};
+    gn_mesh_desc cd = {.positions = cube, .vertex_count = 8, .indices = tri, .index_count = 36};
+    CHECK(gn_scene_add_mesh(s, &gd, &g, NULL) == GN_OK && gn_scene_add_mesh(s, &cd, &c, NULL) == GN_OK,
+          "meshes");
+    gn_material_desc m = {.base_color = {0.7f, 0.7f, 0.7f, 1}, .roughness = 0.7f};
+    gn_scene_add_material(s, &m, &mat, NULL);
+    gn_instance_desc in = {.mesh = g, .material = mat};
+    gn_scene_add_instance(s, &in, NULL, NULL);
+    in.mesh = c;
+    gn_scene_add_instance(s, &in, NULL, NULL);
+    gn_light_desc spot = {.type = GN_LIGHT_SPOT,
+                          .position = {-4, 5, 0},
+                          .direction = {0.7f, -1, 0},
+                          .radius = 15,
+                          .color = {1, 0.8f, 0.6f},
+                          .intensity = 40,
+                          .outer_angle = 50,
+                          .inner_angle = 35,
+                          .cast_shadows = shadows};
+    gn_light_desc point = {.type = GN_LIGHT_POINT,
+                           .position = {2.5f, 1.5f, 2.5f},
+                           .radius = 12,
+                           .color = {0.5f, 0.7f, 1.0f},
+                           .intensity = 20,
+                           .cast_shadows = shadows};
+    gn_scene_add_light(s, &spot, NULL, NULL);
+    gn_scene_add_light(s, &point, NULL, NULL);
+    const float vp[5] = {6, 7, 10, 30, -30};
+    gn_frame_desc f = night(vp, GN_VIEW_FINAL, false);
+    uint8_t *px = gt_render(r, s, &f);
+    gn_frame_stats st;
+    gn_error err = {0};
+    gn_renderer_wait_idle(r, &err);
+    gn_get_frame_stats(r, &st, &err);
+    CHECK(st.shadowed_lights == (shadows ? 2u : 0u), "%u shadowed lights", st.shadowed_lights);
+    gn_scene_destroy(s);
+    return px;
+}
+
+static void shadowed(gn_renderer *r)
+{
+    uint8_t *with = box_scene(r, true), *without = box_scene(r, false);
+    CHECK(gt_golden(r, "lights_shadowed_box", with, W, H),
+          "the shadowed lights differ from their golden image");
+    uint32_t changed = 0;
+    double darker = 0;
+    for (size_t i = 0; i < (size_t)W * H; i++) {
+        int d = (without[i * 4] + without[i * 4 + 1] + without[i * 4 + 2]) -
+                (with[i * 4] + with[i * 4 + 1] + with[i * 4 + 2]);
+        if (d == 0) continue;
+        changed++;
+        darker += d / 3.0;
+    }
+    double mean = changed ? darker / changed : 0;
+    fprintf(stderr, "shadowed lights: %u pixels change, %.1f/255 darker on average\n", changed, mean);
+    CHECK(changed > W * H / 50 && mean >= 10.0, "shadows change %u pixels by %.1f/255", changed, mean);
+    free(with);
+    free(without);
+}
+
 int main(void)
 {
     gn_renderer *r = gt_renderer(W, H, 4);
@@ -149,7 +229,8 @@ int main(void)
         uint32_t count = k ? 256 : 16;
         gn_scene *town = NULL;
         gn_error err = {0};
-        CHECK(gn_scene_create_builtin(&(gn_builtin_desc){.name = "town"}, &town, &err) == GN_OK, "%s", err.message);
+        CHECK(gn_scene_create_builtin(&(gn_builtin_desc){.name = "town"}, &town, &err) == GN_OK, "%s",
+              err.message);
         CHECK(gn_scene_add_builtin_lights(town, count, 1, &err) == GN_OK, "%s", err.message);
         gn_scene_get_info(town, &info);
         char what[64];
@@ -158,13 +239,15 @@ int main(void)
         if (k == 1) {
             gn_frame_desc f = night(info.viewpoints[1], GN_VIEW_LIGHT_HEATMAP, false);
             uint8_t *px = gt_render(r, town, &f);
-            CHECK(gt_golden(r, "lights_heatmap_rooftop", px, W, H), "the heatmap differs from its golden image");
+            CHECK(gt_golden(r, "lights_heatmap_rooftop", px, W, H),
+                  "the heatmap differs from its golden image");
             free(px);
         }
         gn_scene_destroy(town);
     }
     borders(r);
     overflow(r);
+    shadowed(r);
     GT_CHECK_VALIDATION(r, "rendering local lights");
     gn_renderer_destroy(r);
     return gn_check_exit();

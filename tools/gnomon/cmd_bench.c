@@ -127,8 +127,7 @@ static int gn_bench_run_all(gn_bench_run *b)
     double t0 = gn_cli_now_ms();
     gn_builtin_desc bd = {.name = o->scene, .seed = o->seed, .scale = o->scale};
     if (gn_scene_create_builtin(&bd, &b->scene, &err) != GN_OK) return gn_cli_fail("bench", &err);
-    if (o->light.lights &&
-        gn_scene_add_builtin_lights(b->scene, o->light.lights, o->seed, &err) != GN_OK)
+    if (o->light.lights && gn_scene_add_builtin_lights(b->scene, o->light.lights, o->seed, &err) != GN_OK)
         return gn_cli_fail("bench", &err);
     printf("%s: %s %ux%u, msaa %u, path %s, %u frames (+%u warm-up); scene built in %.1f ms\n", b->device,
            o->scene, o->size[0], o->size[1], o->msaa, gn_bench_path_name(o->path), o->frames, o->warmup,

@@ -8,7 +8,7 @@
 /* The scenes gn_scene_create_builtin knows; checked here so a typo is a usage error that
  * costs no device start-up. */
 static const char *const gn_builtin_scenes[] = {"town", NULL};
-static const char *const gn_view_names[] = {"final",  "depth",    "normals", "albedo",
+static const char *const gn_view_names[] = {"final",  "depth",    "normals",       "albedo",
                                             "shadow", "cascades", "light-heatmap", NULL};
 static const char *const gn_tonemap_names[] = {"aces", "reinhard", "clip", NULL};
 static const char *const gn_path_names[] = {"static", "sun", "walk", "walk-sun", NULL};

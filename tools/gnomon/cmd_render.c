@@ -36,8 +36,7 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
     double t0 = gn_cli_now_ms();
     gn_builtin_desc bd = {.name = o->scene, .seed = o->seed, .scale = o->scale};
     if (gn_scene_create_builtin(&bd, scene, &err) != GN_OK) return gn_cli_fail("render", &err);
-    if (o->light.lights &&
-        gn_scene_add_builtin_lights(*scene, o->light.lights, o->seed, &err) != GN_OK)
+    if (o->light.lights && gn_scene_add_builtin_lights(*scene, o->light.lights, o->seed, &err) != GN_OK)
         return gn_cli_fail("render", &err);
     double build_ms = gn_cli_now_ms() - t0;
     gn_scene_info info;

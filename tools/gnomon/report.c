@@ -32,8 +32,13 @@ void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
     fprintf(f, "%-22s %s / %s\n", "instances visible", gn_report_count(s->instances_visible, a, sizeof a),
             gn_report_count(s->instances_total, b, sizeof b));
     fprintf(f, "%-22s %u\n", "draw groups", s->draw_groups);
-    if (s->shadow_updates) fprintf(f, "%-22s %u (%u casters)\n", "shadow cascades", s->shadow_updates, s->shadow_casters);
-    if (s->lights) fprintf(f, "%-22s %u (%u light-froxel pairs dropped)\n", "lights", s->lights, s->light_overflow);
+    if (s->shadow_updates)
+        fprintf(f, "%-22s %u (%u casters)\n", "shadow cascades", s->shadow_updates, s->shadow_casters);
+    if (s->lights)
+        fprintf(f, "%-22s %u (%u light-froxel pairs dropped)\n", "lights", s->lights, s->light_overflow);
+    if (s->lights)
+        fprintf(f, "%-22s %u (%u more cast shadows but were left unshadowed by the budget)\n",
+                "shadowed lights", s->shadowed_lights, s->unshadowed_lights);
 }
 
 bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame_stats *s)
@@ -68,6 +73,8 @@ bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame
     gn_json_uint(&j, "shadow_updates", s->shadow_updates);
     gn_json_uint(&j, "lights", s->lights);
     gn_json_uint(&j, "light_overflow", s->light_overflow);
+    gn_json_uint(&j, "shadowed_lights", s->shadowed_lights);
+    gn_json_uint(&j, "unshadowed_lights", s->unshadowed_lights);
     gn_json_object_end(&j);
     return gn_json_end(&j);
 }

@@ -1,0 +1,132 @@
+/* Shadowed local lights: the nearest lights that cast shadows (src/decide/light_shadows.c
+ * chooses them) get layers of one D32 array — a spot one, a point light six — each rendered
+ * from the light with its own frustum culling of casters, through the sun cascades' caster
+ * pipeline (slope-scaled bias, depth clamp). The forward pass reads them with 4-tap hardware
+ * PCF (shaders/light_shadow.glsl); the other lights light unshadowed, and are counted. */
+#include "renderer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+gn_result gn_light_shadows_create(gn_renderer *r, gn_error *err)
+{
+    gn_lights_gpu *l = &r->lights;
+    if (l->max_layers > r->vk.props.limits.maxImageArrayLayers)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "lights: %u shadowed lights need %u layers, the device has %u", l->max_shadowed,
+                       l->max_layers, r->vk.props.limits.maxImageArrayLayers);
+    gn_vk_image_desc d = {
+        .width = l->shadow_resolution,
+        .height = l->shadow_resolution,
+        .samples = 1,
+        .format = VK_FORMAT_D32_SFLOAT,
+        .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+        .name = "light shadow layers",
+        .layers = l->max_layers,
+        .array = true,
+    };
+    gn_result res = gn_vk_image_create(&r->vk, &d, &l->shadow_map, err);
+    gn_vk_buffer_desc b = {.size = (VkDeviceSize)l->max_layers * 16 * sizeof(float),
+                           .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           .name = "light shadow matrices"};
+    if (!res) res = gn_vk_buffer_create(&r->vk, &b, &l->shadow_matrices, err);
+    l->chosen = calloc(l->max_shadowed, sizeof *l->chosen);
+    l->layer_vp = calloc((size_t)l->max_layers * 16, sizeof *l->layer_vp);
+    l->layer_draws = calloc(l->max_layers, sizeof *l->layer_draws);
+    if (!res && (!l->chosen || !l->layer_vp || !l->layer_draws))
+        res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u shadowed lights", l->max_shadowed);
+    return res;
+}
+
+void gn_light_shadows_release(gn_renderer *r)
+{
+    gn_lights_gpu *l = &r->lights;
+    gn_vk_image_release(&r->vk, &l->shadow_map);
+    gn_vk_buffer_release(&r->vk, &l->shadow_matrices);
+    free(l->chosen);
+    free(l->layer_vp);
+    free(l->layer_draws);
+    free(l->layer_of);
+    l->chosen = NULL, l->layer_vp = NULL, l->layer_draws = NULL, l->layer_of = NULL;
+}
+
+gn_result gn_plan_light_shadows(gn_renderer *r, const gn_scene *s, const gn_frustum *camera, gn_error *err)
+{
+    gn_lights_gpu *l = &r->lights;
+    uint32_t n = gn_scene_light_count(s);
+    if (n > l->layer_of_capacity) {
+        int32_t *p = realloc(l->layer_of, n * sizeof *p);
+        if (!p) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u lights' layers", n);
+        for (uint32_t i = l->layer_of_capacity; i < n; i++) p[i] = -1;
+        l->layer_of = p;
+        l->layer_of_capacity = n;
+    }
+    const float *cam = r->view.camera_position;
+    l->chosen_count = gn_light_shadows_choose(s->lights, n, cam, camera, l->max_shadowed, l->max_layers,
+                                              l->chosen, &l->candidates);
+    /* which light holds which layer; a change re-uploads the lights (gn_lights_sync) */
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t layer = -1;
+        for (uint32_t k = 0; k < l->chosen_count; k++)
+            if (l->chosen[k].light == i) layer = (int32_t)l->chosen[k].first_layer;
+        if (l->layer_of[i] != layer) l->layers_changed = true;
+        l->layer_of[i] = layer;
+    }
+    l->layers_used = 0;
+    for (uint32_t k = 0; k < l->chosen_count; k++) {
+        const gn_light_shadow *c = &l->chosen[k];
+        for (uint32_t f = 0; f < c->layer_count; f++) {
+            uint32_t layer = c->first_layer + f;
+            float *vp = &l->layer_vp[(size_t)layer * 16];
+            gn_light_shadow_matrix(&s->lights[c->light], f, l->shadow_resolution, vp);
+            gn_frustum fr;
+            gn_frustum_from_view_proj(vp, &fr);
+            uint32_t m = 0;
+            for (uint32_t i = 0; i < s->instance_count; i++)
+                if (gn_frustum_test_sphere(&fr, r->plan.items[i].sphere, r->plan.items[i].sphere[3]))
+                    r->plan.subset[m++] = r->plan.items[i];
+            gn_draw_list_build(r->plan.subset, m, NULL, &r->plan.shadow_list);
+            gn_result res = gn_plan_write(r, s, &r->plan.shadow_list, &l->layer_draws[layer], err);
+            if (res) return res;
+        }
+        l->layers_used += c->layer_count;
+    }
+    if (l->layers_used)
+        return gn_vk_upload_buffer(&r->vk, &l->shadow_matrices, 0, l->layer_vp,
+                                   (VkDeviceSize)l->layers_used * 16 * sizeof(float), err);
+    return GN_OK;
+}
+
+void gn_pass_light_shadows(gn_renderer *r)
+{
+    gn_vk *vk = &r->vk;
+    gn_lights_gpu *l = &r->lights;
+    if (!l->layers_used) return;
+    gn_vk_use uses[] = {
+        {.image = &l->shadow_map, .access = GN_ACCESS_DEPTH_WRITE},
+        {.buffer = &r->scene.vertices, .access = GN_ACCESS_VERTEX_INPUT},
+        {.buffer = &r->scene.indices, .access = GN_ACCESS_VERTEX_INPUT},
+        {.buffer = &r->scene.instances, .access = GN_ACCESS_SHADER_READ},
+    };
+    uint32_t pass = gn_vk_pass_begin(vk, "light shadows", uses, sizeof uses / sizeof uses[0]);
+    uint32_t draws = 0;
+    uint64_t triangles = 0;
+    for (uint32_t layer = 0; layer < l->layers_used; layer++) {
+        gn_vk_image target = l->shadow_map;
+        target.view = l->shadow_map.layer_views[layer];
+        gn_vk_rendering ri = {
+            .depth = {.image = &target, .clear = true, .clear_value = {1.0f}},
+            .width = l->shadow_resolution,
+            .height = l->shadow_resolution,
+        };
+        gn_vk_cmd_begin_rendering(vk, &ri);
+        gn_vk_cmd_bind_pipeline(vk, false, r->csm.pipeline);
+        uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)l->layer_draws[layer].visible_offset};
+        gn_vk_cmd_bind_sets(vk, false, r->csm.layout, 0, 1, &r->pipes.frame_set, 2, dyn);
+        gn_vk_cmd_push(vk, r->csm.layout, 64, &l->layer_vp[(size_t)layer * 16]);
+        draws += gn_draw_depth_only(r, &l->layer_draws[layer]);
+        triangles += l->layer_draws[layer].triangles;
+        gn_vk_cmd_end_rendering(vk);
+    }
+    gn_vk_pass_end(vk, pass, draws, triangles);
+}
