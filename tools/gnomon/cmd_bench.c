@@ -114,6 +114,7 @@ static int gn_bench_run_all(gn_bench_run *b)
     gn_error err = {0};
     gn_renderer_desc rd = {
         .width = o->size[0], .height = o->size[1], .msaa = o->msaa, .device = gn_cli_device_env()};
+    gn_light_opts_apply(&o->light, &rd.lights);
     gn_shadows shadow_mode;
     char shadow_err[256];
     if (!gn_shadow_opts_apply(&o->shadow, "bench", &rd.csm, &shadow_mode, shadow_err, sizeof shadow_err)) {

@@ -33,6 +33,22 @@ static void gn_info_print(uint32_t index, const gn_device_info *d)
     printf("  %-34s %llu MiB\n", "device-local memory", (unsigned long long)(d->device_local_bytes >> 20));
 }
 
+/* gnomon's own limits and defaults (docs/LIGHTING.md, docs/SHADOWS.md): what a scene and a
+ * frame may hold, independent of the device. */
+static void gn_info_limits(void)
+{
+    printf("gnomon limits\n");
+    printf("  %-34s %u a scene\n", "lights", GN_MAX_LIGHTS);
+    printf("  %-34s 16 x 9 x 24 froxels (renderer desc: cluster_x/y/z), exponential slices 0.1..1000 m\n",
+           "light grid");
+    printf("  %-34s 64 (cluster_max_lights, up to 1023); more are counted, reported and dropped\n",
+           "lights a froxel");
+    printf("  %-34s 16 a frame, nearest first (shadowed_lights); 512^2 layers: a spot 1, a point 6\n",
+           "shadowed local lights");
+    printf("  %-34s 4 of 2048^2 (1..%u), 600 m, updates 1,1,2,4\n", "sun cascades", GN_CSM_MAX_CASCADES);
+    printf("  %-34s 16..16384 per side; MSAA 1, 2, 4, 8 where the device has them\n", "image size");
+}
+
 int gn_cmd_info(int argc, char **argv)
 {
     char msg[1024];
@@ -60,5 +76,6 @@ int gn_cmd_info(int argc, char **argv)
     uint32_t shown = count < GN_INFO_MAX_DEVICES ? count : GN_INFO_MAX_DEVICES;
     for (uint32_t i = 0; i < shown; i++) gn_info_print(i, &devices[i]);
     if (count > shown) printf("(%u more devices not shown)\n", count - shown);
+    gn_info_limits();
     return GN_EXIT_OK;
 }

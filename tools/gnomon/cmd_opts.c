@@ -39,9 +39,18 @@ static uint32_t gn_light_table(gn_light_opts *o, gn_opt *t)
          "add N built-in lights: street lamps, lit windows, moving lights (default 0)"},
         {"--clustered", GN_OPT_UINT, &o->clustered, NULL, 0, 1, false, NULL, "0|1",
          "1: clustered Forward+ (default); 0: every light for every fragment (A/B)"},
+        {"--light-shadows", GN_OPT_UINT, &o->shadowed, NULL, 1, 256, false, NULL, "N",
+         "shadowed local lights a frame, nearest first (default 16)"},
+        {"--cluster-max", GN_OPT_UINT, &o->cluster_max, NULL, 1, 1023, false, NULL, "N",
+         "light indices a froxel holds (default 64)"},
     };
     memcpy(t, opts, sizeof opts);
     return GN_COUNT(opts);
+}
+
+void gn_light_opts_apply(const gn_light_opts *o, gn_lights_desc *d)
+{
+    *d = (gn_lights_desc){.shadowed_lights = o->shadowed, .cluster_max_lights = o->cluster_max};
 }
 
 /* The sun-shadow rows, appended to render, bench and shadowcheck. */

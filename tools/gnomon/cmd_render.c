@@ -25,6 +25,7 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
     gn_error err = {0};
     gn_renderer_desc rd = {
         .width = o->size[0], .height = o->size[1], .msaa = o->msaa, .device = gn_cli_device_env()};
+    gn_light_opts_apply(&o->light, &rd.lights);
     gn_shadows shadow_mode;
     char shadow_err[256];
     if (!gn_shadow_opts_apply(&o->shadow, "render", &rd.csm, &shadow_mode, shadow_err, sizeof shadow_err)) {
