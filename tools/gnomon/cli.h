@@ -5,6 +5,8 @@
 
 #include "gnomon.h"
 
+#include <stdio.h>
+
 #include <stddef.h>
 
 /* Exit codes are part of the tool's contract: scripts and CTest tell usage mistakes from
@@ -27,6 +29,10 @@ int gn_cli_exit_code(gn_result r); /* GN_EXIT_NO_DEVICE or GN_EXIT_RUNTIME for a
 
 /* Prints "gnomon <command>: <message>" on stderr and returns the exit code for err->code. */
 int gn_cli_fail(const char *command, const gn_error *err);
+/* What a command does with its parse status: GN_PARSE_OK gives GN_CLI_GO_ON; --help prints the
+ * help and gives GN_EXIT_OK; an error prints msg and gives GN_EXIT_USAGE. */
+#define GN_CLI_GO_ON (-1)
+int gn_cli_after_parse(int status, const char *msg, void (*help)(FILE *f));
 
 /* Creates the missing parent folders of path (mkdir -p of its directory). On failure writes
  * one line naming the folder into msg and returns false. */

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L /* mkdir, stat, clock_gettime under -std=c11 */
 
 #include "cli.h"
+#include "opts.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -73,4 +74,19 @@ const char *gn_cli_device_env(void)
 {
     const char *d = getenv("GNOMON_DEVICE");
     return d && d[0] ? d : NULL;
+}
+
+int gn_cli_after_parse(int status, const char *msg, void (*help)(FILE *f))
+{
+    switch ((gn_parse_status)status) {
+    case GN_PARSE_HELP:
+        help(stdout);
+        return GN_EXIT_OK;
+    case GN_PARSE_ERROR:
+        fprintf(stderr, "%s\n", msg);
+        return GN_EXIT_USAGE;
+    case GN_PARSE_OK:
+        break;
+    }
+    return GN_CLI_GO_ON;
 }

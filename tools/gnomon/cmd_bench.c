@@ -159,16 +159,9 @@ int gn_cmd_bench(int argc, char **argv)
 {
     gn_bench_opts o;
     char msg[1024];
-    switch (gn_bench_opts_parse(argc, argv, &o, msg, sizeof msg)) {
-    case GN_PARSE_HELP:
-        gn_bench_opts_help(stdout);
-        return GN_EXIT_OK;
-    case GN_PARSE_ERROR:
-        fprintf(stderr, "%s\n", msg);
-        return GN_EXIT_USAGE;
-    case GN_PARSE_OK:
-        break;
-    }
+    int parsed =
+        gn_cli_after_parse(gn_bench_opts_parse(argc, argv, &o, msg, sizeof msg), msg, gn_bench_opts_help);
+    if (parsed != GN_CLI_GO_ON) return parsed;
     if ((o.json && !gn_cli_make_parent_dirs(o.json, msg, sizeof msg)) ||
         (o.plot && !gn_cli_make_parent_dirs(o.plot, msg, sizeof msg))) {
         fprintf(stderr, "gnomon bench: %s\n", msg);

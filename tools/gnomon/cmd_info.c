@@ -52,16 +52,8 @@ static void gn_info_limits(void)
 int gn_cmd_info(int argc, char **argv)
 {
     char msg[1024];
-    switch (gn_info_opts_parse(argc, argv, msg, sizeof msg)) {
-    case GN_PARSE_HELP:
-        gn_info_opts_help(stdout);
-        return GN_EXIT_OK;
-    case GN_PARSE_ERROR:
-        fprintf(stderr, "%s\n", msg);
-        return GN_EXIT_USAGE;
-    case GN_PARSE_OK:
-        break;
-    }
+    int parsed = gn_cli_after_parse(gn_info_opts_parse(argc, argv, msg, sizeof msg), msg, gn_info_opts_help);
+    if (parsed != GN_CLI_GO_ON) return parsed;
     static gn_device_info devices[GN_INFO_MAX_DEVICES]; /* ~1 KiB each: off the stack */
     uint32_t count = 0;
     gn_error err = {0};

@@ -22,9 +22,9 @@ bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_d
 
 /* Local-light options render and bench share. */
 typedef struct gn_light_opts {
-    uint32_t lights;    /* built-in lights added to the scene */
-    uint32_t clustered; /* 1: froxel lists (default), 0: every light for every fragment */
-    uint32_t shadowed;  /* shadowed local lights a frame; 0: the default (16) */
+    uint32_t lights;      /* built-in lights added to the scene */
+    uint32_t clustered;   /* 1: froxel lists (default), 0: every light for every fragment */
+    uint32_t shadowed;    /* shadowed local lights a frame; 0: the default (16) */
     uint32_t cluster_max; /* light indices a froxel holds; 0: the default (64) */
 } gn_light_opts;
 

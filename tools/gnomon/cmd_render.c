@@ -98,16 +98,9 @@ int gn_cmd_render(int argc, char **argv)
 {
     gn_render_opts o;
     char msg[1024];
-    switch (gn_render_opts_parse(argc, argv, &o, msg, sizeof msg)) {
-    case GN_PARSE_HELP:
-        gn_render_opts_help(stdout);
-        return GN_EXIT_OK;
-    case GN_PARSE_ERROR:
-        fprintf(stderr, "%s\n", msg);
-        return GN_EXIT_USAGE;
-    case GN_PARSE_OK:
-        break;
-    }
+    int parsed =
+        gn_cli_after_parse(gn_render_opts_parse(argc, argv, &o, msg, sizeof msg), msg, gn_render_opts_help);
+    if (parsed != GN_CLI_GO_ON) return parsed;
     /* Folders first: a typo in --out should not cost a device start and a scene build. */
     if (!gn_cli_make_parent_dirs(o.out, msg, sizeof msg) ||
         (o.stats && !gn_cli_make_parent_dirs(o.stats, msg, sizeof msg))) {

@@ -226,16 +226,9 @@ int gn_cmd_shadowcheck(int argc, char **argv)
 {
     gn_shadowcheck_opts o;
     char msg[1024];
-    switch (gn_shadowcheck_opts_parse(argc, argv, &o, msg, sizeof msg)) {
-    case GN_PARSE_HELP:
-        gn_shadowcheck_opts_help(stdout);
-        return GN_EXIT_OK;
-    case GN_PARSE_ERROR:
-        fprintf(stderr, "%s\n", msg);
-        return GN_EXIT_USAGE;
-    case GN_PARSE_OK:
-        break;
-    }
+    int parsed = gn_cli_after_parse(gn_shadowcheck_opts_parse(argc, argv, &o, msg, sizeof msg), msg,
+                                    gn_shadowcheck_opts_help);
+    if (parsed != GN_CLI_GO_ON) return parsed;
     /* Folders first: a typo should not cost a device start and a scene build. */
     char probe[4096];
     if (o.out_dir) snprintf(probe, sizeof probe, "%s/x.png", o.out_dir);

@@ -73,16 +73,9 @@ int gn_cmd_shadowref(int argc, char **argv)
 {
     gn_shadowref_opts o;
     char msg[1024];
-    switch (gn_shadowref_opts_parse(argc, argv, &o, msg, sizeof msg)) {
-    case GN_PARSE_HELP:
-        gn_shadowref_opts_help(stdout);
-        return GN_EXIT_OK;
-    case GN_PARSE_ERROR:
-        fprintf(stderr, "%s\n", msg);
-        return GN_EXIT_USAGE;
-    case GN_PARSE_OK:
-        break;
-    }
+    int parsed = gn_cli_after_parse(gn_shadowref_opts_parse(argc, argv, &o, msg, sizeof msg), msg,
+                                    gn_shadowref_opts_help);
+    if (parsed != GN_CLI_GO_ON) return parsed;
     if (!gn_cli_make_parent_dirs(o.out, msg, sizeof msg)) {
         fprintf(stderr, "gnomon shadowref: %s\n", msg);
         return GN_EXIT_RUNTIME;
