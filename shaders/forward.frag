@@ -71,9 +71,11 @@ void main()
             uint i = naive ? k : cluster_lists[slot + 1u + k];
             vec3 to_light;
             vec3 radiance = gn_light_radiance(lights[i], in_world, to_light);
-            if (radiance.r + radiance.g + radiance.b > 0.0)
-                color += gn_brdf_eval(base.rgb, metallic, roughness, n, v, to_light) * radiance *
-                         gn_light_shadow(lights[i], in_world, n_geo);
+            if (radiance.r + radiance.g + radiance.b <= 0.0) continue;
+            // the shadow lookup (4 taps) only where the light can reach the surface at all
+            vec3 reflected = gn_brdf_eval(base.rgb, metallic, roughness, n, v, to_light) * radiance;
+            if (reflected.r + reflected.g + reflected.b > 0.0)
+                color += reflected * gn_light_shadow(lights[i], in_world, n_geo);
         }
     }
     color += gn_shade_ambient(base.rgb, metallic, roughness, n, v, frame.ambient_sky.rgb, frame.ambient_ground.rgb);

@@ -1,0 +1,108 @@
+/* PhysicsFS keeps its search path in process-wide state, so a gn_pak is the one owner of it
+ * at a time (opening a second is refused with a clear error rather than mixing archives). */
+#define _POSIX_C_SOURCE 200809L /* opendir/readdir */
+#include "scene/pak.h"
+
+#include "base/error.h"
+
+#include <dirent.h>
+#include <physfs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GN_PAK_MAX_ARCHIVES 1024
+
+struct gn_pak {
+    uint32_t archives;
+};
+
+static gn_pak *gn_pak_owner; /* PhysicsFS is global; this says who holds it */
+
+static const char *physfs_error(void) { return PHYSFS_getErrorByCode(PHYSFS_getLastErrorCode()); }
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+gn_result gn_pak_open(const char *folder, gn_pak **out, gn_error *err)
+{
+    *out = NULL;
+    if (gn_pak_owner) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: another archive set is open", folder);
+    DIR *dir = opendir(folder);
+    if (!dir) return gn_fail(err, GN_ERROR_IO, "%s: cannot open the folder", folder);
+    char **names = calloc(GN_PAK_MAX_ARCHIVES, sizeof *names);
+    uint32_t n = 0;
+    for (struct dirent *e; names && (e = readdir(dir));) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".pk3") != 0) continue;
+        if (n == GN_PAK_MAX_ARCHIVES) break;
+        names[n] = malloc(strlen(folder) + len + 2);
+        if (!names[n]) break;
+        sprintf(names[n++], "%s/%s", folder, e->d_name);
+    }
+    closedir(dir);
+    gn_result res = GN_OK;
+    if (!names) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory listing %s", folder);
+    if (n == 0) res = gn_fail(err, GN_ERROR_IO, "%s: no .pk3 archives", folder);
+    if (!res && !PHYSFS_init(NULL)) res = gn_fail(err, GN_ERROR_IO, "PhysicsFS: %s", physfs_error());
+    /* ascending names, each prepended: the last archive is searched first (it overrides) */
+    qsort(names, n, sizeof *names, by_name);
+    for (uint32_t i = 0; !res && i < n; i++)
+        if (!PHYSFS_mount(names[i], NULL, 0))
+            res = gn_fail(err, GN_ERROR_BAD_DATA, "%s: not a readable archive (%s)", names[i], physfs_error());
+    for (uint32_t i = 0; i < n; i++) free(names[i]);
+    free(names);
+    gn_pak *p = res ? NULL : calloc(1, sizeof *p);
+    if (!res && !p) res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory");
+    if (res) {
+        if (PHYSFS_isInit()) PHYSFS_deinit();
+        return res;
+    }
+    p->archives = n;
+    gn_pak_owner = p;
+    *out = p;
+    return GN_OK;
+}
+
+void gn_pak_close(gn_pak *p)
+{
+    if (!p) return;
+    if (gn_pak_owner == p) {
+        PHYSFS_deinit();
+        gn_pak_owner = NULL;
+    }
+    free(p);
+}
+
+uint32_t gn_pak_archive_count(const gn_pak *p) { return p ? p->archives : 0; }
+
+int gn_pak_exists(gn_pak *p, const char *path) { return p && gn_pak_owner == p && PHYSFS_exists(path); }
+
+gn_result gn_pak_read(gn_pak *p, const char *path, size_t cap, uint8_t **data, size_t *size, gn_error *err)
+{
+    *data = NULL;
+    *size = 0;
+    if (!p || gn_pak_owner != p) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: no archives open", path);
+    PHYSFS_File *f = PHYSFS_openRead(path);
+    if (!f) return gn_fail(err, GN_ERROR_IO, "%s: not found in the archives", path);
+    PHYSFS_sint64 len = PHYSFS_fileLength(f);
+    if (len < 0 || (uint64_t)len > cap) {
+        PHYSFS_close(f);
+        return gn_fail(err, GN_ERROR_BAD_DATA, "%s: size %lld outside 0..%zu", path, (long long)len, cap);
+    }
+    uint8_t *buf = malloc((size_t)len + 1);
+    if (!buf) {
+        PHYSFS_close(f);
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for %lld bytes", path, (long long)len);
+    }
+    PHYSFS_sint64 got = PHYSFS_readBytes(f, buf, (PHYSFS_uint64)len);
+    PHYSFS_close(f);
+    if (got != len) {
+        free(buf);
+        return gn_fail(err, GN_ERROR_BAD_DATA, "%s: read %lld of %lld bytes (%s)", path, (long long)got,
+                       (long long)len, physfs_error());
+    }
+    buf[len] = 0; /* text files (entities, shaders) can be read as strings */
+    *data = buf;
+    *size = (size_t)len;
+    return GN_OK;
+}
