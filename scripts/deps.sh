@@ -11,6 +11,8 @@ packages=(
   vulkan-tools                        # vulkaninfo, for diagnosing a machine
   libstb-dev                          # PNG write and image decode
   libembree-dev                       # Embree 3: ray-traced shadow truth (CLI and tests only)
+  libphysfs-dev                       # PhysicsFS: Quake 3 pk3 archives
+  openarena-data                      # real Quake 3 (IBSP 46) maps for the world tests
 )
 
 missing=()
