@@ -8,41 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-gn_result gn_fail(gn_error *err, gn_result code, const char *fmt, ...)
-{
-    if (err) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
-        va_end(ap);
-        err->code = code;
-    }
-    return code;
-}
-
-const char *gn_result_name(gn_result r)
-{
-    switch (r) {
-    case GN_OK:
-        return "GN_OK";
-    case GN_ERROR_INVALID_ARGUMENT:
-        return "GN_ERROR_INVALID_ARGUMENT";
-    case GN_ERROR_NO_DEVICE:
-        return "GN_ERROR_NO_DEVICE";
-    case GN_ERROR_VULKAN:
-        return "GN_ERROR_VULKAN";
-    case GN_ERROR_OUT_OF_MEMORY:
-        return "GN_ERROR_OUT_OF_MEMORY";
-    case GN_ERROR_IO:
-        return "GN_ERROR_IO";
-    case GN_ERROR_BAD_DATA:
-        return "GN_ERROR_BAD_DATA";
-    case GN_ERROR_DEVICE_LOST:
-        return "GN_ERROR_DEVICE_LOST";
-    }
-    return "GN_ERROR_UNKNOWN";
-}
-
 /* Makes room for `need` elements. Capacity doubles so n appends cost O(n); on failure the
  * array is untouched, which is what keeps a failed add from corrupting the scene. */
 bool gn_grow(void **arr, uint32_t *cap, uint64_t need, size_t elem, uint32_t max)
@@ -618,9 +583,11 @@ void gn_scene_get_info(const gn_scene *s, gn_scene_info *out)
 
 gn_result gn_scene_get_mesh(const gn_scene *s, uint32_t mesh, gn_mesh_view *out, gn_error *err)
 {
-    if (!s || !out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_get_mesh: arguments are required");
+    if (!s || !out)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_get_mesh: arguments are required");
     if (mesh >= s->mesh_count)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh %u out of range (%u meshes)", mesh, s->mesh_count);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "mesh %u out of range (%u meshes)", mesh,
+                       s->mesh_count);
     const gn_mesh *m = &s->meshes[mesh];
     *out = (gn_mesh_view){
         .positions = s->vertices[m->first_vertex].pos,
@@ -634,7 +601,8 @@ gn_result gn_scene_get_mesh(const gn_scene *s, uint32_t mesh, gn_mesh_view *out,
 
 gn_result gn_scene_get_instance(const gn_scene *s, uint32_t instance, gn_instance_desc *out, gn_error *err)
 {
-    if (!s || !out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_get_instance: arguments are required");
+    if (!s || !out)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_get_instance: arguments are required");
     if (instance >= s->instance_count)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u out of range (%u instances)", instance,
                        s->instance_count);

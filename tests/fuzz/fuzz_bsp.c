@@ -1,0 +1,48 @@
+/* libFuzzer target: arbitrary bytes through gn_bsp_parse and, when they parse, through
+ * gn_bsp_triangulate, the entity reader and the visibility walk. Whatever the bytes, the
+ * result must be GN_OK or a clean GN_ERROR_BAD_DATA, never a crash or a sanitizer report.
+ * Built only with GN_FUZZ=ON and clang (tests/fuzz/CMakeLists.txt). Seed corpus: the files
+ * unit_bsp_corpus writes into <build>/tests/unit/bsp_corpus. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "base/bsp.h"
+#include "decide/bsp_vis.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    /* Small caps keep each run fast; the checks are the same at any cap. */
+    gn_bsp_limits lim = {.vertices = 1u << 16,
+                         .faces = 1u << 14,
+                         .mesh_vertices = 1u << 18,
+                         .mesh_indices = 1u << 20,
+                         .lightmaps = 16};
+    gn_bsp b;
+    gn_error err;
+    if (gn_bsp_parse(data, size, "fuzz.bsp", &lim, &b, &err) != GN_OK) return 0;
+    gn_bsp_entity e;
+    for (uint32_t i = 0; i < 4 && gn_bsp_entity_find(&b, NULL, i, &e); i++) {
+    }
+    float pos[3] = {0}, yaw;
+    gn_bsp_default_camera(&b, pos, &yaw);
+    gn_bsp_mesh m;
+    gn_bsp_triangulate_desc d = {.patch_level = 2, .limits = &lim};
+    if (gn_bsp_triangulate(&b, &d, &m, &err) == GN_OK) {
+        gn_bsp_vis v;
+        if (gn_bsp_vis_create(&b, &m, &v, &err) == GN_OK && b.face_count) {
+            uint32_t *faces = malloc(b.face_count * sizeof *faces);
+            uint32_t *seen = malloc(GN_BSP_VIS_SEEN_WORDS(b.face_count) * sizeof *seen);
+            gn_bsp_vis_result r = {.faces = faces, .seen = seen};
+            if (faces && seen) gn_bsp_visible_faces(&v, pos, NULL, true, &r);
+            free(faces);
+            free(seen);
+        }
+        gn_bsp_vis_destroy(&v);
+        gn_bsp_mesh_free(&m);
+    }
+    gn_bsp_free(&b);
+    return 0;
+}
