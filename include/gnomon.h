@@ -140,6 +140,17 @@ gn_result gn_scene_create_builtin(const gn_builtin_desc *desc, gn_scene **out,
                                   gn_error *err); /* a procedural scene */
 void gn_scene_destroy(gn_scene *s);
 
+/* A scene from files (docs/WORLDS.md): a glTF 2.0 file (.gltf, .glb), a Quake 3 map (.bsp),
+ * or the name of a map inside the archives of `paks` ("oa_dm1" reads maps/oa_dm1.bsp). */
+typedef struct gn_load_desc {
+    const char *path;       /* file path or map name; required */
+    const char *paks;       /* folder of .pk3 archives (maps and their textures); may be NULL */
+    uint32_t patch_level;   /* Bezier patch subdivisions of Quake 3 curves; default 8 */
+    gn_log_fn log;          /* warnings (missing textures); default stderr */
+    void *log_user;
+} gn_load_desc;
+gn_result gn_scene_load(const gn_load_desc *desc, gn_scene **out, gn_error *err);
+
 typedef struct gn_mesh_desc {
     const float *positions; /* 3 floats a vertex, required */
     const float *normals;   /* 3 floats; NULL: computed from the triangles */

@@ -182,8 +182,8 @@ static gn_result upload_all(gn_renderer *r, const gn_scene *s, gn_error *err)
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u textures", s->texture_count);
     for (uint32_t i = 0; !res && i < s->texture_count; i++) {
         const gn_texture *t = &s->textures[i];
+        g->texture_count = i + 1; /* counted first: a half-made texture is released with the rest */
         res = make_texture(r, &g->textures[i], t->width, t->height, t->srgb, t->rgba8, "scene texture", err);
-        if (!res) g->texture_count = i + 1;
     }
     if (!res) res = upload_materials(r, s, err);
     return res;

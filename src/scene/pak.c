@@ -26,7 +26,8 @@ static int by_name(const void *a, const void *b) { return strcmp(*(char *const *
 gn_result gn_pak_open(const char *folder, gn_pak **out, gn_error *err)
 {
     *out = NULL;
-    if (gn_pak_owner) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: another archive set is open", folder);
+    if (gn_pak_owner)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: another archive set is open", folder);
     DIR *dir = opendir(folder);
     if (!dir) return gn_fail(err, GN_ERROR_IO, "%s: cannot open the folder", folder);
     char **names = calloc(GN_PAK_MAX_ARCHIVES, sizeof *names);
@@ -48,7 +49,8 @@ gn_result gn_pak_open(const char *folder, gn_pak **out, gn_error *err)
     qsort(names, n, sizeof *names, by_name);
     for (uint32_t i = 0; !res && i < n; i++)
         if (!PHYSFS_mount(names[i], NULL, 0))
-            res = gn_fail(err, GN_ERROR_BAD_DATA, "%s: not a readable archive (%s)", names[i], physfs_error());
+            res =
+                gn_fail(err, GN_ERROR_BAD_DATA, "%s: not a readable archive (%s)", names[i], physfs_error());
     for (uint32_t i = 0; i < n; i++) free(names[i]);
     free(names);
     gn_pak *p = res ? NULL : calloc(1, sizeof *p);

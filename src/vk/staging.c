@@ -38,6 +38,21 @@ gn_result gn_vk_ring_alloc(gn_vk *vk, VkDeviceSize size, VkDeviceSize align, VkD
     }
 }
 
+/* Ring space for a one-off upload, without waiting: false when the ring cannot take it now
+ * (a scene's worth of textures in one frame), and the caller uses a temporary buffer. */
+static bool ring_try(gn_vk *vk, VkDeviceSize size, VkDeviceSize *offset, void **ptr)
+{
+    VkDeviceSize cap = vk->ring.size;
+    if (size > cap / 4) return false;
+    VkDeviceSize pos = (vk->ring_head + 15) / 16 * 16;
+    if (pos % cap + size > cap) pos = (pos + cap - 1) / cap * cap;
+    if (pos + size - vk->ring_tail > cap / 2) return false; /* half stays for the frame's own data */
+    vk->ring_head = pos + size;
+    *offset = pos % cap;
+    *ptr = (char *)vk->ring.alloc.mapped + *offset;
+    return true;
+}
+
 gn_result gn_vk_upload_buffer(gn_vk *vk, gn_vk_buffer *dst, VkDeviceSize dst_offset, const void *data,
                               VkDeviceSize size, gn_error *err)
 {
@@ -45,11 +60,9 @@ gn_result gn_vk_upload_buffer(gn_vk *vk, gn_vk_buffer *dst, VkDeviceSize dst_off
     VkCommandBuffer cmd = vk->cur->cmd;
     gn_vk_use use = {.buffer = dst, .access = GN_ACCESS_TRANSFER_WRITE};
     gn_vk_barriers(vk, cmd, &use, 1);
-    if (size <= vk->ring.size / 4) {
-        VkDeviceSize off;
-        void *p;
-        gn_result r = gn_vk_ring_alloc(vk, size, 16, &off, &p, err);
-        if (r) return r;
+    VkDeviceSize off;
+    void *p;
+    if (ring_try(vk, size, &off, &p)) {
         memcpy(p, data, size);
         vkCmdCopyBuffer(cmd, vk->ring.buffer, dst->buffer, 1, &(VkBufferCopy){off, dst_offset, size});
         return GN_OK;
@@ -78,9 +91,7 @@ gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, uint32_t level, const 
     VkBuffer src;
     VkDeviceSize src_off = 0;
     void *p;
-    if (size <= vk->ring.size / 4) {
-        gn_result r = gn_vk_ring_alloc(vk, size, 16, &src_off, &p, err);
-        if (r) return r;
+    if (ring_try(vk, size, &src_off, &p)) {
         src = vk->ring.buffer;
     } else {
         gn_vk_buffer_desc d = {.size = size,

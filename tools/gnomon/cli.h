@@ -32,6 +32,9 @@ int gn_cli_fail(const char *command, const gn_error *err);
 /* What a command does with its parse status: GN_PARSE_OK gives GN_CLI_GO_ON; --help prints the
  * help and gives GN_EXIT_OK; an error prints msg and gives GN_EXIT_USAGE. */
 #define GN_CLI_GO_ON (-1)
+/* The scene a command names: the built-in town (seed, scale) or a file / map (gn_scene_load). */
+gn_result gn_cli_load_scene(const char *scene, const char *paks, uint32_t seed, uint32_t scale,
+                            gn_scene **out, gn_error *err);
 int gn_cli_after_parse(int status, const char *msg, void (*help)(FILE *f));
 
 /* Creates the missing parent folders of path (mkdir -p of its directory). On failure writes

@@ -126,8 +126,8 @@ static int gn_bench_run_all(gn_bench_run *b)
     b->device = gn_renderer_device_name(b->r);
 
     double t0 = gn_cli_now_ms();
-    gn_builtin_desc bd = {.name = o->scene, .seed = o->seed, .scale = o->scale};
-    if (gn_scene_create_builtin(&bd, &b->scene, &err) != GN_OK) return gn_cli_fail("bench", &err);
+    if (gn_cli_load_scene(o->scene, o->paks, o->seed, o->scale, &b->scene, &err) != GN_OK)
+        return gn_cli_fail("bench", &err);
     if (o->light.lights && gn_scene_add_builtin_lights(b->scene, o->light.lights, o->seed, &err) != GN_OK)
         return gn_cli_fail("bench", &err);
     printf("%s: %s %ux%u, msaa %u, path %s, %u frames (+%u warm-up); scene built in %.1f ms\n", b->device,

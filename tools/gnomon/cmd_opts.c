@@ -23,11 +23,24 @@ static const char *const gn_shadow_mode_names[] = {"csm", "none", NULL}; /* gn_s
 #define GN_SCALE_MAX 64      /* scale 8 is already > 10M triangles */
 #define GN_FRAMES_MAX 100000 /* ~28 minutes at 60 fps; bounds the sample arrays */
 
-static const char *gn_scene_check(const char *command, const char *scene, char *err, size_t err_size)
+static bool gn_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* A built-in scene, a scene file, or (with --paks) a map name. */
+static const char *gn_scene_check(const char *command, const char *scene, const char *paks, char *err,
+                                  size_t err_size)
 {
     for (const char *const *s = gn_builtin_scenes; *s; s++)
         if (strcmp(*s, scene) == 0) return NULL;
-    snprintf(err, err_size, "gnomon %s: unknown scene '%s' (built-in scenes: town)", command, scene);
+    if (gn_ends_with(scene, ".gltf") || gn_ends_with(scene, ".glb") || gn_ends_with(scene, ".bsp") || paks)
+        return NULL;
+    snprintf(
+        err, err_size,
+        "gnomon %s: unknown scene '%s' (built-in: town; files: .gltf, .glb, .bsp; map names need --paks)",
+        command, scene);
     return err;
 }
 
@@ -121,7 +134,9 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
 {
     gn_opt opts[] = {
         {"--scene", GN_OPT_STRING, &o->scene, NULL, 0, 0, false, NULL, "NAME",
-         "built-in scene (default town)"},
+         "town (default), a .gltf/.glb/.bsp file, or a map name in --paks"},
+        {"--paks", GN_OPT_STRING, &o->paks, NULL, 0, 0, false, NULL, "DIR",
+         "folder of Quake 3 .pk3 archives (e.g. /usr/share/games/openarena/baseoa)"},
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1280x720)"},
         {"--time", GN_OPT_FLOAT, &o->time, &o->time_set, 0, 24, false, NULL, "HOURS",
@@ -158,7 +173,9 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 {
     gn_opt opts[] = {
         {"--scene", GN_OPT_STRING, &o->scene, NULL, 0, 0, false, NULL, "NAME",
-         "built-in scene (default town)"},
+         "town (default), a .gltf/.glb/.bsp file, or a map name in --paks"},
+        {"--paks", GN_OPT_STRING, &o->paks, NULL, 0, 0, false, NULL, "DIR",
+         "folder of Quake 3 .pk3 archives (e.g. /usr/share/games/openarena/baseoa)"},
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1920x1080)"},
         {"--frames", GN_OPT_UINT, &o->frames, NULL, 1, GN_FRAMES_MAX, false, NULL, "N",
@@ -190,7 +207,9 @@ static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t)
 {
     gn_opt opts[] = {
         {"--scene", GN_OPT_STRING, &o->scene, NULL, 0, 0, false, NULL, "NAME",
-         "built-in scene (default town)"},
+         "town (default), a .gltf/.glb/.bsp file, or a map name in --paks"},
+        {"--paks", GN_OPT_STRING, &o->paks, NULL, 0, 0, false, NULL, "DIR",
+         "folder of Quake 3 .pk3 archives (e.g. /usr/share/games/openarena/baseoa)"},
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1280x720)"},
         {"--time", GN_OPT_FLOAT, &o->time, &o->time_set, 0, 24, false, NULL, "HOURS",
@@ -258,7 +277,7 @@ gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, c
     uint32_t n = gn_render_table(o, t);
     gn_parse_status s = gn_opts_parse("render", t, n, argc, argv, err, err_size);
     if (s != GN_PARSE_OK) return s;
-    if (gn_scene_check("render", o->scene, err, err_size)) return GN_PARSE_ERROR;
+    if (gn_scene_check("render", o->scene, o->paks, err, err_size)) return GN_PARSE_ERROR;
     if (!o->out) {
         snprintf(err, err_size, "gnomon render: --out FILE.png is required");
         return GN_PARSE_ERROR;
@@ -282,7 +301,7 @@ gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, cha
     uint32_t n = gn_bench_table(o, t);
     gn_parse_status s = gn_opts_parse("bench", t, n, argc, argv, err, err_size);
     if (s != GN_PARSE_OK) return s;
-    if (gn_scene_check("bench", o->scene, err, err_size)) return GN_PARSE_ERROR;
+    if (gn_scene_check("bench", o->scene, o->paks, err, err_size)) return GN_PARSE_ERROR;
     return GN_PARSE_OK;
 }
 
@@ -307,7 +326,7 @@ gn_parse_status gn_shadowref_opts_parse(int argc, char **argv, gn_shadowref_opts
     uint32_t n = gn_shadowref_table(o, t);
     gn_parse_status s = gn_opts_parse("shadowref", t, n, argc, argv, err, err_size);
     if (s != GN_PARSE_OK) return s;
-    if (gn_scene_check("shadowref", o->frame.scene, err, err_size)) return GN_PARSE_ERROR;
+    if (gn_scene_check("shadowref", o->frame.scene, o->frame.paks, err, err_size)) return GN_PARSE_ERROR;
     if (!o->out) {
         snprintf(err, err_size, "gnomon shadowref: --out FILE.png is required");
         return GN_PARSE_ERROR;
@@ -323,7 +342,7 @@ gn_parse_status gn_shadowcheck_opts_parse(int argc, char **argv, gn_shadowcheck_
     uint32_t n = gn_shadowcheck_table(o, t);
     gn_parse_status s = gn_opts_parse("shadowcheck", t, n, argc, argv, err, err_size);
     if (s != GN_PARSE_OK) return s;
-    if (gn_scene_check("shadowcheck", o->frame.scene, err, err_size)) return GN_PARSE_ERROR;
+    if (gn_scene_check("shadowcheck", o->frame.scene, o->frame.paks, err, err_size)) return GN_PARSE_ERROR;
     return GN_PARSE_OK;
 }
 

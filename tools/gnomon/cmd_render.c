@@ -35,8 +35,8 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
     if (gn_renderer_create(&rd, r, &err) != GN_OK) return gn_cli_fail("render", &err);
 
     double t0 = gn_cli_now_ms();
-    gn_builtin_desc bd = {.name = o->scene, .seed = o->seed, .scale = o->scale};
-    if (gn_scene_create_builtin(&bd, scene, &err) != GN_OK) return gn_cli_fail("render", &err);
+    if (gn_cli_load_scene(o->scene, o->paks, o->seed, o->scale, scene, &err) != GN_OK)
+        return gn_cli_fail("render", &err);
     if (o->light.lights && gn_scene_add_builtin_lights(*scene, o->light.lights, o->seed, &err) != GN_OK)
         return gn_cli_fail("render", &err);
     double build_ms = gn_cli_now_ms() - t0;

@@ -1,0 +1,416 @@
+/* glTF 2.0 through assimp (gltf.h): file checks and import, meshes, the node tree as
+ * instances, the default camera. Materials and images live in gltf_material.c. */
+#include "scene/gltf.h"
+
+#include "scene/gltf_ctx.h"
+
+#include <assimp/cimport.h>
+#include <assimp/postprocess.h>
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Vertex attributes are handed to the scene without conversion. */
+_Static_assert(sizeof(ai_real) == sizeof(float), "assimp built with double precision");
+_Static_assert(sizeof(struct aiVector3D) == 3 * sizeof(float), "aiVector3D is not 3 floats");
+
+#define GN_GLTF_NONE 0xffffffffu
+
+void gn_gltf_log(gn_gltf_ctx *c, gn_log_level level, const char *fmt, ...)
+{
+    char msg[1024];
+    int n = snprintf(msg, sizeof msg, "%s: ", c->name);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+    va_end(ap);
+    if (c->d.log)
+        c->d.log(level, msg, c->d.log_user);
+    else if (level <= GN_LOG_WARN)
+        fprintf(stderr, "gnomon: warning: %s\n", msg);
+}
+
+unsigned int gn_gltf_import_flags(void)
+{
+    /* No FlipUVs / MakeLeftHanded / FlipWindingOrder: glTF already is gnomon's convention.
+     * ValidateDataStructure turns inconsistent imports into errors instead of bad reads. */
+    return aiProcess_Triangulate | aiProcess_GenSmoothNormals | aiProcess_CalcTangentSpace |
+           aiProcess_JoinIdenticalVertices | aiProcess_ValidateDataStructure;
+}
+
+/* ---- meshes ------------------------------------------------------------------------------- */
+
+static bool gn_gltf_finite3(const float *v) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
+
+/* Fills the scene mesh for assimp mesh `i`; skipped (mesh_map NONE) without triangles. */
+static gn_result gn_gltf_mesh(gn_gltf_ctx *c, uint32_t i)
+{
+    const struct aiMesh *m = c->ai->mMeshes[i];
+    c->mesh_map[i] = GN_GLTF_NONE;
+    if (!m) return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: mesh %u is missing", c->name, i);
+    char label[256];
+    snprintf(label, sizeof label, "%s", m->mName.length ? m->mName.data : "(unnamed)");
+    uint32_t vc = m->mNumVertices;
+    if (vc == 0 || !m->mVertices)
+        return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: mesh %u '%s' has no vertices", c->name, i, label);
+    if (vc > GN_GLTF_MAX_MESH_VERTICES)
+        return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: mesh %u '%s' has %u vertices, more than the cap of %u",
+                       c->name, i, label, vc, GN_GLTF_MAX_MESH_VERTICES);
+    if (m->mNumFaces && !m->mFaces)
+        return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: mesh %u '%s' has no face list", c->name, i, label);
+    uint64_t tris = 0;
+    for (uint32_t f = 0; f < m->mNumFaces; f++) tris += m->mFaces[f].mNumIndices == 3;
+    if (tris == 0) { /* points or lines only: nothing gnomon draws */
+        c->st.skipped_meshes++;
+        return GN_OK;
+    }
+    if (tris * 3 > GN_SCENE_MAX_INDICES)
+        return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: mesh %u '%s' has %llu triangles, more than the cap",
+                       c->name, i, label, (unsigned long long)tris);
+
+    uint32_t *idx = malloc(tris * 3 * sizeof *idx);
+    float *nrm = malloc((size_t)vc * 3 * sizeof *nrm);
+    float *tan = m->mTangents && m->mBitangents ? malloc((size_t)vc * 4 * sizeof *tan) : NULL;
+    float *uv = m->mTextureCoords[0] ? malloc((size_t)vc * 2 * sizeof *uv) : NULL;
+    gn_result r = GN_OK;
+    if (!idx || !nrm || (m->mTangents && m->mBitangents && !tan) || (m->mTextureCoords[0] && !uv)) {
+        r = gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: mesh '%s': out of memory", c->name, label);
+        goto done;
+    }
+    uint32_t n = 0;
+    for (uint32_t f = 0; f < m->mNumFaces; f++) {
+        const struct aiFace *face = &m->mFaces[f];
+        if (face->mNumIndices != 3) continue;
+        if (!face->mIndices) {
+            r = gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: mesh '%s': face %u has no indices", c->name, label,
+                        f);
+            goto done;
+        }
+        for (int k = 0; k < 3; k++) {
+            if (face->mIndices[k] >= vc) {
+                r = gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: mesh '%s': face %u uses vertex %u of %u", c->name,
+                            label, f, face->mIndices[k], vc);
+                goto done;
+            }
+            idx[n++] = face->mIndices[k];
+        }
+    }
+    const float *pos = &m->mVertices[0].x;
+    for (uint32_t v = 0; v < vc; v++) {
+        if (!gn_gltf_finite3(pos + (size_t)v * 3)) {
+            r = gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: mesh '%s': vertex %u has a non-finite position",
+                        c->name, label, v);
+            goto done;
+        }
+        /* Zero where assimp has no normal or a NaN one (degenerate triangles): the scene then
+         * picks +Y rather than refusing the mesh. */
+        float *o = &nrm[(size_t)v * 3];
+        if (m->mNormals && gn_gltf_finite3(&m->mNormals[v].x))
+            o[0] = m->mNormals[v].x, o[1] = m->mNormals[v].y, o[2] = m->mNormals[v].z;
+        else
+            o[0] = o[1] = o[2] = 0.0f;
+        if (uv) { /* assimp's glTF importer flips v; gnomon and glTF keep v = 0 at the top row */
+            const struct aiVector3D *t = &m->mTextureCoords[0][v];
+            uv[v * 2 + 0] = isfinite(t->x) ? t->x : 0.0f;
+            uv[v * 2 + 1] = isfinite(t->y) ? 1.0f - t->y : 0.0f;
+        }
+        if (tan) {
+            /* assimp's bitangent follows its (flipped) +v, i.e. decreasing glTF v: the
+             * direction gnomon's w sign encodes (scene.h), so w is the plain handedness. */
+            const struct aiVector3D *t = &m->mTangents[v], *b = &m->mBitangents[v];
+            float *to = &tan[(size_t)v * 4];
+            if (gn_gltf_finite3(&t->x) && gn_gltf_finite3(&b->x)) {
+                float cx = o[1] * t->z - o[2] * t->y, cy = o[2] * t->x - o[0] * t->z,
+                      cz = o[0] * t->y - o[1] * t->x;
+                to[0] = t->x, to[1] = t->y, to[2] = t->z;
+                to[3] = cx * b->x + cy * b->y + cz * b->z < 0.0f ? -1.0f : 1.0f;
+            } else { /* the scene replaces a zero tangent with any perpendicular */
+                to[0] = to[1] = to[2] = 0.0f, to[3] = 1.0f;
+            }
+        }
+    }
+    gn_mesh_desc md = {pos, nrm, tan, uv, vc, idx, n, label};
+    r = gn_scene_add_mesh(c->s, &md, &c->mesh_map[i], c->err);
+    if (r == GN_OK) {
+        c->st.meshes++;
+        c->st.triangles += tris;
+        c->mesh_tris[i] = (uint32_t)tris;
+    }
+done:
+    free(idx);
+    free(nrm);
+    free(tan);
+    free(uv);
+    return r;
+}
+
+/* ---- nodes -------------------------------------------------------------------------------- */
+
+/* assimp matrices are row-major (a1..a4 is the first row); gnomon's are column-major. */
+static void gn_gltf_matrix(const struct aiMatrix4x4 *m, float out[16])
+{
+    const float rows[4][4] = {{m->a1, m->a2, m->a3, m->a4},
+                              {m->b1, m->b2, m->b3, m->b4},
+                              {m->c1, m->c2, m->c3, m->c4},
+                              {m->d1, m->d2, m->d3, m->d4}};
+    for (int r = 0; r < 4; r++)
+        for (int col = 0; col < 4; col++) out[col * 4 + r] = rows[r][col];
+}
+
+static void gn_gltf_mul(const float a[16], const float b[16], float out[16])
+{
+    float t[16];
+    for (int col = 0; col < 4; col++)
+        for (int r = 0; r < 4; r++) {
+            float s = 0;
+            for (int k = 0; k < 4; k++) s += a[k * 4 + r] * b[col * 4 + k];
+            t[col * 4 + r] = s;
+        }
+    memcpy(out, t, sizeof t);
+}
+
+static gn_result gn_gltf_node(gn_gltf_ctx *c, const struct aiNode *node, const float parent[16],
+                              uint32_t depth)
+{
+    if (depth > GN_GLTF_MAX_NODE_DEPTH)
+        return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: node tree deeper than %u", c->name,
+                       GN_GLTF_MAX_NODE_DEPTH);
+    float local[16], world[16];
+    gn_gltf_matrix(&node->mTransformation, local);
+    gn_gltf_mul(parent, local, world);
+    /* glTF node transforms are affine; a projective last row is malformed. Products of
+     * affine matrices keep it exactly (0 0 0 1), which the scene requires. */
+    if (fabsf(world[3]) > 1e-6f || fabsf(world[7]) > 1e-6f || fabsf(world[11]) > 1e-6f ||
+        fabsf(world[15] - 1.0f) > 1e-6f)
+        return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: node '%s' has a non-affine transform", c->name,
+                       node->mName.data);
+    world[3] = world[7] = world[11] = 0.0f, world[15] = 1.0f;
+    if (node->mNumMeshes && !node->mMeshes)
+        return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: node '%s' has no mesh list", c->name,
+                       node->mName.data);
+    for (uint32_t k = 0; k < node->mNumMeshes; k++) {
+        uint32_t ai_mesh = node->mMeshes[k];
+        if (ai_mesh >= c->ai->mNumMeshes)
+            return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: node '%s' uses mesh %u of %u", c->name,
+                           node->mName.data, ai_mesh, c->ai->mNumMeshes);
+        if (c->mesh_map[ai_mesh] == GN_GLTF_NONE) continue;
+        uint32_t mat = c->ai->mMeshes[ai_mesh]->mMaterialIndex;
+        if (mat >= c->ai->mNumMaterials)
+            return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: mesh %u uses material %u of %u", c->name, ai_mesh,
+                           mat, c->ai->mNumMaterials);
+        gn_instance_desc id = {.mesh = c->mesh_map[ai_mesh], .material = c->mat_map[mat]};
+        memcpy(id.transform, world, sizeof world);
+        gn_result r = gn_scene_add_instance(c->s, &id, NULL, c->err);
+        if (r != GN_OK) return r;
+        c->st.instances++;
+        c->st.instanced_triangles += c->mesh_tris[ai_mesh];
+    }
+    if (node->mNumChildren && !node->mChildren)
+        return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: node '%s' has no child list", c->name,
+                       node->mName.data);
+    for (uint32_t k = 0; k < node->mNumChildren; k++) {
+        if (!node->mChildren[k])
+            return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: node '%s' child %u is missing", c->name,
+                           node->mName.data, k);
+        gn_result r = gn_gltf_node(c, node->mChildren[k], world, depth + 1);
+        if (r != GN_OK) return r;
+    }
+    return GN_OK;
+}
+
+/* ---- camera ------------------------------------------------------------------------------- */
+
+/* From the +Z side, raised ~17 degrees, far enough that the bounds' sphere fits the default
+ * 60-degree vertical field of view. */
+static void gn_gltf_camera(gn_scene *s, uint32_t first_instance)
+{
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    for (uint32_t i = first_instance; i < s->instance_count; i++) {
+        const gn_instance *in = &s->instances[i];
+        const gn_mesh *m = &s->meshes[in->mesh];
+        for (int corner = 0; corner < 8; corner++) {
+            float p[3] = {corner & 1 ? m->aabb_max[0] : m->aabb_min[0],
+                          corner & 2 ? m->aabb_max[1] : m->aabb_min[1],
+                          corner & 4 ? m->aabb_max[2] : m->aabb_min[2]};
+            for (int k = 0; k < 3; k++) {
+                const float *t = in->transform;
+                float w = t[k] * p[0] + t[4 + k] * p[1] + t[8 + k] * p[2] + t[12 + k];
+                lo[k] = fminf(lo[k], w), hi[k] = fmaxf(hi[k], w);
+            }
+        }
+    }
+    if (!(lo[0] <= hi[0])) return; /* nothing instanced: keep the scene's camera */
+    float ctr[3], r2 = 0;
+    for (int k = 0; k < 3; k++) {
+        ctr[k] = 0.5f * (lo[k] + hi[k]);
+        r2 += 0.25f * (hi[k] - lo[k]) * (hi[k] - lo[k]);
+    }
+    float radius = fmaxf(sqrtf(r2), 0.05f);
+    float dist = radius / sinf(30.0f * 3.14159265f / 180.0f) * 1.05f;
+    const float dir[3] = {0.0f, 0.3f, 0.954f}; /* unit: ~17 degrees above the horizon */
+    for (int k = 0; k < 3; k++) s->default_camera[k] = ctr[k] + dir[k] * dist;
+    s->default_camera[3] = 0.0f; /* yaw 0 looks down -Z, towards the centre */
+    s->default_camera[4] = -atan2f(dir[1], dir[2]) * 180.0f / 3.14159265f;
+}
+
+/* ---- the whole conversion ----------------------------------------------------------------- */
+
+/* Undoes a half-done load: the scene arrays only grow, so dropping their tails is enough. */
+typedef struct gn_gltf_mark {
+    uint32_t vertices, indices, meshes, materials, textures, instances, generation;
+} gn_gltf_mark;
+
+static void gn_gltf_rollback(gn_scene *s, const gn_gltf_mark *k)
+{
+    for (uint32_t i = k->textures; i < s->texture_count; i++) free(s->textures[i].rgba8);
+    s->vertex_count = k->vertices, s->index_count = k->indices, s->mesh_count = k->meshes;
+    s->material_count = k->materials, s->texture_count = k->textures, s->instance_count = k->instances;
+    s->generation = k->generation + 1; /* anything uploaded in between is stale */
+}
+
+/* Makes sure a failure's message names the file (scene calls name only the object). */
+static void gn_gltf_name_error(gn_error *err, const char *name)
+{
+    if (!err) return;
+    size_t n = strlen(name);
+    if (strncmp(err->message, name, n) == 0) return;
+    char msg[sizeof err->message];
+    snprintf(msg, sizeof msg, "%s: %s", name, err->message);
+    memcpy(err->message, msg, sizeof msg);
+}
+
+gn_result gn_gltf_convert(gn_scene *s, const struct aiScene *ai, const char *base_dir, const char *name,
+                          const gn_gltf_desc *d, gn_error *err)
+{
+    if (!s || !ai) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_gltf_convert: NULL scene or import");
+    gn_gltf_ctx c = {.s = s, .ai = ai, .name = name ? name : "(memory)", .err = err};
+    if (d) c.d = *d;
+    char dir[4096];
+    if (base_dir) {
+        size_t n = strlen(base_dir);
+        snprintf(dir, sizeof dir, "%s%s", base_dir, n && base_dir[n - 1] != '/' ? "/" : "");
+        c.dir = dir;
+    }
+    gn_gltf_mark mark = {s->vertex_count,  s->index_count,    s->mesh_count, s->material_count,
+                         s->texture_count, s->instance_count, s->generation};
+    gn_result r = GN_OK;
+    if (ai->mFlags & AI_SCENE_FLAGS_INCOMPLETE) {
+        r = gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: the import is incomplete", c.name);
+    } else if (!ai->mRootNode) {
+        r = gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: no root node", c.name);
+    } else if (ai->mNumMeshes > GN_SCENE_MAX_MESHES || (ai->mNumMeshes && !ai->mMeshes)) {
+        r = gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: %u meshes (cap %u)", c.name, ai->mNumMeshes,
+                    GN_SCENE_MAX_MESHES);
+    } else {
+        size_t nm = ai->mNumMeshes ? ai->mNumMeshes : 1, nmat = ai->mNumMaterials ? ai->mNumMaterials : 1;
+        c.mesh_map = calloc(nm, sizeof *c.mesh_map);
+        c.mesh_tris = calloc(nm, sizeof *c.mesh_tris);
+        c.mat_map = calloc(nmat, sizeof *c.mat_map);
+        if (!c.mesh_map || !c.mesh_tris || !c.mat_map)
+            r = gn_fail(c.err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", c.name);
+    }
+    if (r == GN_OK) r = gn_gltf_materials(&c);
+    for (uint32_t i = 0; r == GN_OK && i < ai->mNumMeshes; i++) r = gn_gltf_mesh(&c, i);
+    if (r == GN_OK) {
+        static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+        r = gn_gltf_node(&c, ai->mRootNode, identity, 0);
+    }
+    if (r == GN_OK && c.st.instances == 0)
+        r = gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: no triangles to draw", c.name);
+    if (r == GN_OK && !c.d.keep_camera) gn_gltf_camera(s, mark.instances);
+    if (r != GN_OK) {
+        gn_gltf_rollback(s, &mark);
+        gn_gltf_name_error(c.err, c.name);
+    }
+    if (c.d.stats) *c.d.stats = c.st;
+    free(c.mesh_map);
+    free(c.mesh_tris);
+    free(c.mat_map);
+    free(c.images);
+    return r;
+}
+
+static uint32_t gn_gltf_u32(const uint8_t *p) { return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24; }
+
+gn_result gn_gltf_check_head(const uint8_t *head, size_t head_len, uint64_t size, const char *name,
+                             gn_error *err)
+{
+    if (head_len < 4 || memcmp(head, "glTF", 4) != 0) {
+        size_t i = head_len >= 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0; /* UTF-8 byte order mark */
+        while (i < head_len && (head[i] == ' ' || head[i] == '\t' || head[i] == '\r' || head[i] == '\n')) i++;
+        if (i < head_len && head[i] == '{') return GN_OK;
+        return gn_fail(err, GN_ERROR_BAD_DATA, "%s: neither a .glb header nor glTF JSON", name);
+    }
+    if (head_len < 20 || size < 20)
+        return gn_fail(err, GN_ERROR_BAD_DATA, "%s: %llu bytes is too short for a .glb header", name,
+                       (unsigned long long)size);
+    uint32_t total = gn_gltf_u32(head + 8), json = gn_gltf_u32(head + 12);
+    if (total > size)
+        return gn_fail(err, GN_ERROR_BAD_DATA, "%s: .glb header says %u bytes, the file has %llu", name,
+                       total, (unsigned long long)size);
+    if ((uint64_t)json + 20 > total)
+        return gn_fail(err, GN_ERROR_BAD_DATA, "%s: .glb JSON chunk of %u bytes ends past the file's %u",
+                       name, json, total);
+    /* The binary chunk follows the JSON, which is padded to 4 bytes. */
+    uint64_t bin_at = 20 + (((uint64_t)json + 3) & ~3ull);
+    if (bin_at + 8 <= total && bin_at + 8 <= head_len) {
+        uint32_t bin = gn_gltf_u32(head + bin_at);
+        if (bin_at + 8 + bin > total)
+            return gn_fail(err, GN_ERROR_BAD_DATA,
+                           "%s: .glb binary chunk of %u bytes ends past the file's %u", name, bin, total);
+    }
+    return GN_OK;
+}
+
+gn_result gn_gltf_load(gn_scene *s, const char *path, const gn_gltf_desc *d, gn_error *err)
+{
+    if (!s || !path) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_gltf_load: NULL scene or path");
+    if (d && d->stats) memset(d->stats, 0, sizeof *d->stats);
+    /* The conventions undone below (assimp's v flip) are those of its glTF importer only. */
+    const char *dot = strrchr(path, '.');
+    char ext[8] = {0};
+    for (int i = 0; dot && dot[i] && i < 7; i++) ext[i] = (char)tolower((unsigned char)dot[i]);
+    if (strcmp(ext, ".gltf") != 0 && strcmp(ext, ".glb") != 0)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: not a .gltf or .glb file", path);
+    /* Checked here so a missing file is GN_ERROR_IO and a huge one never reaches assimp. */
+    FILE *f = fopen(path, "rb");
+    if (!f) return gn_fail(err, GN_ERROR_IO, "%s: cannot open the file", path);
+    long long size = -1;
+    if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+    /* The header and, for a small JSON chunk, the binary chunk's header: enough to check
+     * every length assimp will allocate by (gn_gltf_check_head). */
+    static const size_t head_cap = 64u << 10;
+    uint8_t *head = malloc(head_cap);
+    size_t head_len = 0;
+    if (head && size > 0 && fseek(f, 0, SEEK_SET) == 0) head_len = fread(head, 1, head_cap, f);
+    fclose(f);
+    gn_result r = GN_OK;
+    if (size < 0)
+        r = gn_fail(err, GN_ERROR_IO, "%s: cannot read the file's size", path);
+    else if ((unsigned long long)size > GN_GLTF_MAX_FILE_BYTES)
+        r = gn_fail(err, GN_ERROR_BAD_DATA, "%s: %lld bytes, more than the cap of %llu", path, size,
+                    GN_GLTF_MAX_FILE_BYTES);
+    else if (!head)
+        r = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
+    else if (size < 12)
+        r = gn_fail(err, GN_ERROR_BAD_DATA, "%s: %lld bytes is too short for glTF", path, size);
+    else
+        r = gn_gltf_check_head(head, head_len, (uint64_t)size, path, err);
+    free(head);
+    if (r != GN_OK) return r;
+
+    const struct aiScene *ai = aiImportFile(path, gn_gltf_import_flags());
+    if (!ai) return gn_fail(err, GN_ERROR_BAD_DATA, "%s: assimp: %s", path, aiGetErrorString());
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (slash)
+        snprintf(dir, sizeof dir, "%.*s", (int)(slash - path + 1), path);
+    else
+        snprintf(dir, sizeof dir, "./");
+    r = gn_gltf_convert(s, ai, dir, path, d, err);
+    aiReleaseImport(ai);
+    return r;
+}

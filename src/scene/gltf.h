@@ -1,0 +1,82 @@
+/* glTF 2.0 scenes (.gltf with its files, or .glb) read through assimp into a gn_scene.
+ *
+ * What gnomon's material model cannot hold is folded or dropped, never silently:
+ * - an emissive texture is averaged (in linear light) into the emissive factor: gnomon has
+ *   no emissive texture slot;
+ * - a metallic-roughness texture is averaged into the metallic and roughness factors (no
+ *   slot either); Sponza's AMD_split_roughnessMetallic maps (BC7 .dds) are not read, so
+ *   its materials keep their factors;
+ * - occlusion textures are ignored (no slot);
+ * - alphaMode MASK / BLEND is counted and reported in one warning, and drawn opaque.
+ * Geometry stays as glTF defines it: right-handed, +Y up, metres, counter-clockwise front
+ * faces, which is what gnomon expects, so nothing is flipped; only assimp's v flip of the
+ * texture coordinates is undone (gnomon, like glTF, puts v = 0 at the image's top row). */
+#ifndef GN_SCENE_GLTF_H
+#define GN_SCENE_GLTF_H
+
+#include "gnomon.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct aiScene;
+
+/* What a load put into the scene and what it had to leave out. */
+typedef struct gn_gltf_stats {
+    uint32_t meshes;                  /* meshes added (each assimp mesh once) */
+    uint32_t skipped_meshes;          /* meshes without triangles (points, lines) */
+    uint32_t instances;               /* instances added by walking the node tree */
+    uint32_t materials;               /* materials added */
+    uint32_t textures;                /* textures added to the scene */
+    uint32_t textures_missing;        /* images that could not be found or decoded */
+    uint32_t normal_mapped;           /* materials with a normal texture */
+    uint32_t emissive_folded;         /* emissive textures averaged into their factor */
+    uint32_t metal_rough_folded;      /* metallic-roughness textures averaged into the factors */
+    uint32_t occlusion_ignored;       /* occlusion textures dropped */
+    uint32_t alpha_mask, alpha_blend; /* materials drawn opaque although the file says not */
+    uint64_t triangles;               /* in the meshes, each counted once */
+    uint64_t instanced_triangles;     /* summed over the instances: what a frame draws */
+} gn_gltf_stats;
+
+/* Zero means default throughout. */
+typedef struct gn_gltf_desc {
+    gn_log_fn log; /* warnings (and info lines); default: warnings to stderr */
+    void *log_user;
+    bool skip_textures;   /* geometry and factors only: no image is decoded */
+    bool keep_camera;     /* leave the scene's default camera as it is */
+    gn_gltf_stats *stats; /* optional: filled with what was loaded, also on failure */
+} gn_gltf_desc;
+
+/* Hard caps on what a file may ask for, checked before anything is allocated. */
+#define GN_GLTF_MAX_FILE_BYTES (2ull << 30)   /* assimp reads a .glb whole into memory */
+#define GN_GLTF_MAX_MESH_VERTICES (16u << 20) /* per mesh; the scene caps the total */
+#define GN_GLTF_MAX_NODE_DEPTH 256u           /* deeper trees are corrupt or hostile */
+#define GN_GLTF_MAX_IMAGE_SIDE 32768u         /* larger images are refused before decoding */
+
+/* Loads a .gltf or .glb file into s: every mesh, material and referenced texture, and one
+ * instance per mesh reference in the node tree. Sets the scene's default camera to a view
+ * of the loaded bounds unless d->keep_camera. On failure returns GN_ERROR_IO (unreadable)
+ * or GN_ERROR_BAD_DATA (malformed), with a message naming the file, and leaves s as it was
+ * before the call. A missing texture is a warning, not a failure. */
+gn_result gn_gltf_load(gn_scene *s, const char *path, const gn_gltf_desc *d, gn_error *err);
+
+/* The conversion step alone, for a scene assimp has already imported (the fuzz target
+ * imports from memory). base_dir: folder that relative image paths are read from, with or
+ * without a trailing '/'; NULL reads embedded images only. name labels messages. Leaves s
+ * as it was on failure. */
+gn_result gn_gltf_convert(gn_scene *s, const struct aiScene *ai, const char *base_dir, const char *name,
+                          const gn_gltf_desc *d, gn_error *err);
+
+/* Checks the start of a file before assimp sees it (head: its first bytes, at least 28 or
+ * all there are; size: the whole file's). It must be a binary glTF whose header and chunk
+ * lengths fit the file (assimp allocates what a chunk header claims before comparing it with
+ * the file size, so a few flipped bits would cost gigabytes), or JSON starting with '{'.
+ * Anything else is refused here because assimp would offer it to its other importers by
+ * content, and some of those read past a buffer's end (found by fuzz_gltf). */
+gn_result gn_gltf_check_head(const uint8_t *head, size_t head_len, uint64_t size, const char *name,
+                             gn_error *err);
+
+/* The assimp post-processing steps gn_gltf_load asks for. */
+unsigned int gn_gltf_import_flags(void);
+
+#endif

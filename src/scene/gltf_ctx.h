@@ -1,0 +1,51 @@
+/* State shared by the glTF loader's files (gltf.c: geometry, nodes, camera; gltf_material.c:
+ * materials and images). Not part of any interface outside src/scene/gltf*.c. */
+#ifndef GN_SCENE_GLTF_CTX_H
+#define GN_SCENE_GLTF_CTX_H
+
+#include "scene/gltf.h"
+#include "scene/scene.h"
+
+#include <assimp/scene.h>
+
+/* How an image is used decides whether it enters the scene or is only averaged. */
+typedef enum gn_gltf_use {
+    GN_GLTF_USE_BASE_COLOR, /* sRGB texture in the scene */
+    GN_GLTF_USE_NORMAL,     /* linear texture in the scene */
+    GN_GLTF_USE_MEAN_SRGB,  /* averaged in linear light (emissive) */
+    GN_GLTF_USE_MEAN_LINEAR /* averaged as stored (metallic-roughness) */
+} gn_gltf_use;
+
+/* One image read for one use; failures are cached too, so each warns once. */
+typedef struct gn_gltf_image {
+    char key[1024]; /* the material's path string */
+    gn_gltf_use use;
+    bool ok;
+    uint32_t texture; /* scene texture id (BASE_COLOR / NORMAL) */
+    float mean[4];    /* averaged channels, 0..1 (MEAN_*) */
+} gn_gltf_image;
+
+typedef struct gn_gltf_ctx {
+    gn_scene *s;
+    const struct aiScene *ai;
+    const char *name; /* the file, for messages */
+    const char *dir;  /* folder of relative image paths; NULL: embedded only */
+    gn_gltf_desc d;
+    gn_gltf_stats st;
+    gn_error *err;
+    gn_gltf_image *images;
+    uint32_t image_count, image_cap;
+    uint32_t *mesh_map;  /* assimp mesh -> scene mesh, GN_NO_TEXTURE where skipped */
+    uint32_t *mat_map;   /* assimp material -> scene material; GN_NO_TEXTURE: unused */
+    uint32_t *mesh_tris; /* triangles of each assimp mesh */
+} gn_gltf_ctx;
+
+/* Warning (or info) to the desc's log, else warnings to stderr; prefixed with the file. */
+void gn_gltf_log(gn_gltf_ctx *c, gn_log_level level, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Adds every material a mesh of c->ai uses (and their images); fills c->mat_map, with
+ * GN_NO_TEXTURE for unused ones. */
+gn_result gn_gltf_materials(gn_gltf_ctx *c);
+
+#endif

@@ -1,0 +1,346 @@
+/* glTF materials and their images: metallic-roughness factors, base colour and normal
+ * textures into the scene, emissive and metallic-roughness textures folded into factors
+ * (gltf.h says why). Images come from files next to the glTF or from the .glb itself. */
+#include "scene/gltf_ctx.h"
+
+#include "base/image.h"
+
+#include <assimp/GltfMaterial.h>
+#include <assimp/material.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stb_image.h>
+
+/* ---- decoding ---------------------------------------------------------------------------- */
+
+/* An embedded image: "*N" (assimp's reference by index), or one whose file name matches. */
+static const struct aiTexture *gn_gltf_embedded(const gn_gltf_ctx *c, const char *key)
+{
+    const struct aiScene *ai = c->ai;
+    if (!ai->mTextures || ai->mNumTextures == 0) return NULL;
+    if (key[0] == '*') {
+        char *end;
+        unsigned long i = strtoul(key + 1, &end, 10);
+        if (*end || end == key + 1 || i >= ai->mNumTextures) return NULL;
+        return ai->mTextures[i];
+    }
+    for (unsigned i = 0; i < ai->mNumTextures; i++) {
+        const struct aiTexture *t = ai->mTextures[i];
+        if (t && t->mFilename.length && strcmp(t->mFilename.data, key) == 0) return t;
+    }
+    return NULL;
+}
+
+/* glTF URIs are percent-encoded ("my%20file.png"); assimp may hand them over as written. */
+static void gn_gltf_uri_decode(char *s)
+{
+    char *o = s;
+    for (const char *p = s; *p; p++) {
+        unsigned v;
+        if (p[0] == '%' && p[1] && p[2] && sscanf(p + 1, "%2x", &v) == 1) {
+            *o++ = (char)v;
+            p += 2;
+        } else {
+            *o++ = *p;
+        }
+    }
+    *o = 0;
+}
+
+static bool gn_gltf_file_exists(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    fclose(f);
+    return true;
+}
+
+/* Decoded RGBA8 pixels; stb's allocations go back to stb, ours to free(). */
+typedef struct gn_gltf_pixels {
+    uint8_t *px;
+    int w, h;
+    bool from_stb;
+} gn_gltf_pixels;
+
+static void gn_gltf_pixels_free(gn_gltf_pixels *p)
+{
+    if (p->from_stb)
+        stbi_image_free(p->px);
+    else
+        free(p->px);
+    p->px = NULL;
+}
+
+/* Decodes an image to RGBA8; returns the reason on failure, NULL on success. */
+static const char *gn_gltf_decode(gn_gltf_ctx *c, const char *key, gn_gltf_pixels *out)
+{
+    *out = (gn_gltf_pixels){0};
+    out->from_stb = true;
+    int *w = &out->w, *h = &out->h;
+    int n, iw = 0, ih = 0;
+    const struct aiTexture *t = gn_gltf_embedded(c, key);
+    if (t) {
+        if (!t->pcData) return "embedded image has no data";
+        if (t->mHeight == 0) { /* compressed bytes (PNG, JPEG) of mWidth bytes */
+            if (t->mWidth == 0 || t->mWidth > INT32_MAX) return "embedded image size is invalid";
+            const stbi_uc *bytes = (const stbi_uc *)t->pcData;
+            if (!stbi_info_from_memory(bytes, (int)t->mWidth, &iw, &ih, &n)) return stbi_failure_reason();
+            if ((unsigned)iw > GN_GLTF_MAX_IMAGE_SIDE || (unsigned)ih > GN_GLTF_MAX_IMAGE_SIDE)
+                return "image is larger than the cap";
+            out->px = stbi_load_from_memory(bytes, (int)t->mWidth, w, h, &n, 4);
+            return out->px ? NULL : stbi_failure_reason();
+        }
+        /* Uncompressed aiTexels, stored b, g, r, a. */
+        if (t->mWidth > GN_GLTF_MAX_IMAGE_SIDE || t->mHeight > GN_GLTF_MAX_IMAGE_SIDE)
+            return "image is larger than the cap";
+        size_t count = (size_t)t->mWidth * t->mHeight;
+        out->from_stb = false;
+        if (!(out->px = malloc(count * 4))) return "out of memory";
+        for (size_t i = 0; i < count; i++) {
+            const struct aiTexel *s = &t->pcData[i];
+            out->px[i * 4 + 0] = s->r, out->px[i * 4 + 1] = s->g;
+            out->px[i * 4 + 2] = s->b, out->px[i * 4 + 3] = s->a;
+        }
+        *w = (int)t->mWidth, *h = (int)t->mHeight;
+        return NULL;
+    }
+    if (!c->dir) return "not embedded, and the scene came from memory";
+    char path[4096 + 1024];
+    snprintf(path, sizeof path, "%s%s", c->dir, key);
+    if (!gn_gltf_file_exists(path)) {
+        char dec[1024];
+        snprintf(dec, sizeof dec, "%s", key);
+        gn_gltf_uri_decode(dec);
+        snprintf(path, sizeof path, "%s%s", c->dir, dec);
+        if (!gn_gltf_file_exists(path)) return "file not found";
+    }
+    if (!stbi_info(path, &iw, &ih, &n)) return stbi_failure_reason();
+    if ((unsigned)iw > GN_GLTF_MAX_IMAGE_SIDE || (unsigned)ih > GN_GLTF_MAX_IMAGE_SIDE)
+        return "image is larger than the cap";
+    out->px = stbi_load(path, w, h, &n, 4);
+    return out->px ? NULL : stbi_failure_reason();
+}
+
+/* Halves an image until it fits GN_TEXTURE_MAX_SIZE; the scene refuses larger ones. */
+static const char *gn_gltf_fit(gn_gltf_pixels *p, bool srgb)
+{
+    while ((uint32_t)p->w > GN_TEXTURE_MAX_SIZE || (uint32_t)p->h > GN_TEXTURE_MAX_SIZE) {
+        int nw = p->w > 1 ? p->w / 2 : 1, nh = p->h > 1 ? p->h / 2 : 1;
+        uint8_t *half = malloc((size_t)nw * nh * 4);
+        if (!half) return "out of memory";
+        gn_mip_down(p->px, (uint32_t)p->w, (uint32_t)p->h, srgb, half);
+        gn_gltf_pixels_free(p);
+        *p = (gn_gltf_pixels){half, nw, nh, false};
+    }
+    return NULL;
+}
+
+static float gn_gltf_srgb_to_linear(float c)
+{
+    return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
+}
+
+/* Channel means, 0..1; colour channels in linear light when srgb. */
+static void gn_gltf_mean(const gn_gltf_pixels *p, bool srgb, float mean[4])
+{
+    float lut[256];
+    for (int i = 0; i < 256; i++) lut[i] = srgb ? gn_gltf_srgb_to_linear(i / 255.0f) : i / 255.0f;
+    double sum[4] = {0};
+    size_t n = (size_t)p->w * p->h;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *t = &p->px[i * 4];
+        for (int k = 0; k < 3; k++) sum[k] += lut[t[k]];
+        sum[3] += t[3] / 255.0;
+    }
+    for (int k = 0; k < 4; k++) mean[k] = n ? (float)(sum[k] / (double)n) : 0.0f;
+}
+
+/* The image `key` for `use`, read once. Returns the cached entry (ok false after a failure,
+ * which was warned about once), or NULL when the scene refused a texture (c->err is set). */
+static gn_gltf_image *gn_gltf_image_get(gn_gltf_ctx *c, const char *key, gn_gltf_use use, gn_result *r)
+{
+    *r = GN_OK;
+    for (uint32_t i = 0; i < c->image_count; i++)
+        if (c->images[i].use == use && strcmp(c->images[i].key, key) == 0) return &c->images[i];
+    if (!gn_grow((void **)&c->images, &c->image_cap, (uint64_t)c->image_count + 1, sizeof *c->images,
+                 UINT32_MAX / 2)) {
+        *r = gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for the image list", c->name);
+        return NULL;
+    }
+    gn_gltf_image *im = &c->images[c->image_count++];
+    memset(im, 0, sizeof *im);
+    snprintf(im->key, sizeof im->key, "%s", key);
+    im->use = use;
+    im->texture = GN_NO_TEXTURE;
+
+    bool srgb = use == GN_GLTF_USE_BASE_COLOR || use == GN_GLTF_USE_MEAN_SRGB;
+    gn_gltf_pixels p;
+    const char *why = gn_gltf_decode(c, key, &p);
+    if (!why && (use == GN_GLTF_USE_BASE_COLOR || use == GN_GLTF_USE_NORMAL)) why = gn_gltf_fit(&p, srgb);
+    if (why) {
+        gn_gltf_pixels_free(&p);
+        c->st.textures_missing++;
+        gn_gltf_log(c, GN_LOG_WARN, "image '%s' not loaded (%s); its material keeps its factors", key, why);
+        return im;
+    }
+    if (use == GN_GLTF_USE_MEAN_SRGB || use == GN_GLTF_USE_MEAN_LINEAR) {
+        gn_gltf_mean(&p, srgb, im->mean);
+        im->ok = true;
+    } else {
+        gn_texture_desc td = {(uint32_t)p.w, (uint32_t)p.h, p.px, srgb, key};
+        *r = gn_scene_add_texture(c->s, &td, &im->texture, c->err);
+        im->ok = *r == GN_OK;
+        if (im->ok) c->st.textures++;
+    }
+    gn_gltf_pixels_free(&p);
+    return *r == GN_OK ? im : NULL;
+}
+
+/* ---- materials --------------------------------------------------------------------------- */
+
+/* The material's first texture of any of `types` (assimp files glTF slots under several). */
+static bool gn_gltf_tex_path(const struct aiMaterial *m, const enum aiTextureType *types, int n,
+                             struct aiString *path)
+{
+    for (int i = 0; i < n; i++)
+        if (aiGetMaterialTextureCount(m, types[i]) > 0 &&
+            aiGetMaterialTexture(m, types[i], 0, path, NULL, NULL, NULL, NULL, NULL, NULL) ==
+                aiReturn_SUCCESS &&
+            path->length > 0)
+            return true;
+    return false;
+}
+
+static float gn_gltf_clamp01(float v, float fallback)
+{
+    if (!isfinite(v)) return fallback;
+    return v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+}
+
+/* A texture slot's image for `use`; false when there is none or it failed to load. */
+static gn_result gn_gltf_slot(gn_gltf_ctx *c, const struct aiMaterial *m, const enum aiTextureType *types,
+                              int n, gn_gltf_use use, gn_gltf_image **out)
+{
+    *out = NULL;
+    struct aiString path;
+    if (c->d.skip_textures || !gn_gltf_tex_path(m, types, n, &path)) return GN_OK;
+    gn_result r;
+    gn_gltf_image *im = gn_gltf_image_get(c, path.data, use, &r);
+    if (r != GN_OK) return r;
+    if (im && im->ok) *out = im;
+    return GN_OK;
+}
+
+static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, uint32_t index, uint32_t *out)
+{
+    struct aiString name = {0};
+    char label[256];
+    if (aiGetMaterialString(m, AI_MATKEY_NAME, &name) == aiReturn_SUCCESS && name.length)
+        snprintf(label, sizeof label, "%s", name.data);
+    else
+        snprintf(label, sizeof label, "material %u", index);
+
+    gn_material_desc md = {.label = label, .textures_set = true};
+    md.base_color_texture = md.normal_texture = GN_NO_TEXTURE;
+    struct aiColor4D col = {1, 1, 1, 1};
+    if (aiGetMaterialColor(m, AI_MATKEY_BASE_COLOR, &col) != aiReturn_SUCCESS)
+        aiGetMaterialColor(m, AI_MATKEY_COLOR_DIFFUSE, &col);
+    md.base_color[0] = gn_gltf_clamp01(col.r, 1), md.base_color[1] = gn_gltf_clamp01(col.g, 1);
+    md.base_color[2] = gn_gltf_clamp01(col.b, 1), md.base_color[3] = gn_gltf_clamp01(col.a, 1);
+    /* glTF's defaults for absent factors are 1 (fully metallic, fully rough). */
+    ai_real metallic = 1, roughness = 1, strength = 1;
+    aiGetMaterialFloatArray(m, AI_MATKEY_METALLIC_FACTOR, &metallic, NULL);
+    aiGetMaterialFloatArray(m, AI_MATKEY_ROUGHNESS_FACTOR, &roughness, NULL);
+    md.metallic = gn_gltf_clamp01((float)metallic, 1);
+    md.roughness = gn_gltf_clamp01((float)roughness, 1);
+    md.roughness_set = true;
+    struct aiColor4D em = {0, 0, 0, 1};
+    aiGetMaterialColor(m, AI_MATKEY_COLOR_EMISSIVE, &em);
+    aiGetMaterialFloatArray(m, AI_MATKEY_EMISSIVE_INTENSITY, &strength,
+                            NULL); /* KHR_materials_emissive_strength */
+    float e[3] = {em.r * strength, em.g * strength, em.b * strength};
+    for (int k = 0; k < 3; k++) md.emissive[k] = isfinite(e[k]) && e[k] > 0 ? e[k] : 0.0f;
+
+    static const enum aiTextureType base_t[] = {aiTextureType_BASE_COLOR, aiTextureType_DIFFUSE};
+    static const enum aiTextureType normal_t[] = {aiTextureType_NORMALS, aiTextureType_NORMAL_CAMERA};
+    static const enum aiTextureType emissive_t[] = {aiTextureType_EMISSIVE, aiTextureType_EMISSION_COLOR};
+    static const enum aiTextureType mr_t[] = {aiTextureType_UNKNOWN, aiTextureType_METALNESS,
+                                              aiTextureType_DIFFUSE_ROUGHNESS};
+    static const enum aiTextureType ao_t[] = {aiTextureType_LIGHTMAP, aiTextureType_AMBIENT_OCCLUSION};
+    gn_gltf_image *im;
+    gn_result r;
+    if ((r = gn_gltf_slot(c, m, base_t, 2, GN_GLTF_USE_BASE_COLOR, &im)) != GN_OK) return r;
+    if (im) md.base_color_texture = im->texture;
+    if ((r = gn_gltf_slot(c, m, normal_t, 2, GN_GLTF_USE_NORMAL, &im)) != GN_OK) return r;
+    if (im) md.normal_texture = im->texture, c->st.normal_mapped++;
+    /* No emissive texture slot: the factor is scaled by the texture's mean linear colour, so
+     * a mostly dark map with a few lit panels glows faintly everywhere rather than fully. */
+    if (md.emissive[0] + md.emissive[1] + md.emissive[2] > 0) {
+        if ((r = gn_gltf_slot(c, m, emissive_t, 2, GN_GLTF_USE_MEAN_SRGB, &im)) != GN_OK) return r;
+        if (im) {
+            for (int k = 0; k < 3; k++) md.emissive[k] *= im->mean[k];
+            c->st.emissive_folded++;
+        }
+    }
+    /* No metallic-roughness slot either: glTF reads roughness from green and metallic from
+     * blue, each scaling its factor. */
+    if ((r = gn_gltf_slot(c, m, mr_t, 3, GN_GLTF_USE_MEAN_LINEAR, &im)) != GN_OK) return r;
+    if (im) {
+        md.roughness = gn_gltf_clamp01(md.roughness * im->mean[1], md.roughness);
+        md.metallic = gn_gltf_clamp01(md.metallic * im->mean[2], md.metallic);
+        c->st.metal_rough_folded++;
+    }
+    struct aiString ao;
+    if (gn_gltf_tex_path(m, ao_t, 2, &ao)) c->st.occlusion_ignored++;
+    struct aiString mode = {0};
+    if (aiGetMaterialString(m, AI_MATKEY_GLTF_ALPHAMODE, &mode) == aiReturn_SUCCESS) {
+        if (strcmp(mode.data, "MASK") == 0) c->st.alpha_mask++;
+        if (strcmp(mode.data, "BLEND") == 0) c->st.alpha_blend++;
+    }
+    return gn_scene_add_material(c->s, &md, out, c->err);
+}
+
+gn_result gn_gltf_materials(gn_gltf_ctx *c)
+{
+    const struct aiScene *ai = c->ai;
+    if (ai->mNumMaterials > GN_SCENE_MAX_MATERIALS)
+        return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: %u materials, more than the cap of %u", c->name,
+                       ai->mNumMaterials, GN_SCENE_MAX_MATERIALS);
+    if (ai->mNumMaterials && !ai->mMaterials)
+        return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: material list is missing", c->name);
+    /* Only materials some mesh uses: assimp appends an unused "DefaultMaterial" to glTF
+     * imports, and an unused material would only cost its images. */
+    for (uint32_t i = 0; i < ai->mNumMaterials; i++) c->mat_map[i] = GN_NO_TEXTURE;
+    for (uint32_t i = 0; i < ai->mNumMeshes; i++) {
+        const struct aiMesh *m = ai->mMeshes[i];
+        if (!m) return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: mesh %u is missing", c->name, i);
+        if (m->mMaterialIndex >= ai->mNumMaterials)
+            return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: mesh %u uses material %u of %u", c->name, i,
+                           m->mMaterialIndex, ai->mNumMaterials);
+        c->mat_map[m->mMaterialIndex] = 0; /* used: filled below */
+    }
+    for (uint32_t i = 0; i < ai->mNumMaterials; i++) {
+        if (c->mat_map[i] == GN_NO_TEXTURE) continue;
+        if (!ai->mMaterials[i])
+            return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: material %u is missing", c->name, i);
+        gn_result r = gn_gltf_material(c, ai->mMaterials[i], i, &c->mat_map[i]);
+        if (r != GN_OK) return r;
+        c->st.materials++;
+    }
+    if (c->st.alpha_mask + c->st.alpha_blend)
+        gn_gltf_log(
+            c, GN_LOG_WARN,
+            "%u materials use alphaMode MASK and %u BLEND; gnomon has no alpha yet and draws them opaque",
+            c->st.alpha_mask, c->st.alpha_blend);
+    if (c->st.emissive_folded)
+        gn_gltf_log(c, GN_LOG_INFO,
+                    "%u emissive textures averaged into their factors (no emissive texture slot)",
+                    c->st.emissive_folded);
+    if (c->st.occlusion_ignored)
+        gn_gltf_log(c, GN_LOG_INFO, "%u occlusion textures ignored (no occlusion slot)",
+                    c->st.occlusion_ignored);
+    return GN_OK;
+}

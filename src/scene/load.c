@@ -1,0 +1,87 @@
+/* gn_scene_load: one entry for scenes from files, dispatched by extension. */
+#include "base/error.h"
+#include "scene/bsp_scene.h"
+#include "scene/gltf.h"
+#include "scene/pak.h"
+#include "scene/scene.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GN_LOAD_MAX_BSP (256u << 20) /* the largest map file read */
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+static gn_result read_file(const char *path, size_t cap, uint8_t **data, size_t *size, gn_error *err)
+{
+    *data = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return gn_fail(err, GN_ERROR_IO, "%s: cannot open the file", path);
+    long len = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+    if (len < 0 || (unsigned long)len > cap) {
+        fclose(f);
+        return gn_fail(err, GN_ERROR_BAD_DATA, "%s: size %ld outside 0..%zu", path, len, cap);
+    }
+    rewind(f);
+    *data = malloc((size_t)len + 1);
+    size_t got = *data ? fread(*data, 1, (size_t)len, f) : 0;
+    fclose(f);
+    if (!*data || got != (size_t)len) {
+        free(*data);
+        *data = NULL;
+        return gn_fail(err, GN_ERROR_IO, "%s: read %zu of %ld bytes", path, got, len);
+    }
+    *size = (size_t)len;
+    return GN_OK;
+}
+
+static gn_result load_bsp(gn_scene *s, const gn_load_desc *d, gn_error *err)
+{
+    gn_pak *pak = NULL;
+    gn_result res = d->paks ? gn_pak_open(d->paks, &pak, err) : GN_OK;
+    if (res) return res;
+    uint8_t *data = NULL;
+    size_t size = 0;
+    char inner[256];
+    if (ends_with(d->path, ".bsp")) {
+        res = read_file(d->path, GN_LOAD_MAX_BSP, &data, &size, err);
+    } else if (pak) {
+        snprintf(inner, sizeof inner, "maps/%s.bsp", d->path);
+        res = gn_pak_read(pak, inner, GN_LOAD_MAX_BSP, &data, &size, err);
+    } else {
+        res = gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                      "%s: not a .gltf, .glb or .bsp file, and no archives (paks) to find a map in", d->path);
+    }
+    if (!res)
+        res = gn_bsp_scene_build(s, data, size, d->path, pak, d->patch_level ? d->patch_level : 8, d->log,
+                                 d->log_user, err);
+    free(data);
+    gn_pak_close(pak);
+    return res;
+}
+
+gn_result gn_scene_load(const gn_load_desc *d, gn_scene **out, gn_error *err)
+{
+    *out = NULL;
+    if (!d || !d->path || !*d->path) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_load: no path");
+    gn_scene *s = NULL;
+    gn_result res = gn_scene_create(&s, err);
+    if (res) return res;
+    if (ends_with(d->path, ".gltf") || ends_with(d->path, ".glb")) {
+        gn_gltf_desc gd = {.log = d->log, .log_user = d->log_user};
+        res = gn_gltf_load(s, d->path, &gd, err);
+    } else {
+        res = load_bsp(s, d, err);
+    }
+    if (res) {
+        gn_scene_destroy(s);
+        return res;
+    }
+    *out = s;
+    return GN_OK;
+}

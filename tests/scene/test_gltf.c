@@ -1,0 +1,336 @@
+/* glTF loading (src/scene/gltf.c): a tiny file written here checks the conventions (uvs,
+ * tangents, node transforms, material factors, a missing image); malformed files must fail
+ * cleanly with a message; the shared data's helmet and Sponza (when present) check counts.
+ * No device needed. */
+#include "scene/gltf.h"
+#include "scene/scene.h"
+#include "scene_check.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef GN_TEST_TMP
+#define GN_TEST_TMP "."
+#endif
+
+static int gn_warnings;
+static void count_log(gn_log_level level, const char *msg, void *user)
+{
+    (void)user;
+    if (level <= GN_LOG_WARN) gn_warnings++;
+    printf("  log %d: %s\n", (int)level, msg);
+}
+
+static int write_file(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return 1;
+    size_t w = fwrite(data, 1, n, f);
+    return fclose(f) != 0 || w != n;
+}
+
+static void tmp_path(char *out, size_t n, const char *name) { snprintf(out, n, "%s/%s", GN_TEST_TMP, name); }
+
+/* One triangle in the z = 0 plane facing +Z, uvs with v = 0 at the top (glTF), under a node
+ * translated by (2,3,4) with a child scaled by 2 that holds the mesh. */
+static const char *tri_json =
+    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+    "\"nodes\":[{\"translation\":[2,3,4],\"children\":[1]},{\"scale\":[2,2,2],\"mesh\":0}],"
+    "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":1},\"indices\":2,"
+    "\"material\":0}]}],"
+    "\"materials\":[{\"name\":\"tri\",\"alphaMode\":\"BLEND\",\"pbrMetallicRoughness\":{"
+    "\"baseColorFactor\":[0.5,0.25,1,1],\"metallicFactor\":0.3,\"roughnessFactor\":0.6,"
+    "\"baseColorTexture\":{\"index\":0}}}],"
+    "\"textures\":[{\"source\":0}],\"images\":[{\"uri\":\"missing_image.png\"}],"
+    "\"buffers\":[{\"uri\":\"tri.bin\",\"byteLength\":68}],"
+    "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":36},"
+    "{\"buffer\":0,\"byteOffset\":36,\"byteLength\":24},{\"buffer\":0,\"byteOffset\":60,\"byteLength\":6}],"
+    "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":%d,\"type\":\"VEC3\","
+    "\"min\":[0,0,0],\"max\":[1,1,0]},"
+    "{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":\"VEC2\"},"
+    "{\"bufferView\":2,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"}]}";
+
+static int write_tri(const char *name, int position_count)
+{
+    float buf[17] = {0, 0, 0, 1, 0, 0, 0, 1, 0, /* positions */
+                     0, 1, 1, 1, 0, 0};         /* uvs: v = 1 at y = 0, v = 0 at y = 1 */
+    uint16_t idx[4] = {0, 1, 2, 0};
+    memcpy(&buf[15], idx, sizeof idx);
+    char path[1024], json[4096];
+    tmp_path(path, sizeof path, "tri.bin");
+    if (write_file(path, buf, 68)) return 1;
+    snprintf(json, sizeof json, tri_json, position_count);
+    tmp_path(path, sizeof path, name);
+    return write_file(path, json, strlen(json));
+}
+
+static int test_triangle(void)
+{
+    char path[1024];
+    CHECK(write_tri("tri.gltf", 3) == 0, "cannot write %s/tri.gltf", GN_TEST_TMP);
+    tmp_path(path, sizeof path, "tri.gltf");
+    gn_scene *s;
+    gn_error err = {0};
+    CHECK(gn_scene_create(&s, &err) == GN_OK, "%s", err.message);
+    gn_gltf_stats st;
+    gn_warnings = 0;
+    gn_gltf_desc d = {.log = count_log, .stats = &st};
+    gn_result r = gn_gltf_load(s, path, &d, &err);
+    CHECK(r == GN_OK, "%s: %s", gn_result_name(r), err.message);
+    CHECK(s->mesh_count == 1 && s->instance_count == 1 && s->material_count == 1,
+          "%u meshes %u instances %u materials", s->mesh_count, s->instance_count, s->material_count);
+    CHECK(st.triangles == 1 && st.textures == 0 && st.textures_missing == 1, "tris %llu tex %u missing %u",
+          (unsigned long long)st.triangles, st.textures, st.textures_missing);
+    CHECK(st.alpha_blend == 1, "alpha_blend %u", st.alpha_blend);
+    /* a missing image and the alpha mode: one warning each */
+    CHECK(gn_warnings == 2, "%d warnings, expected 2", gn_warnings);
+    const gn_material *m = &s->materials[0];
+    CHECK(fabsf(m->base_color[0] - 0.5f) < 1e-6f && fabsf(m->base_color[1] - 0.25f) < 1e-6f &&
+              fabsf(m->metallic - 0.3f) < 1e-6f && fabsf(m->roughness - 0.6f) < 1e-6f,
+          "material (%g %g) metallic %g roughness %g", (double)m->base_color[0], (double)m->base_color[1],
+          (double)m->metallic, (double)m->roughness);
+    CHECK(m->base_color_texture == GN_NO_TEXTURE, "texture %u for a missing image", m->base_color_texture);
+    /* column-major: translation in 12..14, the child's scale on the diagonal */
+    const float *t = s->instances[0].transform;
+    CHECK(t[0] == 2 && t[5] == 2 && t[10] == 2 && t[12] == 2 && t[13] == 3 && t[14] == 4 && t[15] == 1,
+          "transform diag (%g %g %g) translation (%g %g %g)", (double)t[0], (double)t[5], (double)t[10],
+          (double)t[12], (double)t[13], (double)t[14]);
+    for (uint32_t i = 0; i < 3; i++) {
+        const gn_vertex *v = &s->vertices[s->meshes[0].first_vertex + i];
+        /* uvs exactly as in the file (v = 1 - y): assimp's flip is undone */
+        CHECK(fabsf(v->uv[1] - (1.0f - v->pos[1])) < 1e-6f && fabsf(v->uv[0] - v->pos[0]) < 1e-6f,
+              "vertex %u at (%g %g) has uv (%g %g)", i, (double)v->pos[0], (double)v->pos[1],
+              (double)v->uv[0], (double)v->uv[1]);
+        /* counter-clockwise from +Z: the generated normal faces +Z */
+        CHECK(v->normal[2] > 0.999f, "normal z %g", (double)v->normal[2]);
+        /* tangent along +u = +X; bitangent cross(n, t) * w towards decreasing v = +Y */
+        float by = (v->normal[2] * v->tangent[0] - v->normal[0] * v->tangent[2]) * v->tangent[3];
+        CHECK(v->tangent[0] > 0.999f && by > 0.999f, "tangent (%g %g %g %g), bitangent y %g",
+              (double)v->tangent[0], (double)v->tangent[1], (double)v->tangent[2], (double)v->tangent[3],
+              (double)by);
+    }
+    /* the default camera looks at the triangle from +Z, above it */
+    CHECK(s->default_camera[2] > 4.0f && s->default_camera[1] > 3.0f && s->default_camera[4] < 0.0f,
+          "camera (%g %g %g) pitch %g", (double)s->default_camera[0], (double)s->default_camera[1],
+          (double)s->default_camera[2], (double)s->default_camera[4]);
+    gn_scene_destroy(s);
+    printf("triangle: ok\n");
+    return 0;
+}
+
+/* A load that must fail: the right code, a message naming the file, the scene untouched. */
+static int expect_failure(const char *path, gn_result want)
+{
+    gn_scene *s;
+    gn_error err = {0};
+    CHECK(gn_scene_create(&s, &err) == GN_OK, "%s", err.message);
+    gn_gltf_desc d = {.log = count_log};
+    gn_result r = gn_gltf_load(s, path, &d, &err);
+    printf("  %s -> %s: %s\n", path, gn_result_name(r), err.message);
+    CHECK(r == want, "%s gave %s, expected %s", path, gn_result_name(r), gn_result_name(want));
+    CHECK(strstr(err.message, path) != NULL, "message '%s' does not name %s", err.message, path);
+    CHECK(s->mesh_count == 0 && s->instance_count == 0 && s->material_count == 0 && s->texture_count == 0 &&
+              s->vertex_count == 0,
+          "failed load left %u meshes %u instances %u materials", s->mesh_count, s->instance_count,
+          s->material_count);
+    gn_scene_destroy(s);
+    return 0;
+}
+
+static int test_malformed(const char *helmet_glb)
+{
+    char path[1024];
+    CHECK(expect_failure(GN_TEST_TMP "/does_not_exist.gltf", GN_ERROR_IO) == 0, "missing file");
+    /* accessor of 300 positions in a 36-byte view */
+    CHECK(write_tri("past_buffer.gltf", 300) == 0, "write");
+    tmp_path(path, sizeof path, "past_buffer.gltf");
+    CHECK(expect_failure(path, GN_ERROR_BAD_DATA) == 0, "accessor past its buffer");
+    /* a .glb header promising 4000 bytes, then nothing */
+    const uint32_t header[5] = {0x46546C67u, 2, 4000, 3000, 0x4E4F534Au};
+    tmp_path(path, sizeof path, "short.glb");
+    CHECK(write_file(path, header, sizeof header) == 0, "write");
+    CHECK(expect_failure(path, GN_ERROR_BAD_DATA) == 0, "truncated synthetic glb");
+    /* a consistent total length but a JSON chunk claiming ~3.8 GB (found by fuzz_gltf:
+     * assimp allocates the claimed size before comparing it with the file) */
+    uint8_t big[64] = {0};
+    const uint32_t big_header[5] = {0x46546C67u, 2, sizeof big, 0xE50003E0u, 0x4E4F534Au};
+    memcpy(big, big_header, sizeof big_header);
+    tmp_path(path, sizeof path, "huge_chunk.glb");
+    CHECK(write_file(path, big, sizeof big) == 0, "write");
+    CHECK(expect_failure(path, GN_ERROR_BAD_DATA) == 0, "huge JSON chunk");
+    const char *junk = "{\"asset\":{\"version\":\"2.0\"},\"meshes\":[{\"primitives\":[{\"attributes\":";
+    tmp_path(path, sizeof path, "cut.gltf");
+    CHECK(write_file(path, junk, strlen(junk)) == 0, "write");
+    CHECK(expect_failure(path, GN_ERROR_BAD_DATA) == 0, "cut json");
+    if (!helmet_glb) return 0;
+    /* the real helmet cut at several points: header, JSON, binary chunk */
+    FILE *f = fopen(helmet_glb, "rb");
+    CHECK(f, "cannot open %s", helmet_glb);
+    static uint8_t bytes[1u << 20];
+    size_t n = fread(bytes, 1, sizeof bytes, f);
+    fclose(f);
+    const size_t cuts[] = {20, 1000, 5000, 100000, 1000000};
+    for (size_t k = 0; k < sizeof cuts / sizeof cuts[0]; k++) {
+        if (cuts[k] > n) continue;
+        snprintf(path, sizeof path, "%s/helmet_cut_%zu.glb", GN_TEST_TMP, cuts[k]);
+        CHECK(write_file(path, bytes, cuts[k]) == 0, "write");
+        CHECK(expect_failure(path, GN_ERROR_BAD_DATA) == 0, "helmet cut at %zu", cuts[k]);
+    }
+    printf("malformed: ok\n");
+    return 0;
+}
+
+/* Fraction of triangles whose winding agrees with their vertex normals, and whose tangent
+ * frame's bitangent points towards decreasing v (gnomon's convention, scene.h). */
+static void frame_agreement(const gn_scene *s, double *winding, double *bitangent)
+{
+    uint64_t n = 0, wind_ok = 0, bit_n = 0, bit_ok = 0;
+    for (uint32_t mi = 0; mi < s->mesh_count; mi++) {
+        const gn_mesh *m = &s->meshes[mi];
+        const gn_vertex *v = &s->vertices[m->first_vertex];
+        const uint32_t *idx = &s->indices[m->first_index];
+        for (uint32_t t = 0; t + 2 < m->index_count; t += 3) {
+            const gn_vertex *a = &v[idx[t]], *b = &v[idx[t + 1]], *c = &v[idx[t + 2]];
+            float e1[3], e2[3], fn[3], ns[3];
+            for (int k = 0; k < 3; k++) {
+                e1[k] = b->pos[k] - a->pos[k], e2[k] = c->pos[k] - a->pos[k];
+                ns[k] = a->normal[k] + b->normal[k] + c->normal[k];
+            }
+            fn[0] = e1[1] * e2[2] - e1[2] * e2[1], fn[1] = e1[2] * e2[0] - e1[0] * e2[2];
+            fn[2] = e1[0] * e2[1] - e1[1] * e2[0];
+            n++;
+            wind_ok += fn[0] * ns[0] + fn[1] * ns[1] + fn[2] * ns[2] > 0;
+            /* dP/dv from the uvs; the bitangent should oppose it */
+            float du1 = b->uv[0] - a->uv[0], dv1 = b->uv[1] - a->uv[1];
+            float du2 = c->uv[0] - a->uv[0], dv2 = c->uv[1] - a->uv[1];
+            float det = du1 * dv2 - du2 * dv1;
+            if (fabsf(det) < 1e-12f) continue;
+            float dpdv[3], bt[3];
+            for (int k = 0; k < 3; k++) dpdv[k] = (du1 * e2[k] - du2 * e1[k]) / det;
+            const float *N = a->normal, *T = a->tangent;
+            bt[0] = (N[1] * T[2] - N[2] * T[1]) * T[3], bt[1] = (N[2] * T[0] - N[0] * T[2]) * T[3];
+            bt[2] = (N[0] * T[1] - N[1] * T[0]) * T[3];
+            bit_n++;
+            bit_ok += bt[0] * dpdv[0] + bt[1] * dpdv[1] + bt[2] * dpdv[2] < 0;
+        }
+    }
+    *winding = n ? (double)wind_ok / (double)n : 0;
+    *bitangent = bit_n ? (double)bit_ok / (double)bit_n : 0;
+}
+
+static int test_helmet(const char *path)
+{
+    gn_scene *s;
+    gn_error err = {0};
+    CHECK(gn_scene_create(&s, &err) == GN_OK, "%s", err.message);
+    gn_gltf_stats st;
+    gn_warnings = 0;
+    gn_gltf_desc d = {.log = count_log, .stats = &st};
+    gn_result r = gn_gltf_load(s, path, &d, &err);
+    CHECK(r == GN_OK, "%s: %s", gn_result_name(r), err.message);
+    printf("%s: %u meshes, %u instances, %llu triangles, %u materials, %u textures (%u missing), "
+           "normal-mapped %u, "
+           "emissive folded %u, metal-rough folded %u, occlusion ignored %u\n",
+           path, st.meshes, st.instances, (unsigned long long)st.triangles, st.materials, st.textures,
+           st.textures_missing, st.normal_mapped, st.emissive_folded, st.metal_rough_folded,
+           st.occlusion_ignored);
+    /* The Khronos sample: 46356 indices, 15452 triangles; one material with five maps. */
+    CHECK(st.triangles == 15452, "triangles %llu, expected 15452", (unsigned long long)st.triangles);
+    CHECK(st.meshes == 1 && st.instances == 1 && st.materials == 1, "meshes %u instances %u materials %u",
+          st.meshes, st.instances, st.materials);
+    CHECK(st.textures == 2 && st.textures_missing == 0 && gn_warnings == 0,
+          "textures %u missing %u warnings %d (base colour and normal map expected)", st.textures,
+          st.textures_missing, gn_warnings);
+    CHECK(st.normal_mapped == 1 && st.emissive_folded == 1 && st.metal_rough_folded == 1 &&
+              st.occlusion_ignored == 1,
+          "slots: normal %u emissive %u metal-rough %u occlusion %u", st.normal_mapped, st.emissive_folded,
+          st.metal_rough_folded, st.occlusion_ignored);
+    const gn_material *m = &s->materials[0];
+    CHECK(m->base_color_texture != GN_NO_TEXTURE && m->normal_texture != GN_NO_TEXTURE, "textures %u %u",
+          m->base_color_texture, m->normal_texture);
+    CHECK(s->textures[m->base_color_texture].srgb && !s->textures[m->normal_texture].srgb,
+          "srgb flags wrong");
+    CHECK(s->textures[m->base_color_texture].width == 2048, "base colour width %u",
+          s->textures[m->base_color_texture].width);
+    /* emissive: the factor (1,1,1) times a mostly dark map */
+    CHECK(m->emissive[0] > 0.001f && m->emissive[0] < 0.5f, "folded emissive %g", (double)m->emissive[0]);
+    CHECK(m->metallic > 0.05f && m->metallic < 0.95f && m->roughness > 0.05f && m->roughness < 0.95f,
+          "folded metallic %g roughness %g", (double)m->metallic, (double)m->roughness);
+    printf("  default camera (%.2f %.2f %.2f) yaw %.1f pitch %.1f\n", (double)s->default_camera[0],
+           (double)s->default_camera[1], (double)s->default_camera[2], (double)s->default_camera[3],
+           (double)s->default_camera[4]);
+    double wind, bit;
+    frame_agreement(s, &wind, &bit);
+    printf("  winding agrees with the file's normals: %.4f; bitangent towards -v: %.4f\n", wind, bit);
+    CHECK(wind > 0.98, "only %.4f of triangles wind counter-clockwise around their normals", wind);
+    CHECK(bit > 0.95, "only %.4f of bitangents point towards decreasing v", bit);
+    gn_scene_destroy(s);
+    return 0;
+}
+
+static int test_sponza(const char *path)
+{
+    gn_scene *s;
+    gn_error err = {0};
+    CHECK(gn_scene_create(&s, &err) == GN_OK, "%s", err.message);
+    gn_gltf_stats st;
+    gn_warnings = 0;
+    gn_gltf_desc d = {.log = count_log, .stats = &st};
+    gn_result r = gn_gltf_load(s, path, &d, &err);
+    CHECK(r == GN_OK, "%s: %s", gn_result_name(r), err.message);
+    printf(
+        "%s: %u meshes, %u instances, %llu triangles (%llu drawn), %u materials, %u textures (%u missing), "
+        "normal-mapped %u, alpha mask %u blend %u\n",
+        path, st.meshes, st.instances, (unsigned long long)st.triangles,
+        (unsigned long long)st.instanced_triangles, st.materials, st.textures, st.textures_missing,
+        st.normal_mapped, st.alpha_mask, st.alpha_blend);
+    /* data/README.md: 262k triangles, 44 meshes, 170 instances */
+    CHECK(st.meshes == 44, "meshes %u, expected 44", st.meshes);
+    CHECK(st.instances == 170, "instances %u, expected 170", st.instances);
+    CHECK(st.instanced_triangles > 257000 && st.instanced_triangles < 267000,
+          "drawn triangles %llu, expected ~262k", (unsigned long long)st.instanced_triangles);
+    /* 35 PNGs are used as base colour or normal maps; the AMD roughness .dds are not read */
+    CHECK(st.materials == 24 && st.textures == 35 && st.textures_missing == 0,
+          "materials %u, textures %u missing %u", st.materials, st.textures, st.textures_missing);
+    CHECK(st.normal_mapped == 12 && st.alpha_mask == 3, "normal-mapped materials %u, alpha mask %u",
+          st.normal_mapped, st.alpha_mask);
+    printf("  default camera (%.2f %.2f %.2f) yaw %.1f pitch %.1f\n", (double)s->default_camera[0],
+           (double)s->default_camera[1], (double)s->default_camera[2], (double)s->default_camera[3],
+           (double)s->default_camera[4]);
+    double wind, bit;
+    frame_agreement(s, &wind, &bit);
+    printf("  winding agrees with the file's normals: %.4f; bitangent towards -v: %.4f\n", wind, bit);
+    CHECK(wind > 0.95, "winding agreement %.4f", wind);
+    CHECK(bit > 0.9, "bitangent agreement %.4f", bit);
+    gn_scene_destroy(s);
+    return 0;
+}
+
+int main(void)
+{
+    int fail = 0;
+#ifdef GN_HELMET_GLB
+    const char *helmet_glb = GN_HELMET_GLB;
+#else
+    const char *helmet_glb = NULL;
+#endif
+    fail |= test_triangle();
+    fail |= test_malformed(helmet_glb);
+#ifdef GN_HELMET_GLTF
+    fail |= test_helmet(GN_HELMET_GLTF);
+#else
+    printf("skipped: DamagedHelmet.gltf not found (../shared/data)\n");
+#endif
+    if (helmet_glb)
+        fail |= test_helmet(helmet_glb);
+    else
+        printf("skipped: DamagedHelmet.glb not found (../shared/data)\n");
+#ifdef GN_SPONZA_GLTF
+    fail |= test_sponza(GN_SPONZA_GLTF);
+#else
+    printf("skipped: Sponza.gltf not found (../shared/data)\n");
+#endif
+    return fail;
+}
