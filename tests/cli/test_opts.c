@@ -49,10 +49,10 @@ static void test_render_defaults(void)
 {
     gn_render_opts o;
     GN_CHECK(parse_render(GN_ARGS("--out", "out/town.png"), &o) == GN_PARSE_OK);
-    GN_CHECK(strcmp(o.scene, "town") == 0);
-    GN_CHECK(o.size[0] == 1280 && o.size[1] == 720);
-    GN_CHECK(o.msaa == 4 && o.seed == 1 && o.scale == 1);
-    GN_CHECK(!o.time_set && !o.camera_set && !o.latitude_set && o.stats == NULL);
+    GN_CHECK(strcmp(o.frame.scene, "town") == 0);
+    GN_CHECK(o.frame.size[0] == 1280 && o.frame.size[1] == 720);
+    GN_CHECK(o.frame.msaa == 4 && o.frame.seed == 1 && o.frame.scale == 1);
+    GN_CHECK(!o.frame.time_set && !o.frame.camera_set && !o.frame.latitude_set && o.stats == NULL);
     GN_CHECK(strcmp(o.out, "out/town.png") == 0);
     gn_frame_desc f;
     gn_render_opts_frame(&o, &f);
@@ -68,12 +68,14 @@ static void test_render_values(void)
                                   "clip", "--exposure", "-1.5", "--seed", "4294967295", "--scale", "64",
                                   "--latitude", "0", "--day", "365", "--out=a.png", "--stats", "s.json"),
                           &o) == GN_PARSE_OK);
-    GN_CHECK(o.size[0] == 640 && o.size[1] == 480);
-    GN_CHECK(o.time_set && o.time == 0.0f);
-    GN_CHECK(o.camera_set && o.camera[0] == 1.5f && o.camera[1] == -2.0f && o.camera[2] == 30.0f);
-    GN_CHECK(o.camera[3] == 45.0f && o.camera[4] == -89.0f);
-    GN_CHECK(o.msaa == 8 && o.view == GN_VIEW_NORMALS && o.seed == 4294967295u && o.scale == 64);
-    GN_CHECK(o.exposure == -1.5f && o.day == 365 && o.latitude_set);
+    GN_CHECK(o.frame.size[0] == 640 && o.frame.size[1] == 480);
+    GN_CHECK(o.frame.time_set && o.frame.time == 0.0f);
+    GN_CHECK(o.frame.camera_set && o.frame.camera[0] == 1.5f && o.frame.camera[1] == -2.0f &&
+             o.frame.camera[2] == 30.0f);
+    GN_CHECK(o.frame.camera[3] == 45.0f && o.frame.camera[4] == -89.0f);
+    GN_CHECK(o.frame.msaa == 8 && o.view == GN_VIEW_NORMALS && o.frame.seed == 4294967295u &&
+             o.frame.scale == 64);
+    GN_CHECK(o.exposure == -1.5f && o.frame.day == 365 && o.frame.latitude_set);
     GN_CHECK(strcmp(o.out, "a.png") == 0 && strcmp(o.stats, "s.json") == 0);
     gn_frame_desc f;
     gn_render_opts_frame(&o, &f);
@@ -87,12 +89,12 @@ static void test_render_values(void)
     GN_CHECK(parse_render(
                  GN_ARGS("--out", "a.png", "--size", "16X16384", "--tonemap", "reinhard", "--size", "32x32"),
                  &o) == GN_PARSE_OK);
-    GN_CHECK(o.size[0] == 32 && o.size[1] == 32); /* a later repeat wins */
+    GN_CHECK(o.frame.size[0] == 32 && o.frame.size[1] == 32); /* a later repeat wins */
     gn_render_opts_frame(&o, &f);
     GN_CHECK(f.tonemap == GN_TONEMAP_REINHARD);
     GN_CHECK(parse_render(GN_ARGS("--out", "a.png", "--time", "24", "--latitude", "-90", "--msaa", "1"),
                           &o) == GN_PARSE_OK);
-    GN_CHECK(o.time == 24.0f && o.latitude == -90.0f && o.msaa == 1);
+    GN_CHECK(o.frame.time == 24.0f && o.frame.latitude == -90.0f && o.frame.msaa == 1);
 }
 
 static void test_render_errors(void)

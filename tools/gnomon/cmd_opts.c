@@ -130,41 +130,26 @@ bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_d
     return false;
 }
 
+static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t);
+
+/* render: the shared scene and frame rows, then its own, the shadow and the light rows. */
 static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
 {
+    uint32_t n = gn_frame_table(&o->frame, t);
     gn_opt opts[] = {
-        {"--scene", GN_OPT_STRING, &o->scene, NULL, 0, 0, false, NULL, "NAME",
-         "town (default), a .gltf/.glb/.bsp file, or a map name in --paks"},
-        {"--paks", GN_OPT_STRING, &o->paks, NULL, 0, 0, false, NULL, "DIR",
-         "folder of Quake 3 .pk3 archives (e.g. /usr/share/games/openarena/baseoa)"},
-        {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
-         "image size (default 1280x720)"},
-        {"--time", GN_OPT_FLOAT, &o->time, &o->time_set, 0, 24, false, NULL, "HOURS",
-         "local solar time 0..24 (default 18.5)"},
-        {"--camera", GN_OPT_CAMERA, o->camera, &o->camera_set, -89, 89, false, NULL, "x,y,z,yaw,pitch",
-         "camera in metres and degrees (default: the scene's)"},
-        {"--msaa", GN_OPT_UINT, &o->msaa, NULL, 1, 8, true, NULL, "N", "samples: 1, 2, 4 or 8 (default 4)"},
         {"--view", GN_OPT_CHOICE, &o->view, NULL, 0, 0, false, gn_view_names, "VIEW",
          "final, depth, normals, albedo, shadow, cascades or light-heatmap (default final)"},
         {"--tonemap", GN_OPT_CHOICE, &o->tonemap, NULL, 0, 0, false, gn_tonemap_names, "OP",
          "aces, reinhard or clip (default aces)"},
         {"--exposure", GN_OPT_FLOAT, &o->exposure, NULL, -20, 20, false, NULL, "EV",
          "exposure offset in stops (default 0)"},
-        {"--seed", GN_OPT_UINT, &o->seed, NULL, 0, UINT32_MAX, false, NULL, "N",
-         "scene seed (default 1; 0 means 1)"},
-        {"--scale", GN_OPT_UINT, &o->scale, NULL, 1, GN_SCALE_MAX, false, NULL, "N",
-         "scene scale 1..64 (default 1: ~1M triangles)"},
-        {"--latitude", GN_OPT_FLOAT, &o->latitude, &o->latitude_set, -90, 90, false, NULL, "DEG",
-         "latitude for the sun (default 45)"},
-        {"--day", GN_OPT_UINT, &o->day, NULL, 1, 365, false, NULL, "N",
-         "day of the year 1..365 (default 230)"},
         {"--out", GN_OPT_STRING, &o->out, NULL, 0, 0, false, NULL, "FILE.png",
          "output image (required; folders are created)"},
         {"--stats", GN_OPT_STRING, &o->stats, NULL, 0, 0, false, NULL, "FILE.json",
          "also write the frame statistics as JSON"},
     };
-    memcpy(t, opts, sizeof opts);
-    uint32_t n = GN_COUNT(opts);
+    memcpy(t + n, opts, sizeof opts);
+    n += GN_COUNT(opts);
     n += gn_shadow_table(&o->shadow, t + n);
     return n + gn_light_table(&o->light, t + n);
 }
@@ -269,15 +254,19 @@ static const char gn_bench_summary[] =
 static const char gn_info_summary[] =
     "Lists the Vulkan devices, which one gnomon chooses and why ($GNOMON_DEVICE overrides).";
 
+static gn_frame_opts gn_frame_opts_defaults(void)
+{
+    return (gn_frame_opts){.scene = "town", .size = {1280, 720}, .msaa = 4, .seed = 1, .scale = 1};
+}
+
 gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err, size_t err_size)
 {
-    *o = (gn_render_opts){
-        .scene = "town", .size = {1280, 720}, .msaa = 4, .seed = 1, .scale = 1, .light = {.clustered = 1}};
+    *o = (gn_render_opts){.frame = gn_frame_opts_defaults(), .light = {.clustered = 1}};
     gn_opt t[32];
     uint32_t n = gn_render_table(o, t);
     gn_parse_status s = gn_opts_parse("render", t, n, argc, argv, err, err_size);
     if (s != GN_PARSE_OK) return s;
-    if (gn_scene_check("render", o->scene, o->paks, err, err_size)) return GN_PARSE_ERROR;
+    if (gn_scene_check("render", o->frame.scene, o->frame.paks, err, err_size)) return GN_PARSE_ERROR;
     if (!o->out) {
         snprintf(err, err_size, "gnomon render: --out FILE.png is required");
         return GN_PARSE_ERROR;
@@ -312,11 +301,6 @@ static const char gn_shadowcheck_summary[] =
     "Renders the shadow view and compares it with the ray-traced truth mask, per view: the\n"
     "share of surface pixels that agree (all, and farther than 2 pixels from a shadow edge),\n"
     "false lit and false shadow. Exit 1 when --min-off-edge is not met.";
-
-static gn_frame_opts gn_frame_opts_defaults(void)
-{
-    return (gn_frame_opts){.scene = "town", .size = {1280, 720}, .msaa = 4, .seed = 1, .scale = 1};
-}
 
 gn_parse_status gn_shadowref_opts_parse(int argc, char **argv, gn_shadowref_opts *o, char *err,
                                         size_t err_size)
@@ -415,22 +399,9 @@ const char *gn_shadowcheck_mode_name(int mode)
 
 void gn_render_opts_frame(const gn_render_opts *o, gn_frame_desc *out)
 {
-    *out = (gn_frame_desc){
-        .time_of_day = o->time,
-        .time_set = o->time_set,
-        .latitude = o->latitude,
-        .latitude_set = o->latitude_set,
-        .day_of_year = o->day,
-        .exposure = o->exposure,
-        .tonemap = (gn_tonemap)(GN_TONEMAP_ACES + o->tonemap),
-        .view = (gn_view)o->view,
-    };
-    if (o->camera_set) {
-        out->camera_set = true;
-        memcpy(out->camera.position, o->camera, 3 * sizeof(float));
-        out->camera.yaw = o->camera[3];
-        out->camera.pitch = o->camera[4];
-    }
+    gn_frame_opts_frame(&o->frame, o->frame.camera_set ? o->frame.camera : NULL, (gn_view)o->view, out);
+    out->exposure = o->exposure;
+    out->tonemap = (gn_tonemap)(GN_TONEMAP_ACES + o->tonemap);
 }
 
 const char *gn_bench_path_name(int path)

@@ -31,7 +31,9 @@ typedef struct gn_light_opts {
 /* The renderer settings the light options choose. */
 void gn_light_opts_apply(const gn_light_opts *o, gn_lights_desc *d);
 
-typedef struct gn_render_opts {
+/* The scene and frame options render, shadowref and shadowcheck share: the same names,
+ * ranges, defaults and help lines. */
+typedef struct gn_frame_opts {
     const char *scene;
     const char *paks; /* folder of .pk3 archives for Quake 3 maps */
     uint32_t size[2];
@@ -40,13 +42,17 @@ typedef struct gn_render_opts {
     float camera[5]; /* x, y, z, yaw, pitch */
     bool camera_set;
     uint32_t msaa;
-    int view;    /* gn_view: the choices are listed in enum order */
-    int tonemap; /* index into aces, reinhard, clip */
-    float exposure;
     uint32_t seed, scale;
     float latitude;
     bool latitude_set;
     uint32_t day;
+} gn_frame_opts;
+
+typedef struct gn_render_opts {
+    gn_frame_opts frame; /* scene, size, time, camera, msaa, seed, scale, latitude, day, paks */
+    int view;            /* gn_view: the choices are listed in enum order */
+    int tonemap;         /* index into aces, reinhard, clip */
+    float exposure;
     const char *out;
     const char *stats;
     gn_shadow_opts shadow;
@@ -69,23 +75,6 @@ typedef struct gn_bench_opts {
     gn_shadow_opts shadow;
     gn_light_opts light;
 } gn_bench_opts;
-
-/* The scene and frame options shadowref and shadowcheck share with render: the same names,
- * ranges, defaults and help lines. */
-typedef struct gn_frame_opts {
-    const char *scene;
-    const char *paks; /* folder of .pk3 archives for Quake 3 maps */
-    uint32_t size[2];
-    float time;
-    bool time_set;
-    float camera[5]; /* x, y, z, yaw, pitch */
-    bool camera_set;
-    uint32_t msaa;
-    uint32_t seed, scale;
-    float latitude;
-    bool latitude_set;
-    uint32_t day;
-} gn_frame_opts;
 
 typedef struct gn_shadowref_opts {
     gn_frame_opts frame;

@@ -23,8 +23,10 @@ static bool gn_render_write_stats(const gn_render_opts *o, const gn_frame_report
 static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **scene)
 {
     gn_error err = {0};
-    gn_renderer_desc rd = {
-        .width = o->size[0], .height = o->size[1], .msaa = o->msaa, .device = gn_cli_device_env()};
+    gn_renderer_desc rd = {.width = o->frame.size[0],
+                           .height = o->frame.size[1],
+                           .msaa = o->frame.msaa,
+                           .device = gn_cli_device_env()};
     gn_light_opts_apply(&o->light, &rd.lights);
     gn_shadows shadow_mode;
     char shadow_err[256];
@@ -35,14 +37,14 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
     if (gn_renderer_create(&rd, r, &err) != GN_OK) return gn_cli_fail("render", &err);
 
     double t0 = gn_cli_now_ms();
-    if (gn_cli_load_scene(o->scene, o->paks, o->seed, o->scale, scene, &err) != GN_OK)
+    if (gn_cli_load_scene(o->frame.scene, o->frame.paks, o->frame.seed, o->frame.scale, scene, &err) != GN_OK)
         return gn_cli_fail("render", &err);
-    if (o->light.lights && gn_scene_add_builtin_lights(*scene, o->light.lights, o->seed, &err) != GN_OK)
+    if (o->light.lights && gn_scene_add_builtin_lights(*scene, o->light.lights, o->frame.seed, &err) != GN_OK)
         return gn_cli_fail("render", &err);
     double build_ms = gn_cli_now_ms() - t0;
     gn_scene_info info;
     gn_scene_get_info(*scene, &info);
-    printf("scene %s: %u instances, %llu triangles, built in %.1f ms\n", o->scene, info.instances,
+    printf("scene %s: %u instances, %llu triangles, built in %.1f ms\n", o->frame.scene, info.instances,
            (unsigned long long)info.triangles, build_ms);
 
     gn_frame_desc frame;
@@ -51,16 +53,17 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
     frame.naive_lights = !o->light.clustered;
     if (gn_render(*r, *scene, &frame, &err) != GN_OK) return gn_cli_fail("render", &err);
 
-    size_t bytes = (size_t)o->size[0] * o->size[1] * 4;
+    size_t bytes = (size_t)o->frame.size[0] * o->frame.size[1] * 4;
     uint8_t *pixels = malloc(bytes);
     if (!pixels) {
-        fprintf(stderr, "gnomon render: out of memory for a %ux%u image\n", o->size[0], o->size[1]);
+        fprintf(stderr, "gnomon render: out of memory for a %ux%u image\n", o->frame.size[0],
+                o->frame.size[1]);
         return GN_EXIT_RUNTIME;
     }
     gn_result res = gn_read_pixels(*r, pixels, &err);
-    int wrote = res == GN_OK
-                    ? stbi_write_png(o->out, (int)o->size[0], (int)o->size[1], 4, pixels, (int)o->size[0] * 4)
-                    : 0;
+    int wrote = res == GN_OK ? stbi_write_png(o->out, (int)o->frame.size[0], (int)o->frame.size[1], 4, pixels,
+                                              (int)o->frame.size[0] * 4)
+                             : 0;
     free(pixels);
     if (res != GN_OK) return gn_cli_fail("render", &err);
     if (!wrote) {
@@ -73,7 +76,7 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
     if (gn_renderer_wait_idle(*r, &err) != GN_OK || gn_get_frame_stats(*r, &stats, &err) != GN_OK)
         return gn_cli_fail("render", &err);
     const char *device = gn_renderer_device_name(*r);
-    printf("%s: %ux%u, msaa %u, view %s -> %s\n", device, o->size[0], o->size[1], o->msaa,
+    printf("%s: %ux%u, msaa %u, view %s -> %s\n", device, o->frame.size[0], o->frame.size[1], o->frame.msaa,
            gn_render_view_name(o->view), o->out);
     gn_frame_report_print(stdout, &stats);
     /* with GNOMON_VALIDATION=1 any validation message is a failure (the tests rely on it) */
@@ -84,11 +87,11 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
     }
 
     gn_frame_report_meta meta = {.device = device,
-                                 .scene = o->scene,
+                                 .scene = o->frame.scene,
                                  .view = gn_render_view_name(o->view),
-                                 .width = o->size[0],
-                                 .height = o->size[1],
-                                 .msaa = o->msaa,
+                                 .width = o->frame.size[0],
+                                 .height = o->frame.size[1],
+                                 .msaa = o->frame.msaa,
                                  .scene_build_ms = build_ms};
     if (o->stats && !gn_render_write_stats(o, &meta, &stats)) return GN_EXIT_RUNTIME;
     return GN_EXIT_OK;
