@@ -293,6 +293,7 @@ typedef struct gn_frame_desc {
     gn_view view;
     gn_shadows shadows; /* the sun's shadow technique; default CSM */
     bool naive_lights;  /* A/B: every light for every fragment instead of the froxel lists */
+    bool no_pvs;        /* A/B for BSP worlds: frustum culling only, no potentially visible set */
     double seconds;     /* animation time for dynamic objects */
 } gn_frame_desc;
 
@@ -341,6 +342,9 @@ typedef struct gn_frame_stats {
     uint32_t light_overflow;  /* light-froxel pairs that did not fit a froxel's list (dropped) */
     uint32_t shadowed_lights;   /* local lights rendered with shadow maps this frame */
     uint32_t unshadowed_lights; /* lights that cast shadows and reach the view, left unshadowed by the budget */
+    uint32_t world_leaves, world_leaves_pvs, world_leaves_frustum; /* BSP worlds: leaves, after PVS, after frustum */
+    uint32_t world_faces, world_faces_pvs, world_faces_frustum;    /* faces likewise */
+    double visibility_ms;     /* CPU time of the camera's visibility (PVS, frustum, sort) */
     uint64_t triangles; /* all triangles submitted */
 } gn_frame_stats;
 

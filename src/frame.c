@@ -95,7 +95,7 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
                            (void **)&frame, err);
     if (!res) decide_frame(r, s, f, &r->view, frame, &frustum);
     if (!res) res = gn_gpu_scene_sync(r, s, err);
-    if (!res) res = gn_plan_camera(r, s, &frustum, err);
+    if (!res) res = gn_plan_camera(r, s, &frustum, f->no_pvs, err);
     if (!res) res = gn_plan_shadows(r, s, f, &r->view, frame, err);
     /* local lights: the shadowed ones and their layers' casters, then the light buffer
      * (re-uploaded when lights moved or changed layers) and the froxel grid's constants */

@@ -2,15 +2,26 @@
  * every shadow cascade due this frame, the sorted visible-instance ids and one indirect
  * command per draw group. The decisions themselves are pure (src/decide/); this file only
  * feeds them the scene and lays their answers out for the GPU. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "renderer.h"
+#include "scene/world.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+
+double gn_plan_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
 
 void gn_frame_plan_free(gn_frame_plan *p)
 {
     free(p->items);
     free(p->subset);
+    free(p->keep);
     free(p->list.instances);
     free(p->list.groups);
     free(p->list.batches);
@@ -28,6 +39,7 @@ gn_result gn_plan_reserve(gn_frame_plan *p, uint32_t n, gn_error *err)
     gn_frame_plan_free(p);
     p->items = malloc(n * sizeof *p->items);
     p->subset = malloc(n * sizeof *p->subset);
+    p->keep = malloc(n);
     p->list.instances = malloc(n * sizeof *p->list.instances);
     p->list.groups = malloc(n * sizeof *p->list.groups);
     p->list.batches = malloc(n * sizeof *p->list.batches);
@@ -36,7 +48,7 @@ gn_result gn_plan_reserve(gn_frame_plan *p, uint32_t n, gn_error *err)
     p->shadow_list.groups = malloc(n * sizeof *p->shadow_list.groups);
     p->shadow_list.batches = malloc(n * sizeof *p->shadow_list.batches);
     p->shadow_list.scratch_keys = malloc(n * sizeof *p->shadow_list.scratch_keys);
-    if (!p->items || !p->subset || !p->list.instances || !p->list.groups || !p->list.batches ||
+    if (!p->items || !p->subset || !p->keep || !p->list.instances || !p->list.groups || !p->list.batches ||
         !p->list.scratch_keys || !p->shadow_list.instances || !p->shadow_list.groups ||
         !p->shadow_list.batches || !p->shadow_list.scratch_keys)
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for a draw list of %u instances", n);
@@ -73,18 +85,53 @@ gn_result gn_plan_write(gn_renderer *r, const gn_scene *s, const gn_draw_list *l
     return GN_OK;
 }
 
+/* A BSP world's faces that the PVS (unless no_pvs) and the frustum let through become the
+ * only world instances the camera draws; other instances (and brush models' faces, which no
+ * leaf lists) pass to the frustum test as usual. Counts go to the frame's statistics. */
+static uint32_t world_filter(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, bool no_pvs)
+{
+    const gn_world *w = s->world;
+    gn_frame_plan *p = &r->plan;
+    gn_bsp_vis_result vr = {.faces = w->vis_faces, .seen = w->vis_seen};
+    gn_bsp_visible_faces(&w->vis, r->view.camera_position, frustum, !no_pvs, &vr);
+    uint8_t *keep = p->keep;
+    memset(keep, 1, s->instance_count);
+    for (uint32_t i = 0; i < w->instance_count; i++) keep[w->first_instance + i] = 0;
+    for (uint32_t f = 0; f < w->bsp.face_count; f++)
+        if (!w->in_leaves[f] && w->face_instance[f] != UINT32_MAX) keep[w->face_instance[f]] = 1;
+    for (uint32_t k = 0; k < vr.visible_count; k++) {
+        uint32_t inst = w->face_instance[vr.faces[k]];
+        if (inst != UINT32_MAX) keep[inst] = 1;
+    }
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->instance_count; i++)
+        if (keep[i]) p->subset[n++] = p->items[i];
+    gn_vk_frame *slot = r->vk.cur;
+    slot->world[0] = vr.leaves_total, slot->world[1] = vr.leaves_pvs, slot->world[2] = vr.leaves_frustum;
+    slot->world[3] = vr.face_total, slot->world[4] = vr.faces_pvs, slot->world[5] = vr.faces_frustum;
+    return n;
+}
+
 /* Frustum culling and the sorted draw list of the camera. */
-gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, gn_error *err)
+gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, bool no_pvs,
+                         gn_error *err)
 {
     gn_frame_plan *p = &r->plan;
     gn_result res = gn_plan_reserve(p, s->instance_count ? s->instance_count : 1, err);
     if (res) return res;
+    double t0 = gn_plan_now_ms();
     for (uint32_t i = 0; i < s->instance_count; i++) {
         const gn_instance *in = &s->instances[i];
         p->items[i] = (gn_cull_item){
             {in->sphere[0], in->sphere[1], in->sphere[2], in->sphere[3]}, in->mesh, in->material, 0, i};
     }
-    gn_draw_list_build(p->items, s->instance_count, frustum, &p->list);
+    if (s->world) {
+        uint32_t n = world_filter(r, s, frustum, no_pvs);
+        gn_draw_list_build(p->subset, n, frustum, &p->list);
+    } else {
+        gn_draw_list_build(p->items, s->instance_count, frustum, &p->list);
+    }
+    r->vk.cur->visibility_ms = gn_plan_now_ms() - t0;
     return gn_plan_write(r, s, &p->list, &p->camera, err);
 }
 

@@ -45,7 +45,8 @@ typedef struct gn_frame_plan {
     gn_draw_list list;        /* the camera's, kept for its material batches */
     gn_draw_list shadow_list; /* scratch for one cascade at a time (its draws are in the ring) */
     gn_cull_item *items;
-    gn_cull_item *subset; /* scratch: the items one shadow cascade keeps */
+    gn_cull_item *subset; /* scratch: the items one shadow cascade (or a world's PVS) keeps */
+    uint8_t *keep;        /* scratch: per instance, 1 when the world's visibility keeps it */
     uint32_t capacity;
     VkDeviceSize frame_offset;
     gn_view_draws camera;
@@ -178,7 +179,8 @@ gn_result gn_lights_read_lists(gn_renderer *r, uint32_t *out, size_t words, gn_e
 gn_result gn_plan_reserve(gn_frame_plan *p, uint32_t n, gn_error *err);
 gn_result gn_plan_write(gn_renderer *r, const gn_scene *s, const gn_draw_list *list, gn_view_draws *out,
                         gn_error *err);
-gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, gn_error *err);
+gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, bool no_pvs, gn_error *err);
+double gn_plan_now_ms(void);
 gn_result gn_plan_shadows(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
                           const gn_frame_view *view, gn_gpu_frame *g, gn_error *err);
 

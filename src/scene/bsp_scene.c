@@ -1,12 +1,14 @@
-/* A Quake 3 map as a gn_scene: the triangulated faces grouped by texture, one mesh and one
- * static instance a texture, so the world draws in about as many calls as it has
- * materials. Textures come from the archives (TGA or JPEG through stb_image, by the shader
+/* A Quake 3 map as a gn_scene: a mesh and a static instance a face, so the frame can cull
+ * faces by PVS and frustum (the map stays with the scene as a gn_world), while the draw list
+ * still draws every face of a texture in one indirect call (faces of one material are one
+ * batch). Textures come from the archives (TGA, JPEG or PNG through stb_image, by the shader
  * name plus an extension); a shader with no image gets a visible checker and one warning.
- * Not yet: lightmaps, PVS culling at render time, brush-model instancing (docs/WORLDS.md). */
+ * Not yet: lightmaps (docs/WORLDS.md). */
 #include "scene/bsp_scene.h"
 #include "base/bsp.h"
 #include "base/error.h"
 #include "scene/scene.h"
+#include "scene/world.h"
 
 #include <stb_image.h>
 #include <stdio.h>
@@ -56,52 +58,56 @@ static uint32_t load_texture(gn_scene *s, gn_pak *pak, const char *name)
     return GN_NO_TEXTURE;
 }
 
-/* One mesh of every face of one texture. */
-static gn_result add_texture_mesh(gn_scene *s, const gn_bsp *b, const gn_bsp_mesh *m, int32_t texture,
-                                  uint32_t material, gn_error *err)
+/* One face as a mesh of its own and a static instance. */
+static gn_result add_face(gn_scene *s, const gn_bsp_mesh *m, uint32_t face, uint32_t material,
+                          const char *label, uint32_t *instance, gn_error *err)
 {
-    uint32_t tri = 0;
-    for (uint32_t f = 0; f < m->face_count; f++)
-        if (b->faces[f].texture == texture) tri += m->faces[f].index_count;
-    if (!tri) return GN_OK;
-    uint32_t *map = malloc((size_t)m->vertex_count * sizeof *map);
-    float *pos = malloc((size_t)tri * 3 * sizeof *pos), *nrm = malloc((size_t)tri * 3 * sizeof *nrm),
-          *uv = malloc((size_t)tri * 2 * sizeof *uv);
-    uint32_t *idx = malloc((size_t)tri * sizeof *idx);
+    const gn_bsp_face_range *fr = &m->faces[face];
+    uint32_t n = fr->index_count;
+    float *pos = malloc((size_t)n * 3 * sizeof *pos), *nrm = malloc((size_t)n * 3 * sizeof *nrm),
+          *uv = malloc((size_t)n * 2 * sizeof *uv);
+    uint32_t *idx = malloc((size_t)n * sizeof *idx);
     gn_result res = GN_OK;
-    if (!map || !pos || !nrm || !uv || !idx)
-        res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", b->name);
-    uint32_t nv = 0, ni = 0;
+    if (!pos || !nrm || !uv || !idx) res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
+    /* the face's own vertices, in first-use order (a face indexes a small range) */
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (uint32_t k = 0; !res && k < n; k++) {
+        uint32_t v = m->indices[fr->first_index + k];
+        lo = v < lo ? v : lo;
+        hi = v > hi ? v : hi;
+    }
+    uint32_t nv = 0;
     if (!res) {
-        memset(map, 0xff, (size_t)m->vertex_count * sizeof *map);
-        for (uint32_t f = 0; f < m->face_count; f++) {
-            if (b->faces[f].texture != texture) continue;
-            const gn_bsp_face_range *fr = &m->faces[f];
-            for (uint32_t k = 0; k < fr->index_count; k++) {
-                uint32_t v = m->indices[fr->first_index + k];
-                if (map[v] == UINT32_MAX) {
-                    const gn_bsp_mesh_vertex *mv = &m->vertices[v];
-                    memcpy(&pos[nv * 3], mv->pos, sizeof mv->pos);
-                    memcpy(&nrm[nv * 3], mv->normal, sizeof mv->normal);
-                    memcpy(&uv[nv * 2], mv->uv, sizeof mv->uv);
-                    map[v] = nv++;
-                }
-                idx[ni++] = map[v];
+        uint32_t span = hi - lo + 1;
+        uint32_t *map = malloc((size_t)span * sizeof *map);
+        if (!map) res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
+        for (uint32_t k = 0; !res && k < span; k++) map[k] = UINT32_MAX;
+        for (uint32_t k = 0; !res && k < n; k++) {
+            uint32_t v = m->indices[fr->first_index + k];
+            if (map[v - lo] == UINT32_MAX) {
+                const gn_bsp_mesh_vertex *mv = &m->vertices[v];
+                memcpy(&pos[nv * 3], mv->pos, sizeof mv->pos);
+                memcpy(&nrm[nv * 3], mv->normal, sizeof mv->normal);
+                memcpy(&uv[nv * 2], mv->uv, sizeof mv->uv);
+                map[v - lo] = nv++;
             }
+            idx[k] = map[v - lo];
         }
+        free(map);
+    }
+    if (!res) {
         gn_mesh_desc md = {.positions = pos,
                            .normals = nrm,
                            .uvs = uv,
                            .vertex_count = nv,
                            .indices = idx,
-                           .index_count = ni,
-                           .label = b->textures[texture].name};
+                           .index_count = n,
+                           .label = label};
         uint32_t mesh;
         res = gn_scene_add_mesh(s, &md, &mesh, err);
         gn_instance_desc in = {.mesh = mesh, .material = material};
-        if (!res) res = gn_scene_add_instance(s, &in, NULL, err);
+        if (!res) res = gn_scene_add_instance(s, &in, instance, err);
     }
-    free(map);
     free(pos);
     free(nrm);
     free(uv);
@@ -109,22 +115,47 @@ static gn_result add_texture_mesh(gn_scene *s, const gn_bsp *b, const gn_bsp_mes
     return res;
 }
 
+void gn_world_free(gn_world *w)
+{
+    if (!w) return;
+    gn_bsp_vis_destroy(&w->vis);
+    gn_bsp_mesh_free(&w->mesh);
+    gn_bsp_free(&w->bsp);
+    free(w->face_instance);
+    free(w->in_leaves);
+    free(w->vis_faces);
+    free(w->vis_seen);
+    free(w);
+}
+
 gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, const char *name, gn_pak *pak,
                              uint32_t patch_level, gn_log_fn log, void *log_user, gn_error *err)
 {
-    gn_bsp b;
-    gn_result res = gn_bsp_parse(data, size, name, NULL, &b, err);
-    if (res) return res;
-    gn_bsp_mesh m;
+    gn_world *w = calloc(1, sizeof *w);
+    if (!w) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
+    gn_result res = gn_bsp_parse(data, size, name, NULL, &w->bsp, err);
     gn_bsp_triangulate_desc td = {.patch_level = patch_level};
-    res = gn_bsp_triangulate(&b, &td, &m, err);
-    if (res) {
-        gn_bsp_free(&b);
-        return res;
+    if (!res) res = gn_bsp_triangulate(&w->bsp, &td, &w->mesh, err);
+    if (!res) res = gn_bsp_vis_create(&w->bsp, &w->mesh, &w->vis, err);
+    const gn_bsp *b = &w->bsp;
+    uint32_t faces = b->face_count;
+    if (!res) {
+        w->face_instance = malloc((faces ? faces : 1) * sizeof *w->face_instance);
+        w->in_leaves = calloc(faces ? faces : 1, 1);
+        w->vis_faces = malloc((faces ? faces : 1) * sizeof *w->vis_faces);
+        w->vis_seen = calloc(GN_BSP_VIS_SEEN_WORDS(faces ? faces : 1), sizeof *w->vis_seen);
+        if (!w->face_instance || !w->in_leaves || !w->vis_faces || !w->vis_seen)
+            res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for %u faces", name, faces);
     }
+    for (uint32_t i = 0; !res && i < faces; i++) w->face_instance[i] = UINT32_MAX;
+    for (uint32_t l = 0; !res && l < b->leaf_count; l++)
+        for (uint32_t k = 0; k < b->leaves[l].leafface_count; k++)
+            w->in_leaves[b->leaffaces[b->leaves[l].first_leafface + k]] = 1;
+    uint32_t *materials = res ? NULL : malloc((b->texture_count ? b->texture_count : 1) * sizeof *materials);
+    if (!res && !materials) res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
     uint32_t checker = GN_NO_TEXTURE, missing = 0;
-    for (uint32_t t = 0; !res && t < b.texture_count; t++) {
-        uint32_t tex = load_texture(s, pak, b.textures[t].name);
+    for (uint32_t t = 0; !res && t < b->texture_count; t++) {
+        uint32_t tex = load_texture(s, pak, b->textures[t].name);
         if (tex == GN_NO_TEXTURE) {
             missing++;
             if (checker == GN_NO_TEXTURE) res = add_checker(s, &checker, err);
@@ -135,27 +166,37 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
                                .base_color_texture = tex,
                                .normal_texture = GN_NO_TEXTURE,
                                .textures_set = true,
-                               .label = b.textures[t].name};
-        uint32_t mat;
-        if (!res) res = gn_scene_add_material(s, &md, &mat, err);
-        if (!res) res = add_texture_mesh(s, &b, &m, (int32_t)t, mat, err);
+                               .label = b->textures[t].name};
+        if (!res) res = gn_scene_add_material(s, &md, &materials[t], err);
     }
+    w->first_instance = s->instance_count;
+    for (uint32_t f = 0; !res && f < faces; f++) {
+        if (!w->mesh.faces[f].index_count) continue;
+        res = add_face(s, &w->mesh, f, materials[b->faces[f].texture], b->textures[b->faces[f].texture].name,
+                       &w->face_instance[f], err);
+    }
+    w->instance_count = s->instance_count - w->first_instance;
+    free(materials);
     if (!res && missing) {
         char line[256];
         snprintf(line, sizeof line, "%s: %u of %u shaders have no image (drawn as a checker)", name, missing,
-                 b.texture_count);
+                 b->texture_count);
         if (log)
             log(GN_LOG_WARN, line, log_user);
         else
             fprintf(stderr, "gnomon: %s\n", line);
     }
     float eye[3], yaw = 0;
-    if (!res && gn_bsp_default_camera(&b, eye, &yaw)) {
+    if (!res && gn_bsp_default_camera(b, eye, &yaw)) {
         memcpy(s->default_camera, eye, sizeof eye);
         s->default_camera[3] = yaw;
         s->default_camera[4] = 0.0f;
     }
-    gn_bsp_mesh_free(&m);
-    gn_bsp_free(&b);
-    return res;
+    if (res) {
+        gn_world_free(w);
+        return res;
+    }
+    gn_world_free(s->world);
+    s->world = w;
+    return GN_OK;
 }

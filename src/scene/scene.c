@@ -1,6 +1,7 @@
 /* The CPU scene store: validation at the door, then plain arrays the renderer uploads.
  * Every add_* either succeeds completely or leaves the scene exactly as it was. */
 #include "scene/scene.h"
+#include "scene/world.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -78,6 +79,7 @@ void gn_scene_destroy(gn_scene *s)
     free(s->light_origin);
     free(s->light_motions);
     free(s->light_sites);
+    gn_world_free(s->world);
     free(s);
 }
 

@@ -107,6 +107,7 @@ struct gn_scene {
     uint32_t generation;         /* bumped when geometry, materials or static instances change */
     uint32_t dynamic_generation; /* bumped when a dynamic transform changes */
     float viewpoints[3][5];      /* a built-in scene's scenic cameras (gn_town_viewpoints) */
+    struct gn_world *world;  /* a BSP map's visibility data, or NULL (src/scene/world.h) */
     /* Local lights, kept normalised (gn_light_normalize): the renderer packs them as they are. */
     gn_light_desc *lights;
     uint8_t *light_origin; /* gn_light_origin of each light */

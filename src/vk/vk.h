@@ -113,6 +113,8 @@ typedef struct gn_vk_frame {
     uint32_t instances_total, instances_visible, draw_groups;
     uint32_t shadow_updates, shadow_casters;
     uint32_t lights, shadowed_lights, unshadowed_lights;
+    uint32_t world[6]; /* leaves, leaves after PVS, after frustum, faces, faces after PVS, after frustum */
+    double visibility_ms;
     /* GPU-side counters of this frame (the light-list overflow), copied here by the passes
      * and read when the frame is harvested: host-visible, one per slot */
     gn_vk_buffer counters;

@@ -48,6 +48,9 @@ gn_result gn_vk_frame_harvest(gn_vk *vk, gn_vk_frame *f, gn_error *err)
     s->lights = f->lights;
     s->shadowed_lights = f->shadowed_lights;
     s->unshadowed_lights = f->unshadowed_lights;
+    s->world_leaves = f->world[0], s->world_leaves_pvs = f->world[1], s->world_leaves_frustum = f->world[2];
+    s->world_faces = f->world[3], s->world_faces_pvs = f->world[4], s->world_faces_frustum = f->world[5];
+    s->visibility_ms = f->visibility_ms;
     s->light_overflow = ((const uint32_t *)f->counters.alloc.mapped)[0];
     vk->have_stats = true;
     /* the queue drops its oldest entry when full */
@@ -81,6 +84,8 @@ gn_result gn_vk_frame_begin(gn_vk *vk, gn_error *err)
     f->utility = false;
     f->cpu_ms = 0;
     f->shadow_updates = f->shadow_casters = f->lights = f->shadowed_lights = f->unshadowed_lights = 0;
+    memset(f->world, 0, sizeof f->world);
+    f->visibility_ms = 0;
     ((uint32_t *)f->counters.alloc.mapped)[0] = 0; /* a frame with no light binning overflows nothing */
     vk->cur = f;
     return GN_OK;

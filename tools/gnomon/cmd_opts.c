@@ -161,6 +161,8 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
          "town (default), a .gltf/.glb/.bsp file, or a map name in --paks"},
         {"--paks", GN_OPT_STRING, &o->paks, NULL, 0, 0, false, NULL, "DIR",
          "folder of Quake 3 .pk3 archives (e.g. /usr/share/games/openarena/baseoa)"},
+        {"--pvs", GN_OPT_UINT, &o->pvs, NULL, 0, 1, false, NULL, "0|1",
+         "BSP maps: 1 culls by PVS and frustum (default), 0 by frustum only (A/B)"},
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1920x1080)"},
         {"--frames", GN_OPT_UINT, &o->frames, NULL, 1, GN_FRAMES_MAX, false, NULL, "N",
@@ -195,6 +197,8 @@ static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t)
          "town (default), a .gltf/.glb/.bsp file, or a map name in --paks"},
         {"--paks", GN_OPT_STRING, &o->paks, NULL, 0, 0, false, NULL, "DIR",
          "folder of Quake 3 .pk3 archives (e.g. /usr/share/games/openarena/baseoa)"},
+        {"--pvs", GN_OPT_UINT, &o->pvs, NULL, 0, 1, false, NULL, "0|1",
+         "BSP maps: 1 culls by PVS and frustum (default), 0 by frustum only (A/B)"},
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1280x720)"},
         {"--time", GN_OPT_FLOAT, &o->time, &o->time_set, 0, 24, false, NULL, "HOURS",
@@ -256,7 +260,7 @@ static const char gn_info_summary[] =
 
 static gn_frame_opts gn_frame_opts_defaults(void)
 {
-    return (gn_frame_opts){.scene = "town", .size = {1280, 720}, .msaa = 4, .seed = 1, .scale = 1};
+    return (gn_frame_opts){.scene = "town", .size = {1280, 720}, .msaa = 4, .seed = 1, .scale = 1, .pvs = 1};
 }
 
 gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err, size_t err_size)
@@ -285,6 +289,7 @@ gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, cha
                          .seed = 1,
                          .scale = 1,
                          .sun_speed = 20.0f,
+                         .pvs = 1,
                          .light = {.clustered = 1}};
     gn_opt t[32];
     uint32_t n = gn_bench_table(o, t);
@@ -380,6 +385,7 @@ void gn_frame_opts_frame(const gn_frame_opts *o, const float *camera, gn_view vi
         .latitude_set = o->latitude_set,
         .day_of_year = o->day,
         .view = view,
+        .no_pvs = !o->pvs,
     };
     if (camera) {
         out->camera_set = true;

@@ -34,6 +34,10 @@ void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
     fprintf(f, "%-22s %u\n", "draw groups", s->draw_groups);
     if (s->shadow_updates)
         fprintf(f, "%-22s %u (%u casters)\n", "shadow cascades", s->shadow_updates, s->shadow_casters);
+    if (s->world_faces)
+        fprintf(f, "%-22s leaves %u -> %u (PVS) -> %u (frustum); faces %u -> %u -> %u; %.3f ms CPU\n",
+                "world visibility", s->world_leaves, s->world_leaves_pvs, s->world_leaves_frustum,
+                s->world_faces, s->world_faces_pvs, s->world_faces_frustum, s->visibility_ms);
     if (s->lights)
         fprintf(f, "%-22s %u (%u light-froxel pairs dropped)\n", "lights", s->lights, s->light_overflow);
     if (s->lights)
@@ -74,6 +78,10 @@ bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame
     gn_json_uint(&j, "lights", s->lights);
     gn_json_uint(&j, "light_overflow", s->light_overflow);
     gn_json_uint(&j, "shadowed_lights", s->shadowed_lights);
+    gn_json_uint(&j, "world_faces", s->world_faces);
+    gn_json_uint(&j, "world_faces_pvs", s->world_faces_pvs);
+    gn_json_uint(&j, "world_faces_frustum", s->world_faces_frustum);
+    gn_json_number(&j, "visibility_ms", s->visibility_ms);
     gn_json_uint(&j, "unshadowed_lights", s->unshadowed_lights);
     gn_json_object_end(&j);
     return gn_json_end(&j);

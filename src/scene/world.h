@@ -1,0 +1,22 @@
+/* A BSP world kept with its scene: the map, its triangulation and visibility context, and
+ * which instance draws which face, so the frame can cull faces by PVS and frustum
+ * (src/plan.c) with the pure src/decide/bsp_vis.c. */
+#ifndef GN_SCENE_WORLD_H
+#define GN_SCENE_WORLD_H
+
+#include "base/bsp.h"
+#include "decide/bsp_vis.h"
+
+typedef struct gn_world {
+    gn_bsp bsp;
+    gn_bsp_mesh mesh;
+    gn_bsp_vis vis;
+    uint32_t *face_instance; /* per BSP face: its instance, or UINT32_MAX (no triangles) */
+    uint8_t *in_leaves; /* per BSP face: 1 when some leaf lists it (else a brush model's: frustum only) */
+    uint32_t first_instance, instance_count; /* the world's instances, contiguous */
+    uint32_t *vis_faces, *vis_seen;          /* scratch for gn_bsp_visible_faces */
+} gn_world;
+
+void gn_world_free(gn_world *w); /* NULL is fine; frees w itself */
+
+#endif
