@@ -115,18 +115,6 @@ static gn_result add_face(gn_scene *s, const gn_bsp_mesh *m, uint32_t face, uint
     return res;
 }
 
-void gn_world_free(gn_world *w)
-{
-    if (!w) return;
-    gn_bsp_vis_destroy(&w->vis);
-    gn_bsp_mesh_free(&w->mesh);
-    gn_bsp_free(&w->bsp);
-    free(w->face_instance);
-    free(w->in_leaves);
-    free(w->vis_faces);
-    free(w->vis_seen);
-    free(w);
-}
 
 gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, const char *name, gn_pak *pak,
                              uint32_t patch_level, gn_log_fn log, void *log_user, gn_error *err)
