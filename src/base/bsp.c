@@ -304,7 +304,10 @@ static gn_result read_faces(const parser *ps, gn_bsp *b)
         for (uint32_t k = 0; k < 12; k++) f[k] = rd_i32(field(ps, LUMP_FACES, i, k));
         int32_t tex = f[0], effect = f[1], type = f[2], lm = f[7];
         TRY(check_index(ps, "face", i, "texture", tex, 0, b->texture_count));
-        TRY(check_index(ps, "face", i, "effect", effect, -1, ps->count[LUMP_EFFECTS]));
+        /* effects (fog volumes) are not drawn, and shipped maps (openarena's aggressor) name
+         * effects their lump does not hold: such an index reads as "none" instead of refusing
+         * the map */
+        if (effect < -1 || effect >= (int32_t)ps->count[LUMP_EFFECTS]) effect = -1;
         if (type < GN_BSP_FACE_POLYGON || type > GN_BSP_FACE_BILLBOARD)
             return BAD("%s: face %u: unknown type %d", ps->name, i, type);
         TRY(check_range(ps, "face", i, "vertex", f[3], f[4], b->vertex_count));

@@ -108,3 +108,31 @@ gn_result gn_pak_read(gn_pak *p, const char *path, size_t cap, uint8_t **data, s
     *size = (size_t)len;
     return GN_OK;
 }
+
+gn_result gn_pak_list(gn_pak *p, const char *folder, const char *ext, char ***names, uint32_t *count,
+                      gn_error *err)
+{
+    *names = NULL;
+    *count = 0;
+    if (!p || gn_pak_owner != p)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: no archives open", folder);
+    char **list = PHYSFS_enumerateFiles(folder);
+    if (!list) return gn_fail(err, GN_ERROR_IO, "%s: cannot list (%s)", folder, physfs_error());
+    uint32_t n = 0;
+    for (char **i = list; *i; i++) n++;
+    char **out = calloc(n ? n : 1, sizeof *out);
+    uint32_t k = 0;
+    size_t el = strlen(ext);
+    for (char **i = list; out && *i; i++) {
+        size_t len = strlen(*i);
+        if (len < el || strcmp(*i + len - el, ext) != 0) continue;
+        out[k] = malloc(len + 1);
+        if (out[k]) memcpy(out[k++], *i, len + 1);
+    }
+    PHYSFS_freeList(list);
+    if (!out) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory listing %s", folder);
+    qsort(out, k, sizeof *out, by_name);
+    *names = out;
+    *count = k;
+    return GN_OK;
+}

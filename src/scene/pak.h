@@ -16,6 +16,10 @@ uint32_t gn_pak_archive_count(const gn_pak *p);
 /* Reads a whole file (path inside the archives, '/' separated) into a malloc'd buffer; fails
  * with GN_ERROR_IO when absent and GN_ERROR_BAD_DATA when larger than cap. */
 gn_result gn_pak_read(gn_pak *p, const char *path, size_t cap, uint8_t **data, size_t *size, gn_error *err);
+/* Names (without folder) of the files in folder ending with ext, in name order: a malloc'd
+ * array of malloc'd strings (free each and the array); *count set. */
+gn_result gn_pak_list(gn_pak *p, const char *folder, const char *ext, char ***names, uint32_t *count,
+                      gn_error *err);
 /* Whether a file exists in the mounted archives. */
 int gn_pak_exists(gn_pak *p, const char *path);
 

@@ -312,8 +312,32 @@ static void check_real_map(const char *path)
     gn_bsp_free(&b);
 }
 
+/* Face effect indices the effects lump does not hold read as "none" (-1): shipped maps carry
+ * them, and effects are not drawn. Lump 13 is the faces, field 1 a face's effect. */
+static void test_stale_effect(void)
+{
+    for (int32_t bad = -2; bad <= 5; bad += 7) {
+        tmap m;
+        tm_build(&m, 0.0f);
+        tm_i32(&m, 13, 0, 1, bad);
+        size_t size;
+        uint8_t *d = tm_serialize(&m, &size);
+        gn_bsp b;
+        gn_error err = {0};
+        gn_result r = gn_bsp_parse(d, size, "maps/effect.bsp", NULL, &b, &err);
+        CHECK(r == GN_OK, "effect %d refused: %s", bad, err.message);
+        if (r == GN_OK) {
+            CHECK(b.faces[0].effect == -1, "effect %d read as %d", bad, b.faces[0].effect);
+            gn_bsp_free(&b);
+        }
+        free(d);
+        tm_free(&m);
+    }
+}
+
 int main(int argc, char **argv)
 {
+    test_stale_effect();
     test_parse();
     test_winding();
     check_patch(0.0f, 4);

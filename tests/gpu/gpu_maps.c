@@ -1,0 +1,81 @@
+/* Every map in Debian's openarena-data loads and renders one frame without an error or a
+ * validation message; three maps have golden images (exact on lavapipe), and so does Sponza
+ * where ../shared/data is present. Skips (exit 0, with a message) when the archives are
+ * absent. */
+#include "gpu_util.h"
+#include "scene/pak.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define W 160
+#define H 90
+#define PAKS "/usr/share/games/openarena/baseoa"
+
+#ifndef GT_SPONZA
+#define GT_SPONZA NULL
+#endif
+static const char *sponza_path(void) { return GT_SPONZA; }
+
+static void golden(gn_renderer *r, gn_scene *s, const char *name)
+{
+    gn_frame_desc f = {.time_of_day = 14, .time_set = true};
+    uint8_t *px = gt_render(r, s, &f);
+    CHECK(gt_golden(r, name, px, W, H), "%s differs from its golden image", name);
+    free(px);
+}
+
+int main(void)
+{
+    gn_error err = {0};
+    gn_renderer *r = gt_renderer(W, H, 4);
+    gn_pak *pak = NULL;
+    if (gn_pak_open(PAKS, &pak, &err) != GN_OK) {
+        printf("skipped: %s (%s)\n", PAKS, err.message);
+    } else {
+        char **maps = NULL;
+        uint32_t count = 0;
+        CHECK(gn_pak_list(pak, "maps", ".bsp", &maps, &count, &err) == GN_OK, "%s", err.message);
+        gn_pak_close(pak); /* gn_scene_load mounts the archives itself */
+        CHECK(count >= 50, "only %u maps found", count);
+        uint32_t rendered = 0;
+        for (uint32_t i = 0; i < count; i++) {
+            char name[256];
+            snprintf(name, sizeof name, "%.*s", (int)(strlen(maps[i]) - 4), maps[i]);
+            gn_scene *s = NULL;
+            gn_load_desc ld = {.path = name, .paks = PAKS};
+            gn_result res = gn_scene_load(&ld, &s, &err);
+            CHECK(res == GN_OK, "map %s: %s", name, err.message);
+            if (res == GN_OK) {
+                gn_frame_desc f = {.time_of_day = 14, .time_set = true};
+                res = gn_render(r, s, &f, &err);
+                CHECK(res == GN_OK, "map %s: %s", name, err.message);
+                rendered += res == GN_OK;
+                if (strcmp(name, "oa_dm1") == 0 || strcmp(name, "wrackdm17") == 0 ||
+                    strcmp(name, "oa_ctf2") == 0) {
+                    char g[64];
+                    snprintf(g, sizeof g, "map_%s", name);
+                    golden(r, s, g);
+                }
+                gn_renderer_wait_idle(r, &err);
+                gn_scene_destroy(s);
+            }
+            free(maps[i]);
+        }
+        free(maps);
+        fprintf(stderr, "%u of %u maps loaded and rendered\n", rendered, count);
+    }
+    const char *sponza = sponza_path();
+    if (sponza) {
+        gn_scene *s = NULL;
+        gn_load_desc ld = {.path = sponza};
+        CHECK(gn_scene_load(&ld, &s, &err) == GN_OK, "Sponza: %s", err.message);
+        if (s) golden(r, s, "sponza");
+        gn_scene_destroy(s);
+    } else {
+        printf("skipped: Sponza (../shared/data not present)\n");
+    }
+    GT_CHECK_VALIDATION(r, "rendering the maps");
+    gn_renderer_destroy(r);
+    return gn_check_exit();
+}
