@@ -3,7 +3,7 @@
 # glvnd packages) and .devbin (bench/pack_devbin.sh) carried. Runs every line of a runs file
 # (bench/runs/*.txt: "tag | gnomon bench arguments") for FRAMES frames, and packs the JSON,
 # plots and logs into $OUT/results.tar (the device tool returns at most 8 files).
-#   device run: bash bench/gpu_bench.sh bench/runs/csm.txt     carry: [".gl", ".devbin"]
+#   device run: bash bench/gpu_bench.sh bench/runs/csm.txt     carry: [".gl", ".devbin"] (and ".devdata" for maps)
 set -u
 RUNS=${1:-bench/runs/foundation.txt}
 FRAMES=${FRAMES:-300}

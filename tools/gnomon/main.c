@@ -18,10 +18,12 @@ static const gn_command gn_commands[] = {
      "render one frame to a PNG and print per-pass GPU timings"},
     {"bench", gn_cmd_bench, gn_bench_opts_help, "render frames along a path; per-pass GPU time statistics"},
     {"info", gn_cmd_info, gn_info_opts_help, "list Vulkan devices and which one gnomon chooses"},
+#ifdef GN_WITH_EMBREE /* the ray-traced truth needs Embree; a bench-only build leaves it out */
     {"shadowref", gn_cmd_shadowref, gn_shadowref_opts_help,
      "ray-trace (Embree) the sun's hard-shadow mask of a frame to a PNG"},
     {"shadowcheck", gn_cmd_shadowcheck, gn_shadowcheck_opts_help,
      "compare the rendered shadow view with the ray-traced mask"},
+#endif
 };
 #define GN_COMMAND_COUNT (sizeof gn_commands / sizeof gn_commands[0])
 
