@@ -94,7 +94,13 @@ static bool transition(gn_vk_state *s, const access_info *a, bool image, VkPipel
 
 void gn_vk_barriers(gn_vk *vk, VkCommandBuffer cmd, const gn_vk_use *uses, uint32_t count)
 {
-    (void)vk;
+    /* at most 16 uses a batch, so the arrays below never fill: every transition recorded in
+     * a resource's state gets its barrier */
+    if (count > 16) {
+        gn_vk_barriers(vk, cmd, uses, 16);
+        gn_vk_barriers(vk, cmd, uses + 16, count - 16);
+        return;
+    }
     VkBufferMemoryBarrier2 bb[16];
     VkImageMemoryBarrier2 ib[16];
     uint32_t nb = 0, ni = 0;
@@ -105,7 +111,7 @@ void gn_vk_barriers(gn_vk *vk, VkCommandBuffer cmd, const gn_vk_use *uses, uint3
         VkImageLayout old;
         if (uses[i].buffer && uses[i].buffer->buffer) {
             gn_vk_buffer *b = uses[i].buffer;
-            if (!transition(&b->state, a, false, &ss, &sa, &old) || nb == 16) continue;
+            if (!transition(&b->state, a, false, &ss, &sa, &old)) continue;
             bb[nb++] = (VkBufferMemoryBarrier2){
                 .sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2,
                 .srcStageMask = ss ? ss : VK_PIPELINE_STAGE_2_NONE,
@@ -120,7 +126,7 @@ void gn_vk_barriers(gn_vk *vk, VkCommandBuffer cmd, const gn_vk_use *uses, uint3
             };
         } else if (uses[i].image && uses[i].image->image) {
             gn_vk_image *img = uses[i].image;
-            if (!transition(&img->state, a, true, &ss, &sa, &old) || ni == 16) continue;
+            if (!transition(&img->state, a, true, &ss, &sa, &old)) continue;
             ib[ni++] = (VkImageMemoryBarrier2){
                 .sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2,
                 .srcStageMask = ss ? ss : VK_PIPELINE_STAGE_2_NONE,
