@@ -56,15 +56,18 @@ gn_result gn_plan_reserve(gn_frame_plan *p, uint32_t n, gn_error *err)
     return GN_OK;
 }
 
-/* The visible ids (a full instance-count range: the descriptor's range is fixed) and the
- * indirect commands of one list, into the ring. */
+/* The visible ids and the indirect commands of one list, into the ring. */
 gn_result gn_plan_write(gn_renderer *r, const gn_scene *s, const gn_draw_list *list, gn_view_draws *out,
                         gn_error *err)
 {
     void *visible, *indirect;
-    uint32_t visible_bytes = (s->instance_count ? s->instance_count : 4) * sizeof(uint32_t);
-    gn_result res = gn_vk_ring_alloc(&r->vk, visible_bytes, gn_vk_storage_align(&r->vk), &out->visible_offset,
-                                     &visible, err);
+    /* the descriptor addresses every instance's slot (its range is fixed), but only this list's
+     * entries are written: the ring gives up just those bytes */
+    uint32_t window = (s->instance_count ? s->instance_count : 4) * sizeof(uint32_t);
+    uint32_t used = (list->instance_count ? list->instance_count : 1) * sizeof(uint32_t);
+    gn_result res = gn_vk_ring_alloc_window(&r->vk, used, window, gn_vk_storage_align(&r->vk),
+                                            &out->visible_offset, &visible, err);
+
     if (!res)
         res = gn_vk_ring_alloc(
             &r->vk, (list->group_count ? list->group_count : 1) * sizeof(VkDrawIndexedIndirectCommand), 16,

@@ -11,13 +11,20 @@ static VkDeviceSize align_up(VkDeviceSize v, VkDeviceSize a) { return (v + a - 1
 gn_result gn_vk_ring_alloc(gn_vk *vk, VkDeviceSize size, VkDeviceSize align, VkDeviceSize *offset, void **ptr,
                            gn_error *err)
 {
+    return gn_vk_ring_alloc_window(vk, size, size, align, offset, ptr, err);
+}
+
+gn_result gn_vk_ring_alloc_window(gn_vk *vk, VkDeviceSize size, VkDeviceSize window, VkDeviceSize align,
+                                  VkDeviceSize *offset, void **ptr, gn_error *err)
+{
     VkDeviceSize cap = vk->ring.size;
     if (size > cap / 2)
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "staging ring: %llu bytes requested, ring holds %llu",
                        (unsigned long long)size, (unsigned long long)cap);
     for (;;) {
         VkDeviceSize pos = align_up(vk->ring_head, align);
-        if (pos % cap + size > cap) pos = align_up(pos, cap); /* never straddle the end */
+        /* never straddle the end: the whole window a descriptor may address stays inside */
+        if (pos % cap + (window > size ? window : size) > cap) pos = align_up(pos, cap);
         if (pos + size - vk->ring_tail <= cap) {
             vk->ring_head = pos + size;
             *offset = pos % cap;

@@ -212,7 +212,11 @@ void gn_vk_image_release(gn_vk *vk, gn_vk_image *img);
 void gn_vk_release(gn_vk *vk, VkObjectType type, uint64_t handle);
 void gn_vk_collect_garbage(gn_vk *vk, bool all);
 
-/* staging.c: bump allocation in the ring; the returned range is valid for this frame. */
+/* staging.c: bump allocation in the ring; the returned range is valid for this frame.
+ * _window: only size bytes are used, but window bytes from the offset stay inside the ring
+ * (a descriptor with a fixed range over a shorter list). */
+gn_result gn_vk_ring_alloc_window(gn_vk *vk, VkDeviceSize size, VkDeviceSize window, VkDeviceSize align,
+                                  VkDeviceSize *offset, void **ptr, gn_error *err);
 gn_result gn_vk_ring_alloc(gn_vk *vk, VkDeviceSize size, VkDeviceSize align, VkDeviceSize *offset, void **ptr,
                            gn_error *err);
 /* Copies data into dst through the ring (or a temporary buffer for large data), recorded
