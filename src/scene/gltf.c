@@ -347,7 +347,14 @@ gn_result gn_gltf_check_head(const uint8_t *head, size_t head_len, uint64_t size
     if (head_len < 20 || size < 20)
         return gn_fail(err, GN_ERROR_BAD_DATA, "%s: %llu bytes is too short for a .glb header", name,
                        (unsigned long long)size);
-    uint32_t total = gn_gltf_u32(head + 8), json = gn_gltf_u32(head + 12);
+    uint32_t version = gn_gltf_u32(head + 4), total = gn_gltf_u32(head + 8), json = gn_gltf_u32(head + 12);
+    /* assimp's .glb reader refuses other versions and chunk types, and assimp then tries its
+     * other importers on the same bytes, one of which reads past the buffer (fuzzing found it
+     * with a "glTF" magic, version 0x0d03f52a): refuse them here instead */
+    if (version != 2)
+        return gn_fail(err, GN_ERROR_BAD_DATA, "%s: .glb version %u, only 2 is glTF 2.0", name, version);
+    if (memcmp(head + 16, "JSON", 4) != 0)
+        return gn_fail(err, GN_ERROR_BAD_DATA, "%s: the first .glb chunk is not JSON", name);
     if (total > size)
         return gn_fail(err, GN_ERROR_BAD_DATA, "%s: .glb header says %u bytes, the file has %llu", name,
                        total, (unsigned long long)size);
