@@ -108,10 +108,11 @@ typedef struct gn_lights_gpu {
     gn_vk_buffer shadow_matrices; /* mat4 a layer, read by the forward pass */
     gn_light_shadow *chosen;      /* this frame's shadowed lights */
     uint32_t chosen_count, candidates, layers_used;
-    float *layer_vp;            /* 16 floats a layer */
-    gn_view_draws *layer_draws; /* casters of each layer, in the ring */
-    int32_t *layer_of;          /* per light: its first layer this frame, or -1 */
-    bool layers_changed;        /* layer_of differs from what the light buffer holds */
+    float *layer_vp;                              /* 16 floats a layer */
+    gn_view_draws *layer_draws;                   /* casters of each layer, in the ring */
+    int32_t *layer_of;                            /* per light: its first layer this frame, or -1 */
+    bool layers_changed;                          /* layer_of differs from what the light buffer holds */
+    gn_light_shadow_candidate *candidate_scratch; /* layer_of_capacity entries: no allocation a frame */
     uint32_t layer_of_capacity;
 } gn_lights_gpu;
 
@@ -179,7 +180,8 @@ gn_result gn_lights_read_lists(gn_renderer *r, uint32_t *out, size_t words, gn_e
 gn_result gn_plan_reserve(gn_frame_plan *p, uint32_t n, gn_error *err);
 gn_result gn_plan_write(gn_renderer *r, const gn_scene *s, const gn_draw_list *list, gn_view_draws *out,
                         gn_error *err);
-gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, bool no_pvs, gn_error *err);
+gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, bool no_pvs,
+                         gn_error *err);
 double gn_plan_now_ms(void);
 gn_result gn_plan_shadows(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
                           const gn_frame_view *view, gn_gpu_frame *g, gn_error *err);

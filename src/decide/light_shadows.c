@@ -6,10 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct candidate {
-    float distance;
-    uint32_t light;
-} candidate;
+typedef gn_light_shadow_candidate candidate;
 
 static int by_distance(const void *a, const void *b)
 {
@@ -20,11 +17,11 @@ static int by_distance(const void *a, const void *b)
 
 uint32_t gn_light_shadows_choose(const gn_light_desc *lights, uint32_t count, const float camera_pos[3],
                                  const gn_frustum *camera, uint32_t max_lights, uint32_t max_layers,
-                                 gn_light_shadow *out, uint32_t *candidates)
+                                 gn_light_shadow *out, uint32_t *candidates,
+                                 gn_light_shadow_candidate *scratch)
 {
     *candidates = 0;
-    candidate *c = malloc((count ? count : 1) * sizeof *c);
-    if (!c) return 0;
+    candidate *c = scratch;
     uint32_t n = 0;
     for (uint32_t i = 0; i < count; i++) {
         const gn_light_desc *l = &lights[i];
@@ -35,7 +32,7 @@ uint32_t gn_light_shadows_choose(const gn_light_desc *lights, uint32_t count, co
         c[n++] = (candidate){sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), i};
     }
     *candidates = n;
-    qsort(c, n, sizeof *c, by_distance);
+    if (n) qsort(c, n, sizeof *c, by_distance); /* c may be NULL when there are no lights */
     uint32_t picked = 0, layers = 0;
     for (uint32_t k = 0; k < n && picked < max_lights; k++) {
         uint32_t need = lights[c[k].light].type == GN_LIGHT_SPOT ? 1u : 6u;
@@ -43,7 +40,6 @@ uint32_t gn_light_shadows_choose(const gn_light_desc *lights, uint32_t count, co
         out[picked++] = (gn_light_shadow){c[k].light, layers, need};
         layers += need;
     }
-    free(c);
     return picked;
 }
 

@@ -23,9 +23,16 @@ typedef struct gn_light_shadow {
  * the camera frustum (NULL: all), nearest first (ties by index), while their layers fit in
  * max_layers. Returns how many were picked; *candidates is how many wanted a shadow (the rest
  * light unshadowed). out holds max_lights entries. */
-uint32_t gn_light_shadows_choose(const gn_light_desc *lights, uint32_t count, const float camera_pos[3],
-                                 const gn_frustum *camera, uint32_t max_lights, uint32_t max_layers,
-                                 gn_light_shadow *out, uint32_t *candidates);
+typedef struct gn_light_shadow_candidate {
+    float distance;
+    uint32_t light;
+} gn_light_shadow_candidate;
+
+uint32_t
+gn_light_shadows_choose(const gn_light_desc *lights, uint32_t count, const float camera_pos[3],
+                        const gn_frustum *camera, uint32_t max_lights, uint32_t max_layers,
+                        gn_light_shadow *out, uint32_t *candidates,
+                        gn_light_shadow_candidate *scratch /* count entries: no allocation a frame */);
 
 /* World -> clip of one layer: a spot's cone (field of view twice the outer angle, widened
  * so the filter never reads past the edge), or cube face `face` of a point light (90 degrees

@@ -47,6 +47,8 @@ void gn_light_shadows_release(gn_renderer *r)
     free(l->layer_vp);
     free(l->layer_draws);
     free(l->layer_of);
+    free(l->candidate_scratch);
+    l->candidate_scratch = NULL;
     l->chosen = NULL, l->layer_vp = NULL, l->layer_draws = NULL, l->layer_of = NULL;
 }
 
@@ -56,14 +58,19 @@ gn_result gn_plan_light_shadows(gn_renderer *r, const gn_scene *s, const gn_frus
     uint32_t n = gn_scene_light_count(s);
     if (n > l->layer_of_capacity) {
         int32_t *p = realloc(l->layer_of, n * sizeof *p);
-        if (!p) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u lights' layers", n);
+        gn_light_shadow_candidate *c = p ? realloc(l->candidate_scratch, n * sizeof *c) : NULL;
+        if (!p || !c) {
+            if (p) l->layer_of = p; /* keep what realloc moved; the capacity stays the old one */
+            return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u lights' layers", n);
+        }
+        l->candidate_scratch = c;
         for (uint32_t i = l->layer_of_capacity; i < n; i++) p[i] = -1;
         l->layer_of = p;
         l->layer_of_capacity = n;
     }
     const float *cam = r->view.camera_position;
     l->chosen_count = gn_light_shadows_choose(s->lights, n, cam, camera, l->max_shadowed, l->max_layers,
-                                              l->chosen, &l->candidates);
+                                              l->chosen, &l->candidates, l->candidate_scratch);
     /* which light holds which layer; a change re-uploads the lights (gn_lights_sync) */
     for (uint32_t i = 0; i < n; i++) {
         int32_t layer = -1;

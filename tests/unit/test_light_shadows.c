@@ -46,7 +46,8 @@ int main(void)
     gn_frustum_from_view_proj(vp, &f);
     gn_light_shadow out[8];
     uint32_t candidates = 0;
-    uint32_t n = gn_light_shadows_choose(l, 6, cam, &f, 8, 64, out, &candidates);
+    gn_light_shadow_candidate scratch[6];
+    uint32_t n = gn_light_shadows_choose(l, 6, cam, &f, 8, 64, out, &candidates, scratch);
     /* light 2 does not cast, light 4 is behind the camera: 4 candidates, nearest first */
     CHECK(candidates == 4 && n == 4, "candidates %u picked %u", candidates, n);
     CHECK(out[0].light == 1 && out[1].light == 3 && out[2].light == 0 && out[3].light == 5,
@@ -56,9 +57,9 @@ int main(void)
           "layers %u/%u %u/%u", out[0].layer_count, out[1].layer_count, out[1].first_layer,
           out[2].first_layer);
     /* budgets: two lights at most; or 8 layers: the spot, one point light, and the far spot */
-    n = gn_light_shadows_choose(l, 6, cam, &f, 2, 64, out, &candidates);
+    n = gn_light_shadows_choose(l, 6, cam, &f, 2, 64, out, &candidates, scratch);
     CHECK(n == 2 && out[1].light == 3, "light budget: %u picked", n);
-    n = gn_light_shadows_choose(l, 6, cam, &f, 8, 8, out, &candidates);
+    n = gn_light_shadows_choose(l, 6, cam, &f, 8, 8, out, &candidates, scratch);
     CHECK(n == 3 && out[2].light == 5 && out[2].first_layer == 7, "layer budget: %u picked, third %u", n,
           out[2].light);
 
