@@ -130,6 +130,21 @@ bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_d
     return false;
 }
 
+/* The scene rows every rendering command starts with: which scene, its archives, PVS on/off. */
+static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *pvs, gn_opt *t)
+{
+    gn_opt opts[] = {
+        {"--scene", GN_OPT_STRING, scene, NULL, 0, 0, false, NULL, "NAME",
+         "town (default), a .gltf/.glb/.bsp file, or a map name in --paks"},
+        {"--paks", GN_OPT_STRING, paks, NULL, 0, 0, false, NULL, "DIR",
+         "folder of Quake 3 .pk3 archives (e.g. /usr/share/games/openarena/baseoa)"},
+        {"--pvs", GN_OPT_UINT, pvs, NULL, 0, 1, false, NULL, "0|1",
+         "BSP maps: 1 culls by PVS and frustum (default), 0 by frustum only (A/B)"},
+    };
+    memcpy(t, opts, sizeof opts);
+    return GN_COUNT(opts);
+}
+
 static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t);
 
 /* render: the shared scene and frame rows, then its own, the shadow and the light rows. */
@@ -156,13 +171,8 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
 
 static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 {
+    uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, t);
     gn_opt opts[] = {
-        {"--scene", GN_OPT_STRING, &o->scene, NULL, 0, 0, false, NULL, "NAME",
-         "town (default), a .gltf/.glb/.bsp file, or a map name in --paks"},
-        {"--paks", GN_OPT_STRING, &o->paks, NULL, 0, 0, false, NULL, "DIR",
-         "folder of Quake 3 .pk3 archives (e.g. /usr/share/games/openarena/baseoa)"},
-        {"--pvs", GN_OPT_UINT, &o->pvs, NULL, 0, 1, false, NULL, "0|1",
-         "BSP maps: 1 culls by PVS and frustum (default), 0 by frustum only (A/B)"},
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1920x1080)"},
         {"--frames", GN_OPT_UINT, &o->frames, NULL, 1, GN_FRAMES_MAX, false, NULL, "N",
@@ -183,8 +193,8 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
         {"--sun-speed", GN_OPT_FLOAT, &o->sun_speed, NULL, 0, 100000, false, NULL, "X",
          "sun paths: the day passes X times faster than real time at 60 fps (default 20)"},
     };
-    memcpy(t, opts, sizeof opts);
-    uint32_t n = GN_COUNT(opts);
+    memcpy(t + n, opts, sizeof opts);
+    n += GN_COUNT(opts);
     n += gn_shadow_table(&o->shadow, t + n);
     return n + gn_light_table(&o->light, t + n);
 }
@@ -192,13 +202,8 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 /* The rows shared by shadowref and shadowcheck; the same text as render's rows. */
 static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t)
 {
+    uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, t);
     gn_opt opts[] = {
-        {"--scene", GN_OPT_STRING, &o->scene, NULL, 0, 0, false, NULL, "NAME",
-         "town (default), a .gltf/.glb/.bsp file, or a map name in --paks"},
-        {"--paks", GN_OPT_STRING, &o->paks, NULL, 0, 0, false, NULL, "DIR",
-         "folder of Quake 3 .pk3 archives (e.g. /usr/share/games/openarena/baseoa)"},
-        {"--pvs", GN_OPT_UINT, &o->pvs, NULL, 0, 1, false, NULL, "0|1",
-         "BSP maps: 1 culls by PVS and frustum (default), 0 by frustum only (A/B)"},
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1280x720)"},
         {"--time", GN_OPT_FLOAT, &o->time, &o->time_set, 0, 24, false, NULL, "HOURS",
@@ -215,8 +220,8 @@ static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t)
         {"--day", GN_OPT_UINT, &o->day, NULL, 1, 365, false, NULL, "N",
          "day of the year 1..365 (default 230)"},
     };
-    memcpy(t, opts, sizeof opts);
-    return GN_COUNT(opts);
+    memcpy(t + n, opts, sizeof opts);
+    return n + GN_COUNT(opts);
 }
 
 static uint32_t gn_shadowref_table(gn_shadowref_opts *o, gn_opt *t)
