@@ -148,6 +148,10 @@ typedef struct gn_load_desc {
     uint32_t patch_level;   /* Bezier patch subdivisions of Quake 3 curves; default 8 */
     gn_log_fn log;          /* warnings (missing textures); default stderr */
     void *log_user;
+    /* A Quake 3 map's "light" entities become point lights. Their light is baked into the
+     * lightmaps too, so this doubles it: for lighting work on real light layouts. */
+    bool map_lights;
+    float map_light_scale; /* multiplies their intensity; default 1 */
 } gn_load_desc;
 gn_result gn_scene_load(const gn_load_desc *desc, gn_scene **out, gn_error *err);
 
@@ -160,13 +164,22 @@ typedef struct gn_mesh_desc {
     const uint32_t *indices; /* counter-clockwise triangles */
     uint32_t index_count;
     const char *label;
+    const float *lightmap_uvs; /* 2 floats: a second set for a material's lightmap; NULL: zero */
 } gn_mesh_desc;
+
+typedef enum gn_texture_format {
+    GN_TEXTURE_RGBA8 = 0, /* `rgba8`: 8 bits a channel, sRGB when `srgb`; sampled with a mip chain */
+    GN_TEXTURE_RGB9E5,    /* `rgb9e5`: linear HDR light (lightmaps) as VK_FORMAT_E5B9G9R9_UFLOAT_PACK32
+                             words; one level, no mips (an atlas's rectangles must not blend) */
+} gn_texture_format;
 
 typedef struct gn_texture_desc {
     uint32_t width, height;
-    const uint8_t *rgba8; /* width*height*4 bytes, copied */
-    bool srgb;            /* colour data (base colour, emissive); false for normal maps */
+    const uint8_t *rgba8;    /* GN_TEXTURE_RGBA8: width*height*4 bytes, copied */
+    bool srgb;               /* RGBA8 colour data (base colour, emissive); false for normal maps */
     const char *label;
+    gn_texture_format format; /* default RGBA8 */
+    const uint32_t *rgb9e5;   /* GN_TEXTURE_RGB9E5: width*height words, copied */
 } gn_texture_desc;
 
 #define GN_NO_TEXTURE 0xffffffffu
@@ -180,6 +193,11 @@ typedef struct gn_material_desc {
     uint32_t base_color_texture; /* texture id or GN_NO_TEXTURE; 0 is a valid id, so set it */
     uint32_t normal_texture;     /* texture id or GN_NO_TEXTURE */
     bool textures_set;           /* false: both textures are GN_NO_TEXTURE */
+    /* A baked lightmap (an RGB9E5 texture) read through the mesh's lightmap_uvs: the diffuse
+     * irradiance of the surface, in place of the ambient's diffuse term (the sun and local
+     * lights still add). A value of 1 makes the surface's radiance its base colour. */
+    uint32_t lightmap_texture; /* texture id; read only when lightmap_set */
+    bool lightmap_set;
     const char *label;
 } gn_material_desc;
 
@@ -318,6 +336,16 @@ typedef struct gn_frame_view {
     float sun_elevation;     /* degrees */
 } gn_frame_view;
 gn_result gn_get_frame_view(const gn_renderer *r, gn_frame_view *out, gn_error *err);
+
+/* The instances the last gn_render drew in its camera view after culling (the frustum; for a
+ * BSP world also the PVS, unless no_pvs): up to max ids into out, in draw order (sorted by
+ * material and mesh, not by id), and *count set to how many there are in all (out may be
+ * NULL with max 0 to ask the count). The CPU decided them, so nothing waits for the GPU. They
+ * belong to the last frame gn_render submitted: the next gn_render replaces them, and after
+ * one that failed before submitting, this fails too until a frame succeeds. Shadow casters
+ * are not included. */
+gn_result gn_get_visible_instances(const gn_renderer *r, uint32_t *out, uint32_t max, uint32_t *count,
+                                   gn_error *err);
 
 /* ---- statistics ---------------------------------------------------------------------------- */
 #define GN_MAX_PASSES 16

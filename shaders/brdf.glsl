@@ -63,15 +63,23 @@ vec3 gn_brdf_eval(vec3 base_color, float metallic, float roughness, vec3 n, vec3
 // Hemisphere ambient: sky radiance from above, bounced ground light from below; the
 // specular part sees the same hemisphere along the reflection, weighted by F0 and gloss
 // (a cheap stand-in for a pre-filtered environment). Mirrored by gn_shade_ambient in brdf.c.
-vec3 gn_shade_ambient(vec3 base_color, float metallic, float roughness, vec3 n, vec3 v, vec3 amb_sky,
-                      vec3 amb_ground)
+// The ambient with a given diffuse irradiance (a lightmap's, or the hemisphere's below).
+vec3 gn_shade_ambient_irradiance(vec3 base_color, float metallic, float roughness, vec3 n, vec3 v,
+                                 vec3 irradiance, vec3 amb_sky, vec3 amb_ground)
 {
-    vec3 diffuse = mix(amb_ground, amb_sky, n.y * 0.5 + 0.5) * base_color * (1.0 - metallic);
+    vec3 diffuse = irradiance * base_color * (1.0 - metallic);
     vec3 f0 = mix(vec3(0.04), base_color, metallic);
     vec3 r = reflect(-v, n);
     float gloss = 1.0 - roughness;
     vec3 spec = mix(amb_ground, amb_sky, r.y * 0.5 + 0.5) * f0 * (0.25 + 0.75 * gloss * gloss);
     return diffuse + spec;
+}
+
+vec3 gn_shade_ambient(vec3 base_color, float metallic, float roughness, vec3 n, vec3 v, vec3 amb_sky,
+                      vec3 amb_ground)
+{
+    return gn_shade_ambient_irradiance(base_color, metallic, roughness, n, v,
+                                       mix(amb_ground, amb_sky, n.y * 0.5 + 0.5), amb_sky, amb_ground);
 }
 
 #endif // GN_BRDF_GLSL

@@ -11,13 +11,35 @@
 
 layout(set = 1, binding = 0) uniform sampler2D base_tex;
 layout(set = 1, binding = 1) uniform sampler2D normal_tex;
+layout(set = 1, binding = 2) uniform sampler2D lightmap_tex; // RGB9E5 atlas, linear
 layout(push_constant) uniform Push { uint material; } pc;
 
 layout(location = 0) in vec3 in_world;
 layout(location = 1) in vec3 in_normal;
 layout(location = 2) in vec4 in_tangent;
 layout(location = 3) in vec2 in_uv;
+layout(location = 4) in vec2 in_uv2;
+layout(location = 5) flat in uvec3 in_grid;
 layout(location = 0) out vec4 out_color;
+
+// RGB9E5 as src/decide/atlas.c packs it.
+vec3 gn_rgb9e5(uint p)
+{
+    float scale = exp2(float(int(p >> 27u) - 24));
+    return vec3(float(p & 511u), float((p >> 9u) & 511u), float((p >> 18u) & 511u)) * scale;
+}
+
+// The octahedral direction of src/scene/world.c (12 bits a coordinate; y is up).
+vec3 gn_oct_decode12(uint p)
+{
+    vec2 e = vec2(float(p & 4095u), float((p >> 12u) & 4095u)) / 4095.0 * 2.0 - 1.0;
+    vec3 d = vec3(e.x, 1.0 - abs(e.x) - abs(e.y), e.y);
+    if (d.y < 0.0) {
+        vec2 s = vec2(d.x >= 0.0 ? 1.0 : -1.0, d.z >= 0.0 ? 1.0 : -1.0);
+        d.xz = (1.0 - abs(d.zx)) * s;
+    }
+    return normalize(d);
+}
 
 void main()
 {
@@ -78,7 +100,18 @@ void main()
                 color += reflected * gn_light_shadow(lights[i], in_world, n_geo);
         }
     }
-    color += gn_shade_ambient(base.rgb, metallic, roughness, n, v, frame.ambient_sky.rgb, frame.ambient_ground.rgb);
+    // Baked light is the surface's diffuse irradiance (1 = its base colour) in place of the
+    // hemisphere's diffuse term (the ambient's specular stays): a lightmap, or for objects
+    // without one in a BSP world the map's light grid (ambient plus one directed light).
+    vec3 irradiance = mix(frame.ambient_ground.rgb, frame.ambient_sky.rgb, n.y * 0.5 + 0.5);
+    if (m.lighting.x > 0.5) {
+        irradiance = texture(lightmap_tex, in_uv2).rgb;
+    } else if ((in_grid.x & GN_GPU_INSTANCE_GRID_LIT) != 0u) {
+        vec3 to_light = gn_oct_decode12(in_grid.x >> 8u);
+        irradiance = gn_rgb9e5(in_grid.y) + gn_rgb9e5(in_grid.z) * max(dot(n, to_light), 0.0);
+    }
+    color += gn_shade_ambient_irradiance(base.rgb, metallic, roughness, n, v, irradiance, frame.ambient_sky.rgb,
+                                         frame.ambient_ground.rgb);
     color += m.emissive.rgb;
     out_color = vec4(color, 1.0);
 }

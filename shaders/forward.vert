@@ -6,11 +6,14 @@ layout(location = 0) in vec3 in_pos;
 layout(location = 1) in vec3 in_normal;
 layout(location = 2) in vec4 in_tangent;
 layout(location = 3) in vec2 in_uv;
+layout(location = 4) in vec2 in_uv2;
 
 layout(location = 0) out vec3 out_world;
 layout(location = 1) out vec3 out_normal;
 layout(location = 2) out vec4 out_tangent;
 layout(location = 3) out vec2 out_uv;
+layout(location = 4) out vec2 out_uv2;
+layout(location = 5) flat out uvec3 out_grid; // the instance's light-grid sample (info.yzw)
 
 void main()
 {
@@ -21,4 +24,6 @@ void main()
     out_normal = gn_normal_to_world(inst, in_normal);
     out_tangent = vec4(gn_dir_to_world(inst, in_tangent.xyz), in_tangent.w);
     out_uv = in_uv;
+    out_uv2 = in_uv2;
+    out_grid = inst.info.yzw;
 }

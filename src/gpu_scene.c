@@ -21,8 +21,9 @@ void gn_pack_instance(const gn_instance *in, gn_gpu_instance *out)
         out->row2[c] = m[c * 4 + 2];
     }
     out->info[0] = in->material;
-    out->info[1] = in->flags;
-    out->info[2] = out->info[3] = 0;
+    out->info[1] = (in->flags & GN_INSTANCE_DYNAMIC ? GN_GPU_INSTANCE_DYNAMIC : 0u) | in->grid_light[2];
+    out->info[2] = in->grid_light[0];
+    out->info[3] = in->grid_light[1];
 }
 
 void gn_pack_material(const gn_material *in, gn_gpu_material *out)
@@ -36,6 +37,8 @@ void gn_pack_material(const gn_material *in, gn_gpu_material *out)
     out->pbr[1] = in->roughness;
     out->pbr[2] = in->base_color_texture != GN_NO_TEXTURE ? 1.0f : 0.0f;
     out->pbr[3] = in->normal_texture != GN_NO_TEXTURE ? 1.0f : 0.0f;
+    out->lighting[0] = in->lightmap_texture != GN_NO_TEXTURE ? 1.0f : 0.0f;
+    out->lighting[1] = out->lighting[2] = out->lighting[3] = 0.0f;
 }
 
 void gn_gpu_scene_release(gn_renderer *r)
@@ -49,6 +52,7 @@ void gn_gpu_scene_release(gn_renderer *r)
     for (uint32_t i = 0; i < g->texture_count; i++) gn_vk_image_release(vk, &g->textures[i]);
     gn_vk_image_release(vk, &g->white);
     gn_vk_image_release(vk, &g->flat_normal);
+    gn_vk_image_release(vk, &g->black_light);
     gn_vk_release(vk, VK_OBJECT_TYPE_DESCRIPTOR_POOL, (uint64_t)(uintptr_t)g->pool);
     free(g->textures);
     free(g->material_sets);
@@ -66,17 +70,20 @@ static gn_result make_buffer(gn_renderer *r, gn_vk_buffer *b, VkBufferUsageFlags
     return res;
 }
 
-/* A texture with its full mip chain, built on the CPU (gn_mip_down) so that lavapipe and
- * every GPU filter the same way. */
-static gn_result make_texture(gn_renderer *r, gn_vk_image *img, uint32_t w, uint32_t h, bool srgb,
-                              const uint8_t *rgba, const char *name, gn_error *err)
+/* A texture: RGBA8 with its full mip chain, built on the CPU (gn_mip_down) so that lavapipe
+ * and every GPU filter the same way; RGB9E5 light (lightmap atlases) as one level. */
+static gn_result make_texture(gn_renderer *r, gn_vk_image *img, uint32_t w, uint32_t h, uint32_t format,
+                              bool srgb, const uint8_t *rgba, const char *name, gn_error *err)
 {
-    uint32_t levels = gn_mip_levels(w, h);
+    bool hdr = format == GN_TEXTURE_RGB9E5;
+    uint32_t levels = hdr ? 1 : gn_mip_levels(w, h);
     gn_vk_image_desc d = {w,
                           h,
                           1,
                           levels,
-                          srgb ? VK_FORMAT_R8G8B8A8_SRGB : VK_FORMAT_R8G8B8A8_UNORM,
+                          hdr    ? VK_FORMAT_E5B9G9R9_UFLOAT_PACK32
+                          : srgb ? VK_FORMAT_R8G8B8A8_SRGB
+                                 : VK_FORMAT_R8G8B8A8_UNORM,
                           VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
                           name};
     gn_result res = gn_vk_image_create(&r->vk, &d, img, err);
@@ -131,7 +138,9 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
             m->base_color_texture != GN_NO_TEXTURE ? &g->textures[m->base_color_texture] : &g->white;
         gn_vk_image *nrm =
             m->normal_texture != GN_NO_TEXTURE ? &g->textures[m->normal_texture] : &g->flat_normal;
-        gn_vk_write w[2] = {
+        /* no lightmap: any image fills the slot (the shader does not read it) */
+        gn_vk_image *lm = m->lightmap_texture != GN_NO_TEXTURE ? &g->textures[m->lightmap_texture] : &g->black_light;
+        gn_vk_write w[3] = {
             {.binding = 0,
              .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
              .image = base,
@@ -142,8 +151,13 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
              .image = nrm,
              .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
              .sampler = r->pipes.repeat},
+            {.binding = 2,
+             .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+             .image = lm,
+             .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+             .sampler = r->pipes.clamp_linear},
         };
-        gn_vk_write_set(&r->vk, g->material_sets[i], w, 2);
+        gn_vk_write_set(&r->vk, g->material_sets[i], w, 3);
     }
     g->material_count = s->material_count;
     return res;
@@ -175,15 +189,20 @@ static gn_result upload_all(gn_renderer *r, const gn_scene *s, gn_error *err)
     if (res) return res;
 
     static const uint8_t white[4] = {255, 255, 255, 255}, flat[4] = {128, 128, 255, 255};
-    res = make_texture(r, &g->white, 1, 1, true, white, "default white", err);
-    if (!res) res = make_texture(r, &g->flat_normal, 1, 1, false, flat, "default flat normal", err);
+    res = make_texture(r, &g->white, 1, 1, GN_TEXTURE_RGBA8, true, white, "default white", err);
+    if (!res) res = make_texture(r, &g->flat_normal, 1, 1, GN_TEXTURE_RGBA8, false, flat, "default flat normal", err);
+    static const uint32_t no_light = 0;
+    if (!res)
+        res = make_texture(r, &g->black_light, 1, 1, GN_TEXTURE_RGB9E5, false, (const uint8_t *)&no_light,
+                           "default no lightmap", err);
     g->textures = calloc(s->texture_count ? s->texture_count : 1, sizeof *g->textures);
     if (!g->textures)
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u textures", s->texture_count);
     for (uint32_t i = 0; !res && i < s->texture_count; i++) {
         const gn_texture *t = &s->textures[i];
         g->texture_count = i + 1; /* counted first: a half-made texture is released with the rest */
-        res = make_texture(r, &g->textures[i], t->width, t->height, t->srgb, t->rgba8, "scene texture", err);
+        res = make_texture(r, &g->textures[i], t->width, t->height, t->format, t->srgb, t->texels,
+                           t->format == GN_TEXTURE_RGB9E5 ? "scene lightmap" : "scene texture", err);
     }
     if (!res) res = upload_materials(r, s, err);
     return res;

@@ -17,7 +17,7 @@ typedef struct gn_gpu_scene {
     gn_vk_buffer vertices, indices, instances, materials;
     gn_vk_image *textures;
     uint32_t texture_count;
-    gn_vk_image white, flat_normal; /* bound where a material has no texture */
+    gn_vk_image white, flat_normal, black_light; /* bound where a material has no texture */
     VkDescriptorPool pool;
     VkDescriptorSet *material_sets;
     uint32_t material_count;
@@ -43,6 +43,7 @@ typedef struct gn_view_draws {
 /* What the CPU decided for this frame (src/frame.c, src/plan.c). */
 typedef struct gn_frame_plan {
     gn_draw_list list;        /* the camera's, kept for its material batches */
+    bool list_submitted;      /* list is the last submitted frame's (gn_get_visible_instances) */
     gn_draw_list shadow_list; /* scratch for one cascade at a time (its draws are in the ring) */
     gn_cull_item *items;
     gn_cull_item *subset; /* scratch: the items one shadow cascade (or a world's PVS) keeps */
@@ -82,7 +83,7 @@ typedef struct gn_pipelines {
     VkPipelineLayout scene_layout, tonemap_layout_p;
     VkDescriptorPool pool;
     VkDescriptorSet frame_set, tonemap_set;
-    VkSampler repeat, clamp;
+    VkSampler repeat, clamp, clamp_linear;
     VkPipeline depth, forward, sky, tonemap;
 } gn_pipelines;
 

@@ -95,8 +95,12 @@ GN_STRUCT(gn_gpu_light)
 GN_STRUCT(gn_gpu_instance)
 {
     gn_vec4 row0, row1, row2;
-    gn_uvec4 info; /* x = material, y = flags (1 = dynamic), zw unused */
+    gn_uvec4 info; /* x = material; y = flags (bits 0..7: GN_GPU_INSTANCE_*), and for a grid-lit
+                      instance the light's direction (octahedral, 12 bits a coordinate) in bits
+                      8..31; z, w = the grid's ambient and directed light (RGB9E5) */
 };
+#define GN_GPU_INSTANCE_DYNAMIC 1u
+#define GN_GPU_INSTANCE_GRID_LIT 2u /* lit by a BSP map's light grid instead of the hemisphere */
 
 /* One material: set 0, binding 2 (storage buffer). Textures are bound per material in set 1
  * because lavapipe has no descriptor indexing. */
@@ -105,6 +109,7 @@ GN_STRUCT(gn_gpu_material)
     gn_vec4 base_color; /* linear rgba */
     gn_vec4 emissive;   /* rgb linear radiance; w unused */
     gn_vec4 pbr;        /* x metallic, y roughness, z has base texture, w has normal map */
+    gn_vec4 lighting;   /* x has a lightmap (set 1, binding 2, at the vertex's uv2); yzw unused */
 };
 
 #endif

@@ -124,6 +124,18 @@ static void conv_dir(const float q[3], float out[3])
     out[2] = -q[1];
 }
 
+void gn_bsp_point_to_quake(const float p[3], float q[3])
+{
+    q[0] = p[0] / GN_BSP_UNIT;
+    q[1] = -p[2] / GN_BSP_UNIT;
+    q[2] = p[1] / GN_BSP_UNIT;
+}
+
+void gn_bsp_dir_from_quake(const float q[3], float out[3])
+{
+    conv_dir(q, out);
+}
+
 /* A box's converted corners: the new z is -y, so its minimum comes from the old maximum. */
 static void conv_box(const float qmn[3], const float qmx[3], float mn[3], float mx[3])
 {
@@ -429,6 +441,29 @@ static gn_result read_nodes(const parser *ps, gn_bsp *b)
     return GN_OK;
 }
 
+/* The light grid's placement as Q3 computes it (R_LoadLightGrid): the world model's bounds
+ * rounded inwards to whole cells. Needs the raw (Quake) bounds of model 0. */
+static void place_grid(gn_bsp *b, const float qmn[3], const float qmx[3])
+{
+    float size[3] = {64, 64, 128};
+    char text[64];
+    float g[3];
+    if (gn_bsp_entity_value(b, "worldspawn", 0, "gridsize", text, sizeof text) &&
+        sscanf(text, "%f %f %f", &g[0], &g[1], &g[2]) == 3 && g[0] >= 1 && g[1] >= 1 && g[2] >= 1 &&
+        g[0] <= 65536 && g[1] <= 65536 && g[2] <= 65536)
+        memcpy(size, g, sizeof size);
+    uint64_t cells = 1;
+    for (int k = 0; k < 3; k++) {
+        float lo = size[k] * ceilf(qmn[k] / size[k]), hi = size[k] * floorf(qmx[k] / size[k]);
+        float n = hi >= lo ? (hi - lo) / size[k] + 1.0f : 0.0f;
+        b->grid_origin[k] = lo;
+        b->grid_size[k] = size[k];
+        b->grid_dims[k] = n > 0 && n < 65536.0f ? (uint32_t)n : 0;
+        cells *= b->grid_dims[k];
+    }
+    b->has_grid = cells > 0 && cells == b->lightvol_count;
+}
+
 static gn_result read_models(const parser *ps, gn_bsp *b)
 {
     b->model_count = ps->count[LUMP_MODELS];
@@ -502,6 +537,14 @@ static gn_result parse_all(parser *ps, gn_bsp *b)
     TRY(read_models(ps, b));
     TRY(check_brushes(ps, b));
     TRY(read_blobs(ps, b));
+    if (b->model_count) { /* the world model's raw (Quake) bounds, checked finite by read_models */
+        float qmn[3], qmx[3];
+        for (uint32_t k = 0; k < 3; k++) {
+            qmn[k] = rd_f32(field(ps, LUMP_MODELS, 0, k));
+            qmx[k] = rd_f32(field(ps, LUMP_MODELS, 0, 3 + k));
+        }
+        place_grid(b, qmn, qmx);
+    }
     return GN_OK;
 }
 

@@ -113,6 +113,13 @@ typedef struct gn_bsp {
     uint32_t lightmap_count;
     uint8_t *lightvols; /* raw 8-byte cells (ambient RGB, directed RGB, phi/theta); Q3's grid */
     uint32_t lightvol_count;
+    /* The light grid's placement, in Quake units and axes (as the engine derives it from the
+     * world model's bounds and worldspawn's "gridsize", default 64 64 128): cell (i, j, k) is
+     * lightvols[i + j*dims[0] + k*dims[0]*dims[1]] at origin + (i, j, k) * size. has_grid is
+     * false when the lump's size does not match (Q3 ignores such a grid too). */
+    float grid_origin[3], grid_size[3];
+    uint32_t grid_dims[3];
+    bool has_grid;
     uint8_t *visdata; /* vis_clusters rows of vis_row_bytes; NULL: no PVS (all visible) */
     uint32_t vis_clusters, vis_row_bytes;
 } gn_bsp;
@@ -170,6 +177,11 @@ void gn_bsp_patch_tessellate(const gn_bsp_vertex *ctrl, uint32_t w, uint32_t h, 
 
 /* gn_fail's twin for the BSP code: gn_fail (base/error.h) is defined in src/scene/scene.c,
  * which gnomon_decide does not link. Fills err (may be NULL); returns code. */
+
+/* The renderer-frame point (metres) in Quake units and axes, and a Quake direction in the
+ * renderer's frame: the inverse and the direction half of the one conversion (bsp.c). */
+void gn_bsp_point_to_quake(const float p[3], float q[3]);
+void gn_bsp_dir_from_quake(const float q[3], float out[3]);
 
 /* ---- entities ----------------------------------------------------------------------------- */
 typedef struct gn_bsp_entity {

@@ -59,12 +59,12 @@ bool gn_atlas_pack(gn_atlas_rect *rects, uint32_t count, uint32_t padding, uint3
 
 void gn_atlas_uv(const gn_atlas_rect *r, uint32_t width, uint32_t height, float u, float v, float out[2])
 {
-    /* texel centres of the rectangle's first and last texels bound the lookups */
+    /* the texel centres of the rectangle's first and last texels bound the lookups */
+    float x = (float)r->x + (float)r->w * u, y = (float)r->y + (float)r->h * v;
     float x0 = (float)r->x + 0.5f, x1 = (float)(r->x + r->w) - 0.5f;
     float y0 = (float)r->y + 0.5f, y1 = (float)(r->y + r->h) - 0.5f;
-    float cu = u < 0 ? 0 : u > 1 ? 1 : u, cv = v < 0 ? 0 : v > 1 ? 1 : v;
-    out[0] = (x0 + (x1 - x0) * cu) / (float)width;
-    out[1] = (y0 + (y1 - y0) * cv) / (float)height;
+    out[0] = (x < x0 ? x0 : x > x1 ? x1 : x) / (float)width;
+    out[1] = (y < y0 ? y0 : y > y1 ? y1 : y) / (float)height;
 }
 
 /* The shared exponent format as the Vulkan spec defines it (N = 9 mantissa bits, B = 15). */

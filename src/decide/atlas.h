@@ -17,8 +17,9 @@ typedef struct gn_atlas_rect {
 bool gn_atlas_pack(gn_atlas_rect *rects, uint32_t count, uint32_t padding, uint32_t max_side, uint32_t *width,
                    uint32_t *height, uint32_t *scratch);
 
-/* A texel-space uv inside rectangle r mapped into the atlas with a half-texel inset, so that
- * bilinear filtering never reads the padding of a neighbour: u, v in 0..1 over the rectangle. */
+/* A uv over rectangle r (u, v in 0..1 from its first texel's outer edge to its last's) mapped
+ * into the atlas, clamped half a texel inside the rectangle so that bilinear filtering never
+ * reads its padding or a neighbour. */
 void gn_atlas_uv(const gn_atlas_rect *r, uint32_t width, uint32_t height, float u, float v, float out[2]);
 
 /* RGB9E5 (VK_FORMAT_E5B9G9R9_UFLOAT_PACK32): three 9-bit mantissas sharing a 5-bit exponent,

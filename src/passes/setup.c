@@ -26,6 +26,7 @@ static gn_result layouts(gn_renderer *r, gn_error *err)
     const gn_vk_binding material[] = {
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* base colour */
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* normal map */
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* lightmap (atlas), clamped linear */
     };
     const gn_vk_binding tonemap[] = {
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS}, /* resolved hdr */
@@ -34,7 +35,7 @@ static gn_result layouts(gn_renderer *r, gn_error *err)
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, CS}, /* gn_gpu_frame */
     };
     gn_result res = gn_vk_set_layout(vk, frame, 9, "set 0: frame", &p->frame_layout, err);
-    if (!res) res = gn_vk_set_layout(vk, material, 2, "set 1: material", &p->material_layout, err);
+    if (!res) res = gn_vk_set_layout(vk, material, 3, "set 1: material", &p->material_layout, err);
     if (!res) res = gn_vk_set_layout(vk, tonemap, 4, "tonemap set", &p->tonemap_layout, err);
     VkDescriptorSetLayout scene[2] = {p->frame_layout, p->material_layout};
     if (!res)
@@ -45,6 +46,7 @@ static gn_result layouts(gn_renderer *r, gn_error *err)
     if (!res) res = gn_vk_alloc_set(vk, p->pool, p->tonemap_layout, "tonemap set", &p->tonemap_set, err);
     if (!res) res = gn_vk_sampler(vk, true, true, "repeat linear", &p->repeat, err);
     if (!res) res = gn_vk_sampler(vk, false, false, "clamp nearest", &p->clamp, err);
+    if (!res) res = gn_vk_sampler(vk, false, true, "clamp linear", &p->clamp_linear, err);
     return res;
 }
 
@@ -142,5 +144,6 @@ void gn_pipelines_release(gn_renderer *r)
     gn_vk_release(vk, VK_OBJECT_TYPE_DESCRIPTOR_POOL, (uint64_t)(uintptr_t)p->pool);
     gn_vk_release(vk, VK_OBJECT_TYPE_SAMPLER, (uint64_t)(uintptr_t)p->repeat);
     gn_vk_release(vk, VK_OBJECT_TYPE_SAMPLER, (uint64_t)(uintptr_t)p->clamp);
+    gn_vk_release(vk, VK_OBJECT_TYPE_SAMPLER, (uint64_t)(uintptr_t)p->clamp_linear);
     memset(p, 0, sizeof *p);
 }

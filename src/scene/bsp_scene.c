@@ -3,9 +3,11 @@
  * still draws every face of a texture in one indirect call (faces of one material are one
  * batch). Textures come from the archives (TGA, JPEG or PNG through stb_image, by the shader
  * name plus an extension); a shader with no image gets a visible checker and one warning.
- * Not yet: lightmaps (docs/WORLDS.md). */
+ * Lightmaps go into one RGB9E5 atlas (base/bsp_light.c) that the faces' second uv set
+ * addresses; faces without one are lit by the map's light grid (scene/world.c). */
 #include "scene/bsp_scene.h"
 #include "base/bsp.h"
+#include "base/bsp_light.h"
 #include "base/error.h"
 #include "scene/scene.h"
 #include "scene/world.h"
@@ -60,15 +62,17 @@ static uint32_t load_texture(gn_scene *s, gn_pak *pak, const char *name)
 
 /* One face as a mesh of its own and a static instance. */
 static gn_result add_face(gn_scene *s, const gn_bsp_mesh *m, uint32_t face, uint32_t material,
-                          const char *label, uint32_t *instance, gn_error *err)
+                          const gn_bsp_atlas *atlas, int32_t lightmap, const char *label, uint32_t *instance,
+                          gn_error *err)
 {
     const gn_bsp_face_range *fr = &m->faces[face];
     uint32_t n = fr->index_count;
     float *pos = malloc((size_t)n * 3 * sizeof *pos), *nrm = malloc((size_t)n * 3 * sizeof *nrm),
-          *uv = malloc((size_t)n * 2 * sizeof *uv);
+          *uv = malloc((size_t)n * 2 * sizeof *uv), *lm = malloc((size_t)n * 2 * sizeof *lm);
     uint32_t *idx = malloc((size_t)n * sizeof *idx);
     gn_result res = GN_OK;
-    if (!pos || !nrm || !uv || !idx) res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
+    if (!pos || !nrm || !uv || !lm || !idx)
+        res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
     /* the face's own vertices, in first-use order (a face indexes a small range) */
     uint32_t lo = UINT32_MAX, hi = 0;
     for (uint32_t k = 0; !res && k < n; k++) {
@@ -89,6 +93,10 @@ static gn_result add_face(gn_scene *s, const gn_bsp_mesh *m, uint32_t face, uint
                 memcpy(&pos[nv * 3], mv->pos, sizeof mv->pos);
                 memcpy(&nrm[nv * 3], mv->normal, sizeof mv->normal);
                 memcpy(&uv[nv * 2], mv->uv, sizeof mv->uv);
+                if (lightmap >= 0)
+                    gn_bsp_lightmap_uv(atlas, (uint32_t)lightmap, mv->lm_uv, &lm[nv * 2]);
+                else
+                    lm[nv * 2] = lm[nv * 2 + 1] = 0.0f;
                 map[v - lo] = nv++;
             }
             idx[k] = map[v - lo];
@@ -99,6 +107,7 @@ static gn_result add_face(gn_scene *s, const gn_bsp_mesh *m, uint32_t face, uint
         gn_mesh_desc md = {.positions = pos,
                            .normals = nrm,
                            .uvs = uv,
+                           .lightmap_uvs = lm,
                            .vertex_count = nv,
                            .indices = idx,
                            .index_count = n,
@@ -111,14 +120,30 @@ static gn_result add_face(gn_scene *s, const gn_bsp_mesh *m, uint32_t face, uint
     free(pos);
     free(nrm);
     free(uv);
+    free(lm);
     free(idx);
     return res;
 }
 
 
-gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, const char *name, gn_pak *pak,
-                             uint32_t patch_level, gn_log_fn log, void *log_user, gn_error *err)
+/* The map's light entities as point lights, up to the scene's light cap. */
+static gn_result add_map_lights(gn_scene *s, const gn_bsp *b, float scale, gn_error *err)
 {
+    gn_light_desc *lights = malloc(GN_MAX_LIGHTS * sizeof *lights);
+    if (!lights) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for lights", b->name);
+    uint32_t total = 0, n = gn_bsp_light_entities(b, scale, lights, GN_MAX_LIGHTS - s->light_count, &total);
+    gn_result res = GN_OK;
+    for (uint32_t i = 0; !res && i < n; i++) res = gn_scene_add_light(s, &lights[i], NULL, err);
+    free(lights);
+    return res;
+}
+
+gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, const char *name, gn_pak *pak,
+                             const gn_load_desc *d, gn_error *err)
+{
+    uint32_t patch_level = d->patch_level ? d->patch_level : 8;
+    gn_log_fn log = d->log;
+    void *log_user = d->log_user;
     gn_world *w = calloc(1, sizeof *w);
     if (!w) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
     gn_result res = gn_bsp_parse(data, size, name, NULL, &w->bsp, err);
@@ -139,30 +164,61 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
     for (uint32_t l = 0; !res && l < b->leaf_count; l++)
         for (uint32_t k = 0; k < b->leaves[l].leafface_count; k++)
             w->in_leaves[b->leaffaces[b->leaves[l].first_leafface + k]] = 1;
-    uint32_t *materials = res ? NULL : malloc((b->texture_count ? b->texture_count : 1) * sizeof *materials);
-    if (!res && !materials) res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
+    /* Two materials a texture: with the lightmap atlas (faces that have a lightmap) and
+     * without (vertex-lit faces: the light grid lights them). Made in texture order, the
+     * unlit one only when some face needs it, so the order is fixed by the map. */
+    gn_bsp_atlas atlas = {0};
+    if (!res) res = gn_bsp_lightmap_atlas(b, &atlas, err);
+    uint32_t atlas_tex = GN_NO_TEXTURE;
+    if (!res && atlas.count) {
+        gn_texture_desc atlas_desc = {.width = atlas.width,
+                              .height = atlas.height,
+                              .format = GN_TEXTURE_RGB9E5,
+                              .rgb9e5 = atlas.texels,
+                              .label = "lightmap atlas"};
+        res = gn_scene_add_texture(s, &atlas_desc, &atlas_tex, err);
+    }
+    uint32_t tcount = b->texture_count ? b->texture_count : 1;
+    uint32_t *materials = res ? NULL : malloc((size_t)tcount * 2 * sizeof *materials);
+    uint8_t *needs = res ? NULL : calloc((size_t)tcount * 2, 1); /* [t*2 + lit] */
+    if (!res && (!materials || !needs)) res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
+    for (uint32_t f = 0; !res && f < faces; f++)
+        if (w->mesh.faces[f].index_count)
+            needs[(uint32_t)b->faces[f].texture * 2 + (b->faces[f].lightmap >= 0 && atlas.count ? 1 : 0)] = 1;
     uint32_t checker = GN_NO_TEXTURE, missing = 0;
     for (uint32_t t = 0; !res && t < b->texture_count; t++) {
+        materials[t * 2] = materials[t * 2 + 1] = UINT32_MAX;
+        if (!needs[t * 2] && !needs[t * 2 + 1]) continue;
         uint32_t tex = load_texture(s, pak, b->textures[t].name);
         if (tex == GN_NO_TEXTURE) {
             missing++;
             if (checker == GN_NO_TEXTURE) res = add_checker(s, &checker, err);
             tex = checker;
         }
-        gn_material_desc md = {.base_color = {1, 1, 1, 1},
-                               .roughness = 0.8f,
-                               .base_color_texture = tex,
-                               .normal_texture = GN_NO_TEXTURE,
-                               .textures_set = true,
-                               .label = b->textures[t].name};
-        if (!res) res = gn_scene_add_material(s, &md, &materials[t], err);
+        for (uint32_t lit = 0; !res && lit < 2; lit++) {
+            if (!needs[t * 2 + lit]) continue;
+            gn_material_desc md = {.base_color = {1, 1, 1, 1},
+                                   .roughness = 0.8f,
+                                   .base_color_texture = tex,
+                                   .normal_texture = GN_NO_TEXTURE,
+                                   .textures_set = true,
+                                   .lightmap_texture = atlas_tex,
+                                   .lightmap_set = lit != 0,
+                                   .label = b->textures[t].name};
+            res = gn_scene_add_material(s, &md, &materials[t * 2 + lit], err);
+        }
     }
     w->first_instance = s->instance_count;
     for (uint32_t f = 0; !res && f < faces; f++) {
         if (!w->mesh.faces[f].index_count) continue;
-        res = add_face(s, &w->mesh, f, materials[b->faces[f].texture], b->textures[b->faces[f].texture].name,
-                       &w->face_instance[f], err);
+        const gn_bsp_face *bf = &b->faces[f];
+        int32_t lightmap = bf->lightmap >= 0 && atlas.count ? bf->lightmap : -1;
+        res = add_face(s, &w->mesh, f, materials[(uint32_t)bf->texture * 2 + (lightmap >= 0)], &atlas, lightmap,
+                       b->textures[bf->texture].name, &w->face_instance[f], err);
     }
+    w->lightmaps = atlas.count;
+    gn_bsp_atlas_free(&atlas);
+    free(needs);
     w->instance_count = s->instance_count - w->first_instance;
     free(materials);
     if (!res && missing) {
@@ -174,6 +230,7 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
         else
             fprintf(stderr, "gnomon: %s\n", line);
     }
+    if (!res && d->map_lights) res = add_map_lights(s, b, d->map_light_scale > 0 ? d->map_light_scale : 1.0f, err);
     float eye[3], yaw = 0;
     if (!res && gn_bsp_default_camera(b, eye, &yaw)) {
         memcpy(s->default_camera, eye, sizeof eye);
@@ -186,5 +243,7 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
     }
     gn_world_free(s->world);
     s->world = w;
+    /* objects without a lightmap take their light from the grid, now that the map is there */
+    for (uint32_t i = 0; i < s->instance_count; i++) gn_world_light_instance(s, i);
     return GN_OK;
 }

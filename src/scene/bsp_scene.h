@@ -5,9 +5,11 @@
 #include "scene/pak.h"
 #include "scene/scene.h"
 
-/* Parses and triangulates the map in data and adds one mesh, material and instance a
- * texture; textures come from pak (may be NULL: every surface a checker). */
+/* Parses and triangulates the map in data and adds a mesh and instance a face, two materials
+ * a texture (with and without the lightmap atlas) and, with d->map_lights, its light entities;
+ * textures come from pak (may be NULL: every surface a checker). d gives the patch level and
+ * the log. */
 gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, const char *name, gn_pak *pak,
-                             uint32_t patch_level, gn_log_fn log, void *log_user, gn_error *err);
+                             const gn_load_desc *d, gn_error *err);
 
 #endif

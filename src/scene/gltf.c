@@ -265,7 +265,7 @@ typedef struct gn_gltf_mark {
 
 static void gn_gltf_rollback(gn_scene *s, const gn_gltf_mark *k)
 {
-    for (uint32_t i = k->textures; i < s->texture_count; i++) free(s->textures[i].rgba8);
+    for (uint32_t i = k->textures; i < s->texture_count; i++) free(s->textures[i].texels);
     s->vertex_count = k->vertices, s->index_count = k->indices, s->mesh_count = k->meshes;
     s->material_count = k->materials, s->texture_count = k->textures, s->instance_count = k->instances;
     s->generation = k->generation + 1; /* anything uploaded in between is stale */

@@ -58,8 +58,7 @@ static gn_result load_bsp(gn_scene *s, const gn_load_desc *d, gn_error *err)
                       "%s: not a .gltf, .glb or .bsp file, and no archives (paks) to find a map in", d->path);
     }
     if (!res)
-        res = gn_bsp_scene_build(s, data, size, d->path, pak, d->patch_level ? d->patch_level : 8, d->log,
-                                 d->log_user, err);
+        res = gn_bsp_scene_build(s, data, size, d->path, pak, d, err);
     free(data);
     gn_pak_close(pak);
     return res;

@@ -94,13 +94,13 @@ uint32_t gn_mg_vertex(gn_mg *b, const float p[3], const float n[3], const float 
 {
     if (!gn_mg_reserve(b, 1, 0)) return 0;
     gn_vertex *v = &b->v[b->vcount];
+    *v = (gn_vertex){0}; /* every field, the unused lightmap uv too: scenes are hashed and compared */
     const float *m = b->xf, *q = b->nxf;
     for (int k = 0; k < 3; k++) {
         v->pos[k] = m[k] * p[0] + m[4 + k] * p[1] + m[8 + k] * p[2] + m[12 + k];
         v->normal[k] = q[k] * n[0] + q[3 + k] * n[1] + q[6 + k] * n[2];
     }
     gn_norm(v->normal);
-    memset(v->tangent, 0, sizeof v->tangent);
     v->uv[0] = uv ? uv[0] : 0.0f, v->uv[1] = uv ? uv[1] : 0.0f;
     return b->vcount++;
 }

@@ -67,7 +67,7 @@ gn_result gn_scene_create_builtin(const gn_builtin_desc *desc, gn_scene **out, g
 void gn_scene_destroy(gn_scene *s)
 {
     if (!s) return;
-    for (uint32_t i = 0; i < s->texture_count; i++) free(s->textures[i].rgba8);
+    for (uint32_t i = 0; i < s->texture_count; i++) free(s->textures[i].texels);
     free(s->vertices);
     free(s->indices);
     free(s->meshes);
@@ -296,7 +296,8 @@ gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id
     } attrs[] = {{d->positions, 3, "position"},
                  {d->normals, 3, "normal"},
                  {d->tangents, 4, "tangent"},
-                 {d->uvs, 2, "uv"}};
+                 {d->uvs, 2, "uv"},
+                 {d->lightmap_uvs, 2, "lightmap uv"}};
     for (size_t a = 0; a < sizeof attrs / sizeof attrs[0]; a++) {
         if (!attrs[a].p) continue;
         for (uint32_t i = 0; i < vc; i++)
@@ -311,6 +312,7 @@ gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id
     for (uint32_t i = 0; i < vc; i++) {
         memcpy(v[i].pos, d->positions + (size_t)i * 3, 3 * sizeof(float));
         if (d->uvs) memcpy(v[i].uv, d->uvs + (size_t)i * 2, 2 * sizeof(float));
+        if (d->lightmap_uvs) memcpy(v[i].uv2, d->lightmap_uvs + (size_t)i * 2, 2 * sizeof(float));
     }
     const uint32_t *idx = d->indices;
     if (d->normals) {
@@ -343,7 +345,14 @@ gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *
     if (d->width == 0 || d->height == 0 || d->width > GN_TEXTURE_MAX_SIZE || d->height > GN_TEXTURE_MAX_SIZE)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': size %ux%u is outside 1..%u", label,
                        d->width, d->height, GN_TEXTURE_MAX_SIZE);
-    if (!d->rgba8) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': rgba8 is NULL", label);
+    const void *src = d->format == GN_TEXTURE_RGBA8 ? (const void *)d->rgba8
+                      : d->format == GN_TEXTURE_RGB9E5 ? (const void *)d->rgb9e5
+                                                       : NULL;
+    if (d->format != GN_TEXTURE_RGBA8 && d->format != GN_TEXTURE_RGB9E5)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': unknown format %d", label, (int)d->format);
+    if (!src)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': %s is NULL", label,
+                       d->format == GN_TEXTURE_RGBA8 ? "rgba8" : "rgb9e5");
     if (s->texture_count >= GN_SCENE_MAX_TEXTURES)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': scene already has %u textures", label,
                        GN_SCENE_MAX_TEXTURES);
@@ -354,8 +363,9 @@ gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *
         free(copy);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "texture '%s': out of memory", label);
     }
-    memcpy(copy, d->rgba8, bytes);
-    s->textures[s->texture_count] = (gn_texture){d->width, d->height, copy, d->srgb};
+    memcpy(copy, src, bytes); /* both formats are 4 bytes a texel */
+    s->textures[s->texture_count] = (gn_texture){d->width, d->height, copy, (uint32_t)d->format,
+                                                 d->format == GN_TEXTURE_RGBA8 && d->srgb};
     if (out_id) *out_id = s->texture_count;
     s->texture_count++;
     s->generation++;
@@ -397,6 +407,18 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
                        "material '%s': normal texture %u does not exist (%u textures)", label,
                        m.normal_texture, s->texture_count);
+    m.lightmap_texture = d->lightmap_set ? d->lightmap_texture : GN_NO_TEXTURE;
+    if (d->lightmap_set && (m.lightmap_texture >= s->texture_count ||
+                            s->textures[m.lightmap_texture].format != GN_TEXTURE_RGB9E5))
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "material '%s': lightmap texture %u is not an RGB9E5 texture of the scene", label,
+                       m.lightmap_texture);
+    for (int k = 0; k < 2; k++) {
+        uint32_t t = k ? m.normal_texture : m.base_color_texture;
+        if (t != GN_NO_TEXTURE && t < s->texture_count && s->textures[t].format != GN_TEXTURE_RGBA8)
+            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': %s texture %u is not RGBA8", label,
+                           k ? "normal" : "base colour", t);
+    }
     if (s->material_count >= GN_SCENE_MAX_MATERIALS)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': scene already has %u materials", label,
                        GN_SCENE_MAX_MATERIALS);
@@ -435,6 +457,7 @@ void gn_scene_update_sphere(gn_scene *s, uint32_t instance)
     }
     for (int k = 0; k < 3; k++) in->sphere[k] = t[k] * c[0] + t[4 + k] * c[1] + t[8 + k] * c[2] + t[12 + k];
     in->sphere[3] = m->radius * sqrtf(scale2);
+    if (s->world) gn_world_light_instance(s, instance); /* it moved: its light from the grid follows */
 }
 
 gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t *out_id, gn_error *err)
@@ -464,6 +487,7 @@ gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t
                  GN_SCENE_MAX_INSTANCES))
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "instance %u: out of memory", id);
     gn_instance *in = &s->instances[id];
+    *in = (gn_instance){0};
     memcpy(in->transform, t, sizeof t);
     in->mesh = d->mesh, in->material = d->material, in->flags = d->flags;
     s->instance_count++;

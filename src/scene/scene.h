@@ -16,6 +16,7 @@ typedef struct gn_vertex {
     float normal[3];
     float tangent[4]; /* xyz tangent, w bitangent sign */
     float uv[2];
+    float uv2[2]; /* lightmap coordinates (gn_mesh_desc.lightmap_uvs) */
 } gn_vertex;
 
 typedef struct gn_mesh {
@@ -30,11 +31,13 @@ typedef struct gn_material {
     float metallic, roughness;
     float emissive[3];
     uint32_t base_color_texture, normal_texture; /* GN_NO_TEXTURE for none */
+    uint32_t lightmap_texture;                   /* an RGB9E5 texture or GN_NO_TEXTURE */
 } gn_material;
 
 typedef struct gn_texture {
     uint32_t width, height;
-    uint8_t *rgba8;
+    uint8_t *texels; /* 4 bytes a texel in `format` (gn_texture_format) */
+    uint32_t format;
     bool srgb;
 } gn_texture;
 
@@ -86,6 +89,10 @@ typedef struct gn_instance {
     float transform[16]; /* column-major, affine */
     uint32_t mesh, material, flags;
     float sphere[4]; /* world-space bounding sphere: xyz centre, w radius */
+    /* Baked light for an object in a BSP world without a lightmap, from the map's light grid
+     * at the sphere's centre (scene/world.c), packed as the GPU reads it (gn_gpu_instance.info
+     * y, z, w). All zero: none (the hemisphere ambient lights it). */
+    uint32_t grid_light[3];
 } gn_instance;
 
 struct gn_scene {

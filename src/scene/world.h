@@ -15,8 +15,14 @@ typedef struct gn_world {
     uint8_t *in_leaves; /* per BSP face: 1 when some leaf lists it (else a brush model's: frustum only) */
     uint32_t first_instance, instance_count; /* the world's instances, contiguous */
     uint32_t *vis_faces, *vis_seen;          /* scratch for gn_bsp_visible_faces */
+    uint32_t lightmaps;                      /* lightmaps in the scene's atlas texture */
 } gn_world;
 
 void gn_world_free(gn_world *w); /* NULL is fine; frees w itself */
+
+struct gn_scene;
+/* Samples the map's light grid for instance i at its bounding sphere's centre into its
+ * grid_light, unless its material has a lightmap (then, or without a grid, it is zeroed). */
+void gn_world_light_instance(struct gn_scene *s, uint32_t i);
 
 #endif

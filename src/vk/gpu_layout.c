@@ -13,8 +13,8 @@ _Static_assert(sizeof(gn_gpu_frame) ==
 _Static_assert(offsetof(gn_gpu_frame, cascade_view_proj) % 16 == 0, "std140: matrices on 16 bytes");
 _Static_assert(offsetof(gn_gpu_frame, camera_pos) == 128, "gn_gpu_frame.camera_pos follows the matrices");
 _Static_assert(sizeof(gn_gpu_instance) == 64, "gn_gpu_instance: 3 rows + info");
-_Static_assert(sizeof(gn_gpu_material) == 48, "gn_gpu_material: 3 vec4");
-_Static_assert(sizeof(gn_vertex) == 48, "gn_vertex: the vertex input layout in src/vk/pipeline.c");
+_Static_assert(sizeof(gn_gpu_material) == 64, "gn_gpu_material: 4 vec4");
+_Static_assert(sizeof(gn_vertex) == 56, "gn_vertex: the vertex input layout in src/vk/pipeline.c");
 _Static_assert(sizeof(VkDrawIndexedIndirectCommand) == 20, "indirect command stride");
 #include "gnomon.h"
 _Static_assert(GN_MAX_PASS_QUERIES >= 2 * GN_MAX_PASSES, "two timestamps for each of GN_MAX_PASSES passes");

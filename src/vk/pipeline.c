@@ -37,17 +37,18 @@ gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPip
          .pName = "main"},
     };
     VkVertexInputBindingDescription binding = {0, sizeof(gn_vertex), VK_VERTEX_INPUT_RATE_VERTEX};
-    VkVertexInputAttributeDescription attrs[4] = {
+    VkVertexInputAttributeDescription attrs[5] = {
         {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(gn_vertex, pos)},
         {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(gn_vertex, normal)},
         {2, 0, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(gn_vertex, tangent)},
         {3, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(gn_vertex, uv)},
+        {4, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(gn_vertex, uv2)},
     };
     VkPipelineVertexInputStateCreateInfo vi = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
         .vertexBindingDescriptionCount = d->vertex_input ? 1 : 0,
         .pVertexBindingDescriptions = &binding,
-        .vertexAttributeDescriptionCount = d->vertex_input ? (d->position_only ? 1 : 4) : 0,
+        .vertexAttributeDescriptionCount = d->vertex_input ? (d->position_only ? 1 : 5) : 0,
         .pVertexAttributeDescriptions = attrs,
     };
     VkPipelineInputAssemblyStateCreateInfo ia = {

@@ -32,6 +32,10 @@ int main(void)
     gn_atlas_uv(&r[0], w, h, 1.0f, 1.0f, uv);
     CHECK(fabsf(uv[0] * w - (r[0].x + r[0].w - 0.5f)) < 1e-3f, "far uv %g not on the last texel centre",
           uv[0] * w);
+    gn_atlas_uv(&r[0], w, h, 0.5f, 0.25f, uv); /* inside: texel edges map 1:1 (no rescaling) */
+    CHECK(fabsf(uv[0] * w - (r[0].x + r[0].w * 0.5f)) < 1e-3f &&
+              fabsf(uv[1] * h - (r[0].y + r[0].h * 0.25f)) < 1e-3f,
+          "mid uv %g %g is not the rectangle's point", uv[0] * w, uv[1] * h);
     gn_atlas_rect big = {.w = 5000, .h = 10};
     CHECK(!gn_atlas_pack(&big, 1, 1, 4096, &w, &h, scratch), "a 5000-wide rect fit a 4096 atlas");
 

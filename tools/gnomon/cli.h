@@ -33,7 +33,7 @@ int gn_cli_fail(const char *command, const gn_error *err);
  * help and gives GN_EXIT_OK; an error prints msg and gives GN_EXIT_USAGE. */
 #define GN_CLI_GO_ON (-1)
 /* The scene a command names: the built-in town (seed, scale) or a file / map (gn_scene_load). */
-gn_result gn_cli_load_scene(const char *scene, const char *paks, uint32_t seed, uint32_t scale,
+gn_result gn_cli_load_scene(const char *scene, const char *paks, bool map_lights, uint32_t seed, uint32_t scale,
                             gn_scene **out, gn_error *err);
 int gn_cli_after_parse(int status, const char *msg, void (*help)(FILE *f));
 

@@ -22,6 +22,7 @@ static const char *const gn_shadow_mode_names[] = {"csm", "none", NULL}; /* gn_s
 #define GN_SIZE_MAX 16384    /* the largest 2D image current desktop GPUs allow */
 #define GN_SCALE_MAX 64      /* scale 8 is already > 10M triangles */
 #define GN_FRAMES_MAX 100000 /* ~28 minutes at 60 fps; bounds the sample arrays */
+#define GN_OPT_TABLE_MAX 64  /* rows of the longest command's table (render: about 35) */
 
 static bool gn_ends_with(const char *s, const char *suffix)
 {
@@ -131,7 +132,8 @@ bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_d
 }
 
 /* The scene rows every rendering command starts with: which scene, its archives, PVS on/off. */
-static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *pvs, gn_opt *t)
+static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *pvs, uint32_t *map_lights,
+                              gn_opt *t)
 {
     gn_opt opts[] = {
         {"--scene", GN_OPT_STRING, scene, NULL, 0, 0, false, NULL, "NAME",
@@ -140,6 +142,8 @@ static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *p
          "folder of Quake 3 .pk3 archives (e.g. /usr/share/games/openarena/baseoa)"},
         {"--pvs", GN_OPT_UINT, pvs, NULL, 0, 1, false, NULL, "0|1",
          "BSP maps: 1 culls by PVS and frustum (default), 0 by frustum only (A/B)"},
+        {"--map-lights", GN_OPT_UINT, map_lights, NULL, 0, 1, false, NULL, "0|1",
+         "BSP maps: 1 adds the map's light entities as point lights (default 0; already in its lightmaps)"},
     };
     memcpy(t, opts, sizeof opts);
     return GN_COUNT(opts);
@@ -171,7 +175,7 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
 
 static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 {
-    uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, t);
+    uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, t);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1920x1080)"},
@@ -202,7 +206,7 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 /* The rows shared by shadowref and shadowcheck; the same text as render's rows. */
 static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t)
 {
-    uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, t);
+    uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, t);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1280x720)"},
@@ -271,7 +275,7 @@ static gn_frame_opts gn_frame_opts_defaults(void)
 gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err, size_t err_size)
 {
     *o = (gn_render_opts){.frame = gn_frame_opts_defaults(), .light = {.clustered = 1}};
-    gn_opt t[32];
+    gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_render_table(o, t);
     gn_parse_status s = gn_opts_parse("render", t, n, argc, argv, err, err_size);
     if (s != GN_PARSE_OK) return s;
@@ -296,7 +300,7 @@ gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, cha
                          .sun_speed = 20.0f,
                          .pvs = 1,
                          .light = {.clustered = 1}};
-    gn_opt t[32];
+    gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_bench_table(o, t);
     gn_parse_status s = gn_opts_parse("bench", t, n, argc, argv, err, err_size);
     if (s != GN_PARSE_OK) return s;
@@ -316,7 +320,7 @@ gn_parse_status gn_shadowref_opts_parse(int argc, char **argv, gn_shadowref_opts
                                         size_t err_size)
 {
     *o = (gn_shadowref_opts){.frame = gn_frame_opts_defaults()};
-    gn_opt t[32];
+    gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_shadowref_table(o, t);
     gn_parse_status s = gn_opts_parse("shadowref", t, n, argc, argv, err, err_size);
     if (s != GN_PARSE_OK) return s;
@@ -332,7 +336,7 @@ gn_parse_status gn_shadowcheck_opts_parse(int argc, char **argv, gn_shadowcheck_
                                           size_t err_size)
 {
     *o = (gn_shadowcheck_opts){.frame = gn_frame_opts_defaults(), .views = 1};
-    gn_opt t[32];
+    gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_shadowcheck_table(o, t);
     gn_parse_status s = gn_opts_parse("shadowcheck", t, n, argc, argv, err, err_size);
     if (s != GN_PARSE_OK) return s;
@@ -348,7 +352,7 @@ gn_parse_status gn_info_opts_parse(int argc, char **argv, char *err, size_t err_
 void gn_render_opts_help(FILE *f)
 {
     gn_render_opts o;
-    gn_opt t[32];
+    gn_opt t[GN_OPT_TABLE_MAX];
     gn_opts_print_help(f, "render", gn_render_summary, t, gn_render_table(&o, t));
     fprintf(f, "\nexample: gnomon render --scene town --size 1280x720 --time 18.5 --out out/town.png\n");
 }
@@ -356,7 +360,7 @@ void gn_render_opts_help(FILE *f)
 void gn_bench_opts_help(FILE *f)
 {
     gn_bench_opts o;
-    gn_opt t[32];
+    gn_opt t[GN_OPT_TABLE_MAX];
     gn_opts_print_help(f, "bench", gn_bench_summary, t, gn_bench_table(&o, t));
     fprintf(f, "\nexample: gnomon bench --path walk-sun --frames 600 --json out/bench.json --plot "
                "out/bench.png\n");
@@ -367,7 +371,7 @@ void gn_info_opts_help(FILE *f) { gn_opts_print_help(f, "info", gn_info_summary,
 void gn_shadowref_opts_help(FILE *f)
 {
     gn_shadowref_opts o;
-    gn_opt t[32];
+    gn_opt t[GN_OPT_TABLE_MAX];
     gn_opts_print_help(f, "shadowref", gn_shadowref_summary, t, gn_shadowref_table(&o, t));
     fprintf(f, "\nexample: gnomon shadowref --scene town --time 17 --out out/truth.png\n");
 }
@@ -375,7 +379,7 @@ void gn_shadowref_opts_help(FILE *f)
 void gn_shadowcheck_opts_help(FILE *f)
 {
     gn_shadowcheck_opts o;
-    gn_opt t[32];
+    gn_opt t[GN_OPT_TABLE_MAX];
     gn_opts_print_help(f, "shadowcheck", gn_shadowcheck_summary, t, gn_shadowcheck_table(&o, t));
     fprintf(f, "\nexample: gnomon shadowcheck --shadows csm --views 4 --json out/shadows.json "
                "--out-dir out/shadows --min-off-edge 0.98\n");

@@ -37,6 +37,7 @@ typedef struct gn_frame_opts {
     const char *scene;
     const char *paks; /* folder of .pk3 archives for Quake 3 maps */
     uint32_t pvs;     /* 1: BSP worlds cull by PVS and frustum (default); 0: frustum only */
+    uint32_t map_lights; /* 1: a Quake 3 map's light entities become point lights */
     uint32_t size[2];
     float time;
     bool time_set;
@@ -66,6 +67,7 @@ typedef struct gn_bench_opts {
     const char *scene;
     const char *paks; /* folder of .pk3 archives for Quake 3 maps */
     uint32_t pvs;     /* 1: BSP worlds cull by PVS and frustum (default); 0: frustum only */
+    uint32_t map_lights; /* 1: a Quake 3 map's light entities become point lights */
     uint32_t size[2];
     uint32_t frames, warmup;
     int path; /* gn_bench_path */

@@ -169,7 +169,7 @@ static int gn_check_run_all(gn_check_run *c)
         return GN_EXIT_USAGE;
     }
     if (gn_renderer_create(&rd, &c->r, &err) != GN_OK) return gn_cli_fail("shadowcheck", &err);
-    if (gn_cli_load_scene(fo->scene, fo->paks, fo->seed, fo->scale, &c->scene, &err) != GN_OK)
+    if (gn_cli_load_scene(fo->scene, fo->paks, fo->map_lights, fo->seed, fo->scale, &c->scene, &err) != GN_OK)
         return gn_cli_fail("shadowcheck", &err);
     int code = gn_check_cameras(c);
     if (code != GN_EXIT_OK) return code;
