@@ -184,6 +184,14 @@ typedef struct gn_texture_desc {
 
 #define GN_NO_TEXTURE 0xffffffffu
 
+/* How a material's alpha (base colour alpha times its texture's) is used: glTF's alphaMode. */
+typedef enum gn_alpha_mode {
+    GN_ALPHA_OPAQUE = 0, /* alpha ignored */
+    GN_ALPHA_MASK,       /* cut out below alpha_cutoff, in the depth prepass and shadow passes too */
+    GN_ALPHA_BLEND,      /* blended over what is behind, drawn after the opaque scene (not sorted
+                            back to front), no depth write, casts no shadow */
+} gn_alpha_mode;
+
 typedef struct gn_material_desc {
     float base_color[4]; /* default (0,0,0,0) is read as (0.8,0.8,0.8,1) */
     float metallic;      /* 0..1 */
@@ -199,6 +207,9 @@ typedef struct gn_material_desc {
     uint32_t lightmap_texture; /* texture id; read only when lightmap_set */
     bool lightmap_set;
     const char *label;
+    gn_alpha_mode alpha_mode;
+    float alpha_cutoff; /* GN_ALPHA_MASK: 0 reads as glTF's default 0.5; set alpha_cutoff_set for 0 */
+    bool alpha_cutoff_set;
 } gn_material_desc;
 
 typedef enum gn_instance_flags {
@@ -339,7 +350,7 @@ gn_result gn_get_frame_view(const gn_renderer *r, gn_frame_view *out, gn_error *
 
 /* The instances the last gn_render drew in its camera view after culling (the frustum; for a
  * BSP world also the PVS, unless no_pvs): up to max ids into out, in draw order (sorted by
- * material and mesh, not by id), and *count set to how many there are in all (out may be
+ * pipeline, material and mesh, not by id), and *count set to how many there are in all (out may be
  * NULL with max 0 to ask the count). The CPU decided them, so nothing waits for the GPU. They
  * belong to the last frame gn_render submitted: the next gn_render replaces them, and after
  * one that failed before submitting, this fails too until a frame succeeds. Shadow casters

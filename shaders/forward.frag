@@ -113,5 +113,6 @@ void main()
     color += gn_shade_ambient_irradiance(base.rgb, metallic, roughness, n, v, irradiance, frame.ambient_sky.rgb,
                                          frame.ambient_ground.rgb);
     color += m.emissive.rgb;
-    out_color = vec4(color, 1.0);
+    // blended materials carry their alpha to the blend; everything else is opaque
+    out_color = vec4(color, uint(m.lighting.y) == GN_GPU_ALPHA_BLEND ? base.a : 1.0);
 }

@@ -95,6 +95,7 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
                            (void **)&frame, err);
     if (!res) decide_frame(r, s, f, &r->view, frame, &frustum);
     if (!res) res = gn_gpu_scene_sync(r, s, err);
+    r->plan.list_submitted = false; /* the camera's list changes now; true again once submitted */
     if (!res) res = gn_plan_camera(r, s, &frustum, f->no_pvs, err);
     if (!res) res = gn_plan_shadows(r, s, f, &r->view, frame, err);
     /* local lights: the shadowed ones and their layers' casters, then the light buffer
@@ -135,5 +136,6 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     slot->cpu_ms = now_ms() - t0;
     res = gn_vk_frame_submit(&r->vk, err);
     r->rendered = !res;
+    r->plan.list_submitted = !res;
     return res;
 }

@@ -38,7 +38,9 @@ void gn_pack_material(const gn_material *in, gn_gpu_material *out)
     out->pbr[2] = in->base_color_texture != GN_NO_TEXTURE ? 1.0f : 0.0f;
     out->pbr[3] = in->normal_texture != GN_NO_TEXTURE ? 1.0f : 0.0f;
     out->lighting[0] = in->lightmap_texture != GN_NO_TEXTURE ? 1.0f : 0.0f;
-    out->lighting[1] = out->lighting[2] = out->lighting[3] = 0.0f;
+    out->lighting[1] = (float)in->alpha_mode;
+    out->lighting[2] = in->alpha_cutoff;
+    out->lighting[3] = 0.0f;
 }
 
 void gn_gpu_scene_release(gn_renderer *r)

@@ -30,6 +30,7 @@ void gn_frame_plan_free(gn_frame_plan *p)
     free(p->shadow_list.groups);
     free(p->shadow_list.batches);
     free(p->shadow_list.scratch_keys);
+    free(p->mask_batches);
     memset(p, 0, sizeof *p);
 }
 
@@ -85,12 +86,28 @@ gn_result gn_plan_write(gn_renderer *r, const gn_scene *s, const gn_draw_list *l
     }
     out->group_count = list->group_count;
     out->instance_count = list->instance_count;
+    /* the alpha-tested batches, kept for the depth-only passes (the list is scratch) */
+    uint32_t first, count;
+    gn_draw_list_range(list, GN_DRAW_MASK, GN_DRAW_MASK, &first, &count, &out->opaque_groups);
+    gn_frame_plan *p = &r->plan;
+    if (p->mask_batch_count + count > p->mask_batch_cap) {
+        uint32_t cap = (p->mask_batch_count + count) * 2;
+        gn_draw_batch *grown = realloc(p->mask_batches, cap * sizeof *grown);
+        if (!grown) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u alpha-tested batches", cap);
+        p->mask_batches = grown;
+        p->mask_batch_cap = cap;
+    }
+    memcpy(p->mask_batches + p->mask_batch_count, list->batches + first, count * sizeof *list->batches);
+    out->mask_first = p->mask_batch_count;
+    out->mask_count = count;
+    p->mask_batch_count += count;
     return GN_OK;
 }
 
 /* A BSP world's faces that the PVS (unless no_pvs) and the frustum let through become the
  * only world instances the camera draws; other instances (and brush models' faces, which no
- * leaf lists) pass to the frustum test as usual. Counts go to the frame's statistics. */
+ * leaf of the tree lists) pass to the frustum test as usual. Counts go to the frame's
+ * statistics. */
 static uint32_t world_filter(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, bool no_pvs)
 {
     const gn_world *w = s->world;
@@ -101,7 +118,7 @@ static uint32_t world_filter(gn_renderer *r, const gn_scene *s, const gn_frustum
     memset(keep, 1, s->instance_count);
     for (uint32_t i = 0; i < w->instance_count; i++) keep[w->first_instance + i] = 0;
     for (uint32_t f = 0; f < w->bsp.face_count; f++)
-        if (!w->in_leaves[f] && w->face_instance[f] != UINT32_MAX) keep[w->face_instance[f]] = 1;
+        if (!w->vis.face_in_tree[f] && w->face_instance[f] != UINT32_MAX) keep[w->face_instance[f]] = 1;
     for (uint32_t k = 0; k < vr.visible_count; k++) {
         uint32_t inst = w->face_instance[vr.faces[k]];
         if (inst != UINT32_MAX) keep[inst] = 1;
@@ -123,10 +140,12 @@ gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *fr
     gn_result res = gn_plan_reserve(p, s->instance_count ? s->instance_count : 1, err);
     if (res) return res;
     double t0 = gn_plan_now_ms();
+    p->mask_batch_count = 0; /* the camera is planned first each frame: the views' batches start over */
     for (uint32_t i = 0; i < s->instance_count; i++) {
         const gn_instance *in = &s->instances[i];
-        p->items[i] = (gn_cull_item){
-            {in->sphere[0], in->sphere[1], in->sphere[2], in->sphere[3]}, in->mesh, in->material, 0, i};
+        /* the pipeline is the material's alpha mode: opaque, alpha-tested, blended */
+        p->items[i] = (gn_cull_item){{in->sphere[0], in->sphere[1], in->sphere[2], in->sphere[3]},
+                                     in->mesh, in->material, s->materials[in->material].alpha_mode, i};
     }
     if (s->world) {
         uint32_t n = world_filter(r, s, frustum, no_pvs);
@@ -166,7 +185,8 @@ gn_result gn_plan_shadows(gn_renderer *r, const gn_scene *s, const gn_frame_desc
         /* casters: every instance whose sphere reaches the cascade's box and is big enough */
         uint32_t n = 0;
         for (uint32_t k = 0; k < s->instance_count; k++)
-            if (gn_csm_caster_visible(&c->next[i], r->plan.items[k].sphere, cs->min_caster_texels))
+            if (r->plan.items[k].pipeline != GN_DRAW_BLEND && /* blended surfaces cast no shadow */
+                gn_csm_caster_visible(&c->next[i], r->plan.items[k].sphere, cs->min_caster_texels))
                 r->plan.subset[n++] = r->plan.items[k];
         gn_draw_list_build(r->plan.subset, n, NULL, &r->plan.shadow_list);
         gn_result res = gn_plan_write(r, s, &r->plan.shadow_list, &c->draws[i], err);

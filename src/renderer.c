@@ -162,6 +162,25 @@ gn_result gn_get_frame_view(const gn_renderer *r, gn_frame_view *out, gn_error *
     return GN_OK;
 }
 
+gn_result gn_get_visible_instances(const gn_renderer *r, uint32_t *out, uint32_t max, uint32_t *count,
+                                   gn_error *err)
+{
+    if (!r || !count || (!out && max))
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_get_visible_instances: arguments are required");
+    *count = 0;
+    /* the camera's draw list is rebuilt by every gn_render; it is the submitted frame's only
+     * until the next one starts planning (frame.c) */
+    if (!r->plan.list_submitted)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "gn_get_visible_instances: no frame submitted since %s",
+                       r->rendered ? "the last gn_render failed" : "the renderer was made");
+    const gn_draw_list *l = &r->plan.list;
+    uint32_t n = l->instance_count < max ? l->instance_count : max;
+    if (n) memcpy(out, l->instances, n * sizeof *out);
+    *count = l->instance_count;
+    return GN_OK;
+}
+
 gn_result gn_get_frame_stats(gn_renderer *r, gn_frame_stats *out, gn_error *err)
 {
     if (!r || !out)

@@ -38,6 +38,10 @@ typedef struct gn_view_draws {
     VkDeviceSize visible_offset, indirect_offset;
     uint32_t group_count, instance_count;
     uint64_t triangles;
+    /* Depth-only passes: groups [0, opaque_groups) draw in one call; alpha-tested batches
+     * mask_batches[mask_first .. + mask_count) of the frame plan bind their material each;
+     * blended groups (the rest) draw in the forward pass only. */
+    uint32_t opaque_groups, mask_first, mask_count;
 } gn_view_draws;
 
 /* What the CPU decided for this frame (src/frame.c, src/plan.c). */
@@ -45,6 +49,8 @@ typedef struct gn_frame_plan {
     gn_draw_list list;        /* the camera's, kept for its material batches */
     bool list_submitted;      /* list is the last submitted frame's (gn_get_visible_instances) */
     gn_draw_list shadow_list; /* scratch for one cascade at a time (its draws are in the ring) */
+    gn_draw_batch *mask_batches; /* every view's alpha-tested batches this frame (gn_view_draws) */
+    uint32_t mask_batch_count, mask_batch_cap;
     gn_cull_item *items;
     gn_cull_item *subset; /* scratch: the items one shadow cascade (or a world's PVS) keeps */
     uint8_t *keep;        /* scratch: per instance, 1 when the world's visibility keeps it */
@@ -66,7 +72,7 @@ typedef struct gn_csm_gpu {
     gn_csm_settings settings; /* resolved from gn_csm_desc */
     float normal_offset_texels;
     gn_vk_image map; /* D32 array, a layer per cascade */
-    VkPipeline pipeline;
+    VkPipeline pipeline, mask_pipeline; /* opaque and alpha-tested casters (local lights' too) */
     VkPipelineLayout layout;
     VkSampler sampler;                   /* linear, with comparison: hardware PCF */
     gn_csm_cascade cascades[GN_CSM_MAX]; /* as each layer was last rendered */
@@ -84,7 +90,7 @@ typedef struct gn_pipelines {
     VkDescriptorPool pool;
     VkDescriptorSet frame_set, tonemap_set;
     VkSampler repeat, clamp, clamp_linear;
-    VkPipeline depth, forward, sky, tonemap;
+    VkPipeline depth, depth_mask, forward, forward_blend, sky, tonemap;
 } gn_pipelines;
 
 /* Local lights and the froxel grid (src/passes/clusters.c). */
@@ -151,8 +157,14 @@ void gn_pass_forward(gn_renderer *r);
 void gn_pass_tonemap(gn_renderer *r);
 void gn_pass_csm(gn_renderer *r);
 /* passes/scene_draw.c: a view's draws; both return the number of draw calls */
-uint32_t gn_draw_depth_only(gn_renderer *r, const gn_view_draws *d);
-uint32_t gn_draw_materials(gn_renderer *r, const gn_view_draws *d, const gn_draw_list *list);
+/* A depth-only view: its opaque groups with the pipeline the caller bound, then its
+ * alpha-tested batches with mask_pipeline (same layout, whose set 1 is the material), each
+ * binding its material. Blended groups are left out. Returns the draw calls recorded. */
+uint32_t gn_draw_depth_only(gn_renderer *r, const gn_view_draws *d, VkPipeline mask_pipeline,
+                            VkPipelineLayout layout);
+/* The list's batches [first, first + count), each binding its material (set 1, push). */
+uint32_t gn_draw_materials(gn_renderer *r, const gn_view_draws *d, const gn_draw_list *list, uint32_t first,
+                           uint32_t count);
 
 /* passes/csm.c */
 gn_result gn_csm_create(gn_renderer *r, const gn_csm_desc *desc, gn_error *err);

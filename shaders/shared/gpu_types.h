@@ -35,6 +35,11 @@ typedef float gn_mat4[16];
 #define GN_GPU_VIEW_CASCADES 5
 #define GN_GPU_VIEW_LIGHT_HEATMAP 6
 
+/* Alpha modes (gn_alpha_mode; same values). */
+#define GN_GPU_ALPHA_OPAQUE 0
+#define GN_GPU_ALPHA_MASK 1
+#define GN_GPU_ALPHA_BLEND 2
+
 /* Tone curves (gn_tonemap minus one). */
 #define GN_GPU_TONEMAP_ACES 0
 #define GN_GPU_TONEMAP_REINHARD 1
@@ -109,7 +114,8 @@ GN_STRUCT(gn_gpu_material)
     gn_vec4 base_color; /* linear rgba */
     gn_vec4 emissive;   /* rgb linear radiance; w unused */
     gn_vec4 pbr;        /* x metallic, y roughness, z has base texture, w has normal map */
-    gn_vec4 lighting;   /* x has a lightmap (set 1, binding 2, at the vertex's uv2); yzw unused */
+    gn_vec4 lighting;   /* x has a lightmap (set 1, binding 2, at the vertex's uv2); y alpha mode
+                           (GN_GPU_ALPHA_*), z alpha cutoff (mask); w unused */
 };
 
 #endif

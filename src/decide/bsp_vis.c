@@ -54,6 +54,36 @@ static gn_result sort_faces(const gn_bsp *b, uint32_t *order, uint32_t n, gn_err
     return GN_OK;
 }
 
+/* Which leaves the tree reaches from node 0, and which faces they list. gn_bsp_parse
+ * guarantees that a child node follows its parent, so one pass in order visits every node
+ * below a reached one. A map without nodes is one leaf. */
+static void mark_tree(const gn_bsp *b, uint8_t *node_reached, uint8_t *leaf_in_tree, uint8_t *face_in_tree)
+{
+    if (b->leaf_count == 0) return;
+    if (b->node_count == 0) {
+        leaf_in_tree[0] = 1;
+    } else {
+        node_reached[0] = 1;
+        for (uint32_t n = 0; n < b->node_count; n++) {
+            if (!node_reached[n]) continue;
+            for (int c = 0; c < 2; c++) {
+                int32_t ch = b->nodes[n].children[c];
+                if (ch >= 0 && (uint32_t)ch < b->node_count) node_reached[ch] = 1;
+                if (ch < 0 && -(int64_t)ch - 1 < (int64_t)b->leaf_count) leaf_in_tree[-(int64_t)ch - 1] = 1;
+            }
+        }
+    }
+    if (!face_in_tree) return;
+    for (uint32_t l = 0; l < b->leaf_count; l++) {
+        if (!leaf_in_tree[l]) continue;
+        const gn_bsp_leaf *leaf = &b->leaves[l];
+        for (uint32_t k = 0; k < leaf->leafface_count; k++) {
+            uint32_t face = b->leaffaces[leaf->first_leafface + k];
+            if (face < b->face_count) face_in_tree[face] = 1;
+        }
+    }
+}
+
 gn_result gn_bsp_vis_create(const gn_bsp *b, const gn_bsp_mesh *m, gn_bsp_vis *out, gn_error *err)
 {
     if (!b || !m || !out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_bsp_vis_create: NULL argument");
@@ -64,15 +94,30 @@ gn_result gn_bsp_vis_create(const gn_bsp *b, const gn_bsp_mesh *m, gn_bsp_vis *o
     uint32_t n = b->face_count;
     out->bsp = b;
     out->face_count = n;
-    if (n == 0) return GN_OK;
-    out->face_min = malloc(n * sizeof *out->face_min);
-    out->face_max = malloc(n * sizeof *out->face_max);
-    out->face_drawn = calloc(n, 1);
-    out->order = malloc(n * sizeof *out->order);
-    if (!out->face_min || !out->face_max || !out->face_drawn || !out->order) {
+    out->leaf_in_tree = calloc(b->leaf_count ? b->leaf_count : 1, 1);
+    uint8_t *node_reached = calloc(b->node_count ? b->node_count : 1, 1);
+    if (!out->leaf_in_tree || !node_reached) {
+        free(node_reached);
         gn_bsp_vis_destroy(out);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for visibility data", b->name);
     }
+    if (n == 0) {
+        mark_tree(b, node_reached, out->leaf_in_tree, NULL);
+        free(node_reached);
+        return GN_OK;
+    }
+    out->face_min = malloc(n * sizeof *out->face_min);
+    out->face_max = malloc(n * sizeof *out->face_max);
+    out->face_drawn = calloc(n, 1);
+    out->face_in_tree = calloc(n, 1);
+    out->order = malloc(n * sizeof *out->order);
+    if (!out->face_min || !out->face_max || !out->face_drawn || !out->face_in_tree || !out->order) {
+        free(node_reached);
+        gn_bsp_vis_destroy(out);
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for visibility data", b->name);
+    }
+    mark_tree(b, node_reached, out->leaf_in_tree, out->face_in_tree);
+    free(node_reached);
     for (uint32_t i = 0; i < n; i++) {
         const gn_bsp_face_range *r = &m->faces[i];
         float *mn = out->face_min[i], *mx = out->face_max[i];
@@ -104,6 +149,8 @@ void gn_bsp_vis_destroy(gn_bsp_vis *v)
     free(v->face_min);
     free(v->face_max);
     free(v->face_drawn);
+    free(v->leaf_in_tree);
+    free(v->face_in_tree);
     free(v->order);
     memset(v, 0, sizeof *v);
 }
@@ -125,12 +172,14 @@ void gn_bsp_visible_faces(const gn_bsp_vis *v, const float camera_pos[3], const 
     memset(out->seen, 0, GN_BSP_VIS_SEEN_WORDS(n) * sizeof *out->seen);
     out->visible_count = out->faces_pvs = out->faces_frustum = 0;
     out->leaves_pvs = out->leaves_frustum = 0;
-    out->leaves_total = b->leaf_count;
+    out->leaves_total = 0;
     out->face_total = 0;
     for (uint32_t i = 0; i < n; i++) out->face_total += v->face_drawn[i];
     out->camera_leaf = gn_bsp_find_leaf(b, camera_pos);
     out->camera_cluster = out->camera_leaf >= 0 ? b->leaves[out->camera_leaf].cluster : -1;
     for (uint32_t l = 0; l < b->leaf_count; l++) {
+        if (!v->leaf_in_tree[l]) continue; /* a brush model's leaf (q3map2), or none's */
+        out->leaves_total++;
         const gn_bsp_leaf *leaf = &b->leaves[l];
         if (use_pvs && !gn_bsp_cluster_visible(b, out->camera_cluster, leaf->cluster)) continue;
         out->leaves_pvs++;

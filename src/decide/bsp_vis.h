@@ -3,7 +3,11 @@
  * against the frustum, and sort what survives by (texture, face) so that a draw loop rebinds a
  * material only when it changes. The PVS and the frustum remove different things (rooms behind
  * walls; what is behind the camera), so both run. Only the world (model 0) is reached through
- * leaves; brush models are culled by the caller on their own bounds. Pure: no I/O, no Vulkan. */
+ * the leaves of its tree; brush models are culled by the caller on their own bounds. q3map2 also
+ * writes a leaf per brush model after the tree's (oa_dm1: leaves 1115..1122 for models 1..8),
+ * which no node reaches, with zero bounds and cluster 0, listing the model's faces: the walk
+ * skips such leaves, as Q3 does by walking the tree, and face_in_tree tells the caller which
+ * faces are the brush models'. Pure: no I/O, no Vulkan. */
 #ifndef GN_DECIDE_BSP_VIS_H
 #define GN_DECIDE_BSP_VIS_H
 
@@ -23,8 +27,10 @@ typedef struct gn_bsp_vis {
     const gn_bsp *bsp; /* borrowed: must outlive the context */
     uint32_t face_count;
     float (*face_min)[3], (*face_max)[3];
-    uint8_t *face_drawn; /* 1: the face has triangles in the mesh */
-    uint32_t *order;     /* face indices sorted by (texture, face) */
+    uint8_t *face_drawn;   /* 1: the face has triangles in the mesh */
+    uint8_t *leaf_in_tree; /* per leaf, 1: the node tree reaches it (from node 0) */
+    uint8_t *face_in_tree; /* per face, 1: a leaf of the tree lists it; 0: a brush model's (or no leaf's) */
+    uint32_t *order;       /* face indices sorted by (texture, face) */
 } gn_bsp_vis;
 
 gn_result gn_bsp_vis_create(const gn_bsp *b, const gn_bsp_mesh *m, gn_bsp_vis *out, gn_error *err);
@@ -39,7 +45,7 @@ typedef struct gn_bsp_vis_result {
     uint32_t face_total;                 /* out: faces with triangles */
     uint32_t visible_count;              /* out: entries written to faces */
     int32_t camera_leaf, camera_cluster; /* out: -1 when none */
-    uint32_t leaves_total;               /* out */
+    uint32_t leaves_total;               /* out: leaves of the tree */
     uint32_t leaves_pvs;                 /* out: leaves that pass the PVS */
     uint32_t leaves_frustum;             /* out: ... and the frustum */
     uint32_t faces_pvs;                  /* out: distinct drawable faces in leaves that pass the PVS */

@@ -72,3 +72,15 @@ void gn_draw_list_build(const gn_cull_item *items, uint32_t count, const gn_frus
         out->groups[out->group_count++] = g;
     }
 }
+
+void gn_draw_list_range(const gn_draw_list *list, uint32_t lo, uint32_t hi, uint32_t *first, uint32_t *count,
+                        uint32_t *first_group)
+{
+    uint32_t b = 0;
+    while (b < list->batch_count && list->batches[b].pipeline < lo) b++;
+    uint32_t e = b;
+    while (e < list->batch_count && list->batches[e].pipeline <= hi) e++;
+    *first = b;
+    *count = e - b;
+    *first_group = b < list->batch_count ? list->batches[b].first_group : list->group_count;
+}

@@ -15,6 +15,12 @@
 #define GN_SORT_MESH_BITS 20u     /* bits 28..47 */
 #define GN_SORT_INSTANCE_BITS 28u /* bits 0..27 */
 
+/* Pipelines of the scene passes, in the order a view draws them (the sort key's top bits):
+ * opaque, then alpha-tested, then blended (gn_alpha_mode's values). */
+#define GN_DRAW_OPAQUE 0u
+#define GN_DRAW_MASK 1u
+#define GN_DRAW_BLEND 2u
+
 typedef struct gn_cull_item {
     float sphere[4]; /* world centre xyz, radius w (metres) */
     uint32_t mesh, material, pipeline, instance;
@@ -41,6 +47,12 @@ typedef struct gn_draw_list {
     uint32_t batch_count;
     uint64_t *scratch_keys;
 } gn_draw_list;
+
+/* The batches [*first, *first + *count) whose pipeline is in lo..hi (batches are sorted by
+ * pipeline, so they are one run); *first_group is the first group of that run (or the
+ * group count when the run is empty). */
+void gn_draw_list_range(const gn_draw_list *list, uint32_t lo, uint32_t hi, uint32_t *first, uint32_t *count,
+                        uint32_t *first_group);
 
 /* The packed key, bit widths above. */
 uint64_t gn_sort_key(uint32_t pipeline, uint32_t material, uint32_t mesh, uint32_t instance);

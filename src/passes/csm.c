@@ -69,14 +69,15 @@ gn_result gn_csm_create(gn_renderer *r, const gn_csm_desc *desc, gn_error *err)
     };
     gn_result res = gn_vk_image_create(&r->vk, &d, &c->map, err);
     if (!res) res = gn_vk_sampler_compare(&r->vk, false, true, true, "shadow compare", &c->sampler, err);
-    VkDescriptorSetLayout sets[1] = {r->pipes.frame_layout};
-    if (!res) res = gn_vk_pipeline_layout(&r->vk, sets, 1, 64, "csm", &c->layout, err);
+    /* set 1 (the material) is read by the alpha-tested casters' pipeline only */
+    VkDescriptorSetLayout sets[2] = {r->pipes.frame_layout, r->pipes.material_layout};
+    if (!res) res = gn_vk_pipeline_layout(&r->vk, sets, 2, 64, "csm", &c->layout, err);
     if (!res) {
         gn_vk_graphics_desc g = {
             .vert = "csm.vert",
             .layout = c->layout,
             .vertex_input = true,
-            .position_only = true,
+            .attributes = 1u << 0, /* positions only */
             .depth_format = VK_FORMAT_D32_SFLOAT,
             .samples = 1,
             .depth_compare = VK_COMPARE_OP_LESS, /* depth 0 is nearest the sun */
@@ -90,6 +91,12 @@ gn_result gn_csm_create(gn_renderer *r, const gn_csm_desc *desc, gn_error *err)
             .bias_slope = bias_slope,
         };
         res = gn_vk_graphics_pipeline(&r->vk, &g, &c->pipeline, err);
+        /* alpha-tested casters: their uvs and a fragment shader that discards by alpha */
+        g.vert = "shadow_mask.vert";
+        g.frag = "mask.frag";
+        g.attributes = 1u << 0 | 1u << 3; /* positions and uvs */
+        g.name = "csm casters, alpha-tested";
+        if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &c->mask_pipeline, err);
     }
     return res;
 }
@@ -99,6 +106,7 @@ void gn_csm_release(gn_renderer *r)
     gn_csm_gpu *c = &r->csm;
     gn_vk_image_release(&r->vk, &c->map);
     gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)c->pipeline);
+    gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)c->mask_pipeline);
     gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)(uintptr_t)c->layout);
     gn_vk_release(&r->vk, VK_OBJECT_TYPE_SAMPLER, (uint64_t)(uintptr_t)c->sampler);
     memset(c, 0, sizeof *c);
@@ -115,6 +123,7 @@ void gn_pass_csm(gn_renderer *r)
             {.buffer = &r->scene.vertices, .access = GN_ACCESS_VERTEX_INPUT},
             {.buffer = &r->scene.indices, .access = GN_ACCESS_VERTEX_INPUT},
             {.buffer = &r->scene.instances, .access = GN_ACCESS_SHADER_READ},
+            {.buffer = &r->scene.materials, .access = GN_ACCESS_SHADER_READ},
         };
         char name[32];
         snprintf(name, sizeof name, "csm %u", i);
@@ -132,7 +141,7 @@ void gn_pass_csm(gn_renderer *r)
         uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)c->draws[i].visible_offset};
         gn_vk_cmd_bind_sets(vk, false, c->layout, 0, 1, &r->pipes.frame_set, 2, dyn);
         gn_vk_cmd_push(vk, c->layout, 64, c->cascades[i].view_proj);
-        uint32_t draws = gn_draw_depth_only(r, &c->draws[i]);
+        uint32_t draws = gn_draw_depth_only(r, &c->draws[i], c->mask_pipeline, c->layout);
         gn_vk_cmd_end_rendering(vk);
         gn_vk_pass_end(vk, pass, draws, c->draws[i].triangles);
     }

@@ -1,5 +1,6 @@
-/* The opaque forward pass: shades each visible sample once (depth EQUAL against the
- * prepass), then the sky where nothing was drawn; the colour is resolved at the end. */
+/* The forward pass: shades each visible opaque or alpha-tested sample once (depth EQUAL
+ * against the prepass), then the sky where nothing was drawn, then blended surfaces over both
+ * (material order, not sorted by distance); the colour is resolved at the end. */
 #include "renderer.h"
 
 void gn_pass_forward(gn_renderer *r)
@@ -32,10 +33,18 @@ void gn_pass_forward(gn_renderer *r)
     gn_vk_cmd_bind_pipeline(vk, false, r->pipes.forward);
     uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)r->plan.camera.visible_offset};
     gn_vk_cmd_bind_sets(vk, false, r->pipes.scene_layout, 0, 1, &r->pipes.frame_set, 2, dyn);
-    uint32_t draws = 0;
-    draws = gn_draw_materials(r, &r->plan.camera, &r->plan.list);
+    const gn_draw_list *list = &r->plan.list;
+    uint32_t first, count, first_group;
+    gn_draw_list_range(list, GN_DRAW_OPAQUE, GN_DRAW_MASK, &first, &count, &first_group);
+    uint32_t draws = gn_draw_materials(r, &r->plan.camera, list, first, count);
     gn_vk_cmd_bind_pipeline(vk, false, r->pipes.sky);
     gn_vk_cmd_draw(vk, 3);
+    /* blended surfaces over everything else, sky included; they test depth but write none */
+    gn_draw_list_range(list, GN_DRAW_BLEND, GN_DRAW_BLEND, &first, &count, &first_group);
+    if (count) {
+        gn_vk_cmd_bind_pipeline(vk, false, r->pipes.forward_blend);
+        draws += gn_draw_materials(r, &r->plan.camera, list, first, count);
+    }
     gn_vk_cmd_end_rendering(vk);
     gn_vk_pass_end(vk, pass, draws + 1, r->plan.camera.triangles + 1);
 }

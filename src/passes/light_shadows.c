@@ -90,7 +90,8 @@ gn_result gn_plan_light_shadows(gn_renderer *r, const gn_scene *s, const gn_frus
             gn_frustum_from_view_proj(vp, &fr);
             uint32_t m = 0;
             for (uint32_t i = 0; i < s->instance_count; i++)
-                if (gn_frustum_test_sphere(&fr, r->plan.items[i].sphere, r->plan.items[i].sphere[3]))
+                if (r->plan.items[i].pipeline != GN_DRAW_BLEND && /* blended surfaces cast no shadow */
+                    gn_frustum_test_sphere(&fr, r->plan.items[i].sphere, r->plan.items[i].sphere[3]))
                     r->plan.subset[m++] = r->plan.items[i];
             gn_draw_list_build(r->plan.subset, m, NULL, &r->plan.shadow_list);
             gn_result res = gn_plan_write(r, s, &r->plan.shadow_list, &l->layer_draws[layer], err);
@@ -114,6 +115,7 @@ void gn_pass_light_shadows(gn_renderer *r)
         {.buffer = &r->scene.vertices, .access = GN_ACCESS_VERTEX_INPUT},
         {.buffer = &r->scene.indices, .access = GN_ACCESS_VERTEX_INPUT},
         {.buffer = &r->scene.instances, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &r->scene.materials, .access = GN_ACCESS_SHADER_READ},
     };
     uint32_t pass = gn_vk_pass_begin(vk, "light shadows", uses, sizeof uses / sizeof uses[0]);
     uint32_t draws = 0;
@@ -131,7 +133,7 @@ void gn_pass_light_shadows(gn_renderer *r)
         uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)l->layer_draws[layer].visible_offset};
         gn_vk_cmd_bind_sets(vk, false, r->csm.layout, 0, 1, &r->pipes.frame_set, 2, dyn);
         gn_vk_cmd_push(vk, r->csm.layout, 64, &l->layer_vp[(size_t)layer * 16]);
-        draws += gn_draw_depth_only(r, &l->layer_draws[layer]);
+        draws += gn_draw_depth_only(r, &l->layer_draws[layer], r->csm.mask_pipeline, r->csm.layout);
         triangles += l->layer_draws[layer].triangles;
         gn_vk_cmd_end_rendering(vk);
     }

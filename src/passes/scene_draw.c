@@ -1,6 +1,8 @@
 /* Draws a plan's visible instances. Every group (one mesh, one material) is one instanced
  * indirect command; a batch (a run of groups of one material) is one
- * vkCmdDrawIndexedIndirect with drawCount > 1, so draws scale with materials, not objects. */
+ * vkCmdDrawIndexedIndirect with drawCount > 1, so draws scale with materials, not objects.
+ * Depth-only views draw every opaque group in one call and bind materials only for the
+ * alpha-tested ones, whose fragment shader reads the base colour's alpha. */
 #include "renderer.h"
 
 /* Up to maxDrawIndirectCount commands a call, starting at command `first`. */
@@ -17,21 +19,32 @@ static uint32_t draw_range(gn_renderer *r, VkDeviceSize indirect_offset, uint32_
     return draws;
 }
 
-uint32_t gn_draw_depth_only(gn_renderer *r, const gn_view_draws *d)
-{
-    if (!d->group_count) return 0;
-    gn_vk_cmd_bind_geometry(&r->vk, &r->scene.vertices, &r->scene.indices);
-    /* no per-material state: every group in as few calls as the device allows */
-    return draw_range(r, d->indirect_offset, 0, d->group_count);
-}
-
-uint32_t gn_draw_materials(gn_renderer *r, const gn_view_draws *d, const gn_draw_list *list)
+uint32_t gn_draw_depth_only(gn_renderer *r, const gn_view_draws *d, VkPipeline mask_pipeline,
+                            VkPipelineLayout layout)
 {
     if (!d->group_count) return 0;
     gn_vk *vk = &r->vk;
     gn_vk_cmd_bind_geometry(vk, &r->scene.vertices, &r->scene.indices);
+    /* no per-material state for opaque casters: all of them in as few calls as the device allows */
+    uint32_t draws = draw_range(r, d->indirect_offset, 0, d->opaque_groups);
+    if (!d->mask_count) return draws;
+    gn_vk_cmd_bind_pipeline(vk, false, mask_pipeline);
+    for (uint32_t b = 0; b < d->mask_count; b++) {
+        const gn_draw_batch *batch = &r->plan.mask_batches[d->mask_first + b];
+        gn_vk_cmd_bind_sets(vk, false, layout, 1, 1, &r->scene.material_sets[batch->material], 0, NULL);
+        draws += draw_range(r, d->indirect_offset, batch->first_group, batch->group_count);
+    }
+    return draws;
+}
+
+uint32_t gn_draw_materials(gn_renderer *r, const gn_view_draws *d, const gn_draw_list *list, uint32_t first,
+                           uint32_t count)
+{
+    if (!d->group_count || !count) return 0;
+    gn_vk *vk = &r->vk;
+    gn_vk_cmd_bind_geometry(vk, &r->scene.vertices, &r->scene.indices);
     uint32_t draws = 0;
-    for (uint32_t b = 0; b < list->batch_count; b++) {
+    for (uint32_t b = first; b < first + count; b++) {
         const gn_draw_batch *batch = &list->batches[b];
         gn_vk_cmd_bind_sets(vk, false, r->pipes.scene_layout, 1, 1, &r->scene.material_sets[batch->material],
                             0, NULL);

@@ -58,7 +58,7 @@ static gn_result pipelines(gn_renderer *r, gn_error *err)
         .vert = "depth.vert",
         .layout = p->scene_layout,
         .vertex_input = true,
-        .position_only = true,
+        .attributes = 1u << 0, /* positions only */
         .depth_format = VK_FORMAT_D32_SFLOAT,
         .samples = r->msaa,
         .depth_compare = VK_COMPARE_OP_GREATER, /* reversed-Z: nearer is larger */
@@ -67,6 +67,13 @@ static gn_result pipelines(gn_renderer *r, gn_error *err)
         .name = "depth prepass",
     };
     gn_result res = gn_vk_graphics_pipeline(vk, &d, &p->depth, err);
+    if (res) return res;
+    /* alpha-tested surfaces: uvs in, and a fragment shader that discards below the cutoff */
+    d.vert = "depth_mask.vert";
+    d.frag = "mask.frag";
+    d.attributes = 1u << 0 | 1u << 3; /* positions and uvs */
+    d.name = "depth prepass, alpha-tested";
+    res = gn_vk_graphics_pipeline(vk, &d, &p->depth_mask, err);
     if (res) return res;
     d = (gn_vk_graphics_desc){
         .vert = "forward.vert",
@@ -83,6 +90,15 @@ static gn_result pipelines(gn_renderer *r, gn_error *err)
     };
     res = gn_vk_graphics_pipeline(vk, &d, &p->forward, err);
     if (res) return res;
+    /* blended surfaces: in front of what the prepass left (reversed-Z: greater is nearer),
+     * writing no depth */
+    d.depth_compare = VK_COMPARE_OP_GREATER_OR_EQUAL;
+    d.alpha_blend = true;
+    d.name = "forward blended";
+    res = gn_vk_graphics_pipeline(vk, &d, &p->forward_blend, err);
+    if (res) return res;
+    d.alpha_blend = false;
+    d.depth_compare = VK_COMPARE_OP_EQUAL;
     d.vert = "sky.vert";
     d.frag = "sky.frag";
     d.vertex_input = false;
@@ -134,6 +150,8 @@ void gn_pipelines_release(gn_renderer *r)
     gn_pipelines *p = &r->pipes;
     gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)p->depth);
     gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)p->forward);
+    gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)p->depth_mask);
+    gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)p->forward_blend);
     gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)p->sky);
     gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)p->tonemap);
     gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)(uintptr_t)p->scene_layout);

@@ -154,16 +154,12 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
     uint32_t faces = b->face_count;
     if (!res) {
         w->face_instance = malloc((faces ? faces : 1) * sizeof *w->face_instance);
-        w->in_leaves = calloc(faces ? faces : 1, 1);
         w->vis_faces = malloc((faces ? faces : 1) * sizeof *w->vis_faces);
         w->vis_seen = calloc(GN_BSP_VIS_SEEN_WORDS(faces ? faces : 1), sizeof *w->vis_seen);
-        if (!w->face_instance || !w->in_leaves || !w->vis_faces || !w->vis_seen)
+        if (!w->face_instance || !w->vis_faces || !w->vis_seen)
             res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for %u faces", name, faces);
     }
     for (uint32_t i = 0; !res && i < faces; i++) w->face_instance[i] = UINT32_MAX;
-    for (uint32_t l = 0; !res && l < b->leaf_count; l++)
-        for (uint32_t k = 0; k < b->leaves[l].leafface_count; k++)
-            w->in_leaves[b->leaffaces[b->leaves[l].first_leafface + k]] = 1;
     /* Two materials a texture: with the lightmap atlas (faces that have a lightmap) and
      * without (vertex-lit faces: the light grid lights them). Made in texture order, the
      * unlit one only when some face needs it, so the order is fixed by the map. */

@@ -33,7 +33,7 @@ typedef struct gn_gltf_stats {
     uint32_t emissive_folded;         /* emissive textures averaged into their factor */
     uint32_t metal_rough_folded;      /* metallic-roughness textures averaged into the factors */
     uint32_t occlusion_ignored;       /* occlusion textures dropped */
-    uint32_t alpha_mask, alpha_blend; /* materials drawn opaque although the file says not */
+    uint32_t alpha_mask, alpha_blend; /* materials with alphaMode MASK and BLEND */
     uint64_t triangles;               /* in the meshes, each counted once */
     uint64_t instanced_triangles;     /* summed over the instances: what a frame draws */
 } gn_gltf_stats;

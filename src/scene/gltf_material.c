@@ -297,8 +297,18 @@ static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, ui
     if (gn_gltf_tex_path(m, ao_t, 2, &ao)) c->st.occlusion_ignored++;
     struct aiString mode = {0};
     if (aiGetMaterialString(m, AI_MATKEY_GLTF_ALPHAMODE, &mode) == aiReturn_SUCCESS) {
-        if (strcmp(mode.data, "MASK") == 0) c->st.alpha_mask++;
-        if (strcmp(mode.data, "BLEND") == 0) c->st.alpha_blend++;
+        if (strcmp(mode.data, "MASK") == 0) {
+            c->st.alpha_mask++;
+            md.alpha_mode = GN_ALPHA_MASK;
+            ai_real cutoff = 0.5f;
+            if (aiGetMaterialFloatArray(m, AI_MATKEY_GLTF_ALPHACUTOFF, &cutoff, NULL) == aiReturn_SUCCESS)
+                md.alpha_cutoff = gn_gltf_clamp01((float)cutoff, 0.5f);
+            md.alpha_cutoff_set = true;
+        }
+        if (strcmp(mode.data, "BLEND") == 0) {
+            c->st.alpha_blend++;
+            md.alpha_mode = GN_ALPHA_BLEND;
+        }
     }
     return gn_scene_add_material(c->s, &md, out, c->err);
 }
@@ -330,11 +340,6 @@ gn_result gn_gltf_materials(gn_gltf_ctx *c)
         if (r != GN_OK) return r;
         c->st.materials++;
     }
-    if (c->st.alpha_mask + c->st.alpha_blend)
-        gn_gltf_log(
-            c, GN_LOG_WARN,
-            "%u materials use alphaMode MASK and %u BLEND; gnomon has no alpha yet and draws them opaque",
-            c->st.alpha_mask, c->st.alpha_blend);
     if (c->st.emissive_folded)
         gn_gltf_log(c, GN_LOG_INFO,
                     "%u emissive textures averaged into their factors (no emissive texture slot)",

@@ -407,6 +407,14 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
                        "material '%s': normal texture %u does not exist (%u textures)", label,
                        m.normal_texture, s->texture_count);
+    if (d->alpha_mode != GN_ALPHA_OPAQUE && d->alpha_mode != GN_ALPHA_MASK && d->alpha_mode != GN_ALPHA_BLEND)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': unknown alpha mode %d", label,
+                       (int)d->alpha_mode);
+    m.alpha_mode = (uint32_t)d->alpha_mode;
+    m.alpha_cutoff = d->alpha_cutoff == 0.0f && !d->alpha_cutoff_set ? 0.5f : d->alpha_cutoff;
+    if (!(m.alpha_cutoff >= 0.0f && m.alpha_cutoff <= 1.0f))
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': alpha cutoff %g is outside 0..1", label,
+                       (double)m.alpha_cutoff);
     m.lightmap_texture = d->lightmap_set ? d->lightmap_texture : GN_NO_TEXTURE;
     if (d->lightmap_set && (m.lightmap_texture >= s->texture_count ||
                             s->textures[m.lightmap_texture].format != GN_TEXTURE_RGB9E5))

@@ -43,7 +43,6 @@ void gn_world_free(gn_world *w)
     gn_bsp_mesh_free(&w->mesh);
     gn_bsp_free(&w->bsp);
     free(w->face_instance);
-    free(w->in_leaves);
     free(w->vis_faces);
     free(w->vis_seen);
     free(w);

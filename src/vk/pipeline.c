@@ -37,18 +37,23 @@ gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPip
          .pName = "main"},
     };
     VkVertexInputBindingDescription binding = {0, sizeof(gn_vertex), VK_VERTEX_INPUT_RATE_VERTEX};
-    VkVertexInputAttributeDescription attrs[5] = {
+    const VkVertexInputAttributeDescription all[5] = {
         {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(gn_vertex, pos)},
         {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(gn_vertex, normal)},
         {2, 0, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(gn_vertex, tangent)},
         {3, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(gn_vertex, uv)},
         {4, 0, VK_FORMAT_R32G32_SFLOAT, offsetof(gn_vertex, uv2)},
     };
+    /* only what the shader reads: an attribute it does not consume is a validation warning */
+    VkVertexInputAttributeDescription attrs[5];
+    uint32_t n_attrs = 0, mask = d->attributes ? d->attributes : 0x1fu;
+    for (uint32_t a = 0; a < 5; a++)
+        if (mask & (1u << a)) attrs[n_attrs++] = all[a];
     VkPipelineVertexInputStateCreateInfo vi = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO,
         .vertexBindingDescriptionCount = d->vertex_input ? 1 : 0,
         .pVertexBindingDescriptions = &binding,
-        .vertexAttributeDescriptionCount = d->vertex_input ? (d->position_only ? 1 : 5) : 0,
+        .vertexAttributeDescriptionCount = d->vertex_input ? n_attrs : 0,
         .pVertexAttributeDescriptions = attrs,
     };
     VkPipelineInputAssemblyStateCreateInfo ia = {
@@ -79,7 +84,16 @@ gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPip
         .depthWriteEnable = d->depth_write,
         .depthCompareOp = d->depth_compare,
     };
-    VkPipelineColorBlendAttachmentState blend = {.colorWriteMask = 0xf};
+    VkPipelineColorBlendAttachmentState blend = {
+        .blendEnable = d->alpha_blend,
+        .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,
+        .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+        .colorBlendOp = VK_BLEND_OP_ADD,
+        .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
+        .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
+        .alphaBlendOp = VK_BLEND_OP_ADD,
+        .colorWriteMask = 0xf,
+    };
     VkPipelineColorBlendStateCreateInfo cb = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
         .attachmentCount = d->color_format != VK_FORMAT_UNDEFINED ? 1 : 0,

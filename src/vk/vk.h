@@ -256,7 +256,8 @@ typedef struct gn_vk_graphics_desc {
     const char *vert, *frag; /* embedded shader names, e.g. "forward.vert"; frag may be NULL */
     VkPipelineLayout layout;
     bool vertex_input;     /* read gn_vertex from binding 0 */
-    bool position_only;    /* only attribute 0 (depth passes) */
+    uint32_t attributes;   /* bit n: gn_vertex attribute n (0 position, 1 normal, 2 tangent, 3 uv,
+                              4 lightmap uv) that the vertex shader reads; 0 means all five */
     VkFormat color_format; /* VK_FORMAT_UNDEFINED: none */
     VkFormat depth_format;
     uint32_t samples;
@@ -267,6 +268,7 @@ typedef struct gn_vk_graphics_desc {
     bool depth_clamp;    /* clamp depth instead of clipping (needs the depthClamp feature) */
     float bias_constant; /* depth bias; both 0: off */
     float bias_slope;
+    bool alpha_blend; /* colour = src * src.a + dst * (1 - src.a); alpha accumulates coverage */
 } gn_vk_graphics_desc;
 
 gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPipeline *out, gn_error *err);

@@ -28,12 +28,22 @@ int main(void)
     CHECK(gn_render(r, s, &f, &err) == GN_ERROR_INVALID_ARGUMENT, "view 99 accepted");
     gn_frame_stats st;
     CHECK(gn_get_frame_stats(r, &st, &err) == GN_ERROR_INVALID_ARGUMENT, "stats before any frame");
+    uint32_t ids[4], count = 99;
+    CHECK(gn_get_visible_instances(r, ids, 4, &count, &err) == GN_ERROR_INVALID_ARGUMENT && count == 0,
+          "visible instances before any frame (count %u)", count);
+    CHECK(gn_get_visible_instances(r, ids, 4, NULL, &err) == GN_ERROR_INVALID_ARGUMENT,
+          "NULL count accepted");
+    CHECK(gn_get_visible_instances(r, NULL, 4, &count, &err) == GN_ERROR_INVALID_ARGUMENT,
+          "NULL ids with max 4 accepted");
     /* an empty scene renders: sky only */
     f = (gn_frame_desc){.camera_set = true};
     CHECK(gn_render(r, s, &f, &err) == GN_OK, "empty scene: %s", err.message);
     CHECK(gn_renderer_wait_idle(r, &err) == GN_OK, "%s", err.message);
     CHECK(gn_get_frame_stats(r, &st, &err) == GN_OK, "%s", err.message);
     CHECK(st.pass_count >= 3, "%u passes timed", st.pass_count);
+    count = 99;
+    CHECK(gn_get_visible_instances(r, NULL, 0, &count, &err) == GN_OK && count == 0,
+          "empty scene: %u visible instances (%s)", count, err.message);
     GT_CHECK_VALIDATION(r, "in API error handling");
     gn_scene_destroy(s);
     gn_renderer_destroy(r);

@@ -5,7 +5,10 @@
  * Checks: (a) the box's top is lit; (b) on the ground the mask says shadowed exactly where a
  * ray towards the sun hits the box (this file's own slab test), on more than 99.5% of the
  * ground pixels farther than 2 px from a shadow edge; (c) pixels with
- * no surface are GN_TRUTH_SKY and no others are. No validation messages. */
+ * no surface are GN_TRUTH_SKY and no others are; (d) the brute-force instance ids
+ * (gn_truth_ids) name the ground and the box where the render has them and nothing where it
+ * has sky, also from below the ground, whose back face the rays must pass over as the
+ * renderer culls it. No validation messages. */
 #include "gpu_util.h"
 #include "shadowcmp.h"
 #include "truth.h"
@@ -107,6 +110,50 @@ static void world_point(const gn_frame_view *v, uint32_t x, uint32_t y, float d,
     for (int a = 0; a < 3; a++) p[a] = w[a] / w[3];
 }
 
+/* (d): ids against what the depth says is there, for the frame just rendered. From above, a
+ * surface point at height 0 is the ground's (instance 0) and any other the box's (instance
+ * 1); from below (below true), only the box's bottom can be seen. Edge pixels may differ
+ * (the ray and the rasterizer round differently on a silhouette): at most 0.5% of them. */
+static void check_ids(gn_renderer *r, const gn_truth *t, bool below, const char *what)
+{
+    gn_error err = {0};
+    float *depth = malloc(W * H * sizeof *depth);
+    uint32_t *ids = malloc(W * H * sizeof *ids);
+    if (!depth || !ids) exit(1);
+    gn_frame_view v;
+    CHECK(gn_read_depth(r, depth, &err) == GN_OK, "%s", err.message);
+    CHECK(gn_get_frame_view(r, &v, &err) == GN_OK, "%s", err.message);
+    gn_truth_frame tf = {.width = W, .height = H, .msaa = gn_renderer_msaa(r), .view = &v};
+    gn_truth_stats st;
+    CHECK(gn_truth_ids(t, &tf, ids, &st, &err) == GN_OK, "%s", err.message);
+    uint32_t wrong = 0, counts[3] = {0, 0, 0}; /* ground, box, nothing */
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            size_t i = (size_t)y * W + x;
+            uint32_t want = GN_TRUTH_NO_INSTANCE;
+            if (depth[i] > 0.0f) {
+                double p[3];
+                world_point(&v, x, y, depth[i], p);
+                want = !below && fabs(p[1]) < 0.02 ? 0u : 1u;
+            }
+            wrong += ids[i] != want;
+            counts[ids[i] < 2 ? ids[i] : 2]++;
+        }
+    printf(
+        "gpu_truth: ids %s: ground %u, box %u, nothing %u px; %u differ from the render; %llu back-face hits "
+        "passed over; %.1f ms\n",
+        what, counts[0], counts[1], counts[2], wrong, (unsigned long long)st.back_faces, st.ms);
+    CHECK(wrong <= W * H / 200, "ids %s: %u pixels differ from the render", what, wrong);
+    CHECK(counts[1] >= 500 && counts[2] >= 500 && (below || counts[0] >= 500),
+          "ids %s: ground %u, box %u, nothing %u px: the set-up sees too little", what, counts[0], counts[1],
+          counts[2]);
+    CHECK(!below || (counts[0] == 0 && st.back_faces > 0),
+          "ids %s: the ground seen from below in %u px (%llu back faces passed over)", what, counts[0],
+          (unsigned long long)st.back_faces);
+    free(depth);
+    free(ids);
+}
+
 int main(void)
 {
     gn_renderer *r = gt_renderer(W, H, 4);
@@ -188,6 +235,12 @@ int main(void)
           "false shadow %.4f)",
           a.agreement_off_edge, a.agreement_all, a.false_lit, a.false_shadow);
     CHECK(a.agreement_all > 0.98, "ground agreement %.4f with the edges", a.agreement_all);
+    /* (d) from this camera, then from 6 m below the ground looking up at the box's bottom */
+    check_ids(r, t, false, "from above");
+    gn_frame_desc under = f;
+    under.camera = (gn_camera){.position = {3.0f, -6.0f, -8.0f}, .yaw = 180.0f, .pitch = 45.0f};
+    free(gt_render(r, s, &under));
+    check_ids(r, t, true, "from below");
     GT_CHECK_VALIDATION(r, "rendering the truth test's scene");
 
     if (gn_check_failures) {

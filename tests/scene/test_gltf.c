@@ -84,9 +84,10 @@ static int test_triangle(void)
     CHECK(st.triangles == 1 && st.textures == 0 && st.textures_missing == 1, "tris %llu tex %u missing %u",
           (unsigned long long)st.triangles, st.textures, st.textures_missing);
     CHECK(st.alpha_blend == 1, "alpha_blend %u", st.alpha_blend);
-    /* a missing image and the alpha mode: one warning each */
-    CHECK(gn_warnings == 2, "%d warnings, expected 2", gn_warnings);
+    /* a missing image: one warning (the alpha mode is supported, so it is not one) */
+    CHECK(gn_warnings == 1, "%d warnings, expected 1", gn_warnings);
     const gn_material *m = &s->materials[0];
+    CHECK(m->alpha_mode == GN_ALPHA_BLEND, "alpha mode %u, the file says BLEND", m->alpha_mode);
     CHECK(fabsf(m->base_color[0] - 0.5f) < 1e-6f && fabsf(m->base_color[1] - 0.25f) < 1e-6f &&
               fabsf(m->metallic - 0.3f) < 1e-6f && fabsf(m->roughness - 0.6f) < 1e-6f,
           "material (%g %g) metallic %g roughness %g", (double)m->base_color[0], (double)m->base_color[1],
@@ -296,6 +297,11 @@ static int test_sponza(const char *path)
           "materials %u, textures %u missing %u", st.materials, st.textures, st.textures_missing);
     CHECK(st.normal_mapped == 12 && st.alpha_mask == 3, "normal-mapped materials %u, alpha mask %u",
           st.normal_mapped, st.alpha_mask);
+    uint32_t masked = 0;
+    for (uint32_t i = 0; i < s->material_count; i++)
+        masked += s->materials[i].alpha_mode == GN_ALPHA_MASK && s->materials[i].alpha_cutoff > 0.0f &&
+                  s->materials[i].alpha_cutoff < 1.0f;
+    CHECK(masked == 3, "%u alpha-tested materials with a cutoff in (0, 1), want 3", masked);
     printf("  default camera (%.2f %.2f %.2f) yaw %.1f pitch %.1f\n", (double)s->default_camera[0],
            (double)s->default_camera[1], (double)s->default_camera[2], (double)s->default_camera[3],
            (double)s->default_camera[4]);

@@ -166,6 +166,57 @@ static void test_walk(world *w)
     CHECK(has_floor && !has_patch, "looking back: floor %d patch %d", has_floor, has_patch);
 }
 
+/* q3map2 writes a leaf per brush model after the world's tree: no node reaches it, its bounds
+ * are zero and its cluster 0, and it lists the model's faces (oa_dm1: leaves 1115..1122). Here
+ * face 3 moves from leaf 1 into such a leaf. Walking every leaf instead of the tree put face 3
+ * in cluster 0's set and, its leaf's box being a point at the origin, culled it by the
+ * frustum almost always; it is a brush model's face: never from the walk, and face_in_tree 0
+ * so the caller culls it on its own bounds. */
+static void test_model_leaf(world *w)
+{
+    gn_bsp b = w->b;
+    gn_bsp_leaf leaves[4];
+    uint32_t leaffaces[16], n = 0;
+    CHECK(b.leaf_count == 3 && b.leafface_count < 16, "the test map has %u leaves, %u leaf faces",
+          b.leaf_count, b.leafface_count);
+    if (b.leaf_count != 3 || b.leafface_count >= 16) return;
+    for (uint32_t l = 0; l < 3; l++) {
+        leaves[l] = b.leaves[l];
+        leaves[l].first_leafface = n;
+        for (uint32_t k = 0; k < b.leaves[l].leafface_count; k++) {
+            uint32_t face = b.leaffaces[b.leaves[l].first_leafface + k];
+            if (face != 3) leaffaces[n++] = face;
+        }
+        leaves[l].leafface_count = n - leaves[l].first_leafface;
+    }
+    leaves[3] = (gn_bsp_leaf){.cluster = 0, .first_leafface = n, .leafface_count = 1};
+    leaffaces[n++] = 3;
+    b.leaves = leaves, b.leaf_count = 4, b.leaffaces = leaffaces, b.leafface_count = n;
+    gn_bsp_vis v;
+    gn_error err = {0};
+    gn_result res = gn_bsp_vis_create(&b, &w->m, &v, &err);
+    CHECK(res == GN_OK, "%s", err.message);
+    if (res != GN_OK) return;
+    CHECK(v.leaf_in_tree[0] && v.leaf_in_tree[1] && v.leaf_in_tree[2] && !v.leaf_in_tree[3],
+          "leaves in the tree: %u %u %u, model leaf %u", v.leaf_in_tree[0], v.leaf_in_tree[1],
+          v.leaf_in_tree[2], v.leaf_in_tree[3]);
+    CHECK(v.face_in_tree[0] && v.face_in_tree[1] && v.face_in_tree[2] && !v.face_in_tree[3],
+          "faces in the tree: %u %u %u, the model's %u", v.face_in_tree[0], v.face_in_tree[1],
+          v.face_in_tree[2], v.face_in_tree[3]);
+    /* from room 0 (cluster 0, the model leaf's too) with the PVS, and from room 1 without it */
+    float p[3];
+    q2r(100, 100, 32, p);
+    gn_bsp_visible_faces(&v, p, NULL, true, &w->r);
+    uint32_t want0[] = {0, 2}, want1[] = {0, 2, 1};
+    CHECK(faces_are(w, want0, 2) && w->r.leaves_total == 3, "room 0 with a model leaf: %u faces, %u leaves",
+          w->r.visible_count, w->r.leaves_total);
+    q2r(-100, 100, 32, p);
+    gn_bsp_visible_faces(&v, p, NULL, false, &w->r);
+    CHECK(faces_are(w, want1, 3), "room 1 without PVS, with a model leaf: %u faces", w->r.visible_count);
+    if (!faces_are(w, want1, 3)) print_faces(w, "room 1, model leaf");
+    gn_bsp_vis_destroy(&v);
+}
+
 int main(void)
 {
     world w;
@@ -173,6 +224,7 @@ int main(void)
         test_find_leaf(&w);
         test_pvs(&w);
         test_walk(&w);
+        test_model_leaf(&w);
     }
     unload(&w);
     return gn_check_exit();

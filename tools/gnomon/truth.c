@@ -1,6 +1,7 @@
-/* Ray-traced hard-shadow truth with Embree 3: two-level instancing mirrors the scene (one
- * Embree scene per mesh, one instance geometry per gn_instance), so the BVH is built over
- * unique triangles only; see truth.h. */
+/* Ray-traced truth with Embree 3 (hard shadows, and which instance each pixel sees):
+ * two-level instancing mirrors the scene (one Embree scene per mesh, one instance geometry
+ * per gn_instance, attached under the instance's own id), so the BVH is built over unique
+ * triangles only; see truth.h. */
 #define _POSIX_C_SOURCE 200809L /* sysconf, clock_gettime under -std=c11 */
 
 #include "truth.h"
@@ -33,8 +34,8 @@ struct gn_truth {
     RTCScene top;
     RTCScene *meshes; /* one per gn_scene mesh; NULL where the mesh has no triangles */
     uint32_t mesh_count;
-    float (*xforms)[16]; /* each instance geometry's transform, by its Embree id: normals to world */
-    uint32_t xform_count;
+    float (*xforms)[16];  /* each instance's transform, by its id (= its Embree id): normals to world */
+    uint32_t xform_count; /* the scene's instances */
     double build_ms;
     char first_error[256]; /* the first message Embree reported, for gn_error */
 };
@@ -100,6 +101,8 @@ static RTCScene gn_truth_mesh_scene(gn_truth *t, const gn_mesh_view *m)
     rtcCommitGeometry(g);
     RTCScene s = rtcNewScene(t->device);
     if (s) {
+        /* gn_truth_ids culls back faces through the intersect context's filter */
+        rtcSetSceneFlags(s, RTC_SCENE_FLAG_CONTEXT_FILTER_FUNCTION);
         rtcAttachGeometry(s, g);
         rtcCommitScene(s);
     }
@@ -107,7 +110,9 @@ static RTCScene gn_truth_mesh_scene(gn_truth *t, const gn_mesh_view *m)
     return s;
 }
 
-static gn_result gn_truth_add_instance(gn_truth *t, const gn_instance_desc *d)
+/* Attached by the instance's id, so a hit's instID is the scene's instance id (instances of
+ * empty meshes leave holes in the ids, which Embree allows). */
+static gn_result gn_truth_add_instance(gn_truth *t, uint32_t id, const gn_instance_desc *d)
 {
     static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     bool zero = true; /* gnomon.h: an all-zero transform means identity */
@@ -118,15 +123,8 @@ static gn_result gn_truth_add_instance(gn_truth *t, const gn_instance_desc *d)
     rtcSetGeometryTimeStepCount(g, 1);
     rtcSetGeometryTransform(g, 0, RTC_FORMAT_FLOAT4X4_COLUMN_MAJOR, zero ? identity : d->transform);
     rtcCommitGeometry(g);
-    unsigned id = rtcAttachGeometry(t->top, g);
+    rtcAttachGeometryByID(t->top, g, id);
     rtcReleaseGeometry(g);
-    if (id >= t->xform_count) {
-        uint32_t n = id + 1 > 2 * t->xform_count ? id + 1 : 2 * t->xform_count;
-        float(*x)[16] = realloc(t->xforms, n * sizeof *x);
-        if (!x) return GN_ERROR_OUT_OF_MEMORY;
-        t->xforms = x;
-        t->xform_count = n;
-    }
     memcpy(t->xforms[id], zero ? identity : d->transform, sizeof t->xforms[id]);
     return GN_OK;
 }
@@ -149,8 +147,12 @@ static gn_result gn_truth_build(gn_truth *t, const gn_scene *s, gn_error *err)
         if (r != GN_OK) return r;
         if (!t->meshes[i]) return gn_truth_fail(err, GN_ERROR_BAD_DATA, "embree: %s: no scene", what);
     }
+    t->xform_count = info.instances;
+    t->xforms = calloc(info.instances ? info.instances : 1, sizeof *t->xforms);
+    if (!t->xforms) return gn_truth_fail(err, GN_ERROR_OUT_OF_MEMORY, "embree: %u instances", info.instances);
     t->top = rtcNewScene(t->device);
     if (!t->top) return gn_truth_check(t, "top-level scene", err);
+    rtcSetSceneFlags(t->top, RTC_SCENE_FLAG_CONTEXT_FILTER_FUNCTION);
     for (uint32_t i = 0; i < info.instances; i++) {
         gn_instance_desc d;
         if (gn_scene_get_instance(s, i, &d, err) != GN_OK) return err ? err->code : GN_ERROR_INVALID_ARGUMENT;
@@ -158,7 +160,7 @@ static gn_result gn_truth_build(gn_truth *t, const gn_scene *s, gn_error *err)
             return gn_truth_fail(err, GN_ERROR_BAD_DATA, "embree: instance %u uses mesh %u of %u", i, d.mesh,
                                  t->mesh_count);
         if (!t->meshes[d.mesh]) continue; /* an empty mesh casts nothing */
-        if (gn_truth_add_instance(t, &d) != GN_OK) return gn_truth_check(t, "instance", err);
+        if (gn_truth_add_instance(t, i, &d) != GN_OK) return gn_truth_check(t, "instance", err);
     }
     rtcCommitScene(t->top);
     return gn_truth_check(t, "committing the top-level scene", err);
@@ -353,6 +355,20 @@ static uint32_t gn_truth_thread_count(uint32_t rows)
     return (uint32_t)n;
 }
 
+/* Runs worker(job) on the calling thread and on one more thread a core (rows bound the count);
+ * a thread that fails to start only costs speed. Returns the threads that ran. */
+static uint32_t gn_truth_parallel(uint32_t rows, void *(*worker)(void *), void *job)
+{
+    uint32_t n = gn_truth_thread_count(rows);
+    pthread_t threads[GN_TRUTH_MAX_THREADS];
+    uint32_t started = 0;
+    for (uint32_t i = 1; i < n; i++)
+        if (pthread_create(&threads[started], NULL, worker, job) == 0) started++;
+    worker(job);
+    for (uint32_t i = 0; i < started; i++) pthread_join(threads[i], NULL);
+    return started + 1;
+}
+
 gn_result gn_truth_mask(const gn_truth *t, const gn_truth_frame *f, uint8_t *mask, gn_truth_stats *stats,
                         gn_error *err)
 {
@@ -367,19 +383,134 @@ gn_result gn_truth_mask(const gn_truth *t, const gn_truth_frame *f, uint8_t *mas
     atomic_init(&j.rays, 0ull);
     atomic_init(&j.grazing, 0ull);
 
-    uint32_t n = gn_truth_thread_count(f->height);
-    pthread_t threads[GN_TRUTH_MAX_THREADS];
-    uint32_t started = 0;
-    /* The calling thread is worker 0; a thread that fails to start only costs speed. */
-    for (uint32_t i = 1; i < n; i++)
-        if (pthread_create(&threads[started], NULL, gn_truth_worker, &j) == 0) started++;
-    gn_truth_worker(&j);
-    for (uint32_t i = 0; i < started; i++) pthread_join(threads[i], NULL);
-
+    uint32_t threads = gn_truth_parallel(f->height, gn_truth_worker, &j);
     if (stats)
         *stats = (gn_truth_stats){.rays = atomic_load(&j.rays),
                                   .grazing = atomic_load(&j.grazing),
                                   .ms = gn_truth_now_ms() - t0,
-                                  .threads = started + 1};
+                                  .threads = threads};
     return gn_truth_check((gn_truth *)t, "occlusion rays", err);
+}
+
+/* ---- which instance each pixel sees ------------------------------------------------------ */
+
+typedef struct gn_truth_id_job {
+    const gn_truth *t;
+    const gn_truth_frame *f;
+    uint32_t *ids;
+    double inv[16];
+    float sx, sy;
+    atomic_uint next_row;
+    atomic_ullong back_faces;
+} gn_truth_id_job;
+
+/* A thread's intersect context with what its filter needs; Embree passes the filter the
+ * context's address, so the Embree part comes first. */
+typedef struct gn_truth_id_context {
+    struct RTCIntersectContext rtc;
+    const gn_truth *t;
+    uint64_t back_faces;
+} gn_truth_id_context;
+
+static double gn_truth_det3(const float *m)
+{
+    return m[0] * ((double)m[5] * m[10] - (double)m[6] * m[9]) -
+           m[4] * ((double)m[1] * m[10] - (double)m[2] * m[9]) +
+           m[8] * ((double)m[1] * m[6] - (double)m[2] * m[5]);
+}
+
+/* Passes over back faces, as the renderer's rasterizer culls them. Embree hands the filter the
+ * ray and hit in the instance's object space; there a hit is front-facing when the ray runs
+ * against Ng (Embree's Ng = (v1 - v0) x (v2 - v0), towards the side from which the triangle is
+ * counter-clockwise). A mirroring transform (negative determinant) reverses the winding the
+ * rasterizer sees, so it reverses the test. Edge-on hits cover no pixel on the GPU: passed
+ * over too. The arrays are Embree's SoA layouts (rtcore_ray.h; its accessors are C++ only):
+ * RTCRayN holds org x, y, z, tnear, then dir x, y, z, N floats each; RTCHitN Ng x, y, z, u, v,
+ * primID, geomID, then instID. */
+static void gn_truth_cull_back_faces(const struct RTCFilterFunctionNArguments *a)
+{
+    gn_truth_id_context *c = (gn_truth_id_context *)a->context;
+    const float *ray = (const float *)a->ray, *hit = (const float *)a->hit;
+    const unsigned *hit_u = (const unsigned *)a->hit;
+    unsigned n = a->N;
+    for (unsigned i = 0; i < n; i++) {
+        if (!a->valid[i]) continue;
+        double facing = (double)ray[4 * n + i] * hit[i] + (double)ray[5 * n + i] * hit[n + i] +
+                        (double)ray[6 * n + i] * hit[2 * n + i];
+        unsigned inst = hit_u[7 * n + i];
+        if (inst < c->t->xform_count && gn_truth_det3(c->t->xforms[inst]) < 0.0) facing = -facing;
+        if (facing >= 0.0) {
+            a->valid[i] = 0;
+            c->back_faces++;
+        }
+    }
+}
+
+/* One pixel: a ray from the camera through sample 0, starting on the near plane (the renderer
+ * clips there), to the nearest front face. */
+static uint32_t gn_truth_id_pixel(gn_truth_id_job *j, gn_truth_id_context *ctx, uint32_t px, uint32_t py)
+{
+    const gn_truth_frame *f = j->f;
+    /* Vulkan clip space as in gn_truth_pixel; depth 1 is the near plane (reversed-Z) */
+    double c[4] = {(px + j->sx) / f->width * 2.0 - 1.0, (py + j->sy) / f->height * 2.0 - 1.0, 1.0, 1.0};
+    double w[4];
+    for (int r = 0; r < 4; r++)
+        w[r] = j->inv[r] * c[0] + j->inv[4 + r] * c[1] + j->inv[8 + r] * c[2] + j->inv[12 + r] * c[3];
+    if (w[3] == 0.0) return GN_TRUTH_NO_INSTANCE;
+    const float *cam = f->view->camera_position;
+    double q[3] = {w[0] / w[3], w[1] / w[3], w[2] / w[3]};
+    double d[3] = {q[0] - cam[0], q[1] - cam[1], q[2] - cam[2]};
+    double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (!(len > 0.0)) return GN_TRUTH_NO_INSTANCE;
+    struct RTCRayHit rh = {
+        .ray = {.org_x = (float)q[0],
+                .org_y = (float)q[1],
+                .org_z = (float)q[2],
+                .dir_x = (float)(d[0] / len),
+                .dir_y = (float)(d[1] / len),
+                .dir_z = (float)(d[2] / len),
+                .tnear = 0.0f,
+                .tfar = INFINITY,
+                .mask = 0xffffffffu},
+        .hit = {.geomID = RTC_INVALID_GEOMETRY_ID, .instID = {RTC_INVALID_GEOMETRY_ID}},
+    };
+    rtcIntersect1(j->t->top, &ctx->rtc, &rh);
+    /* every geometry is instanced: the instance level names the scene's instance */
+    return rh.hit.geomID == RTC_INVALID_GEOMETRY_ID ? GN_TRUTH_NO_INSTANCE : rh.hit.instID[0];
+}
+
+static void *gn_truth_id_worker(void *arg)
+{
+    gn_truth_id_job *j = arg;
+    gn_truth_id_context ctx = {.t = j->t};
+    rtcInitIntersectContext(&ctx.rtc);
+    ctx.rtc.filter = gn_truth_cull_back_faces;
+    for (;;) {
+        uint32_t y = atomic_fetch_add(&j->next_row, 1u);
+        if (y >= j->f->height) break;
+        uint32_t *row = j->ids + (size_t)y * j->f->width;
+        for (uint32_t x = 0; x < j->f->width; x++) row[x] = gn_truth_id_pixel(j, &ctx, x, y);
+    }
+    atomic_fetch_add(&j->back_faces, ctx.back_faces);
+    return NULL;
+}
+
+gn_result gn_truth_ids(const gn_truth *t, const gn_truth_frame *f, uint32_t *ids, gn_truth_stats *stats,
+                       gn_error *err)
+{
+    if (!t || !f || !f->view || !ids || f->width == 0 || f->height == 0)
+        return gn_truth_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_truth_ids: arguments are required");
+    double t0 = gn_truth_now_ms();
+    gn_truth_id_job j = {.t = t, .f = f, .ids = ids};
+    for (int i = 0; i < 16; i++) j.inv[i] = f->view->inv_view_proj[i];
+    gn_truth_sample0(f->msaa, &j.sx, &j.sy);
+    atomic_init(&j.next_row, 0u);
+    atomic_init(&j.back_faces, 0ull);
+    uint32_t threads = gn_truth_parallel(f->height, gn_truth_id_worker, &j);
+    if (stats)
+        *stats = (gn_truth_stats){.rays = (uint64_t)f->width * f->height,
+                                  .back_faces = atomic_load(&j.back_faces),
+                                  .ms = gn_truth_now_ms() - t0,
+                                  .threads = threads};
+    return gn_truth_check((gn_truth *)t, "primary rays", err);
 }

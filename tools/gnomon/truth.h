@@ -1,5 +1,6 @@
 /* The reference for sun shadows: a hard-shadow mask ray-traced on the CPU with Intel Embree 3
- * for exactly the pixels a frame rendered (docs: DESIGN.md, "References and truth").
+ * for exactly the pixels a frame rendered (docs: DESIGN.md, "References and truth"); and for
+ * visibility culling, which instance each pixel sees when nothing is culled (docs/WORLDS.md).
  * Used by the CLI (shadowref, shadowcheck) and the GPU tests, never by the library, so
  * libgnomon does not depend on Embree. */
 #ifndef GN_CLI_TRUTH_H
@@ -25,16 +26,18 @@ typedef struct gn_truth gn_truth;
 
 /* What one frame left behind, as gn_read_depth and gn_get_frame_view return it. */
 typedef struct gn_truth_frame {
-    const float *depth; /* width*height, reversed-Z (0 = sky), top row first */
+    const float *depth; /* width*height, reversed-Z (0 = sky), top row first; gn_truth_ids ignores it */
     uint32_t width, height;
     uint32_t msaa; /* samples the frame was rendered with (0 reads as 1): see truth.c */
     const gn_frame_view *view;
 } gn_truth_frame;
 
 typedef struct gn_truth_stats {
-    uint64_t rays;    /* occlusion rays cast: surface pixels while the sun is up */
-    uint64_t grazing; /* surface pixels left out as edge-on to the sun */
-    double ms;        /* wall-clock time of the mask */
+    uint64_t rays;       /* occlusion rays cast: surface pixels while the sun is up (ids: a pixel each) */
+    uint64_t grazing;    /* surface pixels left out as edge-on to the sun */
+    uint64_t back_faces; /* gn_truth_ids: hits passed over as back faces (some beyond the surface found:
+                            Embree's traversal order decides which it meets) */
+    double ms;           /* wall-clock time of the mask or the ids */
     uint32_t threads;
 } gn_truth_stats;
 
@@ -52,6 +55,17 @@ double gn_truth_build_ms(const gn_truth *t); /* BVH build time of gn_truth_creat
  * then one occlusion ray goes towards the frame's sun. stats may be NULL. */
 gn_result gn_truth_mask(const gn_truth *t, const gn_truth_frame *f, uint8_t *mask, gn_truth_stats *stats,
                         gn_error *err);
+
+/* What gn_truth_ids writes where a pixel sees no surface (the sky). */
+#define GN_TRUTH_NO_INSTANCE UINT32_MAX
+
+/* The brute-force visibility reference: fills ids (width*height words, top row first) with the
+ * id of the scene instance each pixel sees, or GN_TRUTH_NO_INSTANCE. One primary ray a pixel,
+ * through the same sample as gn_truth_mask (sample 0 of f->msaa) and from the near plane,
+ * against every instance: nothing is culled but back faces, which the renderer culls too.
+ * f->depth is not read. stats may be NULL. */
+gn_result gn_truth_ids(const gn_truth *t, const gn_truth_frame *f, uint32_t *ids, gn_truth_stats *stats,
+                       gn_error *err);
 
 /* The sub-pixel position (x, y in 0..1, y down) of sample 0 of the Vulkan standard sample
  * locations for msaa samples; the pixel centre for 1 (or an unknown count). */

@@ -1,0 +1,19 @@
+#version 450
+// Depth prepass for alpha-tested surfaces: the same clip position as depth.vert and
+// forward.vert (gn_clip_position, so the forward pass's EQUAL test holds), plus the uv and
+// the material for mask.frag.
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+
+layout(location = 0) in vec3 in_pos;
+layout(location = 3) in vec2 in_uv;
+layout(location = 0) out vec2 out_uv;
+layout(location = 1) flat out uint out_material;
+
+void main()
+{
+    gn_gpu_instance inst = instances[visible[gl_InstanceIndex]];
+    gl_Position = gn_clip_position(inst, in_pos);
+    out_uv = in_uv;
+    out_material = inst.info.x;
+}

@@ -1,0 +1,19 @@
+#version 450
+// Alpha-tested shadow casters (sun cascades and local lights' layers): csm.vert's position,
+// plus the uv and the material for mask.frag.
+#extension GL_GOOGLE_include_directive : require
+#include "common.glsl"
+
+layout(location = 0) in vec3 in_pos;
+layout(location = 3) in vec2 in_uv;
+layout(push_constant) uniform Push { mat4 view_proj; } pc;
+layout(location = 0) out vec2 out_uv;
+layout(location = 1) flat out uint out_material;
+
+void main()
+{
+    gn_gpu_instance inst = instances[visible[gl_InstanceIndex]];
+    gl_Position = pc.view_proj * vec4(gn_to_world(inst, in_pos), 1.0);
+    out_uv = in_uv;
+    out_material = inst.info.x;
+}
