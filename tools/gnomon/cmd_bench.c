@@ -8,6 +8,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define GN_BENCH_PROGRESS_MS 100.0 /* progress line at most ten times a second */
 
@@ -42,6 +43,7 @@ static int gn_bench_frames(gn_bench_run *b)
     gn_error err = {0};
     gn_scene_info info;
     gn_scene_get_info(b->scene, &info);
+    if (o->camera_set) memcpy(info.default_camera, o->camera, sizeof o->camera);
     uint32_t total = o->warmup + o->frames;
     gn_bench_walker walker;
     gn_bench_walker_start(&walker, (gn_bench_path)o->path, &info, total);

@@ -196,6 +196,8 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
          "write a chart of GPU time per pass per frame"},
         {"--sun-speed", GN_OPT_FLOAT, &o->sun_speed, NULL, 0, 100000, false, NULL, "X",
          "sun paths: the day passes X times faster than real time at 60 fps (default 20)"},
+        {"--camera", GN_OPT_CAMERA, o->camera, &o->camera_set, -89, 89, false, NULL, "x,y,z,yaw,pitch",
+         "where the path starts, metres and degrees (default: the scene's camera)"},
     };
     memcpy(t + n, opts, sizeof opts);
     n += GN_COUNT(opts);

@@ -76,6 +76,8 @@ typedef struct gn_bench_opts {
     const char *json;
     const char *plot;
     float sun_speed; /* the sun paths: simulated seconds per real second */
+    float camera[5]; /* the path's start (x, y, z, yaw, pitch) in place of the scene's camera */
+    bool camera_set;
     gn_shadow_opts shadow;
     gn_light_opts light;
 } gn_bench_opts;
