@@ -13,7 +13,7 @@ bool gn_bench_data_init(gn_bench_data *d, uint32_t capacity)
 {
     *d = (gn_bench_data){.capacity = capacity};
     d->frame_index = calloc(capacity ? capacity : 1, sizeof *d->frame_index);
-    double **cols[] = {&d->frame_ms, &d->cpu_ms,      &d->draws,  &d->triangles,
+    double **cols[] = {&d->frame_ms, &d->cpu_ms,      &d->vis_ms, &d->draws,   &d->triangles,
                        &d->visible,  &d->draw_groups, &d->lights, &d->overflow};
     bool ok = d->frame_index != NULL;
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
@@ -29,6 +29,7 @@ void gn_bench_data_free(gn_bench_data *d)
     free(d->frame_index);
     free(d->frame_ms);
     free(d->cpu_ms);
+    free(d->vis_ms);
     free(d->draws);
     free(d->triangles);
     free(d->visible);
@@ -68,6 +69,7 @@ bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s)
     d->frame_index[k] = s->frame_index;
     d->frame_ms[k] = s->gpu_ms;
     d->cpu_ms[k] = s->cpu_ms;
+    d->vis_ms[k] = s->visibility_ms;
     d->draws[k] = s->draws;
     d->triangles[k] = (double)s->triangles;
     d->visible[k] = s->instances_visible;
@@ -117,6 +119,7 @@ bool gn_bench_summarize(const gn_bench_data *d, gn_bench_summary *out)
     }
     gn_bench_series(d->frame_ms, d->count, tmp, scratch, &out->frame);
     gn_bench_series(d->cpu_ms, d->count, tmp, scratch, &out->cpu);
+    gn_bench_series(d->vis_ms, d->count, tmp, scratch, &out->visibility);
     gn_series_stats c;
     gn_bench_series(d->draws, d->count, tmp, scratch, &c);
     out->draws = c.median;
@@ -150,6 +153,7 @@ void gn_bench_print_table(FILE *f, const gn_bench_summary *s)
     for (uint32_t i = 0; i < s->pass_count; i++) gn_bench_row(f, s->pass_names[i], &s->pass[i]);
     gn_bench_row(f, "frame GPU", &s->frame);
     gn_bench_row(f, "frame CPU", &s->cpu);
+    gn_bench_row(f, "visibility CPU", &s->visibility);
     fprintf(f, "%-22s %s\n", "draws (median)", gn_report_count(gn_bench_count(s->draws), a, sizeof a));
     fprintf(f, "%-22s %s\n", "triangles (median)",
             gn_report_count(gn_bench_count(s->triangles), a, sizeof a));
@@ -187,6 +191,7 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
     gn_json_object_end(&j);
     gn_bench_json_stats(&j, "frame", &s->frame);
     gn_bench_json_stats(&j, "cpu", &s->cpu);
+    gn_bench_json_stats(&j, "visibility_cpu", &s->visibility);
     gn_json_object_begin(&j, "counters");
     gn_json_number(&j, "draws", s->draws);
     gn_json_number(&j, "triangles", s->triangles);

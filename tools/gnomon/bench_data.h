@@ -15,7 +15,7 @@
 typedef struct gn_bench_data {
     uint32_t capacity, count;
     uint64_t *frame_index;
-    double *frame_ms, *cpu_ms, *draws, *triangles, *visible, *draw_groups, *lights, *overflow;
+    double *frame_ms, *cpu_ms, *vis_ms, *draws, *triangles, *visible, *draw_groups, *lights, *overflow;
     uint32_t instances_total; /* of the newest sample */
     uint32_t pass_count;
     char pass_names[GN_BENCH_MAX_PASSES][32];
@@ -40,7 +40,7 @@ typedef struct gn_bench_summary {
     uint32_t pass_count;
     char pass_names[GN_BENCH_MAX_PASSES][32];
     gn_series_stats pass[GN_BENCH_MAX_PASSES];
-    gn_series_stats frame, cpu;
+    gn_series_stats frame, cpu, visibility; /* visibility: the CPU's culling and draw list */
     double draws, triangles, visible, draw_groups; /* medians */
     double lights;                                 /* median */
     double overflow_max;                           /* the most light-froxel pairs dropped in a frame */

@@ -23,12 +23,14 @@ typedef struct gn_bench_run {
 
 /* Takes the statistics of every frame that finished since the last call; the data keeps
  * those after its watermark (the warm-up). *last is set to the newest one kept. */
-static gn_result gn_bench_take(gn_bench_run *b, gn_frame_stats *last, bool *have, gn_error *err)
+/* Takes the finished frames' statistics; during the warm-up (record false) they are dropped,
+ * so the first frames (which upload the scene) never reach the samples. */
+static gn_result gn_bench_take(gn_bench_run *b, bool record, gn_frame_stats *last, bool *have, gn_error *err)
 {
     gn_frame_stats batch[GN_STATS_QUEUE];
     uint32_t n = 0;
     gn_result res = gn_take_frame_stats(b->r, batch, GN_STATS_QUEUE, &n, err);
-    if (res != GN_OK) return res;
+    if (res != GN_OK || !record) return res;
     for (uint32_t i = 0; i < n; i++) {
         if (!gn_bench_data_add(&b->data, &batch[i])) continue;
         *last = batch[i];
@@ -60,7 +62,7 @@ static int gn_bench_frames(gn_bench_run *b)
         if (gn_render(b->r, b->scene, &frame, &err) != GN_OK) return gn_cli_fail("bench", &err);
         /* frames up to the last warm-up frame's index are not measured */
         if (i + 1 == o->warmup) gn_bench_data_skip_through(&b->data, gn_renderer_frame_index(b->r));
-        if (gn_bench_take(b, &s, &have, &err) != GN_OK) return gn_cli_fail("bench", &err);
+        if (gn_bench_take(b, i + 1 >= o->warmup, &s, &have, &err) != GN_OK) return gn_cli_fail("bench", &err);
         double now = gn_cli_now_ms();
         if (i >= o->warmup && (now - last_print >= GN_BENCH_PROGRESS_MS || i + 1 == total)) {
             last_print = now;
@@ -70,7 +72,7 @@ static int gn_bench_frames(gn_bench_run *b)
     }
     fprintf(stderr, "\n");
     /* The last frames finish after the loop: wait for them, then take them. */
-    if (gn_renderer_wait_idle(b->r, &err) != GN_OK || gn_bench_take(b, &s, &have, &err) != GN_OK)
+    if (gn_renderer_wait_idle(b->r, &err) != GN_OK || gn_bench_take(b, true, &s, &have, &err) != GN_OK)
         return gn_cli_fail("bench", &err);
     return GN_EXIT_OK;
 }
