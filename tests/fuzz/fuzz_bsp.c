@@ -1,5 +1,6 @@
 /* libFuzzer target: arbitrary bytes through gn_bsp_parse and, when they parse, through
- * gn_bsp_triangulate, the entity reader and the visibility walk. Whatever the bytes, the
+ * gn_bsp_triangulate, the entity reader, the visibility walk, the lightmap atlas, the light
+ * grid and the light entities. Whatever the bytes, the
  * result must be GN_OK or a clean GN_ERROR_BAD_DATA, never a crash or a sanitizer report.
  * Built only with GN_FUZZ=ON and clang (tests/fuzz/CMakeLists.txt). Seed corpus: the files
  * unit_bsp_corpus writes into <build>/tests/unit/bsp_corpus. */
@@ -8,6 +9,7 @@
 #include <stdlib.h>
 
 #include "base/bsp.h"
+#include "base/bsp_light.h"
 #include "decide/bsp_vis.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -28,6 +30,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     float pos[3] = {0}, yaw;
     gn_bsp_default_camera(&b, pos, &yaw);
+    gn_bsp_atlas atlas;
+    if (gn_bsp_lightmap_atlas(&b, &atlas, &err) == GN_OK && atlas.count) {
+        float uv[2], lm[2] = {0.5f, 2.0f};
+        gn_bsp_lightmap_uv(&atlas, atlas.count - 1, lm, uv);
+    }
+    gn_bsp_atlas_free(&atlas);
+    float amb[3], dl[3], dir[3];
+    gn_bsp_light_grid_sample(&b, pos, amb, dl, dir);
+    if (b.model_count) {
+        gn_bsp_light_grid_sample(&b, b.models[0].mins, amb, dl, dir);
+        gn_bsp_light_grid_sample(&b, b.models[0].maxs, amb, dl, dir);
+    }
+    gn_light_desc lights[8];
+    uint32_t total;
+    gn_bsp_light_entities(&b, 1.0f, lights, 8, &total);
     gn_bsp_mesh m;
     gn_bsp_triangulate_desc d = {.patch_level = 2, .limits = &lim};
     if (gn_bsp_triangulate(&b, &d, &m, &err) == GN_OK) {
