@@ -1,0 +1,282 @@
+#include "decide/vsm.h"
+#include "decide/csm.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t gn_vsm_n(const gn_vsm_settings *s) { return s->virtual_res / s->page_texels; }
+
+void gn_vsm_view_compute(const gn_vsm_settings *s, const float sun_dir[3], const float camera_pos[3],
+                         float pixel_angle, gn_vsm_view *out)
+{
+    memset(out, 0, sizeof *out);
+    gn_csm_light_rotation(sun_dir, out->rot);
+    gn_csm_pivot(camera_pos, s->pivot_grid, out->pivot);
+    memcpy(out->sun_dir, sun_dir, sizeof out->sun_dir);
+    memcpy(out->camera, camera_pos, sizeof out->camera);
+    out->levels = s->levels;
+    out->pages_per_side = gn_vsm_n(s);
+    out->footprint_scale = pixel_angle;
+    out->texel0 = s->level0_size / (float)s->virtual_res;
+    float c[3];
+    gn_vsm_to_light(out, camera_pos, c);
+    int32_t half = (int32_t)out->pages_per_side / 2;
+    for (uint32_t l = 0; l < s->levels; l++) {
+        /* powers of two times a page: exact in float, so every level's grid nests in the next */
+        out->page_size[l] = ldexpf(s->level0_size / (float)out->pages_per_side, (int)l);
+        out->origin[l][0] = (int32_t)floorf(c[0] / out->page_size[l]) - half;
+        out->origin[l][1] = (int32_t)floorf(c[1] / out->page_size[l]) - half;
+    }
+}
+
+void gn_vsm_to_light(const gn_vsm_view *v, const float p[3], float out[3])
+{
+    float d[3] = {p[0] - v->pivot[0], p[1] - v->pivot[1], p[2] - v->pivot[2]};
+    for (int r = 0; r < 3; r++) out[r] = v->rot[r * 3] * d[0] + v->rot[r * 3 + 1] * d[1] + v->rot[r * 3 + 2] * d[2];
+}
+
+bool gn_vsm_mark_point(const gn_vsm_view *v, const float p[3], uint32_t *level, uint32_t *slot)
+{
+    float dx = p[0] - v->camera[0], dy = p[1] - v->camera[1], dz = p[2] - v->camera[2];
+    float footprint = sqrtf(dx * dx + dy * dy + dz * dz) * v->footprint_scale;
+    float lp[3];
+    gn_vsm_to_light(v, p, lp);
+    int32_t n = (int32_t)v->pages_per_side;
+    for (uint32_t l = 0; l < v->levels; l++) {
+        if (footprint > ldexpf(v->texel0, (int)l) && l + 1 < v->levels) continue; /* too fine */
+        int32_t i = (int32_t)floorf(lp[0] / v->page_size[l]), j = (int32_t)floorf(lp[1] / v->page_size[l]);
+        int32_t a = i - v->origin[l][0], b = j - v->origin[l][1];
+        if (a < 0 || b < 0 || a >= n || b >= n) continue; /* outside this level's window */
+        *level = l;
+        *slot = (uint32_t)(((i % n) + n) % n) + (uint32_t)(((j % n) + n) % n) * (uint32_t)n;
+        return true;
+    }
+    return false;
+}
+
+void gn_vsm_slot_page(const gn_vsm_view *v, uint32_t level, uint32_t slot, int32_t *i, int32_t *j)
+{
+    /* the window's page whose coordinates are congruent to the slot */
+    int32_t n = (int32_t)v->pages_per_side, sx = (int32_t)slot % n, sy = (int32_t)slot / n;
+    int32_t ox = v->origin[level][0], oy = v->origin[level][1];
+    *i = ox + (((sx - ox) % n) + n) % n;
+    *j = oy + (((sy - oy) % n) + n) % n;
+}
+
+bool gn_vsm_state_init(gn_vsm_state *st, const gn_vsm_settings *s)
+{
+    memset(st, 0, sizeof *st);
+    st->s = *s;
+    uint32_t n = gn_vsm_n(s), total = s->levels * n * n;
+    st->pages = calloc(total, sizeof *st->pages);
+    st->free_list = malloc((s->pool_pages ? s->pool_pages : 1) * sizeof *st->free_list);
+    st->render = malloc(total * sizeof *st->render);
+    st->scratch = malloc(total * sizeof *st->scratch);
+    if (!st->pages || !st->free_list || !st->render || !st->scratch) {
+        gn_vsm_state_free(st);
+        return false;
+    }
+    for (uint32_t k = 0; k < total; k++) st->pages[k].physical = GN_VSM_NONE;
+    /* handed out from the end: page 0 first */
+    for (uint32_t k = 0; k < s->pool_pages; k++) st->free_list[k] = s->pool_pages - 1 - k;
+    st->free_count = s->pool_pages;
+    return true;
+}
+
+void gn_vsm_state_free(gn_vsm_state *st)
+{
+    free(st->pages);
+    free(st->free_list);
+    free(st->render);
+    free(st->scratch);
+    memset(st, 0, sizeof *st);
+}
+
+uint32_t gn_vsm_version_update(gn_vsm_versions *vv, const gn_vsm_view *v)
+{
+    uint32_t k = vv->current % GN_VSM_VERSIONS;
+    bool same = vv->any && memcmp(vv->rot[k], v->rot, sizeof v->rot) == 0 &&
+                memcmp(vv->pivot[k], v->pivot, sizeof v->pivot) == 0;
+    if (same) return vv->current;
+    if (vv->any) vv->current++;
+    vv->any = true;
+    k = vv->current % GN_VSM_VERSIONS;
+    memcpy(vv->rot[k], v->rot, sizeof v->rot);
+    memcpy(vv->pivot[k], v->pivot, sizeof v->pivot);
+    memcpy(vv->sun[k], v->sun_dir, sizeof v->sun_dir);
+    return vv->current;
+}
+
+float gn_vsm_angle_deg(const float a[3], const float b[3])
+{
+    double d = (double)a[0] * b[0] + (double)a[1] * b[1] + (double)a[2] * b[2];
+    double c[3] = {(double)a[1] * b[2] - (double)a[2] * b[1], (double)a[2] * b[0] - (double)a[0] * b[2],
+                   (double)a[0] * b[1] - (double)a[1] * b[0]};
+    return (float)(atan2(sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]), d) * 180.0 / 3.14159265358979323846);
+}
+
+static void gn_vsm_release(gn_vsm_state *st, gn_vsm_page *pg)
+{
+    if (pg->physical != GN_VSM_NONE) st->free_list[st->free_count++] = pg->physical;
+    pg->physical = GN_VSM_NONE;
+    pg->rendered = pg->dirty = false;
+}
+
+/* The least recently requested page that this frame does not request, or NULL. */
+static gn_vsm_page *gn_vsm_victim(gn_vsm_state *st, uint32_t total)
+{
+    gn_vsm_page *best = NULL;
+    for (uint32_t k = 0; k < total; k++) {
+        gn_vsm_page *pg = &st->pages[k];
+        if (pg->physical == GN_VSM_NONE || pg->last_requested == st->frame) continue;
+        if (!best || pg->last_requested < best->last_requested) best = pg;
+    }
+    return best;
+}
+
+/* Render priority, smaller first: new (never rendered) pages, finest level first; then dirty
+ * ones; then by light version, oldest first. Ties by index: deterministic. */
+static uint64_t gn_vsm_priority(const gn_vsm_state *st, uint32_t index, uint32_t per_level)
+{
+    const gn_vsm_page *pg = &st->pages[index];
+    uint64_t level = index / per_level;
+    if (!pg->rendered) return (0ull << 62) | (level << 32) | index;
+    if (pg->dirty) return (1ull << 62) | (level << 32) | index;
+    return (2ull << 62) | ((uint64_t)pg->version << 30) | index;
+}
+
+static void gn_vsm_sort(gn_vsm_state *st, uint32_t *idx, uint32_t n, uint32_t per_level)
+{
+    for (uint32_t a = 1; a < n; a++) { /* insertion sort: the lists are short */
+        uint32_t k = idx[a], b = a;
+        uint64_t key = gn_vsm_priority(st, k, per_level);
+        while (b > 0 && gn_vsm_priority(st, idx[b - 1], per_level) > key) {
+            idx[b] = idx[b - 1];
+            b--;
+        }
+        idx[b] = k;
+    }
+}
+
+void gn_vsm_alloc(gn_vsm_state *st, const gn_vsm_view *v, const uint32_t *request, gn_vsm_stats *stats)
+{
+    memset(stats, 0, sizeof *stats);
+    st->frame++;
+    uint32_t n = v->pages_per_side, per_level = n * n, total = st->s.levels * per_level;
+    uint32_t current = gn_vsm_version_update(&st->versions, v);
+    /* pages that left their slot's window (another page now maps there) or were not requested
+     * for evict_frames frames go back to the pool first, so requests can reuse them */
+    for (uint32_t k = 0; k < total; k++) {
+        gn_vsm_page *pg = &st->pages[k];
+        if (pg->physical == GN_VSM_NONE) continue;
+        int32_t i, j;
+        gn_vsm_slot_page(v, k / per_level, k % per_level, &i, &j);
+        bool moved_out = pg->i != i || pg->j != j;
+        bool stale = st->frame - pg->last_requested > st->s.evict_frames;
+        bool too_old = pg->rendered && current - pg->version >= GN_VSM_VERSIONS;
+        if (moved_out || stale || too_old) {
+            gn_vsm_release(st, pg);
+            stats->evicted++;
+        }
+    }
+    /* requested pages: keep, or take a pool page (evicting the least recently requested) */
+    uint32_t candidates = 0;
+    for (uint32_t k = 0; k < total; k++) {
+        if (!(request[k >> 5] & (1u << (k & 31)))) continue;
+        gn_vsm_page *pg = &st->pages[k];
+        uint32_t level = k / per_level;
+        stats->requested++;
+        stats->requested_level[level]++;
+        if (pg->physical == GN_VSM_NONE) {
+            if (!st->free_count) {
+                gn_vsm_page *victim = gn_vsm_victim(st, total);
+                if (victim) {
+                    gn_vsm_release(st, victim);
+                    stats->evicted++;
+                }
+            }
+            if (!st->free_count) { /* still none: a coarser level stands in (the shader's fallback) */
+                stats->overflow++;
+                continue;
+            }
+            gn_vsm_slot_page(v, level, k % per_level, &pg->i, &pg->j);
+            pg->physical = st->free_list[--st->free_count];
+            pg->rendered = pg->dirty = false;
+        }
+        pg->last_requested = st->frame;
+        if (!pg->rendered || pg->dirty || pg->version != current) st->scratch[candidates++] = k;
+        if (pg->rendered) {
+            uint32_t vk = pg->version % GN_VSM_VERSIONS;
+            float lag = gn_vsm_angle_deg(st->versions.sun[vk], v->sun_dir);
+            if (lag > stats->sun_lag_deg) stats->sun_lag_deg = lag;
+        }
+    }
+    gn_vsm_sort(st, st->scratch, candidates, per_level);
+    st->render_count = candidates < st->s.page_budget ? candidates : st->s.page_budget;
+    memcpy(st->render, st->scratch, st->render_count * sizeof *st->render);
+    stats->waiting = candidates - st->render_count;
+    for (uint32_t r = 0; r < st->render_count; r++) stats->rendered_level[st->render[r] / per_level]++;
+    stats->rendered_static = st->render_count;
+    for (uint32_t k = 0; k < total; k++) stats->resident += st->pages[k].physical != GN_VSM_NONE;
+    stats->pool_used = st->s.pool_pages - st->free_count;
+}
+
+void gn_vsm_commit(gn_vsm_state *st)
+{
+    for (uint32_t r = 0; r < st->render_count; r++) {
+        gn_vsm_page *pg = &st->pages[st->render[r]];
+        pg->rendered = true;
+        pg->dirty = false;
+        pg->version = st->versions.current;
+    }
+}
+
+uint32_t gn_vsm_invalidate_sphere(gn_vsm_state *st, const float sphere[4])
+{
+    uint32_t n = gn_vsm_n(&st->s), per_level = n * n, total = st->s.levels * per_level, hits = 0;
+    for (uint32_t k = 0; k < total; k++) {
+        gn_vsm_page *pg = &st->pages[k];
+        if (!pg->rendered || pg->dirty) continue;
+        uint32_t vk = pg->version % GN_VSM_VERSIONS;
+        gn_vsm_view v = {.levels = st->s.levels};
+        memcpy(v.rot, st->versions.rot[vk], sizeof v.rot);
+        memcpy(v.pivot, st->versions.pivot[vk], sizeof v.pivot);
+        float lp[3], size = ldexpf(st->s.level0_size / (float)n, (int)(k / per_level));
+        gn_vsm_to_light(&v, sphere, lp);
+        float x0 = (float)pg->i * size, y0 = (float)pg->j * size;
+        /* the sphere's shadow runs away from the sun (light z): only x, y matter */
+        if (lp[0] + sphere[3] < x0 || lp[0] - sphere[3] > x0 + size || lp[1] + sphere[3] < y0 ||
+            lp[1] - sphere[3] > y0 + size)
+            continue;
+        pg->dirty = true;
+        hits++;
+    }
+    return hits;
+}
+
+void gn_vsm_page_matrix(const gn_vsm_state *st, uint32_t version, uint32_t level, int32_t i, int32_t j,
+                        float out[16])
+{
+    uint32_t vk = version % GN_VSM_VERSIONS;
+    const float *r = st->versions.rot[vk], *pv = st->versions.pivot[vk];
+    double size = ldexp((double)st->s.level0_size / gn_vsm_n(&st->s), (int)level);
+    double cx = ((double)i + 0.5) * size, cy = ((double)j + 0.5) * size, half = 0.5 * size;
+    double range = st->s.depth_range;
+    /* clip = S * (R * (p - pivot) - c): x, y scaled to [-1, 1] (y flipped), z to [0, 1] */
+    double sx = 1.0 / half, sy = -1.0 / half, sz = 0.5 / range;
+    double row[3][4];
+    for (int k = 0; k < 3; k++) {
+        double s = k == 0 ? sx : k == 1 ? sy : sz;
+        double t = 0.0;
+        for (int c = 0; c < 3; c++) {
+            row[k][c] = s * r[k * 3 + c];
+            t -= row[k][c] * pv[c];
+        }
+        row[k][3] = t - s * (k == 0 ? cx : k == 1 ? cy : -range);
+    }
+    memset(out, 0, 16 * sizeof *out);
+    for (int k = 0; k < 3; k++)
+        for (int c = 0; c < 4; c++) out[c * 4 + k] = (float)row[k][c];
+    out[15] = 1.0f;
+}
