@@ -75,6 +75,17 @@ typedef struct gn_csm_desc {
     float caster_extension;    /* metres casters are looked for towards the sun; default 1000 */
 } gn_csm_desc;
 
+/* Virtual shadow maps (docs/SHADOWS.md). Zero means default throughout. */
+typedef struct gn_vsm_desc {
+    uint32_t levels;      /* clipmap levels, each twice the previous; default 6, up to 16 */
+    uint32_t virtual_res; /* texels a level side: 4096 (default) .. 16384, a multiple of 128 */
+    float level0_size;    /* metres the finest level covers a side; default 16 */
+    uint32_t pool_pages;  /* physical 128^2 pages (D32, 64 KiB each); default 1024 (64 MiB) */
+    uint32_t page_budget; /* pages rendered a frame at most; default 64 */
+    uint32_t evict_frames;/* frames a page may go unrequested before it returns to the pool; default 60 */
+    float pivot_grid;     /* metres: the light turns about the camera rounded to this; default 128 */
+} gn_vsm_desc;
+
 /* Clustered Forward+ (docs/LIGHTING.md). Zero means default throughout. */
 typedef struct gn_lights_desc {
     uint32_t cluster_x, cluster_y, cluster_z; /* froxel grid; default 16 x 9 x 24 */
@@ -93,6 +104,7 @@ typedef struct gn_renderer_desc {
     void *log_user;
     gn_log_level log_level; /* default GN_LOG_WARN */
     gn_csm_desc csm;        /* cascaded shadow map settings */
+    gn_vsm_desc vsm;        /* virtual shadow map settings */
     gn_lights_desc lights;  /* local lights: the froxel grid */
 } gn_renderer_desc;
 
@@ -286,6 +298,9 @@ typedef enum gn_view {
     GN_VIEW_SHADOW,  /* the sun's shadow factor alone: white lit, black shadowed */
     GN_VIEW_CASCADES,/* a colour per shadow cascade (blends show both) */
     GN_VIEW_LIGHT_HEATMAP, /* lights in each pixel's froxel: blue few .. red many, white overflow */
+    GN_VIEW_VSM_PAGES,     /* virtual shadow map: a colour per clipmap level, pages rendered this
+                              frame bright, no page (beyond the clipmap or waiting) dark */
+    GN_VIEW_VSM_ATLAS,     /* the VSM's physical page pool as an image (depth, near the sun dark) */
     GN_VIEW_COUNT
 } gn_view;
 
@@ -293,6 +308,7 @@ typedef enum gn_shadows {
     GN_SHADOWS_DEFAULT = 0, /* cascaded shadow maps */
     GN_SHADOWS_NONE,
     GN_SHADOWS_CSM,
+    GN_SHADOWS_VSM, /* virtual shadow maps: a cached page clipmap (docs/SHADOWS.md) */
 } gn_shadows;
 
 typedef enum gn_tonemap {
@@ -385,6 +401,13 @@ typedef struct gn_frame_stats {
     uint32_t world_faces, world_faces_pvs, world_faces_frustum;    /* faces likewise */
     double visibility_ms;     /* CPU time of the camera's visibility (PVS, frustum, sort) */
     uint64_t triangles; /* all triangles submitted */
+    /* Virtual shadow maps (zero under CSM). Requests are MARK's of two frames earlier (the
+     * GPU's answer is read once that frame finished). */
+    uint32_t vsm_pages_requested, vsm_pages_resident, vsm_pages_rendered_static, vsm_pages_rendered_dynamic;
+    uint32_t vsm_pages_evicted, vsm_overflow, vsm_pages_waiting; /* waiting: requested, over the budget */
+    uint32_t vsm_pool_used, vsm_pool_pages;
+    float vsm_sun_lag_deg; /* largest angle between a visible page's sun and this frame's */
+    uint32_t vsm_requested_level[16], vsm_rendered_level[16];
 } gn_frame_stats;
 
 /* Statistics of the newest frame whose GPU work has finished (waits for none). Returns

@@ -8,6 +8,7 @@
 #include "lights.glsl"
 #include "clusters.glsl"
 #include "light_shadow.glsl"
+#include "vsm.glsl"
 
 layout(set = 1, binding = 0) uniform sampler2D base_tex;
 layout(set = 1, binding = 1) uniform sampler2D normal_tex;
@@ -63,7 +64,25 @@ void main()
     // inside their own casters); surfaces facing away from the sun are in their own shadow.
     vec3 n_geo = normalize(in_normal);
     float facing = dot(n_geo, frame.sun_dir.xyz) > 0.0 ? 1.0 : 0.0;
-    float sun_visible = gn_sun_shadow(in_world, n_geo) * facing;
+    float sun_visible;
+    if (frame.vsm.x > 0.0) {
+        uint vsm_level;
+        bool vsm_now;
+        sun_visible = gn_vsm_shadow(in_world, n_geo, vsm_level, vsm_now) * facing;
+        if (view == GN_GPU_VIEW_VSM_PAGES) {
+            // a colour per level; pages rendered this frame bright; no page (beyond the
+            // clipmap, or waiting for the budget with no coarser page) dark grey
+            const vec3 colours[8] = vec3[8](vec3(1, 0.25, 0.25), vec3(0.25, 1, 0.25), vec3(0.3, 0.45, 1),
+                                            vec3(1, 1, 0.25), vec3(1, 0.3, 1), vec3(0.3, 1, 1), vec3(1, 0.6, 0.2),
+                                            vec3(0.7, 0.7, 0.7));
+            vec3 c = vsm_level >= uint(frame.vsm.x) ? vec3(0.08) : colours[vsm_level % 8u] * (vsm_now ? 1.0 : 0.45);
+            out_color = vec4(c * (0.55 + 0.45 * sun_visible), 1.0);
+            return;
+        }
+    } else {
+        sun_visible = gn_sun_shadow(in_world, n_geo) * facing;
+        if (view == GN_GPU_VIEW_VSM_PAGES) { out_color = vec4(vec3(0.08), 1.0); return; }
+    }
     if (view == GN_GPU_VIEW_SHADOW) { out_color = vec4(vec3(sun_visible), 1.0); return; }
 
     float metallic = m.pbr.x, roughness = m.pbr.y;

@@ -98,6 +98,7 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     r->plan.list_submitted = false; /* the camera's list changes now; true again once submitted */
     if (!res) res = gn_plan_camera(r, s, &frustum, f->no_pvs, err);
     if (!res) res = gn_plan_shadows(r, s, f, &r->view, frame, err);
+    if (!res) res = gn_plan_vsm(r, s, f, frame, err);
     /* local lights: the shadowed ones and their layers' casters, then the light buffer
      * (re-uploaded when lights moved or changed layers) and the froxel grid's constants */
     if (!res) res = gn_plan_light_shadows(r, s, &frustum, err);
@@ -111,8 +112,11 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     }
     /* 3. depth prepass (reversed-Z, MSAA) and its sample-0 resolve */
     gn_pass_depth_prepass(r);
-    /* 4. sun shadows: the cascades due this frame */
+    /* 4. sun shadows: the cascades due this frame, or the virtual shadow map's pages chosen
+     *    this frame and MARK (which pages this frame's pixels need, read two frames later) */
     gn_pass_csm(r);
+    gn_pass_vsm_render(r);
+    gn_pass_vsm_mark(r);
     /* 5. local lights: the shadowed ones' layers, then each froxel's list (the list is
      *    skipped on the naive A/B path) */
     gn_pass_light_shadows(r);

@@ -240,7 +240,7 @@ static gn_result upload_dynamic(gn_renderer *r, const gn_scene *s, gn_error *err
 void gn_gpu_scene_write_frame_set(gn_renderer *r, const gn_scene *s)
 {
     uint32_t visible_bytes = (s->instance_count ? s->instance_count : 4) * sizeof(uint32_t);
-    gn_vk_write w[9] = {
+    gn_vk_write w[12] = {
         {.binding = 0,
          .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
          .buffer = r->vk.ring.buffer,
@@ -264,8 +264,15 @@ void gn_gpu_scene_write_frame_set(gn_renderer *r, const gn_scene *s)
          .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
          .sampler = r->csm.sampler},
         {.binding = 8, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->lights.shadow_matrices.buffer},
+        {.binding = 9, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->vsm.table.buffer},
+        {.binding = 10, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->vsm.versions.buffer},
+        {.binding = 11,
+         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+         .image = &r->vsm.atlas,
+         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+         .sampler = r->vsm.atlas_sampler},
     };
-    gn_vk_write_set(&r->vk, r->pipes.frame_set, w, 9);
+    gn_vk_write_set(&r->vk, r->pipes.frame_set, w, 12);
 }
 
 gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err)

@@ -167,7 +167,7 @@ gn_result gn_plan_shadows(gn_renderer *r, const gn_scene *s, const gn_frame_desc
     gn_csm_gpu *c = &r->csm;
     const gn_csm_settings *cs = &c->settings;
     c->due_count = 0;
-    bool on = f->shadows != GN_SHADOWS_NONE && view->sun_elevation > -4.0f;
+    bool on = (f->shadows == GN_SHADOWS_DEFAULT || f->shadows == GN_SHADOWS_CSM) && view->sun_elevation > -4.0f;
     g->csm[0] = 0.0f;
     if (!on) return GN_OK;
 

@@ -4,6 +4,7 @@
 #define GN_RENDERER_H
 
 #include "decide/csm.h"
+#include "decide/vsm.h"
 #include "decide/drawlist.h"
 #include "decide/frustum.h"
 #include "decide/light_shadows.h"
@@ -93,6 +94,34 @@ typedef struct gn_pipelines {
     VkPipeline depth, depth_mask, forward, forward_blend, sky, tonemap;
 } gn_pipelines;
 
+/* Sun shadows II: virtual shadow maps (src/passes/vsm.c; the decisions in decide/vsm.h). */
+typedef struct gn_vsm_gpu {
+    gn_vsm_state state;            /* tables, pool, light versions (CPU) */
+    gn_vsm_view view;              /* this frame's light and windows */
+    gn_vsm_stats stats;            /* this frame's */
+    uint32_t atlas_pages_per_row;  /* the pool is a square atlas of pages */
+    gn_vk_image atlas;             /* D32, the physical pages */
+    gn_vk_buffer table;            /* gn_gpu_vsm_page, levels * N * N */
+    gn_vk_buffer versions;         /* 3 vec4 rows (world -> light) a version slot */
+    gn_vk_buffer requests[GN_FRAMES_IN_FLIGHT]; /* MARK's bits, one a frame slot (host-visible) */
+    bool request_valid[GN_FRAMES_IN_FLIGHT];    /* written by a VSM frame not yet read */
+    gn_gpu_vsm_page *table_cpu;
+    uint32_t *request_cpu;         /* the mask ALLOC reads this frame */
+    uint32_t versions_uploaded;    /* newest version id in the versions buffer (+1; 0: none) */
+    float *page_vp;                /* 16 floats a page rendered this frame */
+    gn_view_draws *page_draws;     /* casters of each page rendered this frame, in the ring */
+    bool active;                   /* this frame uses VSM */
+    float (*dynamic_prev)[4];      /* each dynamic instance's sphere when last seen */
+    uint32_t dynamic_capacity;
+    float bias_texels;             /* normal offset */
+    VkDescriptorSetLayout mark_layout;
+    VkPipelineLayout mark_pipeline_layout;
+    VkDescriptorPool mark_pool;
+    VkDescriptorSet mark_sets[GN_FRAMES_IN_FLIGHT];
+    VkPipeline mark_pipeline;
+    VkSampler atlas_sampler;       /* comparison, linear: hardware 2x2 PCF inside a page */
+} gn_vsm_gpu;
+
 /* Local lights and the froxel grid (src/passes/clusters.c). */
 typedef struct gn_lights_gpu {
     uint32_t x, y, z, max_lights; /* the froxel grid, resolved from gn_lights_desc */
@@ -132,6 +161,7 @@ struct gn_renderer {
     gn_frame_plan plan;
     gn_camera_state camera;
     gn_csm_gpu csm;
+    gn_vsm_gpu vsm;
     gn_lights_gpu lights;
     bool frame_set_written;
     bool rendered;      /* a frame has been submitted since the targets were made */
@@ -149,6 +179,7 @@ void gn_targets_release(gn_renderer *r);
 
 /* passes/setup.c: layouts, samplers and pipelines of every pass */
 gn_result gn_pipelines_create(gn_renderer *r, gn_error *err);
+void gn_pipelines_write_tonemap_set(gn_renderer *r); /* once the targets and the VSM atlas exist */
 void gn_pipelines_release(gn_renderer *r);
 
 /* the passes (src/passes/) */
@@ -165,6 +196,16 @@ uint32_t gn_draw_depth_only(gn_renderer *r, const gn_view_draws *d, VkPipeline m
 /* The list's batches [first, first + count), each binding its material (set 1, push). */
 uint32_t gn_draw_materials(gn_renderer *r, const gn_view_draws *d, const gn_draw_list *list, uint32_t first,
                            uint32_t count);
+
+/* passes/vsm.c */
+gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err);
+void gn_vsm_release(gn_renderer *r);
+/* ALLOC and the pages to render from the request mask MARK wrote two frames ago, the casters
+ * of each, the page table and light versions uploaded; frame constants filled. */
+gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g, gn_error *err);
+void gn_pass_vsm_render(gn_renderer *r); /* the chosen pages into the atlas */
+void gn_pass_vsm_mark(gn_renderer *r);   /* MARK over the resolved depth into this slot's mask */
+void gn_vsm_write_mark_sets(gn_renderer *r); /* after the targets change */
 
 /* passes/csm.c */
 gn_result gn_csm_create(gn_renderer *r, const gn_csm_desc *desc, gn_error *err);

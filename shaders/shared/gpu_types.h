@@ -25,6 +25,9 @@ typedef float gn_mat4[16];
 #define GN_MAX_PASS_QUERIES 32 /* two timestamps per pass, GN_MAX_PASSES passes */
 
 #define GN_GPU_MAX_CASCADES 8 /* layers of the sun's shadow map array (GN_CSM_MAX_CASCADES) */
+#define GN_GPU_VSM_MAX_LEVELS 16 /* virtual shadow map clipmap levels (GN_VSM_MAX_LEVELS) */
+#define GN_GPU_VSM_NONE 0xffffffffu
+#define GN_GPU_VSM_RENDERED_NOW 0x80000000u /* page table .y: rendered this frame (vsm-pages view) */
 
 /* View modes (gn_view in gnomon.h; same values). */
 #define GN_GPU_VIEW_FINAL 0
@@ -34,6 +37,8 @@ typedef float gn_mat4[16];
 #define GN_GPU_VIEW_SHADOW 4
 #define GN_GPU_VIEW_CASCADES 5
 #define GN_GPU_VIEW_LIGHT_HEATMAP 6
+#define GN_GPU_VIEW_VSM_PAGES 7
+#define GN_GPU_VIEW_VSM_ATLAS 8
 
 /* Alpha modes (gn_alpha_mode; same values). */
 #define GN_GPU_ALPHA_OPAQUE 0
@@ -75,6 +80,23 @@ GN_STRUCT(gn_gpu_frame)
     gn_vec4 cluster_proj;   /* x, y view-space slope (x/depth, y/depth) one froxel column / row
                                spans; z depth ratio of consecutive slice boundaries; w unused.
                                Filled by gn_cluster_frame_params (src/decide/clusters.h) */
+    /* Virtual shadow maps (src/decide/vsm.h, shaders/vsm.glsl); vsm.x == 0: off. */
+    gn_vec4 vsm;            /* x levels, y level-0 page size (m), z level-0 texel (m), w footprint
+                               scale (a pixel at distance d spans d * w metres) */
+    gn_vec4 vsm_params;     /* x light depth range (m), y current light version slot, z atlas
+                               pages a row, w normal offset in texels */
+    gn_uvec4 vsm_info;      /* x pages a level side (N), y page texels, z atlas texels a side, w unused */
+    gn_vec4 vsm_light[3];   /* this frame's light rotation rows (xyz; w unused) ... */
+    gn_vec4 vsm_pivot;      /* ... about this pivot (xyz): light = rows . (p - pivot) */
+    gn_uvec4 vsm_origin[GN_GPU_VSM_MAX_LEVELS / 2]; /* window's first page (int bits): xy level 2k,
+                                                       zw level 2k + 1 */
+};
+
+/* One slot of a VSM page table (set 0, binding 9): levels * N * N of them. */
+GN_STRUCT(gn_gpu_vsm_page)
+{
+    gn_uvec4 entry; /* x physical page or GN_GPU_VSM_NONE, y light version slot (| RENDERED_NOW),
+                       z, w the page's (i, j) as int bits: a lookup must match them */
 };
 
 /* Local lights (docs/LIGHTING.md): the froxel grid and its lists. Defaults; the renderer may

@@ -44,7 +44,8 @@ bool gn_vsm_mark_point(const gn_vsm_view *v, const float p[3], uint32_t *level, 
     gn_vsm_to_light(v, p, lp);
     int32_t n = (int32_t)v->pages_per_side;
     for (uint32_t l = 0; l < v->levels; l++) {
-        if (footprint > ldexpf(v->texel0, (int)l) && l + 1 < v->levels) continue; /* too fine */
+        /* the level whose texel best matches the footprint: the finest with texel * sqrt 2 >= it */
+        if (footprint > ldexpf(v->texel0, (int)l) * GN_VSM_MATCH && l + 1 < v->levels) continue;
         int32_t i = (int32_t)floorf(lp[0] / v->page_size[l]), j = (int32_t)floorf(lp[1] / v->page_size[l]);
         int32_t a = i - v->origin[l][0], b = j - v->origin[l][1];
         if (a < 0 || b < 0 || a >= n || b >= n) continue; /* outside this level's window */

@@ -22,6 +22,9 @@ static gn_result layouts(gn_renderer *r, gn_error *err)
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS},              /* froxel light lists */
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* shadowed lights' layers, comparison sampler */
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS},         /* their layers' matrices */
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS},         /* VSM page table */
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS},         /* VSM light versions */
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* VSM page atlas, comparison sampler */
     };
     const gn_vk_binding material[] = {
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* base colour */
@@ -33,10 +36,11 @@ static gn_result layouts(gn_renderer *r, gn_error *err)
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS}, /* resolved depth */
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, CS},          /* rgba8 output */
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, CS}, /* gn_gpu_frame */
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS}, /* the VSM atlas (the vsm-atlas view) */
     };
-    gn_result res = gn_vk_set_layout(vk, frame, 9, "set 0: frame", &p->frame_layout, err);
+    gn_result res = gn_vk_set_layout(vk, frame, 12, "set 0: frame", &p->frame_layout, err);
     if (!res) res = gn_vk_set_layout(vk, material, 3, "set 1: material", &p->material_layout, err);
-    if (!res) res = gn_vk_set_layout(vk, tonemap, 4, "tonemap set", &p->tonemap_layout, err);
+    if (!res) res = gn_vk_set_layout(vk, tonemap, 5, "tonemap set", &p->tonemap_layout, err);
     VkDescriptorSetLayout scene[2] = {p->frame_layout, p->material_layout};
     if (!res)
         res = gn_vk_pipeline_layout(vk, scene, 2, sizeof(uint32_t), "scene passes", &p->scene_layout, err);
@@ -109,11 +113,12 @@ static gn_result pipelines(gn_renderer *r, gn_error *err)
     return gn_vk_compute_pipeline(vk, "tonemap.comp", p->tonemap_layout_p, "tonemap", &p->tonemap, err);
 }
 
-/* The tonemap set reads the targets; rewritten whenever they are made. */
-static void write_tonemap_set(gn_renderer *r)
+/* The tonemap set reads the targets and the VSM atlas (its debug view); written once both
+ * exist (gn_renderer_create). */
+void gn_pipelines_write_tonemap_set(gn_renderer *r)
 {
     gn_pipelines *p = &r->pipes;
-    gn_vk_write w[4] = {
+    gn_vk_write w[5] = {
         {.binding = 0,
          .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
          .image = r->targets.hdr,
@@ -133,14 +138,18 @@ static void write_tonemap_set(gn_renderer *r)
          .buffer = r->vk.ring.buffer,
          .range = sizeof(gn_gpu_frame)},
     };
-    gn_vk_write_set(&r->vk, p->tonemap_set, w, 4);
+    w[4] = (gn_vk_write){.binding = 4,
+                         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                         .image = &r->vsm.atlas,
+                         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                         .sampler = p->clamp};
+    gn_vk_write_set(&r->vk, p->tonemap_set, w, 5);
 }
 
 gn_result gn_pipelines_create(gn_renderer *r, gn_error *err)
 {
     gn_result res = layouts(r, err);
     if (!res) res = pipelines(r, err);
-    if (!res) write_tonemap_set(r);
     return res;
 }
 

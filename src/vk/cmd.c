@@ -109,3 +109,19 @@ void gn_vk_cmd_copy_buffer(gn_vk *vk, gn_vk_buffer *src, gn_vk_buffer *dst, VkDe
 {
     vkCmdCopyBuffer(vk->cur->cmd, src->buffer, dst->buffer, 1, &(VkBufferCopy){0, 0, size});
 }
+
+void gn_vk_cmd_set_region(gn_vk *vk, uint32_t x, uint32_t y, uint32_t w, uint32_t h)
+{
+    VkCommandBuffer cmd = vk->cur->cmd;
+    VkViewport vp = {(float)x, (float)y, (float)w, (float)h, 0.0f, 1.0f};
+    VkRect2D rect = {{(int32_t)x, (int32_t)y}, {w, h}};
+    vkCmdSetViewport(cmd, 0, 1, &vp);
+    vkCmdSetScissor(cmd, 0, 1, &rect);
+}
+
+void gn_vk_cmd_clear_depth_rect(gn_vk *vk, uint32_t x, uint32_t y, uint32_t w, uint32_t h, float depth)
+{
+    VkClearAttachment a = {.aspectMask = VK_IMAGE_ASPECT_DEPTH_BIT, .clearValue.depthStencil = {depth, 0}};
+    VkClearRect rect = {.rect = {{(int32_t)x, (int32_t)y}, {w, h}}, .baseArrayLayer = 0, .layerCount = 1};
+    vkCmdClearAttachments(vk->cur->cmd, 1, &a, 1, &rect);
+}

@@ -115,6 +115,12 @@ typedef struct gn_vk_frame {
     uint32_t lights, shadowed_lights, unshadowed_lights;
     uint32_t world[6]; /* leaves, leaves after PVS, after frustum, faces, faces after PVS, after frustum */
     double visibility_ms;
+    struct { /* virtual shadow maps: what src/passes/vsm.c decided for this frame */
+        uint32_t requested, resident, rendered_static, rendered_dynamic, evicted, overflow, waiting;
+        uint32_t pool_used, pool_pages;
+        float sun_lag_deg;
+        uint32_t requested_level[16], rendered_level[16];
+    } vsm;
     /* GPU-side counters of this frame (the light-list overflow), copied here by the passes
      * and read when the frame is harvested: host-visible, one per slot */
     gn_vk_buffer counters;
@@ -305,7 +311,11 @@ void gn_vk_cmd_copy_image_to_buffer(gn_vk *vk, gn_vk_image *src, gn_vk_buffer *d
 void gn_vk_cmd_copy_ring(gn_vk *vk, gn_vk_buffer *dst, const VkBufferCopy *regions, uint32_t count);
 void gn_vk_cmd_fill(gn_vk *vk, gn_vk_buffer *dst, uint32_t value); /* the whole buffer */
 void gn_vk_cmd_copy_buffer(gn_vk *vk, gn_vk_buffer *src, gn_vk_buffer *dst,
-                           VkDeviceSize size); /* from 0 to 0 */
+                           VkDeviceSize size);
+/* Viewport and scissor to a region of the current attachments (a shadow page in its atlas). */
+void gn_vk_cmd_set_region(gn_vk *vk, uint32_t x, uint32_t y, uint32_t w, uint32_t h);
+/* Clears a rectangle of the current depth attachment (inside a rendering). */
+void gn_vk_cmd_clear_depth_rect(gn_vk *vk, uint32_t x, uint32_t y, uint32_t w, uint32_t h, float depth); /* from 0 to 0 */
 
 /* ---- descriptors (descriptors.c) ------------------------------------------------------------ */
 typedef struct gn_vk_binding {

@@ -51,6 +51,13 @@ gn_result gn_vk_frame_harvest(gn_vk *vk, gn_vk_frame *f, gn_error *err)
     s->world_leaves = f->world[0], s->world_leaves_pvs = f->world[1], s->world_leaves_frustum = f->world[2];
     s->world_faces = f->world[3], s->world_faces_pvs = f->world[4], s->world_faces_frustum = f->world[5];
     s->visibility_ms = f->visibility_ms;
+    s->vsm_pages_requested = f->vsm.requested, s->vsm_pages_resident = f->vsm.resident;
+    s->vsm_pages_rendered_static = f->vsm.rendered_static, s->vsm_pages_rendered_dynamic = f->vsm.rendered_dynamic;
+    s->vsm_pages_evicted = f->vsm.evicted, s->vsm_overflow = f->vsm.overflow, s->vsm_pages_waiting = f->vsm.waiting;
+    s->vsm_pool_used = f->vsm.pool_used, s->vsm_pool_pages = f->vsm.pool_pages;
+    s->vsm_sun_lag_deg = f->vsm.sun_lag_deg;
+    memcpy(s->vsm_requested_level, f->vsm.requested_level, sizeof s->vsm_requested_level);
+    memcpy(s->vsm_rendered_level, f->vsm.rendered_level, sizeof s->vsm_rendered_level);
     s->light_overflow = ((const uint32_t *)f->counters.alloc.mapped)[0];
     vk->have_stats = true;
     /* the queue drops its oldest entry when full */
@@ -86,6 +93,7 @@ gn_result gn_vk_frame_begin(gn_vk *vk, gn_error *err)
     f->shadow_updates = f->shadow_casters = f->lights = f->shadowed_lights = f->unshadowed_lights = 0;
     memset(f->world, 0, sizeof f->world);
     f->visibility_ms = 0;
+    memset(&f->vsm, 0, sizeof f->vsm);
     ((uint32_t *)f->counters.alloc.mapped)[0] = 0; /* a frame with no light binning overflows nothing */
     vk->cur = f;
     return GN_OK;

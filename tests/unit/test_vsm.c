@@ -58,11 +58,14 @@ static void test_mark(void)
         bool ok = gn_vsm_mark_point(&v, p, &level, &slot);
         CHECK(ok, "no level holds a point %g m away", d);
         CHECK(level >= prev, "level %u at %g m after %u nearer", level, d, prev);
-        /* the chosen level's texel is at least the footprint, unless it is the last level */
+        /* the chosen level's texel matches the footprint (within sqrt 2), unless it is the
+         * last level; the level below it would have been too fine */
         float texel = ldexpf(v.texel0, (int)level);
         float dist = sqrtf(d * d + 4.0f);
-        CHECK(texel >= dist * pixel || level + 1 == s.levels || level > 0,
-              "level %u texel %g below footprint %g", level, texel, dist * pixel);
+        CHECK(texel * GN_VSM_MATCH >= dist * pixel || level + 1 == s.levels, "level %u texel %g below footprint %g",
+              level, texel, dist * pixel);
+        CHECK(level == 0 || ldexpf(v.texel0, (int)level - 1) * GN_VSM_MATCH < dist * pixel,
+              "level %u chosen at %g m where level %u matched", level, d, level - 1);
         prev = level;
     }
     float near[3] = {cam[0] + 1.0f, 0.0f, cam[2]};

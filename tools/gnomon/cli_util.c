@@ -101,3 +101,22 @@ gn_result gn_cli_load_scene(const char *scene, const char *paks, bool map_lights
     gn_load_desc ld = {.path = scene, .paks = paks, .map_lights = map_lights};
     return gn_scene_load(&ld, out, err);
 }
+
+gn_result gn_cli_render_settled(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, uint32_t *frames,
+                                gn_frame_stats *stats, gn_error *err)
+{
+    gn_result res = gn_render(r, s, f, err);
+    *frames = 1;
+    memset(stats, 0, sizeof *stats);
+    if (res || f->shadows != GN_SHADOWS_VSM) return res;
+    for (; *frames < GN_CLI_SETTLE_FRAMES; (*frames)++) {
+        res = gn_renderer_wait_idle(r, err);
+        if (!res) res = gn_get_frame_stats(r, stats, err);
+        if (res) return res;
+        if (*frames > 2 && stats->vsm_pages_requested && !stats->vsm_pages_waiting &&
+            !stats->vsm_pages_rendered_static && !stats->vsm_pages_rendered_dynamic)
+            return GN_OK;
+        if ((res = gn_render(r, s, f, err)) != GN_OK) return res;
+    }
+    return GN_OK;
+}

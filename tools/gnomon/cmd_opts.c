@@ -8,11 +8,11 @@
 /* The scenes gn_scene_create_builtin knows; checked here so a typo is a usage error that
  * costs no device start-up. */
 static const char *const gn_builtin_scenes[] = {"town", NULL};
-static const char *const gn_view_names[] = {"final",  "depth",    "normals",       "albedo",
-                                            "shadow", "cascades", "light-heatmap", NULL};
+static const char *const gn_view_names[] = {"final",    "depth",         "normals",   "albedo",    "shadow",
+                                            "cascades", "light-heatmap", "vsm-pages", "vsm-atlas", NULL};
 static const char *const gn_tonemap_names[] = {"aces", "reinhard", "clip", NULL};
 static const char *const gn_path_names[] = {"static", "sun", "walk", "walk-sun", NULL};
-static const char *const gn_shadow_mode_names[] = {"csm", "none", NULL}; /* gn_shadowcheck_mode */
+static const char *const gn_shadow_mode_names[] = {"csm", "none", "vsm", NULL}; /* gn_shadowcheck_mode */
 
 #define GN_COUNT(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 
@@ -72,7 +72,19 @@ static uint32_t gn_shadow_table(gn_shadow_opts *o, gn_opt *t)
 {
     gn_opt opts[] = {
         {"--shadows", GN_OPT_CHOICE, &o->shadows, NULL, 0, 0, false, gn_shadow_mode_names, "MODE",
-         "sun shadows: csm or none (default csm)"},
+         "sun shadows: csm, vsm (virtual shadow maps) or none (default csm)"},
+        {"--vsm-levels", GN_OPT_UINT, &o->vsm_levels, NULL, 1, 16, false, NULL, "N",
+         "VSM clipmap levels, each twice the last (default 6)"},
+        {"--vsm-res", GN_OPT_UINT, &o->vsm_res, NULL, 1024, 16384, false, NULL, "TEXELS",
+         "VSM virtual texels a level side, a multiple of 128 (default 4096)"},
+        {"--vsm-level0", GN_OPT_FLOAT, &o->vsm_level0, NULL, 0.5f, 10000, false, NULL, "M",
+         "metres the finest VSM level covers (default 16)"},
+        {"--vsm-pool", GN_OPT_UINT, &o->vsm_pool, NULL, 4, 65536, false, NULL, "PAGES",
+         "VSM physical 128^2 pages, 64 KiB each (default 1024)"},
+        {"--vsm-budget", GN_OPT_UINT, &o->vsm_budget, NULL, 1, 65536, false, NULL, "PAGES",
+         "VSM pages rendered a frame at most (default 64)"},
+        {"--vsm-evict", GN_OPT_UINT, &o->vsm_evict, NULL, 1, 100000, false, NULL, "FRAMES",
+         "frames a VSM page may go unrequested before it is freed (default 60)"},
         {"--csm-cascades", GN_OPT_UINT, &o->cascades, NULL, 1, GN_CSM_MAX_CASCADES, false, NULL, "N",
          "shadow cascades 1..8 (default 4)"},
         {"--csm-resolution", GN_OPT_UINT, &o->resolution, NULL, 64, 16384, false, NULL, "N",
@@ -96,10 +108,22 @@ static uint32_t gn_shadow_table(gn_shadow_opts *o, gn_opt *t)
     return GN_COUNT(opts);
 }
 
-bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_desc *csm, gn_shadows *mode,
-                          char *err, size_t err_size)
+bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_desc *csm, gn_vsm_desc *vsm,
+                          gn_shadows *mode, char *err, size_t err_size)
 {
-    *mode = o->shadows == GN_SHADOWCHECK_NONE ? GN_SHADOWS_NONE : GN_SHADOWS_CSM;
+    *mode = o->shadows == GN_SHADOWCHECK_NONE  ? GN_SHADOWS_NONE
+            : o->shadows == GN_SHADOWCHECK_VSM ? GN_SHADOWS_VSM
+                                               : GN_SHADOWS_CSM;
+    *vsm = (gn_vsm_desc){.levels = o->vsm_levels,
+                         .virtual_res = o->vsm_res,
+                         .level0_size = o->vsm_level0,
+                         .pool_pages = o->vsm_pool,
+                         .page_budget = o->vsm_budget,
+                         .evict_frames = o->vsm_evict};
+    if (o->vsm_res % 128) {
+        snprintf(err, err_size, "gnomon %s: --vsm-res %u is not a multiple of 128", command, o->vsm_res);
+        return false;
+    }
     *csm = (gn_csm_desc){
         .cascades = o->cascades,
         .resolution = o->resolution,
@@ -157,7 +181,7 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
     uint32_t n = gn_frame_table(&o->frame, t);
     gn_opt opts[] = {
         {"--view", GN_OPT_CHOICE, &o->view, NULL, 0, 0, false, gn_view_names, "VIEW",
-         "final, depth, normals, albedo, shadow, cascades or light-heatmap (default final)"},
+         "final, depth, normals, albedo, shadow, cascades, light-heatmap, vsm-pages or vsm-atlas (default final)"},
         {"--tonemap", GN_OPT_CHOICE, &o->tonemap, NULL, 0, 0, false, gn_tonemap_names, "OP",
          "aces, reinhard or clip (default aces)"},
         {"--exposure", GN_OPT_FLOAT, &o->exposure, NULL, -20, 20, false, NULL, "EV",

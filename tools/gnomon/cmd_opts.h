@@ -8,7 +8,9 @@
 
 /* The sun-shadow options render, bench and shadowcheck share (gn_csm_desc, gn_shadows). */
 typedef struct gn_shadow_opts {
-    int shadows; /* index into csm, none */
+    int shadows; /* index into csm, none, vsm (gn_shadowcheck_mode) */
+    uint32_t vsm_levels, vsm_res, vsm_pool, vsm_budget, vsm_evict;
+    float vsm_level0;
     uint32_t cascades, resolution;
     float distance, lambda, overlap, normal_offset, bias_slope, bias_constant;
     bool lambda_set;
@@ -17,8 +19,8 @@ typedef struct gn_shadow_opts {
 
 /* Fills the renderer's CSM settings and the frame's shadow mode; false (with a message) for a
  * malformed --csm-schedule. */
-bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_desc *csm, gn_shadows *mode,
-                          char *err, size_t err_size);
+bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_desc *csm, gn_vsm_desc *vsm,
+                          gn_shadows *mode, char *err, size_t err_size);
 
 /* Local-light options render and bench share. */
 typedef struct gn_light_opts {
@@ -90,7 +92,7 @@ typedef struct gn_shadowref_opts {
 /* 1 + the scenic viewpoints a scene can have (gn_scene_info.viewpoints). */
 #define GN_SHADOWCHECK_MAX_VIEWS 4
 
-typedef enum gn_shadowcheck_mode { GN_SHADOWCHECK_CSM, GN_SHADOWCHECK_NONE } gn_shadowcheck_mode;
+typedef enum gn_shadowcheck_mode { GN_SHADOWCHECK_CSM, GN_SHADOWCHECK_NONE, GN_SHADOWCHECK_VSM } gn_shadowcheck_mode;
 
 typedef struct gn_shadowcheck_opts {
     gn_frame_opts frame;
@@ -123,7 +125,7 @@ void gn_render_opts_frame(const gn_render_opts *o, gn_frame_desc *out);
  * pitch; NULL: the scene's default) and view. */
 void gn_frame_opts_frame(const gn_frame_opts *o, const float *camera, gn_view view, gn_frame_desc *out);
 float gn_frame_opts_time(const gn_frame_opts *o); /* the time of day the frame uses, hours */
-const char *gn_shadowcheck_mode_name(int mode);   /* "csm", "none" */
+const char *gn_shadowcheck_mode_name(int mode);   /* "csm", "none", "vsm" */
 
 const char *gn_bench_path_name(int path); /* "static", "sun", "walk", "walk-sun" */
 const char *gn_render_view_name(int view);

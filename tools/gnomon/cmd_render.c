@@ -30,7 +30,7 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
     gn_light_opts_apply(&o->light, &rd.lights);
     gn_shadows shadow_mode;
     char shadow_err[256];
-    if (!gn_shadow_opts_apply(&o->shadow, "render", &rd.csm, &shadow_mode, shadow_err, sizeof shadow_err)) {
+    if (!gn_shadow_opts_apply(&o->shadow, "render", &rd.csm, &rd.vsm, &shadow_mode, shadow_err, sizeof shadow_err)) {
         fprintf(stderr, "%s\n", shadow_err);
         return GN_EXIT_USAGE;
     }
@@ -51,7 +51,12 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
     gn_render_opts_frame(o, &frame);
     frame.shadows = shadow_mode;
     frame.naive_lights = !o->light.clustered;
-    if (gn_render(*r, *scene, &frame, &err) != GN_OK) return gn_cli_fail("render", &err);
+    uint32_t settled = 0;
+    gn_frame_stats vs;
+    if (gn_cli_render_settled(*r, *scene, &frame, &settled, &vs, &err) != GN_OK) return gn_cli_fail("render", &err);
+    if (shadow_mode == GN_SHADOWS_VSM)
+        printf("vsm: the page cache settled after %u frames (%u pages requested)\n", settled,
+               vs.vsm_pages_requested);
 
     size_t bytes = (size_t)o->frame.size[0] * o->frame.size[1] * 4;
     uint8_t *pixels = malloc(bytes);

@@ -35,7 +35,9 @@ typedef struct gn_check_run {
 static void gn_check_frame(const gn_shadowcheck_opts *o, const float *camera, gn_frame_desc *f)
 {
     gn_frame_opts_frame(&o->frame, camera, GN_VIEW_SHADOW, f);
-    f->shadows = o->shadow.shadows == GN_SHADOWCHECK_NONE ? GN_SHADOWS_NONE : GN_SHADOWS_CSM;
+    f->shadows = o->shadow.shadows == GN_SHADOWCHECK_NONE  ? GN_SHADOWS_NONE
+                 : o->shadow.shadows == GN_SHADOWCHECK_VSM ? GN_SHADOWS_VSM
+                                                           : GN_SHADOWS_CSM;
 }
 
 static bool gn_check_write_png(const char *dir, uint32_t view, const char *what, const uint8_t *rgba,
@@ -57,7 +59,9 @@ static int gn_check_view_run(gn_check_run *c, uint32_t i)
     gn_frame_desc f;
     gn_check_frame(o, c->v[i].camera, &f);
     gn_frame_view fv;
-    if (gn_render(c->r, c->scene, &f, &err) != GN_OK || gn_read_pixels(c->r, c->rgba, &err) != GN_OK ||
+    uint32_t settled;
+    gn_frame_stats vs;
+    if (gn_cli_render_settled(c->r, c->scene, &f, &settled, &vs, &err) != GN_OK || gn_read_pixels(c->r, c->rgba, &err) != GN_OK ||
         gn_read_depth(c->r, c->depth, &err) != GN_OK || gn_get_frame_view(c->r, &fv, &err) != GN_OK)
         return gn_cli_fail("shadowcheck", &err);
     /* Built after the first gn_render, which moves dynamic objects to the frame's time; every
@@ -163,7 +167,7 @@ static int gn_check_run_all(gn_check_run *c)
         .width = fo->size[0], .height = fo->size[1], .msaa = fo->msaa, .device = gn_cli_device_env()};
     gn_shadows shadow_mode;
     char shadow_err[256];
-    if (!gn_shadow_opts_apply(&o->shadow, "shadowcheck", &rd.csm, &shadow_mode, shadow_err,
+    if (!gn_shadow_opts_apply(&o->shadow, "shadowcheck", &rd.csm, &rd.vsm, &shadow_mode, shadow_err,
                               sizeof shadow_err)) {
         fprintf(stderr, "%s\n", shadow_err);
         return GN_EXIT_USAGE;

@@ -1,0 +1,59 @@
+// Virtual shadow maps (docs/SHADOWS.md; the CPU half in src/decide/vsm.c). Light space is the
+// sun's rotation about a pivot; each light version's world -> light rows are in vsm_versions.
+// MARK's page choice (gn_vsm_mark) mirrors gn_vsm_mark_point exactly. A lookup starts at that
+// level and falls back to coarser ones until the page table holds the page, and samples it
+// with the light version the page was rendered with.
+#ifndef GN_VSM_GLSL
+#define GN_VSM_GLSL
+
+layout(std430, set = 0, binding = 9) readonly buffer VsmTable { gn_gpu_vsm_page vsm_table[]; };
+layout(std430, set = 0, binding = 10) readonly buffer VsmVersions { vec4 vsm_versions[]; };
+layout(set = 0, binding = 11) uniform sampler2DShadow vsm_atlas;
+
+#include "vsm_mark.glsl"
+
+// A point in the light space of a page's version (rows and pivot from vsm_versions).
+vec3 gn_vsm_to_light(uint version, vec3 p)
+{
+    uint k = version * 4u;
+    return gn_vsm_rotate(vsm_versions[k], vsm_versions[k + 1u], vsm_versions[k + 2u], vsm_versions[k + 3u].xyz, p);
+}
+
+// 1 lit .. 0 shadowed; level_used gets the level sampled (levels: no page, lit).
+float gn_vsm_shadow(vec3 world, vec3 n_geo, out uint level_used, out bool rendered_now)
+{
+    uint levels = uint(frame.vsm.x);
+    uint n = frame.vsm_info.x;
+    vec3 lp = gn_vsm_to_light_now(world);
+    uint level, slot;
+    level_used = levels;
+    rendered_now = false;
+    if (!gn_vsm_mark(world, lp, level, slot)) return 1.0;
+    float atlas = float(frame.vsm_info.z);
+    for (uint l = level; l < levels; l++) {
+        float size = gn_vsm_page_size(l);
+        ivec2 ij = ivec2(floor(lp.xy / size));
+        uvec4 e = vsm_table[l * n * n + gn_vsm_slot(ij)].entry;
+        if (e.x == GN_GPU_VSM_NONE || ivec2(e.zw) != ij) continue; // not resident: coarser
+        uint version = e.y & 0xffu;
+        float texel = size / 128.0;
+        vec3 q = gn_vsm_to_light(version, world + n_geo * (frame.vsm_params.w * texel));
+        // tile-local texel position (rows run down from the page's top, as its matrix flips y);
+        // the 3x3 taps stay 1.5 texels inside the tile: no neighbour page is ever read
+        vec2 local = vec2(q.x / size - float(ij.x), 1.0 - (q.y / size - float(ij.y))) * 128.0;
+        local = clamp(local, vec2(1.5), vec2(126.5));
+        uint per_row = uint(frame.vsm_params.z);
+        vec2 tile = vec2(float(e.x % per_row), float(e.x / per_row)) * 128.0;
+        float depth = (q.z + frame.vsm_params.x) / (2.0 * frame.vsm_params.x);
+        float lit = 0.0;
+        for (int y = -1; y <= 1; y++)
+            for (int x = -1; x <= 1; x++)
+                lit += texture(vsm_atlas, vec3((tile + local + vec2(x, y)) / atlas, depth));
+        level_used = l;
+        rendered_now = (e.y & GN_GPU_VSM_RENDERED_NOW) != 0u;
+        return lit / 9.0;
+    }
+    return 1.0;
+}
+
+#endif

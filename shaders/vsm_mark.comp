@@ -1,0 +1,35 @@
+#version 450
+// VSM MARK: one thread a pixel of the resolved depth. A surface pixel's world position (the
+// inverse view-projection, exactly as the CPU reference reconstructs it) sets the bit of the
+// page it needs (gn_vsm_mark) in this frame slot's request mask; the sky (depth 0) needs none.
+#extension GL_GOOGLE_include_directive : require
+#include "shared/gpu_types.h"
+
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0) uniform FrameBlock { gn_gpu_frame frame; };
+layout(set = 0, binding = 1) uniform sampler2D depth_tex;
+layout(std430, set = 0, binding = 2) buffer Requests { uint requests[]; };
+
+#include "vsm_mark.glsl"
+
+void main()
+{
+    uvec2 px = gl_GlobalInvocationID.xy;
+    uvec2 size = frame.mode.zw;
+    if (px.x >= size.x || px.y >= size.y) return;
+    float depth = texelFetch(depth_tex, ivec2(px), 0).r;
+    if (depth <= 0.0) return;
+    // pixel centre in NDC; clip -> world through the inverse, summed in a fixed order
+    precise float nx = (float(px.x) + 0.5) / float(size.x) * 2.0 - 1.0;
+    precise float ny = (float(px.y) + 0.5) / float(size.y) * 2.0 - 1.0;
+    mat4 m = frame.inv_view_proj;
+    precise float wx = m[0][0] * nx + m[1][0] * ny + m[2][0] * depth + m[3][0];
+    precise float wy = m[0][1] * nx + m[1][1] * ny + m[2][1] * depth + m[3][1];
+    precise float wz = m[0][2] * nx + m[1][2] * ny + m[2][2] * depth + m[3][2];
+    precise float ww = m[0][3] * nx + m[1][3] * ny + m[2][3] * depth + m[3][3];
+    precise vec3 p = vec3(wx / ww, wy / ww, wz / ww);
+    uint level, slot;
+    if (!gn_vsm_mark(p, gn_vsm_to_light_now(p), level, slot)) return;
+    uint n = frame.vsm_info.x, bit = level * n * n + slot;
+    atomicOr(requests[bit >> 5u], 1u << (bit & 31u));
+}

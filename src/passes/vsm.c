@@ -1,0 +1,376 @@
+/* Sun shadows II: virtual shadow maps (docs/SHADOWS.md). The decisions are decide/vsm.c's;
+ * here they meet the GPU. A frame: MARK (compute, after the depth prepass) sets a bit per page
+ * some pixel needs in this frame slot's host-visible mask; two frames later, when the slot
+ * comes round and its fence has been waited for, ALLOC reads that mask on the CPU, keeps or
+ * allocates physical pages and picks at most page_budget pages to render, new ones first and
+ * then those rendered under the oldest sun. Each chosen page is rendered (its casters culled by
+ * bounding sphere against its light-space rectangle) into its tile of one D32 atlas, cleared
+ * first; every other tile keeps its depth. The forward pass reads the page table and samples
+ * each page with the light version it was rendered with (shaders/vsm.glsl). */
+#include "renderer.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CS VK_SHADER_STAGE_COMPUTE_BIT
+
+/* Every default of gn_vsm_desc, resolved here and nowhere else. */
+static gn_vsm_settings resolve(const gn_vsm_desc *d)
+{
+    return (gn_vsm_settings){
+        .levels = d->levels ? d->levels : 6,
+        .virtual_res = d->virtual_res ? d->virtual_res : 4096,
+        .page_texels = 128,
+        /* 16 m over 4096 texels: a 3.9 mm texel, about a 1080p pixel at 3.6 m with a 60 degree
+         * field of view; each further level doubles both */
+        .level0_size = d->level0_size > 0 ? d->level0_size : 16.0f,
+        .pool_pages = d->pool_pages ? d->pool_pages : 1024,
+        .page_budget = d->page_budget ? d->page_budget : 64,
+        .evict_frames = d->evict_frames ? d->evict_frames : 60,
+        .pivot_grid = d->pivot_grid > 0 ? d->pivot_grid : 128.0f,
+        .depth_range = 1000.0f,
+    };
+}
+
+gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
+{
+    gn_vsm_gpu *v = &r->vsm;
+    gn_vsm_desc zero = {0};
+    gn_vsm_settings s = resolve(desc ? desc : &zero);
+    if (s.levels > GN_VSM_MAX_LEVELS || s.virtual_res % 128 || s.virtual_res < 1024 || s.virtual_res > 16384)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "vsm: %u levels (1..%u) of %u texels (1024..16384, a multiple of 128)", s.levels,
+                       GN_VSM_MAX_LEVELS, s.virtual_res);
+    uint32_t per_row = (uint32_t)ceil(sqrt((double)s.pool_pages));
+    if (s.pool_pages < 4 || per_row * 128 > r->vk.props.limits.maxImageDimension2D)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "vsm: a pool of %u pages needs a %u^2 atlas (device: %u)",
+                       s.pool_pages, per_row * 128, r->vk.props.limits.maxImageDimension2D);
+    if (!gn_vsm_state_init(&v->state, &s))
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory for the page tables");
+    v->atlas_pages_per_row = per_row;
+    v->bias_texels = 1.5f;
+    uint32_t n = s.virtual_res / 128, slots = s.levels * n * n;
+    v->table_cpu = calloc(slots, sizeof *v->table_cpu);
+    v->request_cpu = calloc(GN_VSM_MASK_WORDS(s.levels, n), sizeof *v->request_cpu);
+    v->page_vp = malloc((size_t)(s.page_budget ? s.page_budget : 1) * 16 * sizeof *v->page_vp);
+    v->page_draws = calloc(s.page_budget ? s.page_budget : 1, sizeof *v->page_draws);
+    if (!v->table_cpu || !v->request_cpu || !v->page_vp || !v->page_draws)
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory");
+    gn_vk_image_desc ad = {
+        .width = per_row * 128,
+        .height = per_row * 128,
+        .samples = 1,
+        .format = VK_FORMAT_D32_SFLOAT,
+        .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+        .name = "vsm page atlas",
+    };
+    gn_result res = gn_vk_image_create(&r->vk, &ad, &v->atlas, err);
+    gn_vk_buffer_desc td = {.size = (VkDeviceSize)slots * sizeof(gn_gpu_vsm_page),
+                            .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                            .name = "vsm page table"};
+    if (!res) res = gn_vk_buffer_create(&r->vk, &td, &v->table, err);
+    gn_vk_buffer_desc vd = {.size = (VkDeviceSize)GN_VSM_VERSIONS * 4 * 16,
+                            .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                            .name = "vsm light versions"};
+    if (!res) res = gn_vk_buffer_create(&r->vk, &vd, &v->versions, err);
+    for (uint32_t k = 0; !res && k < GN_FRAMES_IN_FLIGHT; k++) {
+        gn_vk_buffer_desc rd = {.size = (VkDeviceSize)GN_VSM_MASK_WORDS(s.levels, n) * 4,
+                                .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                .host_visible = true,
+                                .name = "vsm page requests"};
+        res = gn_vk_buffer_create(&r->vk, &rd, &v->requests[k], err);
+    }
+    if (!res) res = gn_vk_sampler_compare(&r->vk, false, true, true, "vsm compare", &v->atlas_sampler, err);
+    const gn_vk_binding b[] = {
+        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, CS}, /* gn_gpu_frame */
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS}, /* resolved depth */
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},         /* this slot's request mask */
+    };
+    if (!res) res = gn_vk_set_layout(&r->vk, b, 3, "vsm mark set", &v->mark_layout, err);
+    if (!res)
+        res = gn_vk_pipeline_layout(&r->vk, &v->mark_layout, 1, 0, "vsm mark", &v->mark_pipeline_layout, err);
+    if (!res) res = gn_vk_descriptor_pool(&r->vk, GN_FRAMES_IN_FLIGHT, "vsm mark", &v->mark_pool, err);
+    for (uint32_t k = 0; !res && k < GN_FRAMES_IN_FLIGHT; k++)
+        res = gn_vk_alloc_set(&r->vk, v->mark_pool, v->mark_layout, "vsm mark", &v->mark_sets[k], err);
+    if (!res)
+        res = gn_vk_compute_pipeline(&r->vk, "vsm_mark.comp", v->mark_pipeline_layout, "vsm mark",
+                                     &v->mark_pipeline, err);
+    if (!res) gn_vsm_write_mark_sets(r);
+    return res;
+}
+
+void gn_vsm_write_mark_sets(gn_renderer *r)
+{
+    gn_vsm_gpu *v = &r->vsm;
+    for (uint32_t k = 0; k < GN_FRAMES_IN_FLIGHT; k++) {
+        gn_vk_write w[3] = {
+            {.binding = 0,
+             .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+             .buffer = r->vk.ring.buffer,
+             .range = sizeof(gn_gpu_frame)},
+            {.binding = 1,
+             .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+             .image = r->targets.depth,
+             .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+             .sampler = r->pipes.clamp},
+            {.binding = 2, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = v->requests[k].buffer},
+        };
+        gn_vk_write_set(&r->vk, v->mark_sets[k], w, 3);
+    }
+}
+
+void gn_vsm_release(gn_renderer *r)
+{
+    gn_vsm_gpu *v = &r->vsm;
+    gn_vk *vk = &r->vk;
+    gn_vk_image_release(vk, &v->atlas);
+    gn_vk_buffer_release(vk, &v->table);
+    gn_vk_buffer_release(vk, &v->versions);
+    for (uint32_t k = 0; k < GN_FRAMES_IN_FLIGHT; k++) gn_vk_buffer_release(vk, &v->requests[k]);
+    gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)v->mark_pipeline);
+    gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)(uintptr_t)v->mark_pipeline_layout);
+    gn_vk_release(vk, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)(uintptr_t)v->mark_layout);
+    gn_vk_release(vk, VK_OBJECT_TYPE_DESCRIPTOR_POOL, (uint64_t)(uintptr_t)v->mark_pool);
+    gn_vk_release(vk, VK_OBJECT_TYPE_SAMPLER, (uint64_t)(uintptr_t)v->atlas_sampler);
+    gn_vsm_state_free(&v->state);
+    free(v->table_cpu);
+    free(v->request_cpu);
+    free(v->page_vp);
+    free(v->page_draws);
+    free(v->dynamic_prev);
+    memset(v, 0, sizeof *v);
+}
+
+static uint32_t slot_index(const gn_renderer *r) { return (uint32_t)(r->vk.frame_number % GN_FRAMES_IN_FLIGHT); }
+
+/* Casters of one page: spheres whose light-space footprint (x, y, grown by the radius) meets
+ * the page's rectangle; the shadow runs along light z, which depth clamp keeps in range.
+ * light_xy holds every item's centre in the current light space. */
+static uint32_t bin_page(gn_renderer *r, const gn_scene *s, const float *light_xy, uint32_t level, int32_t i,
+                         int32_t j)
+{
+    const gn_vsm_view *view = &r->vsm.view;
+    float size = view->page_size[level], x0 = (float)i * size, y0 = (float)j * size;
+    float min_radius = 0.5f * size / 128.0f; /* under half a texel casts nothing visible */
+    uint32_t m = 0;
+    for (uint32_t k = 0; k < s->instance_count; k++) {
+        const gn_cull_item *it = &r->plan.items[k];
+        float rad = it->sphere[3];
+        if (it->pipeline == GN_DRAW_BLEND || rad < min_radius) continue;
+        float x = light_xy[2 * k], y = light_xy[2 * k + 1];
+        if (x + rad < x0 || x - rad > x0 + size || y + rad < y0 || y - rad > y0 + size) continue;
+        r->plan.subset[m++] = *it;
+    }
+    return m;
+}
+
+/* The page table as the shaders read it: rendered pages only (allocated ones waiting for the
+ * budget read as missing, so a coarser level stands in). */
+static void fill_table(gn_vsm_gpu *v)
+{
+    const gn_vsm_state *st = &v->state;
+    uint32_t n = st->s.virtual_res / 128, slots = st->s.levels * n * n;
+    for (uint32_t k = 0; k < slots; k++) {
+        const gn_vsm_page *pg = &st->pages[k];
+        gn_gpu_vsm_page *e = &v->table_cpu[k];
+        if (pg->physical == GN_VSM_NONE || !pg->rendered) {
+            e->entry[0] = GN_GPU_VSM_NONE, e->entry[1] = e->entry[2] = e->entry[3] = 0;
+            continue;
+        }
+        e->entry[0] = pg->physical;
+        e->entry[1] = pg->version % GN_VSM_VERSIONS;
+        memcpy(&e->entry[2], &pg->i, 4);
+        memcpy(&e->entry[3], &pg->j, 4);
+    }
+    for (uint32_t k = 0; k < st->render_count; k++) v->table_cpu[st->render[k]].entry[1] |= GN_GPU_VSM_RENDERED_NOW;
+}
+
+static gn_result upload_versions(gn_renderer *r, gn_error *err)
+{
+    gn_vsm_gpu *v = &r->vsm;
+    const gn_vsm_versions *vv = &v->state.versions;
+    if (v->versions_uploaded == vv->current + 1) return GN_OK;
+    /* rows of the rotation, then the pivot: the shader subtracts first, as gn_vsm_to_light does */
+    float rows[GN_VSM_VERSIONS][16];
+    for (uint32_t k = 0; k < GN_VSM_VERSIONS; k++) {
+        for (int row = 0; row < 3; row++) {
+            memcpy(&rows[k][row * 4], &vv->rot[k][row * 3], 3 * sizeof(float));
+            rows[k][row * 4 + 3] = 0.0f;
+        }
+        memcpy(&rows[k][12], vv->pivot[k], 3 * sizeof(float));
+        rows[k][15] = 0.0f;
+    }
+    v->versions_uploaded = vv->current + 1;
+    return gn_vk_upload_buffer(&r->vk, &v->versions, 0, rows, sizeof rows, err);
+}
+
+gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g, gn_error *err)
+{
+    gn_vsm_gpu *v = &r->vsm;
+    gn_vsm_state *st = &v->state;
+    uint32_t slot = slot_index(r);
+    v->active = f->shadows == GN_SHADOWS_VSM && r->view.sun_elevation > -4.0f;
+    memset(g->vsm, 0, sizeof g->vsm);
+    /* the mask this slot's previous frame wrote (its fence was waited for in frame begin) */
+    uint32_t n = st->s.virtual_res / 128, words = GN_VSM_MASK_WORDS(st->s.levels, n);
+    if (v->request_valid[slot])
+        memcpy(v->request_cpu, v->requests[slot].alloc.mapped, (size_t)words * 4);
+    else
+        memset(v->request_cpu, 0, (size_t)words * 4);
+    v->request_valid[slot] = false;
+    if (!v->active) return GN_OK;
+
+    float pixel_angle = 2.0f * tanf(0.5f * r->camera.fov_y) / (float)r->height;
+    gn_vsm_view_compute(&st->s, r->view.sun_direction, r->view.camera_position, pixel_angle, &v->view);
+    /* dynamic objects that moved: the pages under their old and new bounds are rendered again */
+    if (r->scene.dynamic_count > v->dynamic_capacity) {
+        float(*grown)[4] = realloc(v->dynamic_prev, r->scene.dynamic_count * sizeof *grown);
+        if (!grown) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory");
+        for (uint32_t k = v->dynamic_capacity; k < r->scene.dynamic_count; k++) grown[k][3] = -1.0f;
+        v->dynamic_prev = grown;
+        v->dynamic_capacity = r->scene.dynamic_count;
+    }
+    for (uint32_t k = 0; k < r->scene.dynamic_count; k++) {
+        const float *now = s->instances[r->scene.dynamic_ids[k]].sphere;
+        if (memcmp(now, v->dynamic_prev[k], 4 * sizeof(float)) == 0) continue;
+        if (v->dynamic_prev[k][3] >= 0.0f) gn_vsm_invalidate_sphere(st, v->dynamic_prev[k]);
+        gn_vsm_invalidate_sphere(st, now);
+        memcpy(v->dynamic_prev[k], now, 4 * sizeof(float));
+    }
+    gn_vsm_alloc(st, &v->view, v->request_cpu, &v->stats);
+    uint32_t dynamic = 0;
+    for (uint32_t k = 0; k < st->render_count; k++) dynamic += st->pages[st->render[k]].dirty;
+    v->stats.rendered_dynamic = dynamic;
+    v->stats.rendered_static = st->render_count - dynamic;
+
+    /* the pages' casters, culled in light space: every centre transformed once */
+    float *light_xy = NULL;
+    if (st->render_count) {
+        light_xy = malloc((size_t)(s->instance_count ? s->instance_count : 1) * 2 * sizeof *light_xy);
+        if (!light_xy) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory binning casters");
+        for (uint32_t k = 0; k < s->instance_count; k++) {
+            float lp[3];
+            gn_vsm_to_light(&v->view, r->plan.items[k].sphere, lp);
+            light_xy[2 * k] = lp[0], light_xy[2 * k + 1] = lp[1];
+        }
+    }
+    uint32_t per_level = n * n;
+    gn_result res = GN_OK;
+    for (uint32_t k = 0; !res && k < st->render_count; k++) {
+        uint32_t index = st->render[k], level = index / per_level;
+        const gn_vsm_page *pg = &st->pages[index];
+        gn_vsm_page_matrix(st, st->versions.current, level, pg->i, pg->j, &v->page_vp[(size_t)k * 16]);
+        uint32_t m = bin_page(r, s, light_xy, level, pg->i, pg->j);
+        gn_draw_list_build(r->plan.subset, m, NULL, &r->plan.shadow_list);
+        res = gn_plan_write(r, s, &r->plan.shadow_list, &v->page_draws[k], err);
+    }
+    free(light_xy);
+    if (res) return res;
+    gn_vsm_commit(st);
+    fill_table(v);
+    res = gn_vk_upload_buffer(&r->vk, &v->table, 0, v->table_cpu,
+                              (VkDeviceSize)st->s.levels * per_level * sizeof *v->table_cpu, err);
+    if (!res) res = upload_versions(r, err);
+    if (res) return res;
+
+    g->vsm[0] = (float)st->s.levels;
+    g->vsm[1] = v->view.page_size[0];
+    g->vsm[2] = v->view.texel0;
+    g->vsm[3] = v->view.footprint_scale;
+    g->vsm_params[0] = st->s.depth_range;
+    g->vsm_params[1] = (float)(st->versions.current % GN_VSM_VERSIONS);
+    g->vsm_params[2] = (float)v->atlas_pages_per_row;
+    g->vsm_params[3] = v->bias_texels;
+    g->vsm_info[0] = n;
+    g->vsm_info[1] = 128;
+    g->vsm_info[2] = v->atlas_pages_per_row * 128;
+    g->vsm_info[3] = 0;
+    for (int row = 0; row < 3; row++) {
+        memcpy(g->vsm_light[row], &v->view.rot[row * 3], 3 * sizeof(float));
+        g->vsm_light[row][3] = 0.0f;
+    }
+    memcpy(g->vsm_pivot, v->view.pivot, 3 * sizeof(float));
+    g->vsm_pivot[3] = 0.0f;
+    for (uint32_t l = 0; l < GN_GPU_VSM_MAX_LEVELS; l++) {
+        int32_t o[2] = {l < st->s.levels ? v->view.origin[l][0] : 0, l < st->s.levels ? v->view.origin[l][1] : 0};
+        memcpy(&g->vsm_origin[l / 2][(l % 2) * 2], o, sizeof o);
+    }
+    /* the request mask MARK writes this frame is read when this slot comes round */
+    v->request_valid[slot] = true;
+    gn_vk_frame *cur = r->vk.cur;
+    const gn_vsm_stats *sv = &v->stats;
+    cur->vsm.requested = sv->requested, cur->vsm.resident = sv->resident;
+    cur->vsm.rendered_static = sv->rendered_static, cur->vsm.rendered_dynamic = sv->rendered_dynamic;
+    cur->vsm.evicted = sv->evicted, cur->vsm.overflow = sv->overflow, cur->vsm.waiting = sv->waiting;
+    cur->vsm.pool_used = sv->pool_used, cur->vsm.pool_pages = st->s.pool_pages;
+    cur->vsm.sun_lag_deg = sv->sun_lag_deg;
+    for (uint32_t l = 0; l < 16 && l < GN_VSM_MAX_LEVELS; l++) {
+        cur->vsm.requested_level[l] = sv->requested_level[l];
+        cur->vsm.rendered_level[l] = sv->rendered_level[l];
+    }
+    return GN_OK;
+}
+
+void gn_pass_vsm_render(gn_renderer *r)
+{
+    gn_vsm_gpu *v = &r->vsm;
+    gn_vk *vk = &r->vk;
+    const gn_vsm_state *st = &v->state;
+    if (!v->active || !st->render_count) return;
+    gn_vk_use uses[] = {
+        {.image = &v->atlas, .access = GN_ACCESS_DEPTH_WRITE},
+        {.buffer = &r->scene.vertices, .access = GN_ACCESS_VERTEX_INPUT},
+        {.buffer = &r->scene.indices, .access = GN_ACCESS_VERTEX_INPUT},
+        {.buffer = &r->scene.instances, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &r->scene.materials, .access = GN_ACCESS_SHADER_READ},
+    };
+    uint32_t pass = gn_vk_pass_begin(vk, "vsm pages", uses, sizeof uses / sizeof uses[0]);
+    gn_vk_rendering ri = {
+        .depth = {.image = &v->atlas, .clear = false},
+        .width = v->atlas.width,
+        .height = v->atlas.height,
+    };
+    gn_vk_cmd_begin_rendering(vk, &ri);
+    uint32_t draws = 0, per_row = v->atlas_pages_per_row;
+    uint64_t triangles = 0;
+    for (uint32_t k = 0; k < st->render_count; k++) {
+        const gn_vsm_page *pg = &st->pages[st->render[k]];
+        uint32_t x = (pg->physical % per_row) * 128, y = (pg->physical / per_row) * 128;
+        gn_vk_cmd_set_region(vk, x, y, 128, 128);
+        /* only this page's tile is cleared: every other page keeps its depth */
+        gn_vk_cmd_clear_depth_rect(vk, x, y, 128, 128, 1.0f);
+        gn_vk_cmd_bind_pipeline(vk, false, r->csm.pipeline);
+        uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)v->page_draws[k].visible_offset};
+        gn_vk_cmd_bind_sets(vk, false, r->csm.layout, 0, 1, &r->pipes.frame_set, 2, dyn);
+        gn_vk_cmd_push(vk, r->csm.layout, 64, &v->page_vp[(size_t)k * 16]);
+        draws += gn_draw_depth_only(r, &v->page_draws[k], r->csm.mask_pipeline, r->csm.layout);
+        triangles += v->page_draws[k].triangles;
+    }
+    gn_vk_cmd_end_rendering(vk);
+    gn_vk_pass_end(vk, pass, draws, triangles);
+}
+
+void gn_pass_vsm_mark(gn_renderer *r)
+{
+    gn_vsm_gpu *v = &r->vsm;
+    gn_vk *vk = &r->vk;
+    if (!v->active) return;
+    uint32_t slot = slot_index(r);
+    gn_vk_buffer *mask = &v->requests[slot];
+    gn_vk_use clear = {.buffer = mask, .access = GN_ACCESS_TRANSFER_WRITE};
+    gn_vk_barriers(vk, vk->cur->cmd, &clear, 1);
+    gn_vk_cmd_fill(vk, mask, 0);
+    gn_vk_use uses[] = {
+        {.image = r->targets.depth, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = mask, .access = GN_ACCESS_COMPUTE_WRITE},
+    };
+    uint32_t pass = gn_vk_pass_begin(vk, "vsm mark", uses, 2);
+    gn_vk_cmd_bind_pipeline(vk, true, v->mark_pipeline);
+    uint32_t dyn = (uint32_t)r->plan.frame_offset;
+    gn_vk_cmd_bind_sets(vk, true, v->mark_pipeline_layout, 0, 1, &v->mark_sets[slot], 1, &dyn);
+    gn_vk_cmd_dispatch(vk, (r->width + 7) / 8, (r->height + 7) / 8, 1);
+    gn_vk_pass_end(vk, pass, 0, 0);
+    gn_vk_use host = {.buffer = mask, .access = GN_ACCESS_HOST_READ};
+    gn_vk_barriers(vk, vk->cur->cmd, &host, 1);
+}
