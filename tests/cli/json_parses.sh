@@ -23,7 +23,13 @@ for name, s in list(b["passes"].items()) + [("frame", b["frame"]), ("cpu", b["cp
     assert s["min_ms"] <= s["median_ms"] <= s["p99_ms"] <= s["max_ms"], (name, s)
 assert 'shadow "csm"' in b["passes"], b["passes"].keys()
 assert {"draws", "triangles", "instances_visible", "instances_total", "draw_groups", "lights",
-        "light_overflow_max"} == set(b["counters"])
+        "light_overflow_max", "vsm_pages_rendered_median", "vsm_pages_rendered_max",
+        "vsm_sun_lag_max_deg"} == set(b["counters"])
+# one entry a frame, each with its GPU time and the virtual shadow map's page counts
+frame_keys = {"frame", "gpu_ms", "cpu_ms", "shadow_ms", "vsm_pages_requested", "vsm_pages_resident",
+              "vsm_pages_rendered_static", "vsm_pages_rendered_dynamic", "vsm_pages_evicted",
+              "vsm_overflow", "vsm_pages_waiting", "vsm_sun_lag_deg"}
+assert len(b["per_frame"]) == b["frames_timed"] and all(set(f) == frame_keys for f in b["per_frame"]), b["per_frame"]
 e = json.load(open(d + "/escapes.json"))
 assert e["s"] == 'a"b\\c\nd\te\x01f' and e["nan"] is None and e["a"] == [1, 2], e
 r = json.load(open(d + "/render_stats.json"))

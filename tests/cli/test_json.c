@@ -170,7 +170,7 @@ static void gn_write_bench(FILE *f, bool *ok)
                        .height = 1080,
                        .msaa = 4,
                        .frames = 9};
-    *ok = *ok && gn_bench_summarize(&d, &sum) && gn_bench_write_json(f, &m, &sum);
+    *ok = *ok && gn_bench_summarize(&d, &sum) && gn_bench_write_json(f, &m, &sum, &d);
     gn_bench_data_free(&d);
 }
 

@@ -15,7 +15,9 @@ bool gn_bench_data_init(gn_bench_data *d, uint32_t capacity)
     d->frame_index = calloc(capacity ? capacity : 1, sizeof *d->frame_index);
     double **cols[] = {&d->frame_ms, &d->cpu_ms,      &d->vis_ms, &d->draws,   &d->triangles,
                        &d->visible,  &d->draw_groups, &d->lights, &d->overflow};
-    bool ok = d->frame_index != NULL;
+    d->shadow = calloc(capacity ? capacity : 1, sizeof *d->shadow);
+    d->shadow_ms = calloc(capacity ? capacity : 1, sizeof *d->shadow_ms);
+    bool ok = d->frame_index != NULL && d->shadow && d->shadow_ms;
     for (size_t i = 0; i < sizeof cols / sizeof cols[0]; i++) {
         *cols[i] = calloc(capacity ? capacity : 1, sizeof(double));
         ok = ok && *cols[i];
@@ -30,6 +32,8 @@ void gn_bench_data_free(gn_bench_data *d)
     free(d->frame_ms);
     free(d->cpu_ms);
     free(d->vis_ms);
+    free(d->shadow);
+    free(d->shadow_ms);
     free(d->draws);
     free(d->triangles);
     free(d->visible);
@@ -84,6 +88,19 @@ bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s)
         double *col = gn_bench_pass_column(d, name);
         if (col) col[k] = s->passes[i].gpu_ms;
     }
+    gn_bench_shadow_frame *sf = &d->shadow[k];
+    *sf = (gn_bench_shadow_frame){.requested = s->vsm_pages_requested,
+                                  .resident = s->vsm_pages_resident,
+                                  .rendered_static = s->vsm_pages_rendered_static,
+                                  .rendered_dynamic = s->vsm_pages_rendered_dynamic,
+                                  .evicted = s->vsm_pages_evicted,
+                                  .overflow = s->vsm_overflow,
+                                  .waiting = s->vsm_pages_waiting,
+                                  .sun_lag_deg = s->vsm_sun_lag_deg};
+    for (uint32_t i = 0; i < n; i++)
+        if (strncmp(s->passes[i].name, "csm ", 4) == 0 || strncmp(s->passes[i].name, "vsm ", 4) == 0)
+            sf->shadow_ms += s->passes[i].gpu_ms;
+    d->shadow_ms[k] = sf->shadow_ms;
     return true;
 }
 
@@ -120,7 +137,26 @@ bool gn_bench_summarize(const gn_bench_data *d, gn_bench_summary *out)
     gn_bench_series(d->frame_ms, d->count, tmp, scratch, &out->frame);
     gn_bench_series(d->cpu_ms, d->count, tmp, scratch, &out->cpu);
     gn_bench_series(d->vis_ms, d->count, tmp, scratch, &out->visibility);
-    gn_series_stats c;
+    gn_bench_series(d->shadow_ms, d->count, tmp, scratch, &out->shadow);
+    out->frame_spike = out->frame.median > 0 ? out->frame.max / out->frame.median : 0.0;
+    double *col = malloc(n * sizeof *col);
+    if (col) {
+        gn_series_stats st;
+        for (uint32_t i = 0; i < d->count; i++)
+            col[i] = (double)d->shadow[i].rendered_static + d->shadow[i].rendered_dynamic;
+        gn_bench_series(col, d->count, tmp, scratch, &st);
+        out->vsm_rendered_median = st.median, out->vsm_rendered_max = st.max;
+        for (uint32_t i = 0; i < d->count; i++) col[i] = d->shadow[i].requested;
+        gn_bench_series(col, d->count, tmp, scratch, &st);
+        out->vsm_requested_median = st.median;
+        for (uint32_t i = 0; i < d->count; i++) col[i] = d->shadow[i].sun_lag_deg;
+        gn_bench_series(col, d->count, tmp, scratch, &st);
+        out->vsm_lag_max = st.max;
+        for (uint32_t i = 0; i < d->count; i++) col[i] = d->shadow[i].overflow;
+        gn_bench_series(col, d->count, tmp, scratch, &st);
+        out->vsm_overflow_max = st.max;
+        free(col);
+    }    gn_series_stats c;
     gn_bench_series(d->draws, d->count, tmp, scratch, &c);
     out->draws = c.median;
     gn_bench_series(d->triangles, d->count, tmp, scratch, &c);
@@ -154,6 +190,12 @@ void gn_bench_print_table(FILE *f, const gn_bench_summary *s)
     gn_bench_row(f, "frame GPU", &s->frame);
     gn_bench_row(f, "frame CPU", &s->cpu);
     gn_bench_row(f, "visibility CPU", &s->visibility);
+    gn_bench_row(f, "shadow GPU", &s->shadow);
+    fprintf(f, "%-22s %.2fx\n", "frame spike max/med", s->frame_spike);
+    if (s->vsm_requested_median > 0 || s->vsm_rendered_max > 0)
+        fprintf(f, "%-22s requested %.0f (median), rendered %.0f median / %.0f max, overflow max %.0f, sun lag max %.4f deg\n",
+                "vsm pages", s->vsm_requested_median, s->vsm_rendered_median, s->vsm_rendered_max,
+                s->vsm_overflow_max, s->vsm_lag_max);
     fprintf(f, "%-22s %s\n", "draws (median)", gn_report_count(gn_bench_count(s->draws), a, sizeof a));
     fprintf(f, "%-22s %s\n", "triangles (median)",
             gn_report_count(gn_bench_count(s->triangles), a, sizeof a));
@@ -177,7 +219,7 @@ static void gn_bench_json_stats(gn_json *j, const char *key, const gn_series_sta
     gn_json_object_end(j);
 }
 
-bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary *s)
+bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary *s, const gn_bench_data *d)
 {
     gn_json j;
     gn_json_begin(&j, f);
@@ -192,6 +234,8 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
     gn_bench_json_stats(&j, "frame", &s->frame);
     gn_bench_json_stats(&j, "cpu", &s->cpu);
     gn_bench_json_stats(&j, "visibility_cpu", &s->visibility);
+    gn_bench_json_stats(&j, "shadow", &s->shadow);
+    gn_json_number(&j, "frame_spike", s->frame_spike);
     gn_json_object_begin(&j, "counters");
     gn_json_number(&j, "draws", s->draws);
     gn_json_number(&j, "triangles", s->triangles);
@@ -200,7 +244,31 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
     gn_json_number(&j, "draw_groups", s->draw_groups);
     gn_json_number(&j, "lights", s->lights);
     gn_json_number(&j, "light_overflow_max", s->overflow_max);
+    gn_json_number(&j, "vsm_pages_rendered_median", s->vsm_rendered_median);
+    gn_json_number(&j, "vsm_pages_rendered_max", s->vsm_rendered_max);
+    gn_json_number(&j, "vsm_sun_lag_max_deg", s->vsm_lag_max);
     gn_json_object_end(&j);
+    if (d) {
+        gn_json_array_begin(&j, "per_frame");
+        for (uint32_t i = 0; i < d->count; i++) {
+            const gn_bench_shadow_frame *sf = &d->shadow[i];
+            gn_json_object_begin(&j, NULL);
+            gn_json_uint(&j, "frame", (uint32_t)d->frame_index[i]);
+            gn_json_number(&j, "gpu_ms", d->frame_ms[i]);
+            gn_json_number(&j, "cpu_ms", d->cpu_ms[i]);
+            gn_json_number(&j, "shadow_ms", sf->shadow_ms);
+            gn_json_uint(&j, "vsm_pages_requested", sf->requested);
+            gn_json_uint(&j, "vsm_pages_resident", sf->resident);
+            gn_json_uint(&j, "vsm_pages_rendered_static", sf->rendered_static);
+            gn_json_uint(&j, "vsm_pages_rendered_dynamic", sf->rendered_dynamic);
+            gn_json_uint(&j, "vsm_pages_evicted", sf->evicted);
+            gn_json_uint(&j, "vsm_overflow", sf->overflow);
+            gn_json_uint(&j, "vsm_pages_waiting", sf->waiting);
+            gn_json_number(&j, "vsm_sun_lag_deg", sf->sun_lag_deg);
+            gn_json_object_end(&j);
+        }
+        gn_json_array_end(&j);
+    }
     gn_json_object_end(&j);
     return gn_json_end(&j);
 }

@@ -12,11 +12,21 @@
  * and go (a shadow cache that skips a frame), so allow twice that. */
 #define GN_BENCH_MAX_PASSES (2 * GN_MAX_PASSES)
 
+/* What one frame's shadows did: their GPU time (the passes named "csm ..." and "vsm ...")
+ * and the virtual shadow map's page counts (zero under CSM). */
+typedef struct gn_bench_shadow_frame {
+    double shadow_ms;
+    uint32_t requested, resident, rendered_static, rendered_dynamic, evicted, overflow, waiting;
+    float sun_lag_deg;
+} gn_bench_shadow_frame;
+
 typedef struct gn_bench_data {
     uint32_t capacity, count;
     uint64_t *frame_index;
     double *frame_ms, *cpu_ms, *vis_ms, *draws, *triangles, *visible, *draw_groups, *lights, *overflow;
     uint32_t instances_total; /* of the newest sample */
+    gn_bench_shadow_frame *shadow; /* per frame */
+    double *shadow_ms;             /* per frame, the same as shadow[].shadow_ms (for the summary) */
     uint32_t pass_count;
     char pass_names[GN_BENCH_MAX_PASSES][32];
     double *pass_ms[GN_BENCH_MAX_PASSES]; /* NAN where a frame lacked the pass */
@@ -41,6 +51,9 @@ typedef struct gn_bench_summary {
     char pass_names[GN_BENCH_MAX_PASSES][32];
     gn_series_stats pass[GN_BENCH_MAX_PASSES];
     gn_series_stats frame, cpu, visibility; /* visibility: the CPU's culling and draw list */
+    gn_series_stats shadow;                 /* GPU time of the sun's shadow passes */
+    double vsm_rendered_median, vsm_rendered_max, vsm_requested_median, vsm_lag_max, vsm_overflow_max;
+    double frame_spike;                     /* max / median frame GPU time */
     double draws, triangles, visible, draw_groups; /* medians */
     double lights;                                 /* median */
     double overflow_max;                           /* the most light-froxel pairs dropped in a frame */
@@ -55,6 +68,8 @@ typedef struct gn_bench_meta {
 } gn_bench_meta;
 
 void gn_bench_print_table(FILE *f, const gn_bench_summary *s);
-bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary *s);
+/* The summary, and with d a `per_frame` array: each frame's gpu_ms, cpu_ms, shadow_ms and the
+ * vsm_* page counts and sun lag. */
+bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary *s, const gn_bench_data *d);
 
 #endif

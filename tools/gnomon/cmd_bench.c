@@ -88,19 +88,20 @@ static bool gn_bench_json(const gn_bench_run *b, const gn_bench_summary *sum)
                        .msaa = o->msaa,
                        .frames = o->frames};
     FILE *f = fopen(o->json, "w");
-    bool ok = f && gn_bench_write_json(f, &m, sum);
+    bool ok = f && gn_bench_write_json(f, &m, sum, &b->data);
     if (f && fclose(f) != 0) ok = false;
     if (!ok) fprintf(stderr, "gnomon bench: cannot write %s\n", o->json);
     return ok;
 }
 
-/* One line a pass, and the frame total first in the palette's first colour. */
+/* One line a pass, the frame total first in the palette's first colour, then the sun shadows' sum. */
 static bool gn_bench_plot(const gn_bench_run *b)
 {
     const gn_bench_opts *o = b->o;
-    gn_plot_series series[GN_BENCH_MAX_PASSES + 1];
+    gn_plot_series series[GN_BENCH_MAX_PASSES + 2];
     uint32_t n = 0;
     series[n++] = (gn_plot_series){"frame total", b->data.frame_ms, b->data.count};
+    series[n++] = (gn_plot_series){"sun shadows (all passes)", b->data.shadow_ms, b->data.count};
     for (uint32_t i = 0; i < b->data.pass_count; i++)
         series[n++] = (gn_plot_series){b->data.pass_names[i], b->data.pass_ms[i], b->data.count};
     char title[512], err[512];
