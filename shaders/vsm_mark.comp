@@ -1,7 +1,10 @@
 #version 450
-// VSM MARK: one thread a pixel of the resolved depth. A surface pixel's world position (the
-// inverse view-projection, exactly as the CPU reference reconstructs it) sets the bit of the
-// page it needs (gn_vsm_mark) in this frame slot's request mask; the sky (depth 0) needs none.
+// VSM MARK: one thread a 2x2 block of the resolved depth. Each surface pixel's world position
+// (the inverse view-projection, exactly as the CPU reference reconstructs it) names the page it
+// needs (gn_vsm_mark); the thread sets each distinct page's bit once in this frame slot's
+// request mask. Neighbours nearly always share a page, so this needs a quarter of the threads
+// and about a quarter of the atomics of one thread a pixel, and marks exactly the same pages.
+// The sky (depth 0) needs none.
 #extension GL_GOOGLE_include_directive : require
 #include "shared/gpu_types.h"
 
@@ -12,13 +15,11 @@ layout(std430, set = 0, binding = 2) buffer Requests { uint requests[]; };
 
 #include "vsm_mark.glsl"
 
-void main()
+// The page bit a pixel needs, or ~0u (sky, or beyond the clipmap).
+uint gn_mark_pixel(uvec2 px, uvec2 size)
 {
-    uvec2 px = gl_GlobalInvocationID.xy;
-    uvec2 size = frame.mode.zw;
-    if (px.x >= size.x || px.y >= size.y) return;
     float depth = texelFetch(depth_tex, ivec2(px), 0).r;
-    if (depth <= 0.0) return;
+    if (depth <= 0.0) return ~0u;
     // pixel centre in NDC; clip -> world through the inverse, summed in a fixed order
     precise float nx = (float(px.x) + 0.5) / float(size.x) * 2.0 - 1.0;
     precise float ny = (float(px.y) + 0.5) / float(size.y) * 2.0 - 1.0;
@@ -29,7 +30,22 @@ void main()
     precise float ww = m[0][3] * nx + m[1][3] * ny + m[2][3] * depth + m[3][3];
     precise vec3 p = vec3(wx / ww, wy / ww, wz / ww);
     uint level, slot;
-    if (!gn_vsm_mark(p, gn_vsm_to_light_now(p), level, slot)) return;
-    uint n = frame.vsm_info.x, bit = level * n * n + slot;
-    atomicOr(requests[bit >> 5u], 1u << (bit & 31u));
+    if (!gn_vsm_mark(p, gn_vsm_to_light_now(p), level, slot)) return ~0u;
+    uint n = frame.vsm_info.x;
+    return level * n * n + slot;
+}
+
+void main()
+{
+    uvec2 size = frame.mode.zw;
+    uvec2 base = gl_GlobalInvocationID.xy * 2u;
+    uint last = ~0u;
+    for (uint k = 0u; k < 4u; k++) {
+        uvec2 px = base + uvec2(k & 1u, k >> 1u);
+        if (px.x >= size.x || px.y >= size.y) continue;
+        uint bit = gn_mark_pixel(px, size);
+        if (bit == ~0u || bit == last) continue;
+        last = bit;
+        atomicOr(requests[bit >> 5u], 1u << (bit & 31u));
+    }
 }

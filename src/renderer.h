@@ -112,6 +112,10 @@ typedef struct gn_vsm_gpu {
     gn_view_draws *page_draws;     /* casters of each page rendered this frame, in the ring */
     bool active;                   /* this frame uses VSM */
     float (*dynamic_prev)[4];      /* each dynamic instance's sphere when last seen */
+    gn_vsm_bins bins;              /* this frame's casters over the coarsest window */
+    float *caster_xy, *caster_radius; /* per instance: light-space centre, radius (-1: casts none) */
+    uint32_t *caster_list;         /* one page's casters */
+    uint32_t caster_capacity;
     uint32_t dynamic_capacity;
     float bias_texels;             /* normal offset */
     VkDescriptorSetLayout mark_layout;

@@ -281,3 +281,107 @@ void gn_vsm_page_matrix(const gn_vsm_state *st, uint32_t version, uint32_t level
         for (int c = 0; c < 4; c++) out[c * 4 + k] = (float)row[k][c];
     out[15] = 1.0f;
 }
+
+bool gn_vsm_bins_reserve(gn_vsm_bins *b, uint32_t cells, uint32_t casters)
+{
+    if (cells + 1 > b->cell_cap) {
+        uint32_t *p = realloc(b->start, (cells + 1) * sizeof *p);
+        if (!p) return false;
+        b->start = p, b->cell_cap = cells + 1;
+    }
+    if (4 * casters > b->item_cap) {
+        uint32_t *p = realloc(b->items, (size_t)4 * casters * sizeof *p);
+        if (!p) return false;
+        b->items = p, b->item_cap = 4 * casters;
+    }
+    if (casters > b->big_cap) {
+        uint32_t *p = realloc(b->big, (size_t)casters * sizeof *p);
+        if (!p) return false;
+        b->big = p, b->big_cap = casters;
+    }
+    return true;
+}
+
+void gn_vsm_bins_free(gn_vsm_bins *b)
+{
+    free(b->start);
+    free(b->items);
+    free(b->big);
+    memset(b, 0, sizeof *b);
+}
+
+/* The cells [x0, x1] x [y0, y1] a disc's bounding square meets, clamped to the grid; false
+ * when it misses the grid. */
+static bool gn_vsm_cells(const gn_vsm_bins *b, float x, float y, float r, int32_t c[4])
+{
+    int32_t n = (int32_t)b->n;
+    c[0] = (int32_t)floorf((x - r) / b->cell) - b->origin[0];
+    c[1] = (int32_t)floorf((x + r) / b->cell) - b->origin[0];
+    c[2] = (int32_t)floorf((y - r) / b->cell) - b->origin[1];
+    c[3] = (int32_t)floorf((y + r) / b->cell) - b->origin[1];
+    if (c[1] < 0 || c[0] >= n || c[3] < 0 || c[2] >= n) return false;
+    c[0] = c[0] < 0 ? 0 : c[0], c[1] = c[1] >= n ? n - 1 : c[1];
+    c[2] = c[2] < 0 ? 0 : c[2], c[3] = c[3] >= n ? n - 1 : c[3];
+    return true;
+}
+
+void gn_vsm_bins_build(gn_vsm_bins *b, const gn_vsm_view *v, const float *xy, const float *radius, uint32_t count)
+{
+    uint32_t last = v->levels - 1, n = v->pages_per_side, cells = n * n;
+    b->n = n;
+    b->cell = v->page_size[last];
+    b->origin[0] = v->origin[last][0], b->origin[1] = v->origin[last][1];
+    b->item_count = b->big_count = 0;
+    memset(b->start, 0, (cells + 1) * sizeof *b->start);
+    /* counting sort: count, prefix sums, fill (start[c + 1] runs ahead as the fill cursor) */
+    for (uint32_t k = 0; k < count; k++) {
+        int32_t c[4];
+        if (!gn_vsm_cells(b, xy[2 * k], xy[2 * k + 1], radius[k], c)) continue;
+        if ((c[1] - c[0] + 1) * (c[3] - c[2] + 1) > 4) continue;
+        for (int32_t y = c[2]; y <= c[3]; y++)
+            for (int32_t x = c[0]; x <= c[1]; x++) b->start[(uint32_t)y * n + (uint32_t)x + 1]++;
+    }
+    for (uint32_t c = 0; c < cells; c++) b->start[c + 1] += b->start[c];
+    for (uint32_t k = 0; k < count; k++) {
+        int32_t c[4];
+        if (!gn_vsm_cells(b, xy[2 * k], xy[2 * k + 1], radius[k], c)) continue;
+        if ((c[1] - c[0] + 1) * (c[3] - c[2] + 1) > 4) {
+            b->big[b->big_count++] = k;
+            continue;
+        }
+        for (int32_t y = c[2]; y <= c[3]; y++)
+            for (int32_t x = c[0]; x <= c[1]; x++) b->items[b->start[(uint32_t)y * n + (uint32_t)x]++] = k;
+    }
+    /* the fill advanced each start to its cell's end: shift back */
+    for (uint32_t c = cells; c > 0; c--) b->start[c] = b->start[c - 1];
+    b->start[0] = 0;
+    b->item_count = b->start[cells];
+}
+
+uint32_t gn_vsm_bins_page(const gn_vsm_bins *b, const gn_vsm_view *v, const float *xy, const float *radius,
+                          uint32_t level, int32_t i, int32_t j, float min_radius, uint32_t *out)
+{
+    float size = v->page_size[level], x0 = (float)i * size, y0 = (float)j * size;
+    /* the cell holding the page: the coarsest page containing its centre */
+    int32_t cx = (int32_t)floorf((x0 + 0.5f * size) / b->cell) - b->origin[0];
+    int32_t cy = (int32_t)floorf((y0 + 0.5f * size) / b->cell) - b->origin[1];
+    uint32_t m = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        const uint32_t *list;
+        uint32_t count;
+        if (pass == 0) {
+            if (cx < 0 || cy < 0 || cx >= (int32_t)b->n || cy >= (int32_t)b->n) continue;
+            uint32_t c = (uint32_t)cy * b->n + (uint32_t)cx;
+            list = b->items + b->start[c], count = b->start[c + 1] - b->start[c];
+        } else {
+            list = b->big, count = b->big_count;
+        }
+        for (uint32_t q = 0; q < count; q++) {
+            uint32_t k = list[q];
+            float r = radius[k], x = xy[2 * k], y = xy[2 * k + 1];
+            if (r < min_radius || x + r < x0 || x - r > x0 + size || y + r < y0 || y - r > y0 + size) continue;
+            out[m++] = k;
+        }
+    }
+    return m;
+}

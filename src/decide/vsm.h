@@ -132,6 +132,31 @@ void gn_vsm_commit(gn_vsm_state *st);
  * towards the sun from the pivot, 1 at depth_range away. */
 void gn_vsm_page_matrix(const gn_vsm_state *st, uint32_t version, uint32_t level, int32_t i, int32_t j,
                         float out[16]);
+/* Casters binned over the coarsest level's window in a grid of its pages, so that finding a
+ * page's casters tests a cell's items instead of every caster: every page of every level lies
+ * in exactly one cell (the levels' grids nest). A caster goes into each cell its light-space
+ * disc's bounding square meets; one that meets more than four goes into `big` (tested for
+ * every page). Arrays are the caller's, grown by gn_vsm_bins_reserve. */
+typedef struct gn_vsm_bins {
+    uint32_t n;              /* cells a side (the pages a side of a level) */
+    float cell;              /* metres: the coarsest level's page */
+    int32_t origin[2];       /* the coarsest window's first page */
+    uint32_t *start;         /* n * n + 1 offsets into items */
+    uint32_t *items, *big;   /* caster indices */
+    uint32_t item_count, big_count;
+    uint32_t item_cap, big_cap, cell_cap;
+} gn_vsm_bins;
+
+bool gn_vsm_bins_reserve(gn_vsm_bins *b, uint32_t cells, uint32_t casters); /* false: out of memory */
+void gn_vsm_bins_free(gn_vsm_bins *b);
+/* xy: each caster's light-space centre (2 floats), radius: its sphere's; count casters. */
+void gn_vsm_bins_build(gn_vsm_bins *b, const gn_vsm_view *v, const float *xy, const float *radius, uint32_t count);
+/* The casters whose disc meets page (level, i, j) and whose radius is at least min_radius, into
+ * out (capacity: the caster count); returns how many. In ascending order within the cell's and
+ * the big list's runs; callers sort (the draw list does). */
+uint32_t gn_vsm_bins_page(const gn_vsm_bins *b, const gn_vsm_view *v, const float *xy, const float *radius,
+                          uint32_t level, int32_t i, int32_t j, float min_radius, uint32_t *out);
+
 /* Angle in degrees between two unit vectors. */
 float gn_vsm_angle_deg(const float a[3], const float b[3]);
 

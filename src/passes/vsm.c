@@ -139,31 +139,14 @@ void gn_vsm_release(gn_renderer *r)
     free(v->page_vp);
     free(v->page_draws);
     free(v->dynamic_prev);
+    free(v->caster_xy);
+    free(v->caster_radius);
+    free(v->caster_list);
+    gn_vsm_bins_free(&v->bins);
     memset(v, 0, sizeof *v);
 }
 
 static uint32_t slot_index(const gn_renderer *r) { return (uint32_t)(r->vk.frame_number % GN_FRAMES_IN_FLIGHT); }
-
-/* Casters of one page: spheres whose light-space footprint (x, y, grown by the radius) meets
- * the page's rectangle; the shadow runs along light z, which depth clamp keeps in range.
- * light_xy holds every item's centre in the current light space. */
-static uint32_t bin_page(gn_renderer *r, const gn_scene *s, const float *light_xy, uint32_t level, int32_t i,
-                         int32_t j)
-{
-    const gn_vsm_view *view = &r->vsm.view;
-    float size = view->page_size[level], x0 = (float)i * size, y0 = (float)j * size;
-    float min_radius = 0.5f * size / 128.0f; /* under half a texel casts nothing visible */
-    uint32_t m = 0;
-    for (uint32_t k = 0; k < s->instance_count; k++) {
-        const gn_cull_item *it = &r->plan.items[k];
-        float rad = it->sphere[3];
-        if (it->pipeline == GN_DRAW_BLEND || rad < min_radius) continue;
-        float x = light_xy[2 * k], y = light_xy[2 * k + 1];
-        if (x + rad < x0 || x - rad > x0 + size || y + rad < y0 || y - rad > y0 + size) continue;
-        r->plan.subset[m++] = *it;
-    }
-    return m;
-}
 
 /* The page table as the shaders read it: rendered pages only (allocated ones waiting for the
  * budget read as missing, so a coarser level stands in). */
@@ -244,28 +227,45 @@ gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
     v->stats.rendered_dynamic = dynamic;
     v->stats.rendered_static = st->render_count - dynamic;
 
-    /* the pages' casters, culled in light space: every centre transformed once */
-    float *light_xy = NULL;
-    if (st->render_count) {
-        light_xy = malloc((size_t)(s->instance_count ? s->instance_count : 1) * 2 * sizeof *light_xy);
-        if (!light_xy) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory binning casters");
-        for (uint32_t k = 0; k < s->instance_count; k++) {
-            float lp[3];
-            gn_vsm_to_light(&v->view, r->plan.items[k].sphere, lp);
-            light_xy[2 * k] = lp[0], light_xy[2 * k + 1] = lp[1];
-        }
+    /* the pages' casters, culled in light space: every centre transformed once and binned
+     * over the coarsest window (decide/vsm.c), so a page tests only its cell's casters */
+    uint32_t count = s->instance_count;
+    if (count > v->caster_capacity) {
+        float *xy = realloc(v->caster_xy, (size_t)count * 2 * sizeof *xy);
+        if (xy) v->caster_xy = xy;
+        float *rad = realloc(v->caster_radius, (size_t)count * sizeof *rad);
+        if (rad) v->caster_radius = rad;
+        uint32_t *list = realloc(v->caster_list, (size_t)count * sizeof *list);
+        if (list) v->caster_list = list;
+        if (!xy || !rad || !list) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory binning casters");
+        v->caster_capacity = count;
     }
     uint32_t per_level = n * n;
+    if (!gn_vsm_bins_reserve(&v->bins, per_level, count ? count : 1))
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory binning casters");
     gn_result res = GN_OK;
+    if (st->render_count) {
+        for (uint32_t k = 0; k < count; k++) {
+            const gn_cull_item *it = &r->plan.items[k];
+            float lp[3];
+            gn_vsm_to_light(&v->view, it->sphere, lp);
+            v->caster_xy[2 * k] = lp[0], v->caster_xy[2 * k + 1] = lp[1];
+            v->caster_radius[k] = it->pipeline == GN_DRAW_BLEND ? -1.0f : it->sphere[3]; /* blended: none */
+        }
+        gn_vsm_bins_build(&v->bins, &v->view, v->caster_xy, v->caster_radius, count);
+    }
     for (uint32_t k = 0; !res && k < st->render_count; k++) {
         uint32_t index = st->render[k], level = index / per_level;
         const gn_vsm_page *pg = &st->pages[index];
         gn_vsm_page_matrix(st, st->versions.current, level, pg->i, pg->j, &v->page_vp[(size_t)k * 16]);
-        uint32_t m = bin_page(r, s, light_xy, level, pg->i, pg->j);
+        /* a caster under half a texel of this level casts nothing visible */
+        float min_radius = 0.5f * v->view.page_size[level] / 128.0f;
+        uint32_t m = gn_vsm_bins_page(&v->bins, &v->view, v->caster_xy, v->caster_radius, level, pg->i, pg->j,
+                                      min_radius, v->caster_list);
+        for (uint32_t q = 0; q < m; q++) r->plan.subset[q] = r->plan.items[v->caster_list[q]];
         gn_draw_list_build(r->plan.subset, m, NULL, &r->plan.shadow_list);
         res = gn_plan_write(r, s, &r->plan.shadow_list, &v->page_draws[k], err);
     }
-    free(light_xy);
     if (res) return res;
     gn_vsm_commit(st);
     fill_table(v);
@@ -369,7 +369,7 @@ void gn_pass_vsm_mark(gn_renderer *r)
     gn_vk_cmd_bind_pipeline(vk, true, v->mark_pipeline);
     uint32_t dyn = (uint32_t)r->plan.frame_offset;
     gn_vk_cmd_bind_sets(vk, true, v->mark_pipeline_layout, 0, 1, &v->mark_sets[slot], 1, &dyn);
-    gn_vk_cmd_dispatch(vk, (r->width + 7) / 8, (r->height + 7) / 8, 1);
+    gn_vk_cmd_dispatch(vk, (r->width + 15) / 16, (r->height + 15) / 16, 1); /* 8x8 threads of 2x2 pixels */
     gn_vk_pass_end(vk, pass, 0, 0);
     gn_vk_use host = {.buffer = mask, .access = GN_ACCESS_HOST_READ};
     gn_vk_barriers(vk, vk->cur->cmd, &host, 1);

@@ -256,8 +256,66 @@ static void test_invalidate_and_matrix(void)
     gn_vsm_state_free(&st);
 }
 
+/* The binned caster lookup finds exactly the casters a brute-force test over all finds. */
+static void test_bins(void)
+{
+    gn_vsm_settings s = settings();
+    gn_vsm_view v;
+    float sun[3], cam[3] = {37.0f, 2.0f, -11.0f};
+    sun_at(25, 290, sun);
+    gn_vsm_view_compute(&s, sun, cam, 0.001f, &v);
+    enum { COUNT = 3000 };
+    float *xy = malloc(COUNT * 2 * sizeof *xy), *radius = malloc(COUNT * sizeof *radius);
+    uint32_t *out = malloc(COUNT * sizeof *out);
+    uint32_t seed = 12345;
+    for (uint32_t k = 0; k < COUNT; k++) {
+        seed = seed * 1664525u + 1013904223u;
+        float a = (float)(seed >> 8) / 16777216.0f;
+        seed = seed * 1664525u + 1013904223u;
+        float b = (float)(seed >> 8) / 16777216.0f;
+        seed = seed * 1664525u + 1013904223u;
+        float c = (float)(seed >> 8) / 16777216.0f;
+        float lc[3];
+        gn_vsm_to_light(&v, cam, lc);
+        xy[2 * k] = lc[0] + (a - 0.5f) * 700.0f, xy[2 * k + 1] = lc[1] + (b - 0.5f) * 700.0f;
+        radius[k] = k % 50 == 0 ? 40.0f * c : 3.0f * c * c; /* a few big ones */
+    }
+    gn_vsm_bins bins = {0};
+    CHECK(gn_vsm_bins_reserve(&bins, 32 * 32, COUNT), "reserve");
+    gn_vsm_bins_build(&bins, &v, xy, radius, COUNT);
+    uint32_t pages = 0, wrong = 0, found = 0;
+    for (uint32_t l = 0; l < s.levels; l++)
+        for (uint32_t slot = 0; slot < 32 * 32; slot += 7) {
+            int32_t i, j;
+            gn_vsm_slot_page(&v, l, slot, &i, &j);
+            float size = v.page_size[l], x0 = (float)i * size, y0 = (float)j * size, min_r = 0.01f;
+            uint32_t m = gn_vsm_bins_page(&bins, &v, xy, radius, l, i, j, min_r, out);
+            uint32_t brute = 0;
+            uint8_t *hit = calloc(COUNT, 1);
+            for (uint32_t q = 0; q < m; q++) hit[out[q]]++;
+            for (uint32_t k = 0; k < COUNT; k++) {
+                float r = radius[k], x = xy[2 * k], y = xy[2 * k + 1];
+                bool in = !(r < min_r || x + r < x0 || x - r > x0 + size || y + r < y0 || y - r > y0 + size);
+                brute += in;
+                wrong += in ? hit[k] != 1 : hit[k] != 0;
+            }
+            free(hit);
+            found += m;
+            pages++;
+            (void)brute;
+        }
+    printf("bins: %u pages, %u casters found, %u differences from brute force (%u in cells, %u big)\n", pages,
+           found, wrong, bins.item_count, bins.big_count);
+    CHECK(wrong == 0 && found > 0, "binned lookup differs from brute force in %u cases", wrong);
+    gn_vsm_bins_free(&bins);
+    free(xy);
+    free(radius);
+    free(out);
+}
+
 int main(void)
 {
+    test_bins();
     test_mark();
     test_cache_still_sun();
     test_moving_sun();
