@@ -77,10 +77,10 @@ typedef struct gn_csm_desc {
 
 /* Virtual shadow maps (docs/SHADOWS.md). Zero means default throughout. */
 typedef struct gn_vsm_desc {
-    uint32_t levels;      /* clipmap levels, each twice the previous; default 6, up to 16 */
+    uint32_t levels;      /* clipmap levels, each twice the previous; default 8, up to 16 */
     uint32_t virtual_res; /* texels a level side: 4096 (default) .. 16384, a multiple of 128 */
     float level0_size;    /* metres the finest level covers a side; default 16 */
-    uint32_t pool_pages;  /* physical 128^2 pages (D32, 64 KiB each); default 1024 (64 MiB) */
+    uint32_t pool_pages;  /* physical 128^2 pages (D32, 64 KiB each); default 2048 (128 MiB) */
     uint32_t page_budget; /* pages rendered a frame at most; default 64 */
     uint32_t evict_frames;/* frames a page may go unrequested before it returns to the pool; default 60 */
     float pivot_grid;     /* metres: the light turns about the camera rounded to this; default 128 */

@@ -43,7 +43,7 @@ bool gn_vsm_mark(vec3 p, vec3 lp, out uint level, out uint slot)
     precise float d2 = d.x * d.x + d.y * d.y + d.z * d.z;
     precise float footprint = sqrt(d2) * frame.vsm.w;
     for (uint l = 0u; l < levels; l++) {
-        if (footprint > frame.vsm.z * exp2(float(l)) * 1.41421356 && l + 1u < levels) continue; // GN_VSM_MATCH
+        if (footprint > frame.vsm.z * exp2(float(l)) * 2.0 && l + 1u < levels) continue; // GN_VSM_MATCH
         float size = gn_vsm_page_size(l);
         ivec2 ij = ivec2(floor(lp.xy / size));
         ivec2 a = ij - gn_vsm_origin(l);

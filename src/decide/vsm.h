@@ -27,10 +27,10 @@
 #define GN_VSM_MAX_PAGES_PER_SIDE 128 /* 16384 / 128 */
 #define GN_VSM_VERSIONS 256           /* light versions kept: a page older than this is refreshed */
 #define GN_VSM_NONE 0xffffffffu
-/* A level's texel matches a footprint f when f / sqrt 2 <= texel < f * sqrt 2 (nearest in
- * log2): MARK takes the finest level with texel * GN_VSM_MATCH >= f. shaders/vsm_mark.glsl
- * uses the same constant. */
-#define GN_VSM_MATCH 1.41421356f
+/* MARK takes the finest level with texel * GN_VSM_MATCH >= the pixel's footprint f, so a
+ * texel spans f / 2 .. f: at least a texel a pixel (measured on the town against the ray-traced
+ * truth, 2 agrees better than sqrt 2 or 1). shaders/vsm_mark.glsl uses the same constant. */
+#define GN_VSM_MATCH 2.0f
 
 typedef struct gn_vsm_settings { /* resolved: no zero-means-default here */
     uint32_t levels;             /* 1..GN_VSM_MAX_LEVELS */

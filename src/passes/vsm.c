@@ -19,13 +19,13 @@
 static gn_vsm_settings resolve(const gn_vsm_desc *d)
 {
     return (gn_vsm_settings){
-        .levels = d->levels ? d->levels : 6,
+        .levels = d->levels ? d->levels : 8, /* level 7 spans 2 km: the town's far side from any view */
         .virtual_res = d->virtual_res ? d->virtual_res : 4096,
         .page_texels = 128,
         /* 16 m over 4096 texels: a 3.9 mm texel, about a 1080p pixel at 3.6 m with a 60 degree
          * field of view; each further level doubles both */
         .level0_size = d->level0_size > 0 ? d->level0_size : 16.0f,
-        .pool_pages = d->pool_pages ? d->pool_pages : 1024,
+        .pool_pages = d->pool_pages ? d->pool_pages : 2048, /* 128 MiB of D32 */
         .page_budget = d->page_budget ? d->page_budget : 64,
         .evict_frames = d->evict_frames ? d->evict_frames : 60,
         .pivot_grid = d->pivot_grid > 0 ? d->pivot_grid : 128.0f,
@@ -49,7 +49,7 @@ gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
     if (!gn_vsm_state_init(&v->state, &s))
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory for the page tables");
     v->atlas_pages_per_row = per_row;
-    v->bias_texels = 1.5f;
+    v->bias_texels = 1.0f; /* receivers move 1 texel of their page along the normal (town: best agreement) */
     uint32_t n = s.virtual_res / 128, slots = s.levels * n * n;
     v->table_cpu = calloc(slots, sizeof *v->table_cpu);
     v->request_cpu = calloc(GN_VSM_MASK_WORDS(s.levels, n), sizeof *v->request_cpu);
