@@ -84,6 +84,7 @@ typedef struct gn_vsm_desc {
     uint32_t page_budget; /* pages rendered a frame at most; default 64 */
     uint32_t evict_frames;/* frames a page may go unrequested before it returns to the pool; default 60 */
     float pivot_grid;     /* metres: the light turns about the camera rounded to this; default 128 */
+    uint32_t dynamic_pages; /* pages of the per-frame layer of dynamic casters; default 256 */
 } gn_vsm_desc;
 
 /* Clustered Forward+ (docs/LIGHTING.md). Zero means default throughout. */

@@ -49,9 +49,25 @@ float gn_vsm_shadow(vec3 world, vec3 n_geo, out uint level_used, out bool render
         for (int y = -1; y <= 1; y++)
             for (int x = -1; x <= 1; x++)
                 lit += texture(vsm_atlas, vec3((tile + local + vec2(x, y)) / atlas, depth));
+        lit /= 9.0;
+        // the dynamic layer over this page (this frame's light): the darker of the two wins
+        uint dyn = (e.y >> 8u) & 0xffffu;
+        if (dyn != 0u) {
+            vec3 qd = gn_vsm_to_light_now(world + n_geo * (frame.vsm_params.w * texel));
+            vec2 ld = vec2(qd.x / size - float(ij.x), 1.0 - (qd.y / size - float(ij.y))) * 128.0;
+            ld = clamp(ld, vec2(1.5), vec2(126.5));
+            uint tile_d = frame.vsm_info.w + dyn - 1u;
+            vec2 td = vec2(float(tile_d % per_row), float(tile_d / per_row)) * 128.0;
+            float depth_d = (qd.z + frame.vsm_params.x) / (2.0 * frame.vsm_params.x);
+            float lit_d = 0.0;
+            for (int y = -1; y <= 1; y++)
+                for (int x = -1; x <= 1; x++)
+                    lit_d += texture(vsm_atlas, vec3((td + ld + vec2(x, y)) / atlas, depth_d));
+            lit = min(lit, lit_d / 9.0);
+        }
         level_used = l;
         rendered_now = (e.y & GN_GPU_VSM_RENDERED_NOW) != 0u;
-        return lit / 9.0;
+        return lit;
     }
     return 1.0;
 }

@@ -111,12 +111,20 @@ typedef struct gn_vsm_gpu {
     float *page_vp;                /* 16 floats a page rendered this frame */
     gn_view_draws *page_draws;     /* casters of each page rendered this frame, in the ring */
     bool active;                   /* this frame uses VSM */
-    float (*dynamic_prev)[4];      /* each dynamic instance's sphere when last seen */
+    /* the dynamic layer: pages where dynamic casters are, their casters alone, in tiles after
+     * the pool's; re-rendered when a dynamic object, the light or the page set changes */
+    uint32_t dyn_capacity, dyn_count, dyn_needed;
+    uint32_t *dyn_pages, *dyn_prev;  /* page indices this frame / as last rendered */
+    uint32_t dyn_prev_count, dyn_generation, dyn_version; /* dyn_generation: dynamic instances then */
+    bool dyn_valid, dyn_render;      /* tiles hold the previous list's pages / render them now */
+    float *dyn_vp;                   /* 16 floats a dynamic page */
+    gn_view_draws *dyn_draws;
+    float (*dyn_spheres)[4];         /* the dynamic instances' spheres */
+    uint32_t dyn_sphere_cap;
     gn_vsm_bins bins;              /* this frame's casters over the coarsest window */
     float *caster_xy, *caster_radius; /* per instance: light-space centre, radius (-1: casts none) */
     uint32_t *caster_list;         /* one page's casters */
     uint32_t caster_capacity;
-    uint32_t dynamic_capacity;
     float bias_texels;             /* normal offset */
     VkDescriptorSetLayout mark_layout;
     VkPipelineLayout mark_pipeline_layout;

@@ -85,7 +85,8 @@ GN_STRUCT(gn_gpu_frame)
                                scale (a pixel at distance d spans d * w metres) */
     gn_vec4 vsm_params;     /* x light depth range (m), y current light version slot, z atlas
                                pages a row, w normal offset in texels */
-    gn_uvec4 vsm_info;      /* x pages a level side (N), y page texels, z atlas texels a side, w unused */
+    gn_uvec4 vsm_info;      /* x pages a level side (N), y page texels, z atlas texels a side, w pool
+                               pages (the dynamic layer's tiles follow them) */
     gn_vec4 vsm_light[3];   /* this frame's light rotation rows (xyz; w unused) ... */
     gn_vec4 vsm_pivot;      /* ... about this pivot (xyz): light = rows . (p - pivot) */
     gn_uvec4 vsm_origin[GN_GPU_VSM_MAX_LEVELS / 2]; /* window's first page (int bits): xy level 2k,
@@ -95,8 +96,9 @@ GN_STRUCT(gn_gpu_frame)
 /* One slot of a VSM page table (set 0, binding 9): levels * N * N of them. */
 GN_STRUCT(gn_gpu_vsm_page)
 {
-    gn_uvec4 entry; /* x physical page or GN_GPU_VSM_NONE, y light version slot (| RENDERED_NOW),
-                       z, w the page's (i, j) as int bits: a lookup must match them */
+    gn_uvec4 entry; /* x physical page or GN_GPU_VSM_NONE; y bits 0..7 light version slot, 8..23
+                       the dynamic layer's tile + 1 (0: none), 31 RENDERED_NOW; z, w the page's
+                       (i, j) as int bits: a lookup must match them */
 };
 
 /* Local lights (docs/LIGHTING.md): the froxel grid and its lists. Defaults; the renderer may

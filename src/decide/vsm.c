@@ -385,3 +385,27 @@ uint32_t gn_vsm_bins_page(const gn_vsm_bins *b, const gn_vsm_view *v, const floa
     }
     return m;
 }
+
+uint32_t gn_vsm_dynamic_pages(const gn_vsm_state *st, const gn_vsm_view *v, const float (*spheres)[4],
+                              uint32_t count, uint32_t *out, uint32_t max)
+{
+    if (!count) return 0;
+    uint32_t n = v->pages_per_side, per_level = n * n, total = st->s.levels * per_level, found = 0;
+    float(*lxy)[3] = malloc((size_t)count * sizeof *lxy);
+    if (!lxy) return 0;
+    for (uint32_t k = 0; k < count; k++) gn_vsm_to_light(v, spheres[k], lxy[k]);
+    for (uint32_t idx = 0; idx < total; idx++) {
+        const gn_vsm_page *pg = &st->pages[idx];
+        if (pg->physical == GN_VSM_NONE || !pg->rendered || pg->last_requested != st->frame) continue;
+        float size = v->page_size[idx / per_level], x0 = (float)pg->i * size, y0 = (float)pg->j * size;
+        for (uint32_t k = 0; k < count; k++) {
+            float r = spheres[k][3], x = lxy[k][0], y = lxy[k][1];
+            if (x + r < x0 || x - r > x0 + size || y + r < y0 || y - r > y0 + size) continue;
+            if (found < max) out[found] = idx;
+            found++;
+            break;
+        }
+    }
+    free(lxy);
+    return found;
+}

@@ -157,6 +157,15 @@ void gn_vsm_bins_build(gn_vsm_bins *b, const gn_vsm_view *v, const float *xy, co
 uint32_t gn_vsm_bins_page(const gn_vsm_bins *b, const gn_vsm_view *v, const float *xy, const float *radius,
                           uint32_t level, int32_t i, int32_t j, float min_radius, uint32_t *out);
 
+/* The dynamic layer: requested, rendered pages whose rectangle (in this frame's light space) a
+ * dynamic caster's sphere meets. Their dynamic casters alone are drawn into a page of a
+ * separate, per-frame layer, which the lookup combines with the static page by taking the
+ * darker; static pages never hold dynamic casters, so moving objects never invalidate them.
+ * Writes up to max page indices (level * N * N + slot) in index order; returns how many are
+ * needed (more than max: the rest go without, and the caller counts the overflow). */
+uint32_t gn_vsm_dynamic_pages(const gn_vsm_state *st, const gn_vsm_view *v, const float (*spheres)[4],
+                              uint32_t count, uint32_t *out, uint32_t max);
+
 /* Angle in degrees between two unit vectors. */
 float gn_vsm_angle_deg(const float a[3], const float b[3]);
 

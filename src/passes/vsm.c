@@ -33,6 +33,8 @@ static gn_vsm_settings resolve(const gn_vsm_desc *d)
     };
 }
 
+static uint32_t dynamic_pages(const gn_vsm_desc *d) { return d && d->dynamic_pages ? d->dynamic_pages : 256; }
+
 gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
 {
     gn_vsm_gpu *v = &r->vsm;
@@ -42,7 +44,9 @@ gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
                        "vsm: %u levels (1..%u) of %u texels (1024..16384, a multiple of 128)", s.levels,
                        GN_VSM_MAX_LEVELS, s.virtual_res);
-    uint32_t per_row = (uint32_t)ceil(sqrt((double)s.pool_pages));
+    uint32_t dyn = dynamic_pages(desc);
+    /* the atlas holds the pool's pages, then the dynamic layer's */
+    uint32_t per_row = (uint32_t)ceil(sqrt((double)s.pool_pages + dyn));
     if (s.pool_pages < 4 || per_row * 128 > r->vk.props.limits.maxImageDimension2D)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "vsm: a pool of %u pages needs a %u^2 atlas (device: %u)",
                        s.pool_pages, per_row * 128, r->vk.props.limits.maxImageDimension2D);
@@ -55,7 +59,13 @@ gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
     v->request_cpu = calloc(GN_VSM_MASK_WORDS(s.levels, n), sizeof *v->request_cpu);
     v->page_vp = malloc((size_t)(s.page_budget ? s.page_budget : 1) * 16 * sizeof *v->page_vp);
     v->page_draws = calloc(s.page_budget ? s.page_budget : 1, sizeof *v->page_draws);
-    if (!v->table_cpu || !v->request_cpu || !v->page_vp || !v->page_draws)
+    v->dyn_capacity = dyn;
+    v->dyn_pages = malloc(dyn * sizeof *v->dyn_pages);
+    v->dyn_prev = malloc(dyn * sizeof *v->dyn_prev);
+    v->dyn_vp = malloc((size_t)dyn * 16 * sizeof *v->dyn_vp);
+    v->dyn_draws = calloc(dyn, sizeof *v->dyn_draws);
+    if (!v->table_cpu || !v->request_cpu || !v->page_vp || !v->page_draws || !v->dyn_pages || !v->dyn_prev ||
+        !v->dyn_vp || !v->dyn_draws)
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory");
     gn_vk_image_desc ad = {
         .width = per_row * 128,
@@ -138,7 +148,11 @@ void gn_vsm_release(gn_renderer *r)
     free(v->request_cpu);
     free(v->page_vp);
     free(v->page_draws);
-    free(v->dynamic_prev);
+    free(v->dyn_pages);
+    free(v->dyn_prev);
+    free(v->dyn_vp);
+    free(v->dyn_draws);
+    free(v->dyn_spheres);
     free(v->caster_xy);
     free(v->caster_radius);
     free(v->caster_list);
@@ -167,6 +181,71 @@ static void fill_table(gn_vsm_gpu *v)
         memcpy(&e->entry[3], &pg->j, 4);
     }
     for (uint32_t k = 0; k < st->render_count; k++) v->table_cpu[st->render[k]].entry[1] |= GN_GPU_VSM_RENDERED_NOW;
+    /* the dynamic layer's tile (after the pool's), 1-based in bits 8..23 */
+    for (uint32_t k = 0; k < v->dyn_count; k++) {
+        v->table_cpu[v->dyn_pages[k]].entry[1] |= (k + 1) << 8;
+        if (v->dyn_render) v->table_cpu[v->dyn_pages[k]].entry[1] |= GN_GPU_VSM_RENDERED_NOW;
+    }
+}
+
+/* The dynamic layer for this frame: which pages dynamic casters touch, and whether their tiles
+ * must be rendered again (an object moved, the light changed, or the set of pages did). */
+static gn_result plan_dynamic(gn_renderer *r, const gn_scene *s, gn_error *err)
+{
+    gn_vsm_gpu *v = &r->vsm;
+    const gn_vsm_state *st = &v->state;
+    uint32_t nd = r->scene.dynamic_count;
+    if (nd > v->dyn_sphere_cap) {
+        /* this frame's spheres in the first half, the last rendered ones in the second */
+        float(*grown)[4] = realloc(v->dyn_spheres, 2 * nd * sizeof *grown);
+        if (!grown) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory");
+        v->dyn_spheres = grown, v->dyn_sphere_cap = nd;
+        v->dyn_valid = false;
+    }
+    for (uint32_t k = 0; k < nd; k++) memcpy(v->dyn_spheres[k], s->instances[r->scene.dynamic_ids[k]].sphere, 16);
+    /* moved: a sphere differs from when the tiles were rendered (transforms may be set again
+     * to the same values every frame, so the scene's generation says too little) */
+    bool moved = memcmp(v->dyn_spheres, v->dyn_spheres + v->dyn_sphere_cap, nd * sizeof *v->dyn_spheres) != 0;
+    /* never more than the page budget, which the dynamic and static pages share */
+    uint32_t cap = v->dyn_capacity < st->s.page_budget ? v->dyn_capacity : st->s.page_budget;
+    v->dyn_needed = gn_vsm_dynamic_pages(st, &v->view, (const float(*)[4])v->dyn_spheres, nd, v->dyn_pages, cap);
+    v->dyn_count = v->dyn_needed < cap ? v->dyn_needed : cap;
+    bool same = v->dyn_valid && !moved && v->dyn_generation == nd &&
+                v->dyn_version == st->versions.current && v->dyn_prev_count == v->dyn_count &&
+                memcmp(v->dyn_prev, v->dyn_pages, v->dyn_count * sizeof *v->dyn_pages) == 0;
+    v->dyn_render = !same && v->dyn_count > 0;
+    v->stats.rendered_dynamic = v->dyn_render ? v->dyn_count : 0;
+    v->stats.overflow += v->dyn_needed - v->dyn_count;
+    if (!v->dyn_render) return GN_OK;
+    uint32_t n = st->s.virtual_res / 128, per_level = n * n;
+    for (uint32_t k = 0; k < v->dyn_count; k++) {
+        uint32_t idx = v->dyn_pages[k], level = idx / per_level;
+        const gn_vsm_page *pg = &st->pages[idx];
+        gn_vsm_page_matrix(st, st->versions.current, level, pg->i, pg->j, &v->dyn_vp[(size_t)k * 16]);
+        /* this page's dynamic casters: few, so every one is tested */
+        float size = v->view.page_size[level], x0 = (float)pg->i * size, y0 = (float)pg->j * size;
+        uint32_t m = 0;
+        for (uint32_t q = 0; q < nd; q++) {
+            uint32_t inst = r->scene.dynamic_ids[q];
+            const gn_cull_item *it = &r->plan.items[inst];
+            float lp[3], rad = it->sphere[3];
+            gn_vsm_to_light(&v->view, it->sphere, lp);
+            if (it->pipeline == GN_DRAW_BLEND || lp[0] + rad < x0 || lp[0] - rad > x0 + size || lp[1] + rad < y0 ||
+                lp[1] - rad > y0 + size)
+                continue;
+            r->plan.subset[m++] = *it;
+        }
+        gn_draw_list_build(r->plan.subset, m, NULL, &r->plan.shadow_list);
+        gn_result res = gn_plan_write(r, s, &r->plan.shadow_list, &v->dyn_draws[k], err);
+        if (res) return res;
+    }
+    memcpy(v->dyn_prev, v->dyn_pages, v->dyn_count * sizeof *v->dyn_pages);
+    v->dyn_prev_count = v->dyn_count;
+    v->dyn_generation = nd;
+    memcpy(v->dyn_spheres + v->dyn_sphere_cap, v->dyn_spheres, nd * sizeof *v->dyn_spheres);
+    v->dyn_version = st->versions.current;
+    v->dyn_valid = true;
+    return GN_OK;
 }
 
 static gn_result upload_versions(gn_renderer *r, gn_error *err)
@@ -206,26 +285,21 @@ gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
 
     float pixel_angle = 2.0f * tanf(0.5f * r->camera.fov_y) / (float)r->height;
     gn_vsm_view_compute(&st->s, r->view.sun_direction, r->view.camera_position, pixel_angle, &v->view);
-    /* dynamic objects that moved: the pages under their old and new bounds are rendered again */
-    if (r->scene.dynamic_count > v->dynamic_capacity) {
-        float(*grown)[4] = realloc(v->dynamic_prev, r->scene.dynamic_count * sizeof *grown);
-        if (!grown) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory");
-        for (uint32_t k = v->dynamic_capacity; k < r->scene.dynamic_count; k++) grown[k][3] = -1.0f;
-        v->dynamic_prev = grown;
-        v->dynamic_capacity = r->scene.dynamic_count;
-    }
-    for (uint32_t k = 0; k < r->scene.dynamic_count; k++) {
-        const float *now = s->instances[r->scene.dynamic_ids[k]].sphere;
-        if (memcmp(now, v->dynamic_prev[k], 4 * sizeof(float)) == 0) continue;
-        if (v->dynamic_prev[k][3] >= 0.0f) gn_vsm_invalidate_sphere(st, v->dynamic_prev[k]);
-        gn_vsm_invalidate_sphere(st, now);
-        memcpy(v->dynamic_prev[k], now, 4 * sizeof(float));
-    }
     gn_vsm_alloc(st, &v->view, v->request_cpu, &v->stats);
-    uint32_t dynamic = 0;
-    for (uint32_t k = 0; k < st->render_count; k++) dynamic += st->pages[st->render[k]].dirty;
-    v->stats.rendered_dynamic = dynamic;
-    v->stats.rendered_static = st->render_count - dynamic;
+    /* the dynamic layer first (over pages rendered before this frame); its pages count against
+     * the same budget, so the static choice keeps what is left, in its priority order */
+    gn_result dres = plan_dynamic(r, s, err);
+    if (dres) return dres;
+    if (v->dyn_render) {
+        uint32_t left = st->s.page_budget > v->dyn_count ? st->s.page_budget - v->dyn_count : 0;
+        if (st->render_count > left) {
+            v->stats.waiting += st->render_count - left;
+            for (uint32_t k = left; k < st->render_count; k++)
+                v->stats.rendered_level[st->render[k] / (v->view.pages_per_side * v->view.pages_per_side)]--;
+            st->render_count = left;
+        }
+    }
+    v->stats.rendered_static = st->render_count;
 
     /* the pages' casters, culled in light space: every centre transformed once and binned
      * over the coarsest window (decide/vsm.c), so a page tests only its cell's casters */
@@ -250,7 +324,9 @@ gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
             float lp[3];
             gn_vsm_to_light(&v->view, it->sphere, lp);
             v->caster_xy[2 * k] = lp[0], v->caster_xy[2 * k + 1] = lp[1];
-            v->caster_radius[k] = it->pipeline == GN_DRAW_BLEND ? -1.0f : it->sphere[3]; /* blended: none */
+            /* blended surfaces cast none; dynamic ones go to the dynamic layer, never a cached page */
+            bool none = it->pipeline == GN_DRAW_BLEND || (s->instances[k].flags & GN_INSTANCE_DYNAMIC);
+            v->caster_radius[k] = none ? -1.0f : it->sphere[3];
         }
         gn_vsm_bins_build(&v->bins, &v->view, v->caster_xy, v->caster_radius, count);
     }
@@ -285,7 +361,7 @@ gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
     g->vsm_info[0] = n;
     g->vsm_info[1] = 128;
     g->vsm_info[2] = v->atlas_pages_per_row * 128;
-    g->vsm_info[3] = 0;
+    g->vsm_info[3] = st->s.pool_pages; /* the dynamic layer's tiles follow the pool's */
     for (int row = 0; row < 3; row++) {
         memcpy(g->vsm_light[row], &v->view.rot[row * 3], 3 * sizeof(float));
         g->vsm_light[row][3] = 0.0f;
@@ -317,7 +393,7 @@ void gn_pass_vsm_render(gn_renderer *r)
     gn_vsm_gpu *v = &r->vsm;
     gn_vk *vk = &r->vk;
     const gn_vsm_state *st = &v->state;
-    if (!v->active || !st->render_count) return;
+    if (!v->active || (!st->render_count && !v->dyn_render)) return;
     gn_vk_use uses[] = {
         {.image = &v->atlas, .access = GN_ACCESS_DEPTH_WRITE},
         {.buffer = &r->scene.vertices, .access = GN_ACCESS_VERTEX_INPUT},
@@ -346,6 +422,19 @@ void gn_pass_vsm_render(gn_renderer *r)
         gn_vk_cmd_push(vk, r->csm.layout, 64, &v->page_vp[(size_t)k * 16]);
         draws += gn_draw_depth_only(r, &v->page_draws[k], r->csm.mask_pipeline, r->csm.layout);
         triangles += v->page_draws[k].triangles;
+    }
+    /* the dynamic layer: each tile cleared, then only the dynamic casters over its page */
+    for (uint32_t k = 0; v->dyn_render && k < v->dyn_count; k++) {
+        uint32_t tile = st->s.pool_pages + k;
+        uint32_t x = (tile % per_row) * 128, y = (tile / per_row) * 128;
+        gn_vk_cmd_set_region(vk, x, y, 128, 128);
+        gn_vk_cmd_clear_depth_rect(vk, x, y, 128, 128, 1.0f);
+        gn_vk_cmd_bind_pipeline(vk, false, r->csm.pipeline);
+        uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)v->dyn_draws[k].visible_offset};
+        gn_vk_cmd_bind_sets(vk, false, r->csm.layout, 0, 1, &r->pipes.frame_set, 2, dyn);
+        gn_vk_cmd_push(vk, r->csm.layout, 64, &v->dyn_vp[(size_t)k * 16]);
+        draws += gn_draw_depth_only(r, &v->dyn_draws[k], r->csm.mask_pipeline, r->csm.layout);
+        triangles += v->dyn_draws[k].triangles;
     }
     gn_vk_cmd_end_rendering(vk);
     gn_vk_pass_end(vk, pass, draws, triangles);
