@@ -205,6 +205,10 @@ void gn_vsm_alloc(gn_vsm_state *st, const gn_vsm_view *v, const uint32_t *reques
             pg->physical = st->free_list[--st->free_count];
             pg->rendered = pg->dirty = false;
         }
+        /* back in view after a gap under an older sun: not shown until rendered again (a coarser
+         * page stands in), so that the lag of what is shown stays within the refresh cycle */
+        if (pg->rendered && pg->version != current && st->frame - pg->last_requested > GN_VSM_RETURN_GAP)
+            pg->rendered = false;
         pg->last_requested = st->frame;
         if (!pg->rendered || pg->dirty || pg->version != current) st->scratch[candidates++] = k;
         if (pg->rendered) {

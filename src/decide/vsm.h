@@ -27,6 +27,9 @@
 #define GN_VSM_MAX_PAGES_PER_SIDE 128 /* 16384 / 128 */
 #define GN_VSM_VERSIONS 256           /* light versions kept: a page older than this is refreshed */
 #define GN_VSM_NONE 0xffffffffu
+/* Frames a page may go unrequested and still be shown under an older sun when it returns
+ * (MARK's edges flicker by a frame or two); after a longer gap it waits to be rendered. */
+#define GN_VSM_RETURN_GAP 2u
 /* MARK takes the finest level with texel * GN_VSM_MATCH >= the pixel's footprint f, so a
  * texel spans f / 2 .. f: at least a texel a pixel (measured on the town against the ray-traced
  * truth, 2 agrees better than sqrt 2 or 1). shaders/vsm_mark.glsl uses the same constant. */
