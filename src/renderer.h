@@ -121,6 +121,8 @@ typedef struct gn_vsm_gpu {
     gn_view_draws *dyn_draws;
     float (*dyn_spheres)[4];         /* the dynamic instances' spheres */
     uint32_t dyn_sphere_cap;
+    const gn_scene *source;        /* the scene the cache holds, its generation and instances */
+    uint32_t source_generation, source_instances;
     gn_vsm_bins bins;              /* this frame's casters over the coarsest window */
     float *caster_xy, *caster_radius; /* per instance: light-space centre, radius (-1: casts none) */
     uint32_t *caster_list;         /* one page's casters */

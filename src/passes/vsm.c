@@ -283,6 +283,19 @@ gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
     v->request_valid[slot] = false;
     if (!v->active) return GN_OK;
 
+    /* The scene changed under the cache: static instances added since (the API adds, never
+     * moves or removes, static ones) invalidate only the pages their bounds touch; another
+     * scene, or any other change, invalidates every page. */
+    if (v->source != s || v->source_generation != s->generation) {
+        bool added_only = v->source == s && s->instance_count > v->source_instances;
+        uint32_t n_all = st->s.levels * n * n;
+        for (uint32_t k = added_only ? v->source_instances : 0; added_only && k < s->instance_count; k++)
+            gn_vsm_invalidate_sphere(st, s->instances[k].sphere);
+        for (uint32_t k = 0; !added_only && k < n_all; k++) st->pages[k].dirty = st->pages[k].rendered;
+        v->source = s;
+        v->source_generation = s->generation;
+        v->source_instances = s->instance_count;
+    }
     float pixel_angle = 2.0f * tanf(0.5f * r->camera.fov_y) / (float)r->height;
     gn_vsm_view_compute(&st->s, r->view.sun_direction, r->view.camera_position, pixel_angle, &v->view);
     gn_vsm_alloc(st, &v->view, v->request_cpu, &v->stats);

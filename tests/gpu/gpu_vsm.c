@@ -4,7 +4,8 @@
  * (2) a still sun: once settled a still camera renders no page; a walking, turning camera
  *     renders only pages it never had (no cached page is rendered again), and returning to
  *     where it started gives the identical shadow image (the page grid does not crawl);
- *     dynamic objects that move re-render only pages under them (counted as dynamic);
+ *     dynamic objects that move re-render only pages under them (counted as dynamic), and a
+ *     static object added re-renders only the pages its bounds touch;
  * (3) a moving sun (a day at 20x real time): pages rendered a frame never exceed the budget,
  *     and the reported sun lag stays under the bound the budget gives;
  * (4) a deliberately small pool: overflow is counted, coarser pages stand in, the frame
@@ -195,6 +196,50 @@ static int test_still_sun(gn_renderer *r, gn_scene *s)
     return 0;
 }
 
+/* A static object added to a settled scene: only the pages its bounds touch are rendered
+ * again, and its shadow appears. */
+static int test_added_object(gn_renderer *r, gn_scene *s)
+{
+    gn_frame_desc f = at(-40, 10, -20, 10.0f);
+    f.view = GN_VIEW_SHADOW;
+    CHECK(settle(r, s, &f), "the cache did not settle");
+    uint8_t *before = gt_render(r, s, &f);
+    gn_frame_stats st = frame(r, s, &f);
+    uint32_t requested = st.vsm_pages_requested;
+    /* a 3 m cube 12 m in front of the camera, on the ground (yaw -20: forward is (-sin, 0, -cos)) */
+    float cx = -40.0f + 12.0f * sinf(20.0f * 3.14159265f / 180.0f), cz = 10.0f - 12.0f * cosf(20.0f * 3.14159265f / 180.0f);
+    float pos[24];
+    for (int k = 0; k < 8; k++) {
+        pos[k * 3 + 0] = cx + ((k & 1) ? 1.5f : -1.5f);
+        pos[k * 3 + 1] = (k & 2) ? 3.0f : 0.0f;
+        pos[k * 3 + 2] = cz + ((k & 4) ? 1.5f : -1.5f);
+    }
+    static const uint32_t idx[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
+                                     2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
+    gn_mesh_desc md = {.positions = pos, .vertex_count = 8, .indices = idx, .index_count = 36, .label = "cube"};
+    gn_error err = {0};
+    uint32_t mesh, id;
+    CHECK(gn_scene_add_mesh(s, &md, &mesh, &err) == GN_OK, "%s", err.message);
+    gn_instance_desc in = {.mesh = mesh, .material = 0};
+    CHECK(gn_scene_add_instance(s, &in, &id, &err) == GN_OK, "%s", err.message);
+    uint32_t rendered = 0;
+    for (int k = 0; k < 4; k++) {
+        gn_frame_stats fs = frame(r, s, &f);
+        rendered += fs.vsm_pages_rendered_static;
+    }
+    uint8_t *after = gt_render(r, s, &f);
+    gt_diff d = gt_compare(before, after, W, H, 0);
+    printf("added object: %u static pages rendered again of %u requested; shadow image changed on %.2f%% of "
+           "pixels\n",
+           rendered, requested, d.over_share * 100.0);
+    CHECK(rendered > 0 && rendered * 4 < requested, "%u pages rendered for one added cube (%u requested)", rendered,
+          requested);
+    CHECK(d.over_share > 0.001, "the added cube's shadow did not appear");
+    free(before);
+    free(after);
+    return 0;
+}
+
 static int test_moving_sun(gn_renderer *r, gn_scene *s)
 {
     /* 20x real time at 60 frames a second: the hour angle turns 15 deg/h * 20 / 216000 a frame */
@@ -255,7 +300,7 @@ int main(void)
     gn_builtin_desc bd = {.name = "town"};
     CHECK(gn_scene_create_builtin(&bd, &s, &err) == GN_OK, "%s", err.message);
     gn_renderer *r = vsm_renderer(0, 32);
-    if (test_mark(r, s) || test_still_sun(r, s) || test_moving_sun(r, s)) return 1;
+    if (test_mark(r, s) || test_still_sun(r, s) || test_added_object(r, s) || test_moving_sun(r, s)) return 1;
     GT_CHECK_VALIDATION(r, "rendering virtual shadow maps");
     gn_renderer_destroy(r);
     if (test_small_pool(s)) return 1;
