@@ -5,8 +5,11 @@
  * allocates physical pages and picks at most page_budget pages to render, new ones first and
  * then those rendered under the oldest sun. Each chosen page is rendered (its casters culled by
  * bounding sphere against its light-space rectangle) into its tile of one D32 atlas, cleared
- * first; every other tile keeps its depth. The forward pass reads the page table and samples
- * each page with the light version it was rendered with (shaders/vsm.glsl). */
+ * first; every other tile keeps its depth. Dynamic casters never enter those pages: the pages
+ * they touch get tiles of a per-frame dynamic layer (after the pool's tiles) holding only them,
+ * re-rendered when they move, inside the same budget. The forward pass reads the page table and
+ * samples each page with the light version it was rendered with, and the dynamic tile over it
+ * with this frame's light, taking the darker (shaders/vsm.glsl). */
 #include "renderer.h"
 
 #include <math.h>
