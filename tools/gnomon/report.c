@@ -38,6 +38,19 @@ void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
         fprintf(f, "%-22s leaves %u -> %u (PVS) -> %u (frustum); faces %u -> %u -> %u; %.3f ms CPU\n",
                 "world visibility", s->world_leaves, s->world_leaves_pvs, s->world_leaves_frustum,
                 s->world_faces, s->world_faces_pvs, s->world_faces_frustum, s->visibility_ms);
+    if (s->vsm_pool_pages) {
+        /* a physical page is 128^2 D32 texels: 64 KiB */
+        fprintf(f, "%-22s requested %u, resident %u, rendered %u static + %u dynamic, evicted %u, waiting %u, "
+                   "overflow %u; pool %u of %u pages (%.0f of %.0f MiB); sun lag %.4f deg\n",
+                "vsm pages", s->vsm_pages_requested, s->vsm_pages_resident, s->vsm_pages_rendered_static,
+                s->vsm_pages_rendered_dynamic, s->vsm_pages_evicted, s->vsm_pages_waiting, s->vsm_overflow,
+                s->vsm_pool_used, s->vsm_pool_pages, s->vsm_pool_used / 16.0, s->vsm_pool_pages / 16.0,
+                (double)s->vsm_sun_lag_deg);
+        fprintf(f, "%-22s", "vsm requested a level");
+        for (uint32_t l = 0; l < 16; l++)
+            if (s->vsm_requested_level[l] || l < 8) fprintf(f, " %u", s->vsm_requested_level[l]);
+        fprintf(f, "\n");
+    }
     if (s->lights)
         fprintf(f, "%-22s %u (%u light-froxel pairs dropped)\n", "lights", s->lights, s->light_overflow);
     if (s->lights)
@@ -83,6 +96,15 @@ bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame
     gn_json_uint(&j, "world_faces_frustum", s->world_faces_frustum);
     gn_json_number(&j, "visibility_ms", s->visibility_ms);
     gn_json_uint(&j, "unshadowed_lights", s->unshadowed_lights);
+    gn_json_uint(&j, "vsm_pages_requested", s->vsm_pages_requested);
+    gn_json_uint(&j, "vsm_pages_resident", s->vsm_pages_resident);
+    gn_json_uint(&j, "vsm_pages_rendered_static", s->vsm_pages_rendered_static);
+    gn_json_uint(&j, "vsm_pages_rendered_dynamic", s->vsm_pages_rendered_dynamic);
+    gn_json_uint(&j, "vsm_pages_evicted", s->vsm_pages_evicted);
+    gn_json_uint(&j, "vsm_overflow", s->vsm_overflow);
+    gn_json_uint(&j, "vsm_pool_used", s->vsm_pool_used);
+    gn_json_uint(&j, "vsm_pool_pages", s->vsm_pool_pages);
+    gn_json_number(&j, "vsm_sun_lag_deg", s->vsm_sun_lag_deg);
     gn_json_object_end(&j);
     return gn_json_end(&j);
 }
