@@ -223,6 +223,12 @@ typedef struct gn_material_desc {
     gn_alpha_mode alpha_mode;
     float alpha_cutoff; /* GN_ALPHA_MASK: 0 reads as glTF's default 0.5; set alpha_cutoff_set for 0 */
     bool alpha_cutoff_set;
+    /* glTF's other maps (RGBA8 texture ids, GN_NO_TEXTURE for none; read only when
+     * maps_set): roughness in green and metallic in blue scaling the factors (linear),
+     * ambient occlusion in red (linear) darkening the ambient and baked light, and emission
+     * (sRGB) scaling the emissive factor. */
+    uint32_t metallic_roughness_texture, occlusion_texture, emissive_texture;
+    bool maps_set;
 } gn_material_desc;
 
 typedef enum gn_instance_flags {

@@ -13,6 +13,9 @@
 layout(set = 1, binding = 0) uniform sampler2D base_tex;
 layout(set = 1, binding = 1) uniform sampler2D normal_tex;
 layout(set = 1, binding = 2) uniform sampler2D lightmap_tex; // RGB9E5 atlas, linear
+layout(set = 1, binding = 3) uniform sampler2D metal_rough_tex; // glTF: roughness g, metallic b
+layout(set = 1, binding = 4) uniform sampler2D occlusion_tex;   // glTF: occlusion r
+layout(set = 1, binding = 5) uniform sampler2D emissive_tex;    // sRGB
 layout(push_constant) uniform Push { uint material; } pc;
 
 layout(location = 0) in vec3 in_world;
@@ -86,6 +89,12 @@ void main()
     if (view == GN_GPU_VIEW_SHADOW) { out_color = vec4(vec3(sun_visible), 1.0); return; }
 
     float metallic = m.pbr.x, roughness = m.pbr.y;
+    uint maps = uint(m.lighting.w);
+    if ((maps & GN_GPU_MAP_METAL_ROUGH) != 0u) {
+        vec4 mr = texture(metal_rough_tex, in_uv);
+        roughness *= mr.g;
+        metallic *= mr.b;
+    }
     vec3 v = normalize(frame.camera_pos.xyz - in_world);
     vec3 l = frame.sun_dir.xyz;
     vec3 color = gn_brdf_eval(base.rgb, metallic, roughness, n, v, l) * frame.sun_color.rgb * sun_visible;
@@ -129,9 +138,11 @@ void main()
         vec3 to_light = gn_oct_decode12(in_grid.x >> 8u);
         irradiance = gn_rgb9e5(in_grid.y) + gn_rgb9e5(in_grid.z) * max(dot(n, to_light), 0.0);
     }
-    color += gn_shade_ambient_irradiance(base.rgb, metallic, roughness, n, v, irradiance, frame.ambient_sky.rgb,
-                                         frame.ambient_ground.rgb);
-    color += m.emissive.rgb;
+    vec3 ambient = gn_shade_ambient_irradiance(base.rgb, metallic, roughness, n, v, irradiance,
+                                               frame.ambient_sky.rgb, frame.ambient_ground.rgb);
+    if ((maps & GN_GPU_MAP_OCCLUSION) != 0u) ambient *= texture(occlusion_tex, in_uv).r;
+    color += ambient;
+    color += (maps & GN_GPU_MAP_EMISSIVE) != 0u ? m.emissive.rgb * texture(emissive_tex, in_uv).rgb : m.emissive.rgb;
     // blended materials carry their alpha to the blend; everything else is opaque
     out_color = vec4(color, uint(m.lighting.y) == GN_GPU_ALPHA_BLEND ? base.a : 1.0);
 }

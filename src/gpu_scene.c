@@ -40,7 +40,9 @@ void gn_pack_material(const gn_material *in, gn_gpu_material *out)
     out->lighting[0] = in->lightmap_texture != GN_NO_TEXTURE ? 1.0f : 0.0f;
     out->lighting[1] = (float)in->alpha_mode;
     out->lighting[2] = in->alpha_cutoff;
-    out->lighting[3] = 0.0f;
+    out->lighting[3] = (float)((in->metallic_roughness_texture != GN_NO_TEXTURE ? GN_GPU_MAP_METAL_ROUGH : 0u) |
+                               (in->occlusion_texture != GN_NO_TEXTURE ? GN_GPU_MAP_OCCLUSION : 0u) |
+                               (in->emissive_texture != GN_NO_TEXTURE ? GN_GPU_MAP_EMISSIVE : 0u));
 }
 
 void gn_gpu_scene_release(gn_renderer *r)
@@ -142,7 +144,9 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
             m->normal_texture != GN_NO_TEXTURE ? &g->textures[m->normal_texture] : &g->flat_normal;
         /* no lightmap: any image fills the slot (the shader does not read it) */
         gn_vk_image *lm = m->lightmap_texture != GN_NO_TEXTURE ? &g->textures[m->lightmap_texture] : &g->black_light;
-        gn_vk_write w[3] = {
+        /* the other maps: white where absent (the shader does not read them then) */
+        const uint32_t maps[3] = {m->metallic_roughness_texture, m->occlusion_texture, m->emissive_texture};
+        gn_vk_write w[6] = {
             {.binding = 0,
              .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
              .image = base,
@@ -159,7 +163,13 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
              .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
              .sampler = r->pipes.clamp_linear},
         };
-        gn_vk_write_set(&r->vk, g->material_sets[i], w, 3);
+        for (int k = 0; k < 3; k++)
+            w[3 + k] = (gn_vk_write){.binding = (uint32_t)(3 + k),
+                                     .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                     .image = maps[k] != GN_NO_TEXTURE ? &g->textures[maps[k]] : &g->white,
+                                     .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                                     .sampler = r->pipes.repeat};
+        gn_vk_write_set(&r->vk, g->material_sets[i], w, 6);
     }
     g->material_count = s->material_count;
     return res;

@@ -45,6 +45,11 @@ typedef float gn_mat4[16];
 #define GN_GPU_ALPHA_MASK 1
 #define GN_GPU_ALPHA_BLEND 2
 
+/* A material's other maps (set 1, bindings 3, 4, 5). */
+#define GN_GPU_MAP_METAL_ROUGH 1u
+#define GN_GPU_MAP_OCCLUSION 2u
+#define GN_GPU_MAP_EMISSIVE 4u
+
 /* Tone curves (gn_tonemap minus one). */
 #define GN_GPU_TONEMAP_ACES 0
 #define GN_GPU_TONEMAP_REINHARD 1
@@ -139,7 +144,8 @@ GN_STRUCT(gn_gpu_material)
     gn_vec4 emissive;   /* rgb linear radiance; w unused */
     gn_vec4 pbr;        /* x metallic, y roughness, z has base texture, w has normal map */
     gn_vec4 lighting;   /* x has a lightmap (set 1, binding 2, at the vertex's uv2); y alpha mode
-                           (GN_GPU_ALPHA_*), z alpha cutoff (mask); w unused */
+                           (GN_GPU_ALPHA_*), z alpha cutoff (mask); w the maps it has
+                           (GN_GPU_MAP_* bits, as a float) */
 };
 
 #endif

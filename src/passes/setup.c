@@ -30,6 +30,9 @@ static gn_result layouts(gn_renderer *r, gn_error *err)
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* base colour */
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* normal map */
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* lightmap (atlas), clamped linear */
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* metallic-roughness */
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* occlusion */
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* emissive */
     };
     const gn_vk_binding tonemap[] = {
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS}, /* resolved hdr */
@@ -39,7 +42,7 @@ static gn_result layouts(gn_renderer *r, gn_error *err)
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS}, /* the VSM atlas (the vsm-atlas view) */
     };
     gn_result res = gn_vk_set_layout(vk, frame, 12, "set 0: frame", &p->frame_layout, err);
-    if (!res) res = gn_vk_set_layout(vk, material, 3, "set 1: material", &p->material_layout, err);
+    if (!res) res = gn_vk_set_layout(vk, material, 6, "set 1: material", &p->material_layout, err);
     if (!res) res = gn_vk_set_layout(vk, tonemap, 5, "tonemap set", &p->tonemap_layout, err);
     VkDescriptorSetLayout scene[2] = {p->frame_layout, p->material_layout};
     if (!res)

@@ -30,9 +30,9 @@ typedef struct gn_gltf_stats {
     uint32_t textures;                /* textures added to the scene */
     uint32_t textures_missing;        /* images that could not be found or decoded */
     uint32_t normal_mapped;           /* materials with a normal texture */
-    uint32_t emissive_folded;         /* emissive textures averaged into their factor */
-    uint32_t metal_rough_folded;      /* metallic-roughness textures averaged into the factors */
-    uint32_t occlusion_ignored;       /* occlusion textures dropped */
+    uint32_t emissive_mapped;         /* materials with an emissive texture */
+    uint32_t metal_rough_mapped;      /* materials with a metallic-roughness texture */
+    uint32_t occlusion_mapped;        /* materials with an occlusion texture */
     uint32_t alpha_mask, alpha_blend; /* materials with alphaMode MASK and BLEND */
     uint64_t triangles;               /* in the meshes, each counted once */
     uint64_t instanced_triangles;     /* summed over the instances: what a frame draws */

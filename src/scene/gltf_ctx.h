@@ -8,12 +8,13 @@
 
 #include <assimp/scene.h>
 
-/* How an image is used decides whether it enters the scene or is only averaged. */
+/* How an image is used decides its colour space (and caches it once a use). */
 typedef enum gn_gltf_use {
-    GN_GLTF_USE_BASE_COLOR, /* sRGB texture in the scene */
-    GN_GLTF_USE_NORMAL,     /* linear texture in the scene */
-    GN_GLTF_USE_MEAN_SRGB,  /* averaged in linear light (emissive) */
-    GN_GLTF_USE_MEAN_LINEAR /* averaged as stored (metallic-roughness) */
+    GN_GLTF_USE_BASE_COLOR,  /* sRGB texture */
+    GN_GLTF_USE_NORMAL,      /* linear texture */
+    GN_GLTF_USE_METAL_ROUGH, /* linear texture: roughness in green, metallic in blue */
+    GN_GLTF_USE_OCCLUSION,   /* linear texture: occlusion in red */
+    GN_GLTF_USE_EMISSIVE,    /* sRGB texture */
 } gn_gltf_use;
 
 /* One image read for one use; failures are cached too, so each warns once. */
@@ -22,7 +23,6 @@ typedef struct gn_gltf_image {
     gn_gltf_use use;
     bool ok;
     uint32_t texture; /* scene texture id (BASE_COLOR / NORMAL) */
-    float mean[4];    /* averaged channels, 0..1 (MEAN_*) */
 } gn_gltf_image;
 
 typedef struct gn_gltf_ctx {

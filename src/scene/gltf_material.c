@@ -138,26 +138,6 @@ static const char *gn_gltf_fit(gn_gltf_pixels *p, bool srgb)
     return NULL;
 }
 
-static float gn_gltf_srgb_to_linear(float c)
-{
-    return c <= 0.04045f ? c / 12.92f : powf((c + 0.055f) / 1.055f, 2.4f);
-}
-
-/* Channel means, 0..1; colour channels in linear light when srgb. */
-static void gn_gltf_mean(const gn_gltf_pixels *p, bool srgb, float mean[4])
-{
-    float lut[256];
-    for (int i = 0; i < 256; i++) lut[i] = srgb ? gn_gltf_srgb_to_linear(i / 255.0f) : i / 255.0f;
-    double sum[4] = {0};
-    size_t n = (size_t)p->w * p->h;
-    for (size_t i = 0; i < n; i++) {
-        const uint8_t *t = &p->px[i * 4];
-        for (int k = 0; k < 3; k++) sum[k] += lut[t[k]];
-        sum[3] += t[3] / 255.0;
-    }
-    for (int k = 0; k < 4; k++) mean[k] = n ? (float)(sum[k] / (double)n) : 0.0f;
-}
-
 /* The image `key` for `use`, read once. Returns the cached entry (ok false after a failure,
  * which was warned about once), or NULL when the scene refused a texture (c->err is set). */
 static gn_gltf_image *gn_gltf_image_get(gn_gltf_ctx *c, const char *key, gn_gltf_use use, gn_result *r)
@@ -176,25 +156,20 @@ static gn_gltf_image *gn_gltf_image_get(gn_gltf_ctx *c, const char *key, gn_gltf
     im->use = use;
     im->texture = GN_NO_TEXTURE;
 
-    bool srgb = use == GN_GLTF_USE_BASE_COLOR || use == GN_GLTF_USE_MEAN_SRGB;
+    bool srgb = use == GN_GLTF_USE_BASE_COLOR || use == GN_GLTF_USE_EMISSIVE;
     gn_gltf_pixels p;
     const char *why = gn_gltf_decode(c, key, &p);
-    if (!why && (use == GN_GLTF_USE_BASE_COLOR || use == GN_GLTF_USE_NORMAL)) why = gn_gltf_fit(&p, srgb);
+    if (!why) why = gn_gltf_fit(&p, srgb);
     if (why) {
         gn_gltf_pixels_free(&p);
         c->st.textures_missing++;
         gn_gltf_log(c, GN_LOG_WARN, "image '%s' not loaded (%s); its material keeps its factors", key, why);
         return im;
     }
-    if (use == GN_GLTF_USE_MEAN_SRGB || use == GN_GLTF_USE_MEAN_LINEAR) {
-        gn_gltf_mean(&p, srgb, im->mean);
-        im->ok = true;
-    } else {
-        gn_texture_desc td = {(uint32_t)p.w, (uint32_t)p.h, p.px, srgb, key};
-        *r = gn_scene_add_texture(c->s, &td, &im->texture, c->err);
-        im->ok = *r == GN_OK;
-        if (im->ok) c->st.textures++;
-    }
+    gn_texture_desc td = {(uint32_t)p.w, (uint32_t)p.h, p.px, srgb, key};
+    *r = gn_scene_add_texture(c->s, &td, &im->texture, c->err);
+    im->ok = *r == GN_OK;
+    if (im->ok) c->st.textures++;
     gn_gltf_pixels_free(&p);
     return *r == GN_OK ? im : NULL;
 }
@@ -243,8 +218,9 @@ static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, ui
     else
         snprintf(label, sizeof label, "material %u", index);
 
-    gn_material_desc md = {.label = label, .textures_set = true};
+    gn_material_desc md = {.label = label, .textures_set = true, .maps_set = true};
     md.base_color_texture = md.normal_texture = GN_NO_TEXTURE;
+    md.metallic_roughness_texture = md.occlusion_texture = md.emissive_texture = GN_NO_TEXTURE;
     struct aiColor4D col = {1, 1, 1, 1};
     if (aiGetMaterialColor(m, AI_MATKEY_BASE_COLOR, &col) != aiReturn_SUCCESS)
         aiGetMaterialColor(m, AI_MATKEY_COLOR_DIFFUSE, &col);
@@ -276,25 +252,17 @@ static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, ui
     if (im) md.base_color_texture = im->texture;
     if ((r = gn_gltf_slot(c, m, normal_t, 2, GN_GLTF_USE_NORMAL, &im)) != GN_OK) return r;
     if (im) md.normal_texture = im->texture, c->st.normal_mapped++;
-    /* No emissive texture slot: the factor is scaled by the texture's mean linear colour, so
-     * a mostly dark map with a few lit panels glows faintly everywhere rather than fully. */
+    /* emission: the texture scales the factor (sRGB); a black factor needs no texture */
     if (md.emissive[0] + md.emissive[1] + md.emissive[2] > 0) {
-        if ((r = gn_gltf_slot(c, m, emissive_t, 2, GN_GLTF_USE_MEAN_SRGB, &im)) != GN_OK) return r;
-        if (im) {
-            for (int k = 0; k < 3; k++) md.emissive[k] *= im->mean[k];
-            c->st.emissive_folded++;
-        }
+        if ((r = gn_gltf_slot(c, m, emissive_t, 2, GN_GLTF_USE_EMISSIVE, &im)) != GN_OK) return r;
+        if (im) md.emissive_texture = im->texture, c->st.emissive_mapped++;
     }
-    /* No metallic-roughness slot either: glTF reads roughness from green and metallic from
-     * blue, each scaling its factor. */
-    if ((r = gn_gltf_slot(c, m, mr_t, 3, GN_GLTF_USE_MEAN_LINEAR, &im)) != GN_OK) return r;
-    if (im) {
-        md.roughness = gn_gltf_clamp01(md.roughness * im->mean[1], md.roughness);
-        md.metallic = gn_gltf_clamp01(md.metallic * im->mean[2], md.metallic);
-        c->st.metal_rough_folded++;
-    }
-    struct aiString ao;
-    if (gn_gltf_tex_path(m, ao_t, 2, &ao)) c->st.occlusion_ignored++;
+    /* roughness from green and metallic from blue, each scaling its factor (linear) */
+    if ((r = gn_gltf_slot(c, m, mr_t, 3, GN_GLTF_USE_METAL_ROUGH, &im)) != GN_OK) return r;
+    if (im) md.metallic_roughness_texture = im->texture, c->st.metal_rough_mapped++;
+    /* occlusion in red, darkening the ambient light */
+    if ((r = gn_gltf_slot(c, m, ao_t, 2, GN_GLTF_USE_OCCLUSION, &im)) != GN_OK) return r;
+    if (im) md.occlusion_texture = im->texture, c->st.occlusion_mapped++;
     struct aiString mode = {0};
     if (aiGetMaterialString(m, AI_MATKEY_GLTF_ALPHAMODE, &mode) == aiReturn_SUCCESS) {
         if (strcmp(mode.data, "MASK") == 0) {
@@ -340,12 +308,5 @@ gn_result gn_gltf_materials(gn_gltf_ctx *c)
         if (r != GN_OK) return r;
         c->st.materials++;
     }
-    if (c->st.emissive_folded)
-        gn_gltf_log(c, GN_LOG_INFO,
-                    "%u emissive textures averaged into their factors (no emissive texture slot)",
-                    c->st.emissive_folded);
-    if (c->st.occlusion_ignored)
-        gn_gltf_log(c, GN_LOG_INFO, "%u occlusion textures ignored (no occlusion slot)",
-                    c->st.occlusion_ignored);
     return GN_OK;
 }

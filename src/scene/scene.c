@@ -416,6 +416,14 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': alpha cutoff %g is outside 0..1", label,
                        (double)m.alpha_cutoff);
     m.lightmap_texture = d->lightmap_set ? d->lightmap_texture : GN_NO_TEXTURE;
+    m.metallic_roughness_texture = d->maps_set ? d->metallic_roughness_texture : GN_NO_TEXTURE;
+    m.occlusion_texture = d->maps_set ? d->occlusion_texture : GN_NO_TEXTURE;
+    m.emissive_texture = d->maps_set ? d->emissive_texture : GN_NO_TEXTURE;
+    const uint32_t maps[3] = {m.metallic_roughness_texture, m.occlusion_texture, m.emissive_texture};
+    for (int k = 0; k < 3; k++)
+        if (maps[k] != GN_NO_TEXTURE && (maps[k] >= s->texture_count || s->textures[maps[k]].format != GN_TEXTURE_RGBA8))
+            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': %s texture %u is not an RGBA8 texture of the scene",
+                           label, k == 0 ? "metallic-roughness" : k == 1 ? "occlusion" : "emissive", maps[k]);
     if (d->lightmap_set && (m.lightmap_texture >= s->texture_count ||
                             s->textures[m.lightmap_texture].format != GN_TEXTURE_RGB9E5))
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,

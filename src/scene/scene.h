@@ -32,6 +32,7 @@ typedef struct gn_material {
     float emissive[3];
     uint32_t base_color_texture, normal_texture; /* GN_NO_TEXTURE for none */
     uint32_t lightmap_texture;                   /* an RGB9E5 texture or GN_NO_TEXTURE */
+    uint32_t metallic_roughness_texture, occlusion_texture, emissive_texture; /* or GN_NO_TEXTURE */
     uint32_t alpha_mode;                         /* gn_alpha_mode */
     float alpha_cutoff;                          /* GN_ALPHA_MASK's threshold */
 } gn_material;
