@@ -19,6 +19,28 @@ vec3 gn_vsm_to_light(uint version, vec3 p)
     return gn_vsm_rotate(vsm_versions[k], vsm_versions[k + 1u], vsm_versions[k + 2u], vsm_versions[k + 3u].xyz, p);
 }
 
+// 3x3 PCF with hardware comparison in one tile of the atlas, at a tile-local texel position
+// kept 1.5 texels inside the tile, so no neighbouring page is ever read.
+float gn_vsm_pcf(uint tile, vec2 local, float depth)
+{
+    uint per_row = uint(frame.vsm_params.z);
+    float atlas = float(frame.vsm_info.z);
+    vec2 origin = vec2(float(tile % per_row), float(tile / per_row)) * 128.0;
+    local = clamp(local, vec2(1.5), vec2(126.5));
+    float lit = 0.0;
+    for (int y = -1; y <= 1; y++)
+        for (int x = -1; x <= 1; x++) lit += texture(vsm_atlas, vec3((origin + local + vec2(x, y)) / atlas, depth));
+    return lit / 9.0;
+}
+
+// A light-space point's tile-local texel position in page ij (rows run down from the page's
+// top, as its matrix flips y) and its depth.
+vec3 gn_vsm_page_texel(vec3 q, ivec2 ij, float size)
+{
+    vec2 local = vec2(q.x / size - float(ij.x), 1.0 - (q.y / size - float(ij.y))) * 128.0;
+    return vec3(local, (q.z + frame.vsm_params.x) / (2.0 * frame.vsm_params.x));
+}
+
 // 1 lit .. 0 shadowed; level_used gets the level sampled (levels: no page, lit).
 float gn_vsm_shadow(vec3 world, vec3 n_geo, out uint level_used, out bool rendered_now)
 {
@@ -29,7 +51,6 @@ float gn_vsm_shadow(vec3 world, vec3 n_geo, out uint level_used, out bool render
     level_used = levels;
     rendered_now = false;
     if (!gn_vsm_mark(world, lp, level, slot)) return 1.0;
-    float atlas = float(frame.vsm_info.z);
     for (uint l = level; l < levels; l++) {
         float size = gn_vsm_page_size(l);
         ivec2 ij = ivec2(floor(lp.xy / size));
@@ -37,33 +58,14 @@ float gn_vsm_shadow(vec3 world, vec3 n_geo, out uint level_used, out bool render
         if (e.x == GN_GPU_VSM_NONE || ivec2(e.zw) != ij) continue; // not resident: coarser
         uint version = e.y & 0xffu;
         float texel = size / 128.0;
-        vec3 q = gn_vsm_to_light(version, world + n_geo * (frame.vsm_params.w * texel));
-        // tile-local texel position (rows run down from the page's top, as its matrix flips y);
-        // the 3x3 taps stay 1.5 texels inside the tile: no neighbour page is ever read
-        vec2 local = vec2(q.x / size - float(ij.x), 1.0 - (q.y / size - float(ij.y))) * 128.0;
-        local = clamp(local, vec2(1.5), vec2(126.5));
-        uint per_row = uint(frame.vsm_params.z);
-        vec2 tile = vec2(float(e.x % per_row), float(e.x / per_row)) * 128.0;
-        float depth = (q.z + frame.vsm_params.x) / (2.0 * frame.vsm_params.x);
-        float lit = 0.0;
-        for (int y = -1; y <= 1; y++)
-            for (int x = -1; x <= 1; x++)
-                lit += texture(vsm_atlas, vec3((tile + local + vec2(x, y)) / atlas, depth));
-        lit /= 9.0;
+        vec3 offset = n_geo * (frame.vsm_params.w * texel);
+        vec3 t = gn_vsm_page_texel(gn_vsm_to_light(version, world + offset), ij, size);
+        float lit = gn_vsm_pcf(e.x, t.xy, t.z);
         // the dynamic layer over this page (this frame's light): the darker of the two wins
         uint dyn = (e.y >> 8u) & 0xffffu;
         if (dyn != 0u) {
-            vec3 qd = gn_vsm_to_light_now(world + n_geo * (frame.vsm_params.w * texel));
-            vec2 ld = vec2(qd.x / size - float(ij.x), 1.0 - (qd.y / size - float(ij.y))) * 128.0;
-            ld = clamp(ld, vec2(1.5), vec2(126.5));
-            uint tile_d = frame.vsm_info.w + dyn - 1u;
-            vec2 td = vec2(float(tile_d % per_row), float(tile_d / per_row)) * 128.0;
-            float depth_d = (qd.z + frame.vsm_params.x) / (2.0 * frame.vsm_params.x);
-            float lit_d = 0.0;
-            for (int y = -1; y <= 1; y++)
-                for (int x = -1; x <= 1; x++)
-                    lit_d += texture(vsm_atlas, vec3((td + ld + vec2(x, y)) / atlas, depth_d));
-            lit = min(lit, lit_d / 9.0);
+            vec3 td = gn_vsm_page_texel(gn_vsm_to_light_now(world + offset), ij, size);
+            lit = min(lit, gn_vsm_pcf(frame.vsm_info.w + dyn - 1u, td.xy, td.z));
         }
         level_used = l;
         rendered_now = (e.y & GN_GPU_VSM_RENDERED_NOW) != 0u;

@@ -115,11 +115,12 @@ typedef struct gn_vsm_gpu {
      * the pool's; re-rendered when a dynamic object, the light or the page set changes */
     uint32_t dyn_capacity, dyn_count, dyn_needed;
     uint32_t *dyn_pages, *dyn_prev;  /* page indices this frame / as last rendered */
-    uint32_t dyn_prev_count, dyn_generation, dyn_version; /* dyn_generation: dynamic instances then */
+    uint32_t dyn_prev_count, dyn_instances, dyn_version; /* as last rendered */
     bool dyn_valid, dyn_render;      /* tiles hold the previous list's pages / render them now */
     float *dyn_vp;                   /* 16 floats a dynamic page */
     gn_view_draws *dyn_draws;
-    float (*dyn_spheres)[4];         /* the dynamic instances' spheres */
+    float (*dyn_spheres)[4];         /* the dynamic instances' spheres: now, then as last rendered */
+    float (*dyn_light)[3];           /* scratch: their light-space centres */
     uint32_t dyn_sphere_cap;
     const gn_scene *source;        /* the scene the cache holds, its generation and instances */
     uint32_t source_generation, source_instances;

@@ -391,12 +391,10 @@ uint32_t gn_vsm_bins_page(const gn_vsm_bins *b, const gn_vsm_view *v, const floa
 }
 
 uint32_t gn_vsm_dynamic_pages(const gn_vsm_state *st, const gn_vsm_view *v, const float (*spheres)[4],
-                              uint32_t count, uint32_t *out, uint32_t max)
+                              uint32_t count, float (*lxy)[3], uint32_t *out, uint32_t max)
 {
     if (!count) return 0;
     uint32_t n = v->pages_per_side, per_level = n * n, total = st->s.levels * per_level, found = 0;
-    float(*lxy)[3] = malloc((size_t)count * sizeof *lxy);
-    if (!lxy) return 0;
     for (uint32_t k = 0; k < count; k++) gn_vsm_to_light(v, spheres[k], lxy[k]);
     for (uint32_t idx = 0; idx < total; idx++) {
         const gn_vsm_page *pg = &st->pages[idx];
@@ -410,6 +408,5 @@ uint32_t gn_vsm_dynamic_pages(const gn_vsm_state *st, const gn_vsm_view *v, cons
             break;
         }
     }
-    free(lxy);
     return found;
 }

@@ -166,9 +166,10 @@ uint32_t gn_vsm_bins_page(const gn_vsm_bins *b, const gn_vsm_view *v, const floa
  * separate, per-frame layer, which the lookup combines with the static page by taking the
  * darker; static pages never hold dynamic casters, so moving objects never invalidate them.
  * Writes up to max page indices (level * N * N + slot) in index order; returns how many are
- * needed (more than max: the rest go without, and the caller counts the overflow). */
+ * needed (more than max: the rest go without, and the caller counts the overflow). scratch
+ * holds count light-space centres (no allocation a frame). */
 uint32_t gn_vsm_dynamic_pages(const gn_vsm_state *st, const gn_vsm_view *v, const float (*spheres)[4],
-                              uint32_t count, uint32_t *out, uint32_t max);
+                              uint32_t count, float (*scratch)[3], uint32_t *out, uint32_t max);
 
 /* Angle in degrees between two unit vectors. */
 float gn_vsm_angle_deg(const float a[3], const float b[3]);

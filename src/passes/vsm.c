@@ -156,6 +156,7 @@ void gn_vsm_release(gn_renderer *r)
     free(v->dyn_vp);
     free(v->dyn_draws);
     free(v->dyn_spheres);
+    free(v->dyn_light);
     free(v->caster_xy);
     free(v->caster_radius);
     free(v->caster_list);
@@ -201,8 +202,11 @@ static gn_result plan_dynamic(gn_renderer *r, const gn_scene *s, gn_error *err)
     if (nd > v->dyn_sphere_cap) {
         /* this frame's spheres in the first half, the last rendered ones in the second */
         float(*grown)[4] = realloc(v->dyn_spheres, 2 * nd * sizeof *grown);
-        if (!grown) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory");
-        v->dyn_spheres = grown, v->dyn_sphere_cap = nd;
+        if (grown) v->dyn_spheres = grown;
+        float(*light)[3] = realloc(v->dyn_light, nd * sizeof *light);
+        if (light) v->dyn_light = light;
+        if (!grown || !light) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory");
+        v->dyn_sphere_cap = nd;
         v->dyn_valid = false;
     }
     for (uint32_t k = 0; k < nd; k++) memcpy(v->dyn_spheres[k], s->instances[r->scene.dynamic_ids[k]].sphere, 16);
@@ -211,9 +215,10 @@ static gn_result plan_dynamic(gn_renderer *r, const gn_scene *s, gn_error *err)
     bool moved = memcmp(v->dyn_spheres, v->dyn_spheres + v->dyn_sphere_cap, nd * sizeof *v->dyn_spheres) != 0;
     /* never more than the page budget, which the dynamic and static pages share */
     uint32_t cap = v->dyn_capacity < st->s.page_budget ? v->dyn_capacity : st->s.page_budget;
-    v->dyn_needed = gn_vsm_dynamic_pages(st, &v->view, (const float(*)[4])v->dyn_spheres, nd, v->dyn_pages, cap);
+    v->dyn_needed = gn_vsm_dynamic_pages(st, &v->view, (const float(*)[4])v->dyn_spheres, nd, v->dyn_light,
+                                         v->dyn_pages, cap);
     v->dyn_count = v->dyn_needed < cap ? v->dyn_needed : cap;
-    bool same = v->dyn_valid && !moved && v->dyn_generation == nd &&
+    bool same = v->dyn_valid && !moved && v->dyn_instances == nd &&
                 v->dyn_version == st->versions.current && v->dyn_prev_count == v->dyn_count &&
                 memcmp(v->dyn_prev, v->dyn_pages, v->dyn_count * sizeof *v->dyn_pages) == 0;
     v->dyn_render = !same && v->dyn_count > 0;
@@ -244,7 +249,7 @@ static gn_result plan_dynamic(gn_renderer *r, const gn_scene *s, gn_error *err)
     }
     memcpy(v->dyn_prev, v->dyn_pages, v->dyn_count * sizeof *v->dyn_pages);
     v->dyn_prev_count = v->dyn_count;
-    v->dyn_generation = nd;
+    v->dyn_instances = nd;
     memcpy(v->dyn_spheres + v->dyn_sphere_cap, v->dyn_spheres, nd * sizeof *v->dyn_spheres);
     v->dyn_version = st->versions.current;
     v->dyn_valid = true;
@@ -404,6 +409,23 @@ gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
     return GN_OK;
 }
 
+/* One tile of the atlas: cleared alone (every other tile keeps its depth), then its casters
+ * with the page's matrix. Returns the draw calls. */
+static uint32_t draw_tile(gn_renderer *r, uint32_t tile, const float vp[16], const gn_view_draws *d,
+                          uint64_t *triangles)
+{
+    gn_vk *vk = &r->vk;
+    uint32_t per_row = r->vsm.atlas_pages_per_row, x = (tile % per_row) * 128, y = (tile / per_row) * 128;
+    gn_vk_cmd_set_region(vk, x, y, 128, 128);
+    gn_vk_cmd_clear_depth_rect(vk, x, y, 128, 128, 1.0f);
+    gn_vk_cmd_bind_pipeline(vk, false, r->csm.pipeline);
+    uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)d->visible_offset};
+    gn_vk_cmd_bind_sets(vk, false, r->csm.layout, 0, 1, &r->pipes.frame_set, 2, dyn);
+    gn_vk_cmd_push(vk, r->csm.layout, 64, vp);
+    *triangles += d->triangles;
+    return gn_draw_depth_only(r, d, r->csm.mask_pipeline, r->csm.layout);
+}
+
 void gn_pass_vsm_render(gn_renderer *r)
 {
     gn_vsm_gpu *v = &r->vsm;
@@ -424,34 +446,14 @@ void gn_pass_vsm_render(gn_renderer *r)
         .height = v->atlas.height,
     };
     gn_vk_cmd_begin_rendering(vk, &ri);
-    uint32_t draws = 0, per_row = v->atlas_pages_per_row;
+    uint32_t draws = 0;
     uint64_t triangles = 0;
-    for (uint32_t k = 0; k < st->render_count; k++) {
-        const gn_vsm_page *pg = &st->pages[st->render[k]];
-        uint32_t x = (pg->physical % per_row) * 128, y = (pg->physical / per_row) * 128;
-        gn_vk_cmd_set_region(vk, x, y, 128, 128);
-        /* only this page's tile is cleared: every other page keeps its depth */
-        gn_vk_cmd_clear_depth_rect(vk, x, y, 128, 128, 1.0f);
-        gn_vk_cmd_bind_pipeline(vk, false, r->csm.pipeline);
-        uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)v->page_draws[k].visible_offset};
-        gn_vk_cmd_bind_sets(vk, false, r->csm.layout, 0, 1, &r->pipes.frame_set, 2, dyn);
-        gn_vk_cmd_push(vk, r->csm.layout, 64, &v->page_vp[(size_t)k * 16]);
-        draws += gn_draw_depth_only(r, &v->page_draws[k], r->csm.mask_pipeline, r->csm.layout);
-        triangles += v->page_draws[k].triangles;
-    }
-    /* the dynamic layer: each tile cleared, then only the dynamic casters over its page */
-    for (uint32_t k = 0; v->dyn_render && k < v->dyn_count; k++) {
-        uint32_t tile = st->s.pool_pages + k;
-        uint32_t x = (tile % per_row) * 128, y = (tile / per_row) * 128;
-        gn_vk_cmd_set_region(vk, x, y, 128, 128);
-        gn_vk_cmd_clear_depth_rect(vk, x, y, 128, 128, 1.0f);
-        gn_vk_cmd_bind_pipeline(vk, false, r->csm.pipeline);
-        uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)v->dyn_draws[k].visible_offset};
-        gn_vk_cmd_bind_sets(vk, false, r->csm.layout, 0, 1, &r->pipes.frame_set, 2, dyn);
-        gn_vk_cmd_push(vk, r->csm.layout, 64, &v->dyn_vp[(size_t)k * 16]);
-        draws += gn_draw_depth_only(r, &v->dyn_draws[k], r->csm.mask_pipeline, r->csm.layout);
-        triangles += v->dyn_draws[k].triangles;
-    }
+    for (uint32_t k = 0; k < st->render_count; k++)
+        draws += draw_tile(r, st->pages[st->render[k]].physical, &v->page_vp[(size_t)k * 16], &v->page_draws[k],
+                           &triangles);
+    /* the dynamic layer: its tiles follow the pool's; only the dynamic casters over each page */
+    for (uint32_t k = 0; v->dyn_render && k < v->dyn_count; k++)
+        draws += draw_tile(r, st->s.pool_pages + k, &v->dyn_vp[(size_t)k * 16], &v->dyn_draws[k], &triangles);
     gn_vk_cmd_end_rendering(vk);
     gn_vk_pass_end(vk, pass, draws, triangles);
 }
