@@ -112,11 +112,12 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     }
     /* 3. depth prepass (reversed-Z, MSAA) and its sample-0 resolve */
     gn_pass_depth_prepass(r);
-    /* 4. sun shadows: the cascades due this frame, or the virtual shadow map's pages chosen
-     *    this frame and MARK (which pages this frame's pixels need, read two frames later) */
+    /* 4. sun shadows: the cascades due this frame, or the virtual shadow map: MARK (which
+     *    pages this frame's pixels need), ALLOC and BIN on the GPU, then the chosen pages */
     gn_pass_csm(r);
+    gn_pass_vsm_mark(r);   /* needs the prepass's depth */
+    gn_pass_vsm_alloc(r);  /* ALLOC and BIN from MARK's requests, in the same frame */
     gn_pass_vsm_render(r);
-    gn_pass_vsm_mark(r);
     /* 5. local lights: the shadowed ones' layers, then each froxel's list (the list is
      *    skipped on the naive A/B path) */
     gn_pass_light_shadows(r);

@@ -275,7 +275,7 @@ void gn_gpu_scene_write_frame_set(gn_renderer *r, const gn_scene *s)
          .sampler = r->csm.sampler},
         {.binding = 8, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->lights.shadow_matrices.buffer},
         {.binding = 9, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->vsm.table.buffer},
-        {.binding = 10, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->vsm.versions.buffer},
+        {.binding = 10, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->vsm.versions_buf.buffer},
         {.binding = 11,
          .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
          .image = &r->vsm.atlas,

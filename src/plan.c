@@ -37,7 +37,10 @@ void gn_frame_plan_free(gn_frame_plan *p)
 gn_result gn_plan_reserve(gn_frame_plan *p, uint32_t n, gn_error *err)
 {
     if (n <= p->capacity) return GN_OK;
+    /* the frame's constants are already in the ring (a scene grew mid-run): keep their place */
+    VkDeviceSize frame_offset = p->frame_offset;
     gn_frame_plan_free(p);
+    p->frame_offset = frame_offset;
     p->items = malloc(n * sizeof *p->items);
     p->subset = malloc(n * sizeof *p->subset);
     p->keep = malloc(n);

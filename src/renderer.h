@@ -72,6 +72,7 @@ typedef struct gn_camera_state {
 typedef struct gn_csm_gpu {
     gn_csm_settings settings; /* resolved from gn_csm_desc */
     float normal_offset_texels;
+    float bias_constant, bias_slope; /* depth bias of its casters' pipelines (VSM's too) */
     gn_vk_image map; /* D32 array, a layer per cascade */
     VkPipeline pipeline, mask_pipeline; /* opaque and alpha-tested casters (local lights' too) */
     VkPipelineLayout layout;
@@ -94,46 +95,47 @@ typedef struct gn_pipelines {
     VkPipeline depth, depth_mask, forward, forward_blend, sky, tonemap;
 } gn_pipelines;
 
-/* Sun shadows II: virtual shadow maps (src/passes/vsm.c; the decisions in decide/vsm.h). */
+/* Sun shadows II: virtual shadow maps (src/passes/vsm.c; the decisions in decide/vsm.h, made
+ * on the GPU by MARK, ALLOC and BIN in the frame that uses them). */
 typedef struct gn_vsm_gpu {
-    gn_vsm_state state;            /* tables, pool, light versions (CPU) */
+    gn_vsm_settings s;             /* resolved from gn_vsm_desc */
+    gn_vsm_versions versions;      /* the ring of light versions (CPU: the sun is the CPU's) */
     gn_vsm_view view;              /* this frame's light and windows */
-    gn_vsm_stats stats;            /* this frame's */
-    uint32_t atlas_pages_per_row;  /* the pool is a square atlas of pages */
+    uint32_t frame;                /* ALLOC's clock: frames with VSM */
+    uint32_t dyn_capacity;         /* dynamic-layer tiles (after the pool's), at most the budget */
+    uint32_t atlas_pages_per_row;  /* the pool and the dynamic layer: a square atlas of pages */
     gn_vk_image atlas;             /* D32, the physical pages */
-    gn_vk_buffer table;            /* gn_gpu_vsm_page, levels * N * N */
-    gn_vk_buffer versions;         /* 3 vec4 rows (world -> light) a version slot */
+    gn_vk_buffer table;            /* gn_gpu_vsm_page, levels * N * N: what lookups read */
+    gn_vk_buffer versions_buf;     /* 4 vec4 a version slot: rows (world -> light), pivot */
     gn_vk_buffer requests[GN_FRAMES_IN_FLIGHT]; /* MARK's bits, one a frame slot (host-visible) */
-    bool request_valid[GN_FRAMES_IN_FLIGHT];    /* written by a VSM frame not yet read */
-    gn_gpu_vsm_page *table_cpu;
-    uint32_t *request_cpu;         /* the mask ALLOC reads this frame */
-    uint32_t versions_uploaded;    /* newest version id in the versions buffer (+1; 0: none) */
-    float *page_vp;                /* 16 floats a page rendered this frame */
-    gn_view_draws *page_draws;     /* casters of each page rendered this frame, in the ring */
+    gn_vk_buffer state;            /* gn_gpu_vsm_state, levels * N * N: ALLOC's pages */
+    gn_vk_buffer pool;             /* free stack and dynamic page lists (vsm_alloc.comp) */
+    gn_vk_buffer render;           /* header and the pages RENDER draws this frame */
+    gn_vk_buffer stats;            /* gn_gpu_vsm_stats, copied into the frame's counters */
+    gn_vk_buffer indirect;         /* the tiles' clear draw, then BIN's count a draw group */
+    gn_vk_buffer casters;          /* gn_gpu_vsm_caster: static ones, then dynamic ones */
+    gn_vk_buffer regions;          /* per draw group: first command, capacity */
+    gn_vk_buffer commands, pairs;  /* BIN's draws and their (instance, page) */
+    bool initialized;              /* state and pool hold their first contents */
+    uint32_t versions_uploaded;    /* newest version id in versions_buf (+1; 0: none) */
     bool active;                   /* this frame uses VSM */
-    /* the dynamic layer: pages where dynamic casters are, their casters alone, in tiles after
-     * the pool's; re-rendered when a dynamic object, the light or the page set changes */
-    uint32_t dyn_capacity, dyn_count, dyn_needed;
-    uint32_t *dyn_pages, *dyn_prev;  /* page indices this frame / as last rendered */
-    uint32_t dyn_prev_count, dyn_instances, dyn_version; /* as last rendered */
-    bool dyn_valid, dyn_render;      /* tiles hold the previous list's pages / render them now */
-    float *dyn_vp;                   /* 16 floats a dynamic page */
-    gn_view_draws *dyn_draws;
-    float (*dyn_spheres)[4];         /* the dynamic instances' spheres: now, then as last rendered */
-    float (*dyn_light)[3];           /* scratch: their light-space centres */
-    uint32_t dyn_sphere_cap;
+    /* the casters as BIN sees them, rebuilt when the scene changes */
+    gn_gpu_vsm_caster *casters_cpu;
+    uint32_t caster_count, static_casters, caster_cap;
+    uint32_t group_count, group_material[GN_GPU_VSM_MAX_GROUPS]; /* group k > 0: a masked material */
+    uint32_t region[GN_GPU_VSM_MAX_GROUPS][2];                  /* first command, capacity */
+    uint32_t pair_capacity;        /* commands and pairs the buffers hold */
+    uint32_t dyn_sphere_count, dyn_version, alloc_flags; /* as last given to ALLOC */
     const gn_scene *source;        /* the scene the cache holds, its generation and instances */
     uint32_t source_generation, source_instances;
-    gn_vsm_bins bins;              /* this frame's casters over the coarsest window */
-    float *caster_xy, *caster_radius; /* per instance: light-space centre, radius (-1: casts none) */
-    uint32_t *caster_list;         /* one page's casters */
-    uint32_t caster_capacity;
     float bias_texels;             /* normal offset */
-    VkDescriptorSetLayout mark_layout;
-    VkPipelineLayout mark_pipeline_layout;
-    VkDescriptorPool mark_pool;
-    VkDescriptorSet mark_sets[GN_FRAMES_IN_FLIGHT];
-    VkPipeline mark_pipeline;
+    uint32_t push[12];             /* ALLOC's push constants this frame */
+    VkDeviceSize inputs_offset;    /* this frame's invalidation and dynamic spheres in the ring */
+    VkDescriptorSetLayout mark_layout, alloc_layout, bin_layout, draw_layout;
+    VkPipelineLayout mark_pipeline_layout, alloc_pipeline_layout, bin_pipeline_layout, draw_pipeline_layout;
+    VkDescriptorPool set_pool;
+    VkDescriptorSet mark_sets[GN_FRAMES_IN_FLIGHT], alloc_sets[GN_FRAMES_IN_FLIGHT], bin_set, draw_set;
+    VkPipeline mark_pipeline, alloc_pipeline, bin_pipeline, clear_pipeline, page_pipeline, page_mask_pipeline;
     VkSampler atlas_sampler;       /* comparison, linear: hardware 2x2 PCF inside a page */
 } gn_vsm_gpu;
 
@@ -218,8 +220,13 @@ void gn_vsm_release(gn_renderer *r);
 /* ALLOC and the pages to render from the request mask MARK wrote two frames ago, the casters
  * of each, the page table and light versions uploaded; frame constants filled. */
 gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g, gn_error *err);
-void gn_pass_vsm_render(gn_renderer *r); /* the chosen pages into the atlas */
 void gn_pass_vsm_mark(gn_renderer *r);   /* MARK over the resolved depth into this slot's mask */
+void gn_pass_vsm_alloc(gn_renderer *r);  /* ALLOC and BIN: the pages to render and their casters */
+void gn_pass_vsm_render(gn_renderer *r); /* the chosen pages into the atlas */
+/* The GPU's VSM buffers, for tests: waits for the GPU and copies size bytes from the start. */
+typedef enum gn_vsm_buffer { GN_VSM_STATE, GN_VSM_POOL, GN_VSM_RENDER, GN_VSM_TABLE, GN_VSM_PAIRS,
+                             GN_VSM_INDIRECT, GN_VSM_STATS } gn_vsm_buffer;
+gn_result gn_vsm_read(gn_renderer *r, gn_vsm_buffer which, void *out, size_t size, gn_error *err);
 void gn_vsm_write_mark_sets(gn_renderer *r); /* after the targets change */
 
 /* passes/csm.c */

@@ -106,6 +106,47 @@ GN_STRUCT(gn_gpu_vsm_page)
                        (i, j) as int bits: a lookup must match them */
 };
 
+/* VSM ALLOC's record of one virtual page (levels * N * N of them, GPU-only; the CPU reference
+ * is gn_vsm_page in src/decide/vsm.h, and a test holds the two equal). */
+GN_STRUCT(gn_gpu_vsm_state)
+{
+    gn_uvec4 a; /* x, y the world page (i, j) it holds (int bits); z physical page or
+                   GN_GPU_VSM_NONE; w light version id it was rendered with */
+    gn_uvec4 b; /* x frame it was last requested; y GN_GPU_VSM_STATE_* flags; z this frame's
+                   dynamic tile + 1 (0: none); w unused */
+};
+#define GN_GPU_VSM_STATE_RENDERED 1u /* holds depth */
+#define GN_GPU_VSM_STATE_DIRTY 2u    /* its casters changed: render again */
+#define GN_GPU_VSM_STATE_NOW 4u      /* chosen to render this frame */
+
+/* One page RENDER draws this frame (ALLOC writes them after a uvec4 header: count, static,
+ * dynamic; BIN and the casters' vertex shader read them). */
+GN_STRUCT(gn_gpu_vsm_render)
+{
+    gn_uvec4 page; /* x page index (level * N * N + slot), y atlas tile, z level, w 1: dynamic layer */
+    gn_vec4 rect;  /* x, y light-space centre (m); z 1 / half the page's size; w its size (m) */
+};
+
+/* One shadow caster for BIN (an instance; static casters first, dynamic ones last). */
+GN_STRUCT(gn_gpu_vsm_caster)
+{
+    gn_vec4 sphere; /* world centre, radius */
+    gn_uvec4 draw;  /* x index count, y first index, z vertex offset (int bits), w instance */
+    gn_uvec4 info;  /* x draw group (0 opaque, 1 + k the k-th alpha-tested material); y 1: dynamic */
+};
+#define GN_GPU_VSM_MAX_GROUPS 64 /* draw groups: opaque, then one a masked material */
+
+/* What ALLOC and BIN counted this frame, copied into the frame's counters (src/vk/vk.h). */
+GN_STRUCT(gn_gpu_vsm_stats)
+{
+    gn_uvec4 pages;    /* requested, resident, rendered static, rendered dynamic */
+    gn_uvec4 pool;     /* evicted, overflow (no pool page, or no dynamic tile), waiting, pool used */
+    gn_uvec4 misc;     /* x sun lag in degrees (float bits), y BIN's dropped casters, z dynamic pages
+                          needed, w free pages */
+    gn_uvec4 requested_level[GN_GPU_VSM_MAX_LEVELS / 4];
+    gn_uvec4 rendered_level[GN_GPU_VSM_MAX_LEVELS / 4];
+};
+
 /* Local lights (docs/LIGHTING.md): the froxel grid and its lists. Defaults; the renderer may
  * use other grid sizes and list capacities (they travel in gn_gpu_frame.cluster_grid). */
 #define GN_CLUSTER_X 16     /* froxel columns, independent of the screen size */

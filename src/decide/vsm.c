@@ -117,27 +117,10 @@ float gn_vsm_angle_deg(const float a[3], const float b[3])
     return (float)(atan2(sqrt(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]), d) * 180.0 / 3.14159265358979323846);
 }
 
-static void gn_vsm_release(gn_vsm_state *st, gn_vsm_page *pg)
-{
-    if (pg->physical != GN_VSM_NONE) st->free_list[st->free_count++] = pg->physical;
-    pg->physical = GN_VSM_NONE;
-    pg->rendered = pg->dirty = false;
-}
-
-/* The least recently requested page that this frame does not request, or NULL. */
-static gn_vsm_page *gn_vsm_victim(gn_vsm_state *st, uint32_t total)
-{
-    gn_vsm_page *best = NULL;
-    for (uint32_t k = 0; k < total; k++) {
-        gn_vsm_page *pg = &st->pages[k];
-        if (pg->physical == GN_VSM_NONE || pg->last_requested == st->frame) continue;
-        if (!best || pg->last_requested < best->last_requested) best = pg;
-    }
-    return best;
-}
-
 /* Render priority, smaller first: new (never rendered) pages, finest level first; then dirty
- * ones; then by light version, oldest first. Ties by index: deterministic. */
+ * ones; then by light version, oldest first. Ties by index: deterministic. The GPU's ALLOC
+ * (shaders/vsm_alloc.comp) orders the same way by buckets: 0 + level, 16 + level, then
+ * 32 + 255 - the version's age. */
 static uint64_t gn_vsm_priority(const gn_vsm_state *st, uint32_t index, uint32_t per_level)
 {
     const gn_vsm_page *pg = &st->pages[index];
@@ -167,7 +150,8 @@ void gn_vsm_alloc(gn_vsm_state *st, const gn_vsm_view *v, const uint32_t *reques
     uint32_t n = v->pages_per_side, per_level = n * n, total = st->s.levels * per_level;
     uint32_t current = gn_vsm_version_update(&st->versions, v);
     /* pages that left their slot's window (another page now maps there) or were not requested
-     * for evict_frames frames go back to the pool first, so requests can reuse them */
+     * for evict_frames frames go back to the pool first, in index order, so requests can
+     * reuse them */
     for (uint32_t k = 0; k < total; k++) {
         gn_vsm_page *pg = &st->pages[k];
         if (pg->physical == GN_VSM_NONE) continue;
@@ -177,11 +161,14 @@ void gn_vsm_alloc(gn_vsm_state *st, const gn_vsm_view *v, const uint32_t *reques
         bool stale = st->frame - pg->last_requested > st->s.evict_frames;
         bool too_old = pg->rendered && current - pg->version >= GN_VSM_VERSIONS;
         if (moved_out || stale || too_old) {
-            gn_vsm_release(st, pg);
+            st->free_list[st->free_count++] = pg->physical;
+            pg->physical = GN_VSM_NONE;
+            pg->rendered = pg->dirty = false;
             stats->evicted++;
         }
     }
-    /* requested pages: keep, or take a pool page (evicting the least recently requested) */
+    /* requested pages: keep theirs, or take the top of the free stack in index order; when it
+     * is empty the page overflows (counted) and the lookup falls back to a coarser level */
     uint32_t candidates = 0;
     for (uint32_t k = 0; k < total; k++) {
         if (!(request[k >> 5] & (1u << (k & 31)))) continue;
@@ -191,13 +178,6 @@ void gn_vsm_alloc(gn_vsm_state *st, const gn_vsm_view *v, const uint32_t *reques
         stats->requested_level[level]++;
         if (pg->physical == GN_VSM_NONE) {
             if (!st->free_count) {
-                gn_vsm_page *victim = gn_vsm_victim(st, total);
-                if (victim) {
-                    gn_vsm_release(st, victim);
-                    stats->evicted++;
-                }
-            }
-            if (!st->free_count) { /* still none: a coarser level stands in (the shader's fallback) */
                 stats->overflow++;
                 continue;
             }
@@ -217,14 +197,22 @@ void gn_vsm_alloc(gn_vsm_state *st, const gn_vsm_view *v, const uint32_t *reques
             if (lag > stats->sun_lag_deg) stats->sun_lag_deg = lag;
         }
     }
-    gn_vsm_sort(st, st->scratch, candidates, per_level);
-    st->render_count = candidates < st->s.page_budget ? candidates : st->s.page_budget;
-    memcpy(st->render, st->scratch, st->render_count * sizeof *st->render);
-    stats->waiting = candidates - st->render_count;
-    for (uint32_t r = 0; r < st->render_count; r++) stats->rendered_level[st->render[r] / per_level]++;
-    stats->rendered_static = st->render_count;
+    st->candidate_count = candidates;
+    st->render_count = 0;
     for (uint32_t k = 0; k < total; k++) stats->resident += st->pages[k].physical != GN_VSM_NONE;
     stats->pool_used = st->s.pool_pages - st->free_count;
+}
+
+void gn_vsm_select(gn_vsm_state *st, uint32_t budget, gn_vsm_stats *stats)
+{
+    uint32_t per_level = st->s.virtual_res / st->s.page_texels;
+    per_level *= per_level;
+    gn_vsm_sort(st, st->scratch, st->candidate_count, per_level);
+    st->render_count = st->candidate_count < budget ? st->candidate_count : budget;
+    memcpy(st->render, st->scratch, st->render_count * sizeof *st->render);
+    stats->waiting = st->candidate_count - st->render_count;
+    for (uint32_t r = 0; r < st->render_count; r++) stats->rendered_level[st->render[r] / per_level]++;
+    stats->rendered_static = st->render_count;
 }
 
 void gn_vsm_commit(gn_vsm_state *st)

@@ -79,7 +79,7 @@ typedef struct gn_vsm_page {
     int32_t i, j;            /* the page it holds (world page coordinates) */
     uint32_t physical;       /* pool page, or GN_VSM_NONE */
     uint32_t version;        /* light version it was rendered with; valid only when rendered */
-    uint64_t last_requested; /* frame */
+    uint32_t last_requested; /* frame (wraps after 2^32 frames; ages are differences) */
     bool rendered;           /* holds depth (else allocated, waiting for the budget) */
     bool dirty;              /* its casters changed: render again */
 } gn_vsm_page;
@@ -104,9 +104,10 @@ typedef struct gn_vsm_state {
     uint32_t *free_list; /* pool pages not in use */
     uint32_t free_count;
     gn_vsm_versions versions;
-    uint64_t frame;
+    uint32_t frame;
     uint32_t *render;    /* this frame's pages to render: level * N * N + slot */
     uint32_t render_count;
+    uint32_t candidate_count; /* pages ALLOC found wanting a render (in scratch) */
     uint32_t *scratch;   /* levels * N * N */
 } gn_vsm_state;
 
@@ -118,13 +119,16 @@ uint32_t gn_vsm_version_update(gn_vsm_versions *vv, const gn_vsm_view *v);
 /* World page (i, j) held by slot of level l in this view's window. */
 void gn_vsm_slot_page(const gn_vsm_view *v, uint32_t level, uint32_t slot, int32_t *i, int32_t *j);
 
-/* ALLOC and the render choice for one frame, from MARK's request mask (levels * N * N bits):
- * requested pages keep or get a physical page (the least recently requested unrequested ones
- * are evicted when the pool is empty; what still does not fit is counted as overflow and left
- * to a coarser level), pages unrequested for evict_frames frames return to the pool, and up
- * to page_budget pages are chosen to render: new ones first (finest level first), then dirty
- * ones, then those of the oldest light version. Fills st->render and stats. */
+/* ALLOC for one frame, from MARK's request mask (levels * N * N bits): pages that left their
+ * window, were not requested for evict_frames frames or whose light version left the ring
+ * return to the free stack (in index order); requested pages keep theirs or pop one (in index
+ * order); when the stack is empty the page overflows (counted) and a coarser level stands in.
+ * Candidates for rendering (new, dirty, or of an older light version) go to st->scratch. The
+ * GPU's ALLOC (shaders/vsm_alloc.comp) does exactly this. */
 void gn_vsm_alloc(gn_vsm_state *st, const gn_vsm_view *v, const uint32_t *request, gn_vsm_stats *stats);
+/* The render choice: up to budget candidates, new ones first (finest level first), then dirty
+ * ones, then those of the oldest light version; into st->render, in that order. */
+void gn_vsm_select(gn_vsm_state *st, uint32_t budget, gn_vsm_stats *stats);
 /* Marks dirty every resident page whose light-space rectangle (in its own version) a world
  * sphere touches: a static object that moved, was added or removed (old and new bounds). */
 uint32_t gn_vsm_invalidate_sphere(gn_vsm_state *st, const float sphere[4]);

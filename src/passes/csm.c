@@ -45,6 +45,7 @@ gn_result gn_csm_create(gn_renderer *r, const gn_csm_desc *desc, gn_error *err)
     gn_csm_desc zero = {0};
     float bias_const, bias_slope;
     resolve(desc ? desc : &zero, &c->settings, &c->normal_offset_texels, &bias_const, &bias_slope);
+    c->bias_constant = bias_const, c->bias_slope = bias_slope;
     const gn_csm_settings *s = &c->settings;
     if (s->cascades > GN_CSM_MAX)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "csm: %u cascades, at most %u", s->cascades,

@@ -23,7 +23,7 @@ void gn_pass_forward(gn_renderer *r)
         {.buffer = &r->lights.shadow_matrices, .access = GN_ACCESS_SHADER_READ},
         {.image = &r->vsm.atlas, .access = GN_ACCESS_SHADER_READ},
         {.buffer = &r->vsm.table, .access = GN_ACCESS_SHADER_READ},
-        {.buffer = &r->vsm.versions, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &r->vsm.versions_buf, .access = GN_ACCESS_SHADER_READ},
     };
     uint32_t pass = gn_vk_pass_begin(vk, "forward", uses, sizeof uses / sizeof uses[0]);
     gn_vk_rendering ri = {

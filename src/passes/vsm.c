@@ -1,15 +1,17 @@
-/* Sun shadows II: virtual shadow maps (docs/SHADOWS.md). The decisions are decide/vsm.c's;
- * here they meet the GPU. A frame: MARK (compute, after the depth prepass) sets a bit per page
- * some pixel needs in this frame slot's host-visible mask; two frames later, when the slot
- * comes round and its fence has been waited for, ALLOC reads that mask on the CPU, keeps or
- * allocates physical pages and picks at most page_budget pages to render, new ones first and
- * then those rendered under the oldest sun. Each chosen page is rendered (its casters culled by
- * bounding sphere against its light-space rectangle) into its tile of one D32 atlas, cleared
- * first; every other tile keeps its depth. Dynamic casters never enter those pages: the pages
- * they touch get tiles of a per-frame dynamic layer (after the pool's tiles) holding only them,
- * re-rendered when they move, inside the same budget. The forward pass reads the page table and
- * samples each page with the light version it was rendered with, and the dynamic tile over it
- * with this frame's light, taking the darker (shaders/vsm.glsl). */
+/* Sun shadows II: virtual shadow maps (docs/SHADOWS.md). The decisions are decide/vsm.c's, and
+ * the GPU makes them in the frame that uses them, with the CPU code as their reference:
+ *   MARK (vsm_mark.comp), after the depth prepass: a bit per page some pixel needs;
+ *   ALLOC (vsm_alloc.comp): keeps or allocates physical pages, returns stale ones, picks the
+ *     dynamic layer's pages and at most page_budget pages to render, new ones first and then
+ *     those rendered under the oldest sun, and writes the page table the lookups read;
+ *   BIN (vsm_bin.comp): culls casters against those pages into indirect draws, one region a
+ *     draw group (opaque, or one alpha-tested material);
+ *   RENDER: clears the chosen tiles of the D32 atlas and draws every group with one
+ *     indirect-count draw; every other tile keeps its depth.
+ * The CPU keeps the sun's versions (the sun is the CPU's), tells ALLOC which static objects
+ * changed and where the dynamic casters are, and keeps BIN's caster list in step with the
+ * scene. The forward pass samples each page with the light version it was rendered with, and
+ * the dynamic tile over it with this frame's light, taking the darker (shaders/vsm.glsl). */
 #include "renderer.h"
 
 #include <math.h>
@@ -17,6 +19,17 @@
 #include <string.h>
 
 #define CS VK_SHADER_STAGE_COMPUTE_BIT
+#define VS VK_SHADER_STAGE_VERTEX_BIT
+#define MAX_INVALIDATE 256u /* static spheres a frame; more invalidate every page */
+#define MAX_DYNAMIC 4096u   /* dynamic casters placing dynamic-layer pages (ALLOC tests each) */
+#define MAX_PAIRS (1u << 22) /* BIN's commands: 4M (page, caster) pairs, 96 MiB with their pairs */
+/* The indirect buffer: the tiles' clear draw (16 bytes), a count a draw group, then a count of
+ * ~0u and an empty command (the lavapipe workaround in gn_pass_vsm_render) */
+#define INDIRECT_ALL (16 + 4 * GN_GPU_VSM_MAX_GROUPS)
+#define INDIRECT_EMPTY (INDIRECT_ALL + 4)
+#define INDIRECT_SIZE (INDIRECT_EMPTY + 20)
+#define ALLOC_INVALIDATE_ALL 1u
+#define ALLOC_DYNAMIC_CHANGED 2u
 
 /* Every default of gn_vsm_desc, resolved here and nowhere else. */
 static gn_vsm_settings resolve(const gn_vsm_desc *d)
@@ -36,7 +49,150 @@ static gn_vsm_settings resolve(const gn_vsm_desc *d)
     };
 }
 
-static uint32_t dynamic_pages(const gn_vsm_desc *d) { return d && d->dynamic_pages ? d->dynamic_pages : 256; }
+static uint32_t pages_total(const gn_vsm_gpu *v)
+{
+    uint32_t n = v->s.virtual_res / v->s.page_texels;
+    return v->s.levels * n * n;
+}
+
+static gn_result storage(gn_renderer *r, VkDeviceSize size, VkBufferUsageFlags extra, bool host, const char *name,
+                         gn_vk_buffer *out, gn_error *err)
+{
+    gn_vk_buffer_desc d = {.size = size,
+                           .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                    VK_BUFFER_USAGE_TRANSFER_SRC_BIT | extra,
+                           .host_visible = host,
+                           .name = name};
+    return gn_vk_buffer_create(&r->vk, &d, out, err);
+}
+
+static gn_result create_layouts(gn_renderer *r, gn_error *err)
+{
+    gn_vsm_gpu *v = &r->vsm;
+    gn_vk *vk = &r->vk;
+    const VkDescriptorType UBO = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, SSBO = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    const gn_vk_binding mark[] = {{UBO, CS}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS}, {SSBO, CS}};
+    const gn_vk_binding alloc[] = {{UBO, CS},  {SSBO, CS}, {SSBO, CS}, {SSBO, CS}, {SSBO, CS},
+                                   {SSBO, CS}, {SSBO, CS}, {SSBO, CS}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, CS},
+                                   {SSBO, CS}};
+    const gn_vk_binding bin[] = {{UBO, CS},  {SSBO, CS}, {SSBO, CS}, {SSBO, CS},
+                                 {SSBO, CS}, {SSBO, CS}, {SSBO, CS}, {SSBO, CS}};
+    const gn_vk_binding draw[] = {{SSBO, VS}, {SSBO, VS}};
+    gn_result res = gn_vk_set_layout(vk, mark, 3, "vsm mark set", &v->mark_layout, err);
+    if (!res) res = gn_vk_set_layout(vk, alloc, 10, "vsm alloc set", &v->alloc_layout, err);
+    if (!res) res = gn_vk_set_layout(vk, bin, 8, "vsm bin set", &v->bin_layout, err);
+    if (!res) res = gn_vk_set_layout(vk, draw, 2, "vsm draw set", &v->draw_layout, err);
+    if (!res) res = gn_vk_pipeline_layout(vk, &v->mark_layout, 1, 0, "vsm mark", &v->mark_pipeline_layout, err);
+    if (!res)
+        res = gn_vk_pipeline_layout(vk, &v->alloc_layout, 1, sizeof v->push, "vsm alloc", &v->alloc_pipeline_layout,
+                                    err);
+    if (!res) res = gn_vk_pipeline_layout(vk, &v->bin_layout, 1, 4, "vsm bin", &v->bin_pipeline_layout, err);
+    /* the casters' pipelines: the frame, the material (alpha-tested ones), the pages and pairs */
+    VkDescriptorSetLayout sets[3] = {r->pipes.frame_layout, r->pipes.material_layout, v->draw_layout};
+    if (!res) res = gn_vk_pipeline_layout(vk, sets, 3, 0, "vsm draw", &v->draw_pipeline_layout, err);
+    if (!res) res = gn_vk_descriptor_pool(vk, 2 * GN_FRAMES_IN_FLIGHT + 2, "vsm", &v->set_pool, err);
+    for (uint32_t k = 0; !res && k < GN_FRAMES_IN_FLIGHT; k++) {
+        res = gn_vk_alloc_set(vk, v->set_pool, v->mark_layout, "vsm mark", &v->mark_sets[k], err);
+        if (!res) res = gn_vk_alloc_set(vk, v->set_pool, v->alloc_layout, "vsm alloc", &v->alloc_sets[k], err);
+    }
+    if (!res) res = gn_vk_alloc_set(vk, v->set_pool, v->bin_layout, "vsm bin", &v->bin_set, err);
+    if (!res) res = gn_vk_alloc_set(vk, v->set_pool, v->draw_layout, "vsm draw", &v->draw_set, err);
+    return res;
+}
+
+static gn_result create_pipelines(gn_renderer *r, gn_error *err)
+{
+    gn_vsm_gpu *v = &r->vsm;
+    gn_vk *vk = &r->vk;
+    gn_result res = gn_vk_compute_pipeline(vk, "vsm_mark.comp", v->mark_pipeline_layout, "vsm mark",
+                                           &v->mark_pipeline, err);
+    if (!res)
+        res = gn_vk_compute_pipeline(vk, "vsm_alloc.comp", v->alloc_pipeline_layout, "vsm alloc", &v->alloc_pipeline,
+                                     err);
+    if (!res)
+        res = gn_vk_compute_pipeline(vk, "vsm_bin.comp", v->bin_pipeline_layout, "vsm bin", &v->bin_pipeline, err);
+    /* the chosen tiles to depth 1, whatever they held */
+    gn_vk_graphics_desc g = {
+        .vert = "vsm_clear.vert",
+        .layout = v->draw_pipeline_layout,
+        .depth_format = VK_FORMAT_D32_SFLOAT,
+        .samples = 1,
+        .depth_compare = VK_COMPARE_OP_ALWAYS,
+        .depth_write = true,
+        .cull = VK_CULL_MODE_NONE,
+        .name = "vsm tile clear",
+    };
+    if (!res) res = gn_vk_graphics_pipeline(vk, &g, &v->clear_pipeline, err);
+    /* casters as the cascades draw them (src/passes/csm.c): both faces, depth clamped onto the
+     * near plane, the same slope-scaled bias in texels of the page */
+    g = (gn_vk_graphics_desc){
+        .vert = "vsm_page.vert",
+        .layout = v->draw_pipeline_layout,
+        .vertex_input = true,
+        .attributes = 1u << 0,
+        .depth_format = VK_FORMAT_D32_SFLOAT,
+        .samples = 1,
+        .depth_compare = VK_COMPARE_OP_LESS,
+        .depth_write = true,
+        .cull = VK_CULL_MODE_NONE,
+        .name = "vsm casters",
+        .depth_clamp = true,
+        .bias_constant = r->csm.bias_constant,
+        .bias_slope = r->csm.bias_slope,
+    };
+    if (!res) res = gn_vk_graphics_pipeline(vk, &g, &v->page_pipeline, err);
+    g.vert = "vsm_page_mask.vert";
+    g.frag = "mask.frag";
+    g.attributes = 1u << 0 | 1u << 3;
+    g.name = "vsm casters, alpha-tested";
+    if (!res) res = gn_vk_graphics_pipeline(vk, &g, &v->page_mask_pipeline, err);
+    return res;
+}
+
+/* The sets that name the buffers BIN and RENDER use; after those buffers are made again. */
+static void write_bin_sets(gn_renderer *r)
+{
+    gn_vsm_gpu *v = &r->vsm;
+    const VkDescriptorType SSBO = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    gn_vk_write b[8] = {
+        {.binding = 0, .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, .buffer = r->vk.ring.buffer,
+         .range = sizeof(gn_gpu_frame)},
+        {.binding = 1, .type = SSBO, .buffer = v->render.buffer},
+        {.binding = 2, .type = SSBO, .buffer = v->casters.buffer},
+        {.binding = 3, .type = SSBO, .buffer = v->regions.buffer},
+        {.binding = 4, .type = SSBO, .buffer = v->commands.buffer},
+        {.binding = 5, .type = SSBO, .buffer = v->pairs.buffer},
+        {.binding = 6, .type = SSBO, .buffer = v->indirect.buffer},
+        {.binding = 7, .type = SSBO, .buffer = v->stats.buffer},
+    };
+    gn_vk_write_set(&r->vk, v->bin_set, b, 8);
+    gn_vk_write d[2] = {{.binding = 0, .type = SSBO, .buffer = v->render.buffer},
+                        {.binding = 1, .type = SSBO, .buffer = v->pairs.buffer}};
+    gn_vk_write_set(&r->vk, v->draw_set, d, 2);
+}
+
+static void write_alloc_sets(gn_renderer *r)
+{
+    gn_vsm_gpu *v = &r->vsm;
+    const VkDescriptorType SSBO = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    for (uint32_t k = 0; k < GN_FRAMES_IN_FLIGHT; k++) {
+        gn_vk_write w[10] = {
+            {.binding = 0, .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, .buffer = r->vk.ring.buffer,
+             .range = sizeof(gn_gpu_frame)},
+            {.binding = 1, .type = SSBO, .buffer = v->requests[k].buffer},
+            {.binding = 2, .type = SSBO, .buffer = v->state.buffer},
+            {.binding = 3, .type = SSBO, .buffer = v->pool.buffer},
+            {.binding = 4, .type = SSBO, .buffer = v->render.buffer},
+            {.binding = 5, .type = SSBO, .buffer = v->table.buffer},
+            {.binding = 6, .type = SSBO, .buffer = v->versions_buf.buffer},
+            {.binding = 7, .type = SSBO, .buffer = v->stats.buffer},
+            {.binding = 8, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, .buffer = r->vk.ring.buffer,
+             .range = (MAX_INVALIDATE + MAX_DYNAMIC) * 16},
+            {.binding = 9, .type = SSBO, .buffer = v->indirect.buffer},
+        };
+        gn_vk_write_set(&r->vk, v->alloc_sets[k], w, 10);
+    }
+}
 
 gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
 {
@@ -47,29 +203,20 @@ gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
                        "vsm: %u levels (1..%u) of %u texels (1024..16384, a multiple of 128)", s.levels,
                        GN_VSM_MAX_LEVELS, s.virtual_res);
-    uint32_t dyn = dynamic_pages(desc);
+    if (s.page_budget > 4096)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "vsm: a page budget of %u (at most 4096)", s.page_budget);
+    v->s = s;
+    /* the dynamic layer shares the budget, so it never needs more tiles than that */
+    uint32_t dyn = desc && desc->dynamic_pages ? desc->dynamic_pages : 256;
+    v->dyn_capacity = dyn < s.page_budget ? dyn : s.page_budget;
     /* the atlas holds the pool's pages, then the dynamic layer's */
-    uint32_t per_row = (uint32_t)ceil(sqrt((double)s.pool_pages + dyn));
+    uint32_t per_row = (uint32_t)ceil(sqrt((double)s.pool_pages + v->dyn_capacity));
     if (s.pool_pages < 4 || per_row * 128 > r->vk.props.limits.maxImageDimension2D)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "vsm: a pool of %u pages needs a %u^2 atlas (device: %u)",
                        s.pool_pages, per_row * 128, r->vk.props.limits.maxImageDimension2D);
-    if (!gn_vsm_state_init(&v->state, &s))
-        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory for the page tables");
     v->atlas_pages_per_row = per_row;
     v->bias_texels = 1.0f; /* receivers move 1 texel of their page along the normal (town: best agreement) */
-    uint32_t n = s.virtual_res / 128, slots = s.levels * n * n;
-    v->table_cpu = calloc(slots, sizeof *v->table_cpu);
-    v->request_cpu = calloc(GN_VSM_MASK_WORDS(s.levels, n), sizeof *v->request_cpu);
-    v->page_vp = malloc((size_t)(s.page_budget ? s.page_budget : 1) * 16 * sizeof *v->page_vp);
-    v->page_draws = calloc(s.page_budget ? s.page_budget : 1, sizeof *v->page_draws);
-    v->dyn_capacity = dyn;
-    v->dyn_pages = malloc(dyn * sizeof *v->dyn_pages);
-    v->dyn_prev = malloc(dyn * sizeof *v->dyn_prev);
-    v->dyn_vp = malloc((size_t)dyn * 16 * sizeof *v->dyn_vp);
-    v->dyn_draws = calloc(dyn, sizeof *v->dyn_draws);
-    if (!v->table_cpu || !v->request_cpu || !v->page_vp || !v->page_draws || !v->dyn_pages || !v->dyn_prev ||
-        !v->dyn_vp || !v->dyn_draws)
-        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory");
+    uint32_t n = s.virtual_res / 128, total = s.levels * n * n;
     gn_vk_image_desc ad = {
         .width = per_row * 128,
         .height = per_row * 128,
@@ -79,38 +226,35 @@ gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
         .name = "vsm page atlas",
     };
     gn_result res = gn_vk_image_create(&r->vk, &ad, &v->atlas, err);
-    gn_vk_buffer_desc td = {.size = (VkDeviceSize)slots * sizeof(gn_gpu_vsm_page),
-                            .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                            .name = "vsm page table"};
-    if (!res) res = gn_vk_buffer_create(&r->vk, &td, &v->table, err);
-    gn_vk_buffer_desc vd = {.size = (VkDeviceSize)GN_VSM_VERSIONS * 4 * 16,
-                            .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                            .name = "vsm light versions"};
-    if (!res) res = gn_vk_buffer_create(&r->vk, &vd, &v->versions, err);
-    for (uint32_t k = 0; !res && k < GN_FRAMES_IN_FLIGHT; k++) {
-        gn_vk_buffer_desc rd = {.size = (VkDeviceSize)GN_VSM_MASK_WORDS(s.levels, n) * 4,
-                                .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                .host_visible = true,
-                                .name = "vsm page requests"};
-        res = gn_vk_buffer_create(&r->vk, &rd, &v->requests[k], err);
-    }
-    if (!res) res = gn_vk_sampler_compare(&r->vk, false, true, true, "vsm compare", &v->atlas_sampler, err);
-    const gn_vk_binding b[] = {
-        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, CS}, /* gn_gpu_frame */
-        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS}, /* resolved depth */
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},         /* this slot's request mask */
-    };
-    if (!res) res = gn_vk_set_layout(&r->vk, b, 3, "vsm mark set", &v->mark_layout, err);
-    if (!res)
-        res = gn_vk_pipeline_layout(&r->vk, &v->mark_layout, 1, 0, "vsm mark", &v->mark_pipeline_layout, err);
-    if (!res) res = gn_vk_descriptor_pool(&r->vk, GN_FRAMES_IN_FLIGHT, "vsm mark", &v->mark_pool, err);
+    const VkBufferUsageFlags IND = VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+    if (!res) res = storage(r, (VkDeviceSize)total * sizeof(gn_gpu_vsm_page), 0, false, "vsm page table", &v->table, err);
+    if (!res) res = storage(r, (VkDeviceSize)GN_VSM_VERSIONS * 4 * 16, 0, false, "vsm light versions", &v->versions_buf, err);
     for (uint32_t k = 0; !res && k < GN_FRAMES_IN_FLIGHT; k++)
-        res = gn_vk_alloc_set(&r->vk, v->mark_pool, v->mark_layout, "vsm mark", &v->mark_sets[k], err);
+        res = storage(r, (VkDeviceSize)GN_VSM_MASK_WORDS(s.levels, n) * 4, 0, true, "vsm page requests",
+                      &v->requests[k], err);
+    if (!res) res = storage(r, (VkDeviceSize)total * sizeof(gn_gpu_vsm_state), 0, false, "vsm pages", &v->state, err);
     if (!res)
-        res = gn_vk_compute_pipeline(&r->vk, "vsm_mark.comp", v->mark_pipeline_layout, "vsm mark",
-                                     &v->mark_pipeline, err);
-    if (!res) gn_vsm_write_mark_sets(r);
-    return res;
+        res = storage(r, 16 + (VkDeviceSize)4 * (s.pool_pages + 2 * v->dyn_capacity), 0, false, "vsm pool", &v->pool,
+                      err);
+    if (!res)
+        res = storage(r, 16 + (VkDeviceSize)s.page_budget * sizeof(gn_gpu_vsm_render), 0, false, "vsm render list",
+                      &v->render, err);
+    if (!res) res = storage(r, sizeof(gn_gpu_vsm_stats), 0, false, "vsm stats", &v->stats, err);
+    if (!res) res = storage(r, INDIRECT_SIZE, IND, false, "vsm draw counts", &v->indirect, err);
+    if (!res) res = storage(r, 16 * GN_GPU_VSM_MAX_GROUPS, 0, false, "vsm draw regions", &v->regions, err);
+    /* BIN's buffers grow with the scene (make_casters); until then, one entry each */
+    if (!res) res = storage(r, sizeof(gn_gpu_vsm_caster), 0, false, "vsm casters", &v->casters, err);
+    if (!res) res = storage(r, sizeof(VkDrawIndexedIndirectCommand), IND, false, "vsm draws", &v->commands, err);
+    if (!res) res = storage(r, 8, 0, false, "vsm draw pairs", &v->pairs, err);
+    v->pair_capacity = 1;
+    if (!res) res = gn_vk_sampler_compare(&r->vk, false, true, true, "vsm compare", &v->atlas_sampler, err);
+    if (!res) res = create_layouts(r, err);
+    if (!res) res = create_pipelines(r, err);
+    if (res) return res;
+    gn_vsm_write_mark_sets(r);
+    write_alloc_sets(r);
+    write_bin_sets(r);
+    return GN_OK;
 }
 
 void gn_vsm_write_mark_sets(gn_renderer *r)
@@ -138,128 +282,145 @@ void gn_vsm_release(gn_renderer *r)
     gn_vsm_gpu *v = &r->vsm;
     gn_vk *vk = &r->vk;
     gn_vk_image_release(vk, &v->atlas);
-    gn_vk_buffer_release(vk, &v->table);
-    gn_vk_buffer_release(vk, &v->versions);
+    gn_vk_buffer *buffers[] = {&v->table,    &v->versions_buf, &v->state,   &v->pool,    &v->render, &v->stats,
+                               &v->indirect, &v->casters,      &v->regions, &v->commands, &v->pairs};
+    for (size_t k = 0; k < sizeof buffers / sizeof buffers[0]; k++) gn_vk_buffer_release(vk, buffers[k]);
     for (uint32_t k = 0; k < GN_FRAMES_IN_FLIGHT; k++) gn_vk_buffer_release(vk, &v->requests[k]);
-    gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)v->mark_pipeline);
-    gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)(uintptr_t)v->mark_pipeline_layout);
-    gn_vk_release(vk, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)(uintptr_t)v->mark_layout);
-    gn_vk_release(vk, VK_OBJECT_TYPE_DESCRIPTOR_POOL, (uint64_t)(uintptr_t)v->mark_pool);
+    VkPipeline pipes[] = {v->mark_pipeline, v->alloc_pipeline, v->bin_pipeline, v->clear_pipeline, v->page_pipeline,
+                          v->page_mask_pipeline};
+    for (size_t k = 0; k < sizeof pipes / sizeof pipes[0]; k++)
+        gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)pipes[k]);
+    VkPipelineLayout layouts[] = {v->mark_pipeline_layout, v->alloc_pipeline_layout, v->bin_pipeline_layout,
+                                  v->draw_pipeline_layout};
+    for (size_t k = 0; k < sizeof layouts / sizeof layouts[0]; k++)
+        gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)(uintptr_t)layouts[k]);
+    VkDescriptorSetLayout sets[] = {v->mark_layout, v->alloc_layout, v->bin_layout, v->draw_layout};
+    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
+        gn_vk_release(vk, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)(uintptr_t)sets[k]);
+    gn_vk_release(vk, VK_OBJECT_TYPE_DESCRIPTOR_POOL, (uint64_t)(uintptr_t)v->set_pool);
     gn_vk_release(vk, VK_OBJECT_TYPE_SAMPLER, (uint64_t)(uintptr_t)v->atlas_sampler);
-    gn_vsm_state_free(&v->state);
-    free(v->table_cpu);
-    free(v->request_cpu);
-    free(v->page_vp);
-    free(v->page_draws);
-    free(v->dyn_pages);
-    free(v->dyn_prev);
-    free(v->dyn_vp);
-    free(v->dyn_draws);
-    free(v->dyn_spheres);
-    free(v->dyn_light);
-    free(v->caster_xy);
-    free(v->caster_radius);
-    free(v->caster_list);
-    gn_vsm_bins_free(&v->bins);
+    free(v->casters_cpu);
     memset(v, 0, sizeof *v);
 }
 
 static uint32_t slot_index(const gn_renderer *r) { return (uint32_t)(r->vk.frame_number % GN_FRAMES_IN_FLIGHT); }
 
-/* The page table as the shaders read it: rendered pages only (allocated ones waiting for the
- * budget read as missing, so a coarser level stands in). */
-static void fill_table(gn_vsm_gpu *v)
-{
-    const gn_vsm_state *st = &v->state;
-    uint32_t n = st->s.virtual_res / 128, slots = st->s.levels * n * n;
-    for (uint32_t k = 0; k < slots; k++) {
-        const gn_vsm_page *pg = &st->pages[k];
-        gn_gpu_vsm_page *e = &v->table_cpu[k];
-        if (pg->physical == GN_VSM_NONE || !pg->rendered) {
-            e->entry[0] = GN_GPU_VSM_NONE, e->entry[1] = e->entry[2] = e->entry[3] = 0;
-            continue;
-        }
-        e->entry[0] = pg->physical;
-        e->entry[1] = pg->version % GN_VSM_VERSIONS;
-        memcpy(&e->entry[2], &pg->i, 4);
-        memcpy(&e->entry[3], &pg->j, 4);
-    }
-    for (uint32_t k = 0; k < st->render_count; k++) v->table_cpu[st->render[k]].entry[1] |= GN_GPU_VSM_RENDERED_NOW;
-    /* the dynamic layer's tile (after the pool's), 1-based in bits 8..23 */
-    for (uint32_t k = 0; k < v->dyn_count; k++) {
-        v->table_cpu[v->dyn_pages[k]].entry[1] |= (k + 1) << 8;
-        if (v->dyn_render) v->table_cpu[v->dyn_pages[k]].entry[1] |= GN_GPU_VSM_RENDERED_NOW;
-    }
-}
-
-/* The dynamic layer for this frame: which pages dynamic casters touch, and whether their tiles
- * must be rendered again (an object moved, the light changed, or the set of pages did). */
-static gn_result plan_dynamic(gn_renderer *r, const gn_scene *s, gn_error *err)
+/* The first contents of ALLOC's state: no page resident, every pool page free (handed out
+ * from the top of the stack: page 0 first), no dynamic page list rendered. */
+static gn_result initialize(gn_renderer *r, gn_error *err)
 {
     gn_vsm_gpu *v = &r->vsm;
-    const gn_vsm_state *st = &v->state;
-    uint32_t nd = r->scene.dynamic_count;
-    if (nd > v->dyn_sphere_cap) {
-        /* this frame's spheres in the first half, the last rendered ones in the second */
-        float(*grown)[4] = realloc(v->dyn_spheres, 2 * nd * sizeof *grown);
-        if (grown) v->dyn_spheres = grown;
-        float(*light)[3] = realloc(v->dyn_light, nd * sizeof *light);
-        if (light) v->dyn_light = light;
-        if (!grown || !light) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory");
-        v->dyn_sphere_cap = nd;
-        v->dyn_valid = false;
+    uint32_t total = pages_total(v), pool = v->s.pool_pages;
+    size_t state_bytes = (size_t)total * sizeof(gn_gpu_vsm_state);
+    size_t pool_words = 4 + (size_t)pool + 2 * v->dyn_capacity;
+    gn_gpu_vsm_state *pages = malloc(state_bytes);
+    uint32_t *lists = calloc(pool_words, sizeof *lists);
+    if (!pages || !lists) {
+        free(pages);
+        free(lists);
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory");
     }
-    for (uint32_t k = 0; k < nd; k++) memcpy(v->dyn_spheres[k], s->instances[r->scene.dynamic_ids[k]].sphere, 16);
-    /* moved: a sphere differs from when the tiles were rendered (transforms may be set again
-     * to the same values every frame, so the scene's generation says too little) */
-    bool moved = memcmp(v->dyn_spheres, v->dyn_spheres + v->dyn_sphere_cap, nd * sizeof *v->dyn_spheres) != 0;
-    /* never more than the page budget, which the dynamic and static pages share */
-    uint32_t cap = v->dyn_capacity < st->s.page_budget ? v->dyn_capacity : st->s.page_budget;
-    v->dyn_needed = gn_vsm_dynamic_pages(st, &v->view, (const float(*)[4])v->dyn_spheres, nd, v->dyn_light,
-                                         v->dyn_pages, cap);
-    v->dyn_count = v->dyn_needed < cap ? v->dyn_needed : cap;
-    bool same = v->dyn_valid && !moved && v->dyn_instances == nd &&
-                v->dyn_version == st->versions.current && v->dyn_prev_count == v->dyn_count &&
-                memcmp(v->dyn_prev, v->dyn_pages, v->dyn_count * sizeof *v->dyn_pages) == 0;
-    v->dyn_render = !same && v->dyn_count > 0;
-    v->stats.rendered_dynamic = v->dyn_render ? v->dyn_count : 0;
-    v->stats.overflow += v->dyn_needed - v->dyn_count;
-    if (!v->dyn_render) return GN_OK;
-    uint32_t n = st->s.virtual_res / 128, per_level = n * n;
-    for (uint32_t k = 0; k < v->dyn_count; k++) {
-        uint32_t idx = v->dyn_pages[k], level = idx / per_level;
-        const gn_vsm_page *pg = &st->pages[idx];
-        gn_vsm_page_matrix(st, st->versions.current, level, pg->i, pg->j, &v->dyn_vp[(size_t)k * 16]);
-        /* this page's dynamic casters: few, so every one is tested */
-        float size = v->view.page_size[level], x0 = (float)pg->i * size, y0 = (float)pg->j * size;
-        uint32_t m = 0;
-        for (uint32_t q = 0; q < nd; q++) {
-            uint32_t inst = r->scene.dynamic_ids[q];
-            const gn_cull_item *it = &r->plan.items[inst];
-            float lp[3], rad = it->sphere[3];
-            gn_vsm_to_light(&v->view, it->sphere, lp);
-            if (it->pipeline == GN_DRAW_BLEND || lp[0] + rad < x0 || lp[0] - rad > x0 + size || lp[1] + rad < y0 ||
-                lp[1] - rad > y0 + size)
-                continue;
-            r->plan.subset[m++] = *it;
+    for (uint32_t k = 0; k < total; k++) {
+        memset(&pages[k], 0, sizeof pages[k]);
+        pages[k].a[2] = GN_GPU_VSM_NONE;
+    }
+    lists[0] = pool;
+    lists[1] = ~0u;
+    for (uint32_t k = 0; k < pool; k++) lists[4 + k] = pool - 1 - k;
+    gn_result res = gn_vk_upload_buffer(&r->vk, &v->state, 0, pages, state_bytes, err);
+    if (!res) res = gn_vk_upload_buffer(&r->vk, &v->pool, 0, lists, pool_words * 4, err);
+    free(pages);
+    free(lists);
+    v->initialized = !res;
+    return res;
+}
+
+/* BIN's casters from the scene: every instance but blended ones, static first and dynamic
+ * last (so a moving object re-uploads only the tail), each in its draw group; then the
+ * regions of the command buffer each group appends into. */
+static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
+{
+    gn_vsm_gpu *v = &r->vsm;
+    uint32_t count = s->instance_count;
+    if (count > v->caster_cap) {
+        gn_gpu_vsm_caster *grown = realloc(v->casters_cpu, (size_t)count * sizeof *grown);
+        if (!grown) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory for %u casters", count);
+        v->casters_cpu = grown;
+        v->caster_cap = count;
+    }
+    uint32_t group_size[GN_GPU_VSM_MAX_GROUPS] = {0}, m = 0;
+    v->group_count = 1;
+    bool warned = false;
+    for (int pass = 0; pass < 2; pass++) /* static, then dynamic */
+        for (uint32_t k = 0; k < count; k++) {
+            const gn_cull_item *it = &r->plan.items[k];
+            bool dynamic = (s->instances[k].flags & GN_INSTANCE_DYNAMIC) != 0;
+            if (it->pipeline == GN_DRAW_BLEND || dynamic != (pass == 1)) continue;
+            uint32_t group = 0;
+            if (it->pipeline == GN_DRAW_MASK) {
+                while (group < v->group_count && (group == 0 || v->group_material[group] != it->material)) group++;
+                if (group == v->group_count && group < GN_GPU_VSM_MAX_GROUPS) v->group_material[v->group_count++] = it->material;
+                if (group >= GN_GPU_VSM_MAX_GROUPS) {
+                    if (!warned)
+                        gn_vk_log(&r->vk, GN_LOG_WARN, "vsm: over %u alpha-tested materials: the rest cast as opaque",
+                                  GN_GPU_VSM_MAX_GROUPS - 1);
+                    warned = true;
+                    group = 0;
+                }
+            }
+            const gn_mesh *mesh = &s->meshes[it->mesh];
+            gn_gpu_vsm_caster *c = &v->casters_cpu[m++];
+            memcpy(c->sphere, it->sphere, sizeof c->sphere);
+            c->draw[0] = mesh->index_count, c->draw[1] = mesh->first_index;
+            c->draw[2] = mesh->first_vertex, c->draw[3] = k;
+            c->info[0] = group, c->info[1] = dynamic, c->info[2] = c->info[3] = 0;
+            group_size[group]++;
+            if (pass == 0) v->static_casters = m;
         }
-        gn_draw_list_build(r->plan.subset, m, NULL, &r->plan.shadow_list);
-        gn_result res = gn_plan_write(r, s, &r->plan.shadow_list, &v->dyn_draws[k], err);
-        if (res) return res;
+    v->caster_count = m;
+    /* a group's region: what it could need (its casters on every page of a frame's budget),
+     * within its share of MAX_PAIRS, never under 4096 commands; a fuller one drops casters
+     * and counts them as overflow */
+    uint64_t offset = 0;
+    uint32_t budget = v->s.page_budget;
+    for (uint32_t g = 0; g < v->group_count; g++) {
+        uint64_t want = (uint64_t)group_size[g] * budget, share = m ? (uint64_t)MAX_PAIRS * group_size[g] / m : 0;
+        if (share < 4096) share = 4096;
+        uint64_t cap = want < share ? want : share;
+        v->region[g][0] = (uint32_t)offset, v->region[g][1] = (uint32_t)(cap ? cap : 1);
+        offset += v->region[g][1];
     }
-    memcpy(v->dyn_prev, v->dyn_pages, v->dyn_count * sizeof *v->dyn_pages);
-    v->dyn_prev_count = v->dyn_count;
-    v->dyn_instances = nd;
-    memcpy(v->dyn_spheres + v->dyn_sphere_cap, v->dyn_spheres, nd * sizeof *v->dyn_spheres);
-    v->dyn_version = st->versions.current;
-    v->dyn_valid = true;
-    return GN_OK;
+    uint32_t pairs = (uint32_t)offset;
+    gn_result res = GN_OK;
+    if (pairs > v->pair_capacity || m > v->casters.size / sizeof(gn_gpu_vsm_caster)) {
+        /* the sets name these buffers: no frame may still use them (a scene change, the only
+         * caller, has waited for the GPU: gn_gpu_scene_sync) */
+        if (pairs > v->pair_capacity) {
+            gn_vk_buffer_release(&r->vk, &v->commands);
+            gn_vk_buffer_release(&r->vk, &v->pairs);
+            res = storage(r, (VkDeviceSize)pairs * sizeof(VkDrawIndexedIndirectCommand),
+                          VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, false, "vsm draws", &v->commands, err);
+            if (!res) res = storage(r, (VkDeviceSize)pairs * 8, 0, false, "vsm draw pairs", &v->pairs, err);
+            v->pair_capacity = res ? 0 : pairs;
+        }
+        if (!res && m > v->casters.size / sizeof(gn_gpu_vsm_caster)) {
+            gn_vk_buffer_release(&r->vk, &v->casters);
+            res = storage(r, (VkDeviceSize)m * sizeof(gn_gpu_vsm_caster), 0, false, "vsm casters", &v->casters, err);
+        }
+        if (res) return res;
+        write_bin_sets(r);
+    }
+    uint32_t regions[GN_GPU_VSM_MAX_GROUPS][4] = {{0}};
+    for (uint32_t g = 0; g < v->group_count; g++) regions[g][0] = v->region[g][0], regions[g][1] = v->region[g][1];
+    res = gn_vk_upload_buffer(&r->vk, &v->regions, 0, regions, sizeof regions, err);
+    if (!res && m) res = gn_vk_upload_buffer(&r->vk, &v->casters, 0, v->casters_cpu, (size_t)m * sizeof *v->casters_cpu, err);
+    return res;
 }
 
 static gn_result upload_versions(gn_renderer *r, gn_error *err)
 {
     gn_vsm_gpu *v = &r->vsm;
-    const gn_vsm_versions *vv = &v->state.versions;
+    const gn_vsm_versions *vv = &v->versions;
     if (v->versions_uploaded == vv->current + 1) return GN_OK;
     /* rows of the rotation, then the pivot: the shader subtracts first, as gn_vsm_to_light does */
     float rows[GN_VSM_VERSIONS][16];
@@ -272,117 +433,107 @@ static gn_result upload_versions(gn_renderer *r, gn_error *err)
         rows[k][15] = 0.0f;
     }
     v->versions_uploaded = vv->current + 1;
-    return gn_vk_upload_buffer(&r->vk, &v->versions, 0, rows, sizeof rows, err);
+    return gn_vk_upload_buffer(&r->vk, &v->versions_buf, 0, rows, sizeof rows, err);
+}
+
+/* This frame's spheres for ALLOC, into the ring: static objects added since the cache was
+ * filled (their pages are invalidated), then the dynamic casters (their pages get tiles). */
+static gn_result plan_inputs(gn_renderer *r, const gn_scene *s, uint32_t *invalidate, uint32_t *dynamic,
+                             gn_error *err)
+{
+    gn_vsm_gpu *v = &r->vsm;
+    *invalidate = *dynamic = 0;
+    v->alloc_flags = 0;
+    bool scene_changed = v->source != s || v->source_generation != s->generation;
+    if (scene_changed) {
+        /* the API adds static instances, never moves or removes them: added ones invalidate
+         * only the pages their bounds touch; another scene, or any other change, every page */
+        bool added_only = v->source == s && s->instance_count > v->source_instances &&
+                          s->instance_count - v->source_instances <= MAX_INVALIDATE;
+        if (added_only)
+            *invalidate = s->instance_count - v->source_instances;
+        else
+            v->alloc_flags |= ALLOC_INVALIDATE_ALL;
+        gn_result res = make_casters(r, s, err);
+        if (res) return res;
+        v->source = s;
+        v->source_generation = s->generation;
+    }
+    uint32_t first_added = v->source_instances;
+    v->source_instances = s->instance_count;
+    uint32_t nd = v->caster_count - v->static_casters;
+    if (nd > MAX_DYNAMIC) {
+        gn_vk_log(&r->vk, GN_LOG_WARN, "vsm: %u dynamic casters; the first %u place dynamic pages", nd, MAX_DYNAMIC);
+        nd = MAX_DYNAMIC;
+    }
+    *dynamic = nd;
+    void *ptr;
+    uint32_t used = (*invalidate + nd) ? *invalidate + nd : 1;
+    gn_result res = gn_vk_ring_alloc_window(&r->vk, (VkDeviceSize)used * 16, (MAX_INVALIDATE + MAX_DYNAMIC) * 16,
+                                            gn_vk_storage_align(&r->vk), &v->inputs_offset, &ptr, err);
+    if (res) return res;
+    float(*spheres)[4] = ptr;
+    for (uint32_t k = 0; k < *invalidate; k++) memcpy(spheres[k], s->instances[first_added + k].sphere, 16);
+    /* the dynamic casters now (their spheres follow their transforms); a change re-renders
+     * the dynamic layer, as does a new light version */
+    bool changed = nd != v->dyn_sphere_count || v->dyn_version != v->versions.current || scene_changed;
+    for (uint32_t q = 0; q < nd; q++) {
+        gn_gpu_vsm_caster *c = &v->casters_cpu[v->static_casters + q];
+        const float *now = r->plan.items[c->draw[3]].sphere;
+        if (memcmp(c->sphere, now, 16) != 0) changed = true; /* moved since the last frame */
+        memcpy(c->sphere, now, 16);
+        memcpy(spheres[*invalidate + q], now, 16);
+    }
+    v->dyn_sphere_count = nd;
+    v->dyn_version = v->versions.current;
+    if (changed) v->alloc_flags |= ALLOC_DYNAMIC_CHANGED;
+    /* BIN reads the dynamic casters' spheres too */
+    uint32_t all_dynamic = v->caster_count - v->static_casters;
+    for (uint32_t q = nd; q < all_dynamic; q++) {
+        gn_gpu_vsm_caster *c = &v->casters_cpu[v->static_casters + q];
+        memcpy(c->sphere, r->plan.items[c->draw[3]].sphere, 16);
+    }
+    if (changed && all_dynamic)
+        res = gn_vk_upload_buffer(&r->vk, &v->casters, (VkDeviceSize)v->static_casters * sizeof(gn_gpu_vsm_caster),
+                                  v->casters_cpu + v->static_casters, (size_t)all_dynamic * sizeof(gn_gpu_vsm_caster),
+                                  err);
+    return res;
 }
 
 gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g, gn_error *err)
 {
     gn_vsm_gpu *v = &r->vsm;
-    gn_vsm_state *st = &v->state;
-    uint32_t slot = slot_index(r);
     v->active = f->shadows == GN_SHADOWS_VSM && r->view.sun_elevation > -4.0f;
     memset(g->vsm, 0, sizeof g->vsm);
-    /* the mask this slot's previous frame wrote (its fence was waited for in frame begin) */
-    uint32_t n = st->s.virtual_res / 128, words = GN_VSM_MASK_WORDS(st->s.levels, n);
-    if (v->request_valid[slot])
-        memcpy(v->request_cpu, v->requests[slot].alloc.mapped, (size_t)words * 4);
-    else
-        memset(v->request_cpu, 0, (size_t)words * 4);
-    v->request_valid[slot] = false;
     if (!v->active) return GN_OK;
-
-    /* The scene changed under the cache: static instances added since (the API adds, never
-     * moves or removes, static ones) invalidate only the pages their bounds touch; another
-     * scene, or any other change, invalidates every page. */
-    if (v->source != s || v->source_generation != s->generation) {
-        bool added_only = v->source == s && s->instance_count > v->source_instances;
-        uint32_t n_all = st->s.levels * n * n;
-        for (uint32_t k = added_only ? v->source_instances : 0; added_only && k < s->instance_count; k++)
-            gn_vsm_invalidate_sphere(st, s->instances[k].sphere);
-        for (uint32_t k = 0; !added_only && k < n_all; k++) st->pages[k].dirty = st->pages[k].rendered;
-        v->source = s;
-        v->source_generation = s->generation;
-        v->source_instances = s->instance_count;
-    }
+    gn_result res = v->initialized ? GN_OK : initialize(r, err);
+    if (res) return res;
     float pixel_angle = 2.0f * tanf(0.5f * r->camera.fov_y) / (float)r->height;
-    gn_vsm_view_compute(&st->s, r->view.sun_direction, r->view.camera_position, pixel_angle, &v->view);
-    gn_vsm_alloc(st, &v->view, v->request_cpu, &v->stats);
-    /* the dynamic layer first (over pages rendered before this frame); its pages count against
-     * the same budget, so the static choice keeps what is left, in its priority order */
-    gn_result dres = plan_dynamic(r, s, err);
-    if (dres) return dres;
-    if (v->dyn_render) {
-        uint32_t left = st->s.page_budget > v->dyn_count ? st->s.page_budget - v->dyn_count : 0;
-        if (st->render_count > left) {
-            v->stats.waiting += st->render_count - left;
-            for (uint32_t k = left; k < st->render_count; k++)
-                v->stats.rendered_level[st->render[k] / (v->view.pages_per_side * v->view.pages_per_side)]--;
-            st->render_count = left;
-        }
-    }
-    v->stats.rendered_static = st->render_count;
-
-    /* the pages' casters, culled in light space: every centre transformed once and binned
-     * over the coarsest window (decide/vsm.c), so a page tests only its cell's casters */
-    uint32_t count = s->instance_count;
-    if (count > v->caster_capacity) {
-        float *xy = realloc(v->caster_xy, (size_t)count * 2 * sizeof *xy);
-        if (xy) v->caster_xy = xy;
-        float *rad = realloc(v->caster_radius, (size_t)count * sizeof *rad);
-        if (rad) v->caster_radius = rad;
-        uint32_t *list = realloc(v->caster_list, (size_t)count * sizeof *list);
-        if (list) v->caster_list = list;
-        if (!xy || !rad || !list) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory binning casters");
-        v->caster_capacity = count;
-    }
-    uint32_t per_level = n * n;
-    if (!gn_vsm_bins_reserve(&v->bins, per_level, count ? count : 1))
-        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory binning casters");
-    gn_result res = GN_OK;
-    if (st->render_count) {
-        for (uint32_t k = 0; k < count; k++) {
-            const gn_cull_item *it = &r->plan.items[k];
-            float lp[3];
-            gn_vsm_to_light(&v->view, it->sphere, lp);
-            v->caster_xy[2 * k] = lp[0], v->caster_xy[2 * k + 1] = lp[1];
-            /* blended surfaces cast none; dynamic ones go to the dynamic layer, never a cached page */
-            bool none = it->pipeline == GN_DRAW_BLEND || (s->instances[k].flags & GN_INSTANCE_DYNAMIC);
-            v->caster_radius[k] = none ? -1.0f : it->sphere[3];
-        }
-        gn_vsm_bins_build(&v->bins, &v->view, v->caster_xy, v->caster_radius, count);
-    }
-    for (uint32_t k = 0; !res && k < st->render_count; k++) {
-        uint32_t index = st->render[k], level = index / per_level;
-        const gn_vsm_page *pg = &st->pages[index];
-        gn_vsm_page_matrix(st, st->versions.current, level, pg->i, pg->j, &v->page_vp[(size_t)k * 16]);
-        /* a caster under half a texel of this level casts nothing visible */
-        float min_radius = 0.5f * v->view.page_size[level] / 128.0f;
-        uint32_t m = gn_vsm_bins_page(&v->bins, &v->view, v->caster_xy, v->caster_radius, level, pg->i, pg->j,
-                                      min_radius, v->caster_list);
-        for (uint32_t q = 0; q < m; q++) r->plan.subset[q] = r->plan.items[v->caster_list[q]];
-        gn_draw_list_build(r->plan.subset, m, NULL, &r->plan.shadow_list);
-        res = gn_plan_write(r, s, &r->plan.shadow_list, &v->page_draws[k], err);
-    }
+    gn_vsm_view_compute(&v->s, r->view.sun_direction, r->view.camera_position, pixel_angle, &v->view);
+    uint32_t current = gn_vsm_version_update(&v->versions, &v->view);
+    res = upload_versions(r, err);
+    uint32_t invalidate = 0, dynamic = 0;
+    if (!res) res = plan_inputs(r, s, &invalidate, &dynamic, err);
     if (res) return res;
-    gn_vsm_commit(st);
-    fill_table(v);
-    res = gn_vk_upload_buffer(&r->vk, &v->table, 0, v->table_cpu,
-                              (VkDeviceSize)st->s.levels * per_level * sizeof *v->table_cpu, err);
-    if (!res) res = upload_versions(r, err);
-    if (res) return res;
+    v->frame++;
+    uint32_t push[12] = {v->frame,       current,        v->s.page_budget, v->s.evict_frames,
+                         v->s.pool_pages, v->dyn_capacity, invalidate,      dynamic,
+                         v->alloc_flags,  pages_total(v), 0,               0};
+    memcpy(v->push, push, sizeof push);
 
-    g->vsm[0] = (float)st->s.levels;
+    uint32_t n = v->s.virtual_res / 128;
+    g->vsm[0] = (float)v->s.levels;
     g->vsm[1] = v->view.page_size[0];
     g->vsm[2] = v->view.texel0;
     g->vsm[3] = v->view.footprint_scale;
-    g->vsm_params[0] = st->s.depth_range;
-    g->vsm_params[1] = (float)(st->versions.current % GN_VSM_VERSIONS);
+    g->vsm_params[0] = v->s.depth_range;
+    g->vsm_params[1] = (float)(current % GN_VSM_VERSIONS);
     g->vsm_params[2] = (float)v->atlas_pages_per_row;
     g->vsm_params[3] = v->bias_texels;
     g->vsm_info[0] = n;
     g->vsm_info[1] = 128;
     g->vsm_info[2] = v->atlas_pages_per_row * 128;
-    g->vsm_info[3] = st->s.pool_pages; /* the dynamic layer's tiles follow the pool's */
+    g->vsm_info[3] = v->s.pool_pages; /* the dynamic layer's tiles follow the pool's */
     for (int row = 0; row < 3; row++) {
         memcpy(g->vsm_light[row], &v->view.rot[row * 3], 3 * sizeof(float));
         g->vsm_light[row][3] = 0.0f;
@@ -390,72 +541,13 @@ gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
     memcpy(g->vsm_pivot, v->view.pivot, 3 * sizeof(float));
     g->vsm_pivot[3] = 0.0f;
     for (uint32_t l = 0; l < GN_GPU_VSM_MAX_LEVELS; l++) {
-        int32_t o[2] = {l < st->s.levels ? v->view.origin[l][0] : 0, l < st->s.levels ? v->view.origin[l][1] : 0};
+        int32_t o[2] = {l < v->s.levels ? v->view.origin[l][0] : 0, l < v->s.levels ? v->view.origin[l][1] : 0};
         memcpy(&g->vsm_origin[l / 2][(l % 2) * 2], o, sizeof o);
     }
-    /* the request mask MARK writes this frame is read when this slot comes round */
-    v->request_valid[slot] = true;
-    gn_vk_frame *cur = r->vk.cur;
-    const gn_vsm_stats *sv = &v->stats;
-    cur->vsm.requested = sv->requested, cur->vsm.resident = sv->resident;
-    cur->vsm.rendered_static = sv->rendered_static, cur->vsm.rendered_dynamic = sv->rendered_dynamic;
-    cur->vsm.evicted = sv->evicted, cur->vsm.overflow = sv->overflow, cur->vsm.waiting = sv->waiting;
-    cur->vsm.pool_used = sv->pool_used, cur->vsm.pool_pages = st->s.pool_pages;
-    cur->vsm.sun_lag_deg = sv->sun_lag_deg;
-    for (uint32_t l = 0; l < 16 && l < GN_VSM_MAX_LEVELS; l++) {
-        cur->vsm.requested_level[l] = sv->requested_level[l];
-        cur->vsm.rendered_level[l] = sv->rendered_level[l];
-    }
+    /* the GPU counts this frame's pages; the frame's statistics take them when it is harvested */
+    r->vk.cur->vsm.counted = true;
+    r->vk.cur->vsm.pool_pages = v->s.pool_pages;
     return GN_OK;
-}
-
-/* One tile of the atlas: cleared alone (every other tile keeps its depth), then its casters
- * with the page's matrix. Returns the draw calls. */
-static uint32_t draw_tile(gn_renderer *r, uint32_t tile, const float vp[16], const gn_view_draws *d,
-                          uint64_t *triangles)
-{
-    gn_vk *vk = &r->vk;
-    uint32_t per_row = r->vsm.atlas_pages_per_row, x = (tile % per_row) * 128, y = (tile / per_row) * 128;
-    gn_vk_cmd_set_region(vk, x, y, 128, 128);
-    gn_vk_cmd_clear_depth_rect(vk, x, y, 128, 128, 1.0f);
-    gn_vk_cmd_bind_pipeline(vk, false, r->csm.pipeline);
-    uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)d->visible_offset};
-    gn_vk_cmd_bind_sets(vk, false, r->csm.layout, 0, 1, &r->pipes.frame_set, 2, dyn);
-    gn_vk_cmd_push(vk, r->csm.layout, 64, vp);
-    *triangles += d->triangles;
-    return gn_draw_depth_only(r, d, r->csm.mask_pipeline, r->csm.layout);
-}
-
-void gn_pass_vsm_render(gn_renderer *r)
-{
-    gn_vsm_gpu *v = &r->vsm;
-    gn_vk *vk = &r->vk;
-    const gn_vsm_state *st = &v->state;
-    if (!v->active || (!st->render_count && !v->dyn_render)) return;
-    gn_vk_use uses[] = {
-        {.image = &v->atlas, .access = GN_ACCESS_DEPTH_WRITE},
-        {.buffer = &r->scene.vertices, .access = GN_ACCESS_VERTEX_INPUT},
-        {.buffer = &r->scene.indices, .access = GN_ACCESS_VERTEX_INPUT},
-        {.buffer = &r->scene.instances, .access = GN_ACCESS_SHADER_READ},
-        {.buffer = &r->scene.materials, .access = GN_ACCESS_SHADER_READ},
-    };
-    uint32_t pass = gn_vk_pass_begin(vk, "vsm pages", uses, sizeof uses / sizeof uses[0]);
-    gn_vk_rendering ri = {
-        .depth = {.image = &v->atlas, .clear = false},
-        .width = v->atlas.width,
-        .height = v->atlas.height,
-    };
-    gn_vk_cmd_begin_rendering(vk, &ri);
-    uint32_t draws = 0;
-    uint64_t triangles = 0;
-    for (uint32_t k = 0; k < st->render_count; k++)
-        draws += draw_tile(r, st->pages[st->render[k]].physical, &v->page_vp[(size_t)k * 16], &v->page_draws[k],
-                           &triangles);
-    /* the dynamic layer: its tiles follow the pool's; only the dynamic casters over each page */
-    for (uint32_t k = 0; v->dyn_render && k < v->dyn_count; k++)
-        draws += draw_tile(r, st->s.pool_pages + k, &v->dyn_vp[(size_t)k * 16], &v->dyn_draws[k], &triangles);
-    gn_vk_cmd_end_rendering(vk);
-    gn_vk_pass_end(vk, pass, draws, triangles);
 }
 
 void gn_pass_vsm_mark(gn_renderer *r)
@@ -478,6 +570,150 @@ void gn_pass_vsm_mark(gn_renderer *r)
     gn_vk_cmd_bind_sets(vk, true, v->mark_pipeline_layout, 0, 1, &v->mark_sets[slot], 1, &dyn);
     gn_vk_cmd_dispatch(vk, (r->width + 15) / 16, (r->height + 15) / 16, 1); /* 8x8 threads of 2x2 pixels */
     gn_vk_pass_end(vk, pass, 0, 0);
-    gn_vk_use host = {.buffer = mask, .access = GN_ACCESS_HOST_READ};
-    gn_vk_barriers(vk, vk->cur->cmd, &host, 1);
+}
+
+void gn_pass_vsm_alloc(gn_renderer *r)
+{
+    gn_vsm_gpu *v = &r->vsm;
+    gn_vk *vk = &r->vk;
+    if (!v->active) return;
+    uint32_t slot = slot_index(r);
+    /* BIN's counts start at zero (ALLOC writes the clear draw in front of them) */
+    gn_vk_use clear = {.buffer = &v->indirect, .access = GN_ACCESS_TRANSFER_WRITE};
+    gn_vk_barriers(vk, vk->cur->cmd, &clear, 1);
+    gn_vk_cmd_fill(vk, &v->indirect, 0);
+    gn_vk_use alloc_uses[] = {
+        {.buffer = &v->requests[slot], .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &v->versions_buf, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &v->state, .access = GN_ACCESS_COMPUTE_WRITE},
+        {.buffer = &v->pool, .access = GN_ACCESS_COMPUTE_WRITE},
+        {.buffer = &v->render, .access = GN_ACCESS_COMPUTE_WRITE},
+        {.buffer = &v->table, .access = GN_ACCESS_COMPUTE_WRITE},
+        {.buffer = &v->stats, .access = GN_ACCESS_COMPUTE_WRITE},
+        {.buffer = &v->indirect, .access = GN_ACCESS_COMPUTE_WRITE},
+    };
+    uint32_t pass = gn_vk_pass_begin(vk, "vsm alloc", alloc_uses, sizeof alloc_uses / sizeof alloc_uses[0]);
+    gn_vk_cmd_bind_pipeline(vk, true, v->alloc_pipeline);
+    uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)v->inputs_offset};
+    gn_vk_cmd_bind_sets(vk, true, v->alloc_pipeline_layout, 0, 1, &v->alloc_sets[slot], 2, dyn);
+    gn_vk_cmd_push(vk, v->alloc_pipeline_layout, sizeof v->push, v->push);
+    gn_vk_cmd_dispatch(vk, 1, 1, 1); /* one workgroup: its choices run in page order */
+    gn_vk_pass_end(vk, pass, 0, 0);
+
+    gn_vk_use bin_uses[] = {
+        {.buffer = &v->render, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &v->casters, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &v->regions, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &v->commands, .access = GN_ACCESS_COMPUTE_WRITE},
+        {.buffer = &v->pairs, .access = GN_ACCESS_COMPUTE_WRITE},
+        {.buffer = &v->indirect, .access = GN_ACCESS_COMPUTE_WRITE},
+        {.buffer = &v->stats, .access = GN_ACCESS_COMPUTE_WRITE},
+    };
+    pass = gn_vk_pass_begin(vk, "vsm bin", bin_uses, sizeof bin_uses / sizeof bin_uses[0]);
+    gn_vk_cmd_bind_pipeline(vk, true, v->bin_pipeline);
+    gn_vk_cmd_bind_sets(vk, true, v->bin_pipeline_layout, 0, 1, &v->bin_set, 1, dyn);
+    gn_vk_cmd_push(vk, v->bin_pipeline_layout, 4, &v->caster_count);
+    if (v->caster_count) gn_vk_cmd_dispatch(vk, (v->caster_count + 63) / 64, 1, 1);
+    gn_vk_pass_end(vk, pass, 0, 0);
+
+    /* the statistics into the frame's counters; the request mask stays readable (tests) */
+    gn_vk_use copy[] = {
+        {.buffer = &v->stats, .access = GN_ACCESS_TRANSFER_READ},
+        {.buffer = &vk->cur->counters, .access = GN_ACCESS_TRANSFER_WRITE},
+    };
+    gn_vk_barriers(vk, vk->cur->cmd, copy, 2);
+    gn_vk_cmd_copy_buffer_at(vk, &v->stats, 0, &vk->cur->counters, GN_VK_COUNTERS_VSM, sizeof(gn_gpu_vsm_stats));
+    gn_vk_use host[] = {
+        {.buffer = &vk->cur->counters, .access = GN_ACCESS_HOST_READ},
+        {.buffer = &v->requests[slot], .access = GN_ACCESS_HOST_READ},
+    };
+    gn_vk_barriers(vk, vk->cur->cmd, host, 2);
+}
+
+void gn_pass_vsm_render(gn_renderer *r)
+{
+    gn_vsm_gpu *v = &r->vsm;
+    gn_vk *vk = &r->vk;
+    if (!v->active) return;
+    gn_vk_use uses[] = {
+        {.image = &v->atlas, .access = GN_ACCESS_DEPTH_WRITE},
+        {.buffer = &r->scene.vertices, .access = GN_ACCESS_VERTEX_INPUT},
+        {.buffer = &r->scene.indices, .access = GN_ACCESS_VERTEX_INPUT},
+        {.buffer = &r->scene.instances, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &r->scene.materials, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &v->render, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &v->pairs, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &v->commands, .access = GN_ACCESS_INDIRECT},
+        {.buffer = &v->indirect, .access = GN_ACCESS_INDIRECT},
+    };
+    uint32_t pass = gn_vk_pass_begin(vk, "vsm pages", uses, sizeof uses / sizeof uses[0]);
+    gn_vk_rendering ri = {
+        .depth = {.image = &v->atlas, .clear = false},
+        .width = v->atlas.width,
+        .height = v->atlas.height,
+    };
+    gn_vk_cmd_begin_rendering(vk, &ri);
+    uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)r->plan.camera.visible_offset};
+    gn_vk_cmd_bind_pipeline(vk, false, v->clear_pipeline);
+    gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, 0, 1, &r->pipes.frame_set, 2, dyn);
+    gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, 2, 1, &v->draw_set, 0, NULL);
+    gn_vk_cmd_draw_indirect(vk, &v->indirect, 0);
+    /* one indirect-count draw a group: the opaque casters, then each alpha-tested material */
+    gn_vk_cmd_bind_geometry(vk, &r->scene.vertices, &r->scene.indices);
+    const VkDeviceSize stride = sizeof(VkDrawIndexedIndirectCommand);
+    for (uint32_t g = 0; g < v->group_count; g++) {
+        if (g < 2) gn_vk_cmd_bind_pipeline(vk, false, g == 0 ? v->page_pipeline : v->page_mask_pipeline);
+        if (g > 0)
+            gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, 1, 1, &r->scene.material_sets[v->group_material[g]],
+                                0, NULL);
+        gn_vk_cmd_draw_indexed_indirect_count(vk, &v->commands, (VkDeviceSize)v->region[g][0] * stride, &v->indirect,
+                                              16 + 4 * g, v->region[g][1]);
+    }
+    /* Mesa lavapipe (22.3) keeps an indirect-count draw's count buffer for the plain indirect
+     * draws that follow in the command buffer, which then draw min(that count, theirs): one
+     * empty draw whose count reads ~0u (written by ALLOC) leaves later draws their own count. */
+    gn_vk_cmd_draw_indexed_indirect_count(vk, &v->indirect, INDIRECT_EMPTY, &v->indirect, INDIRECT_ALL, 1);
+    gn_vk_cmd_end_rendering(vk);
+    gn_vk_pass_end(vk, pass, 1 + v->group_count, 0);
+}
+
+/* ---- readback for tests ------------------------------------------------------------------- */
+typedef struct readback {
+    gn_vk_buffer *src, *dst;
+    VkDeviceSize size;
+} readback;
+
+static void record_read(gn_vk *vk, VkCommandBuffer cmd, void *user)
+{
+    readback *rb = user;
+    gn_vk_use uses[] = {{.buffer = rb->src, .access = GN_ACCESS_TRANSFER_READ},
+                        {.buffer = rb->dst, .access = GN_ACCESS_TRANSFER_WRITE}};
+    gn_vk_barriers(vk, cmd, uses, 2);
+    gn_vk_cmd_copy_buffer(vk, rb->src, rb->dst, rb->size);
+    gn_vk_use host = {.buffer = rb->dst, .access = GN_ACCESS_HOST_READ};
+    gn_vk_barriers(vk, cmd, &host, 1);
+}
+
+gn_result gn_vsm_read(gn_renderer *r, gn_vsm_buffer which, void *out, size_t size, gn_error *err)
+{
+    gn_vsm_gpu *v = &r->vsm;
+    gn_vk_buffer *src = which == GN_VSM_STATE    ? &v->state
+                        : which == GN_VSM_POOL   ? &v->pool
+                        : which == GN_VSM_RENDER ? &v->render
+                        : which == GN_VSM_TABLE  ? &v->table
+                        : which == GN_VSM_PAIRS  ? &v->pairs
+                        : which == GN_VSM_STATS  ? &v->stats
+                                                 : &v->indirect;
+    if (size > src->size) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "vsm: %zu bytes of a %llu-byte buffer", size,
+                                         (unsigned long long)src->size);
+    gn_vk_buffer dst = {0};
+    gn_vk_buffer_desc d = {.size = size ? size : 4, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT, .host_visible = true,
+                           .name = "vsm readback"};
+    gn_result res = gn_vk_wait_idle(&r->vk, err);
+    if (!res) res = gn_vk_buffer_create(&r->vk, &d, &dst, err);
+    readback rb = {src, &dst, size ? size : 4};
+    if (!res) res = gn_vk_run_once(&r->vk, record_read, &rb, err);
+    if (!res) memcpy(out, dst.alloc.mapped, size);
+    if (dst.buffer) gn_vk_buffer_release(&r->vk, &dst);
+    return res;
 }

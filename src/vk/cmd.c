@@ -78,6 +78,18 @@ void gn_vk_cmd_draw_indexed_indirect(gn_vk *vk, VkBuffer buffer, VkDeviceSize of
     vkCmdDrawIndexedIndirect(vk->cur->cmd, buffer, offset, count, sizeof(VkDrawIndexedIndirectCommand));
 }
 
+void gn_vk_cmd_draw_indexed_indirect_count(gn_vk *vk, const gn_vk_buffer *commands, VkDeviceSize offset,
+                                          const gn_vk_buffer *count, VkDeviceSize count_offset, uint32_t max)
+{
+    vkCmdDrawIndexedIndirectCount(vk->cur->cmd, commands->buffer, offset, count->buffer, count_offset, max,
+                                  sizeof(VkDrawIndexedIndirectCommand));
+}
+
+void gn_vk_cmd_draw_indirect(gn_vk *vk, const gn_vk_buffer *command, VkDeviceSize offset)
+{
+    vkCmdDrawIndirect(vk->cur->cmd, command->buffer, offset, 1, sizeof(VkDrawIndirectCommand));
+}
+
 void gn_vk_cmd_draw(gn_vk *vk, uint32_t vertex_count) { vkCmdDraw(vk->cur->cmd, vertex_count, 1, 0, 0); }
 
 void gn_vk_cmd_dispatch(gn_vk *vk, uint32_t x, uint32_t y, uint32_t z)
@@ -107,7 +119,13 @@ void gn_vk_cmd_fill(gn_vk *vk, gn_vk_buffer *dst, uint32_t value)
 
 void gn_vk_cmd_copy_buffer(gn_vk *vk, gn_vk_buffer *src, gn_vk_buffer *dst, VkDeviceSize size)
 {
-    vkCmdCopyBuffer(vk->cur->cmd, src->buffer, dst->buffer, 1, &(VkBufferCopy){0, 0, size});
+    gn_vk_cmd_copy_buffer_at(vk, src, 0, dst, 0, size);
+}
+
+void gn_vk_cmd_copy_buffer_at(gn_vk *vk, gn_vk_buffer *src, VkDeviceSize src_offset, gn_vk_buffer *dst,
+                              VkDeviceSize dst_offset, VkDeviceSize size)
+{
+    vkCmdCopyBuffer(vk->cur->cmd, src->buffer, dst->buffer, 1, &(VkBufferCopy){src_offset, dst_offset, size});
 }
 
 void gn_vk_cmd_set_region(gn_vk *vk, uint32_t x, uint32_t y, uint32_t w, uint32_t h)

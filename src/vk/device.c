@@ -205,13 +205,17 @@ static const char *unsuitable(VkPhysicalDevice pd)
     vkGetPhysicalDeviceProperties(pd, &p);
     if (p.apiVersion < VK_API_VERSION_1_3) return "Vulkan 1.3 not supported";
     VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    VkPhysicalDeviceFeatures2 f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13};
+    VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                            .pNext = &f13};
+    VkPhysicalDeviceFeatures2 f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
     vkGetPhysicalDeviceFeatures2(pd, &f);
+    if (!f12.drawIndirectCount) return "no drawIndirectCount"; /* VSM's GPU-built draws */
     if (!f13.dynamicRendering) return "no dynamicRendering";
     if (!f13.synchronization2) return "no synchronization2";
     if (!f13.maintenance4) return "no maintenance4";
     if (!f.features.multiDrawIndirect) return "no multiDrawIndirect";
     if (!f.features.drawIndirectFirstInstance) return "no drawIndirectFirstInstance";
+    if (!f.features.shaderClipDistance) return "no shaderClipDistance"; /* VSM pages in their tiles */
     if (graphics_compute_family(pd) < 0) return "no graphics+compute queue with timestamps";
     return NULL;
 }
@@ -317,6 +321,7 @@ static gn_result create_device(gn_vk *vk, const char *sel, gn_error *err)
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
         .pNext = &f13,
         .hostQueryReset = VK_TRUE,
+        .drawIndirectCount = VK_TRUE,
     };
     VkPhysicalDeviceFeatures2 features = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
@@ -325,6 +330,7 @@ static gn_result create_device(gn_vk *vk, const char *sel, gn_error *err)
             {
                 .multiDrawIndirect = VK_TRUE,
                 .drawIndirectFirstInstance = VK_TRUE,
+                .shaderClipDistance = VK_TRUE,
                 .depthClamp = supported.depthClamp,
                 .samplerAnisotropy = supported.samplerAnisotropy,
             },
@@ -390,13 +396,13 @@ static gn_result create_frames(gn_vk *vk, gn_error *err)
         r = vkCreateQueryPool(vk->device, &qci, NULL, &f->queries);
         if (r) return gn_vk_check(vk, r, "vkCreateQueryPool", err);
         vkResetQueryPool(vk->device, f->queries, 0, GN_MAX_PASS_QUERIES);
-        gn_vk_buffer_desc cd = {.size = 256,
+        gn_vk_buffer_desc cd = {.size = GN_VK_COUNTERS_SIZE,
                                 .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                 .host_visible = true,
                                 .name = "frame counters"};
         gn_result cres = gn_vk_buffer_create(vk, &cd, &f->counters, err);
         if (cres) return cres;
-        memset(f->counters.alloc.mapped, 0, 256);
+        memset(f->counters.alloc.mapped, 0, GN_VK_COUNTERS_SIZE);
         char name[64];
         snprintf(name, sizeof name, "frame slot %u", i);
         gn_vk_name(vk, VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)(uintptr_t)f->cmd, name);

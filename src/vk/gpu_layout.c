@@ -11,6 +11,10 @@ _Static_assert(sizeof(gn_gpu_frame) == 2 * 64 + 11 * 16 + 16 + GN_GPU_MAX_CASCAD
                "gn_gpu_frame: 2 mat4, 11 vec4, 1 uvec4, a mat4 and a vec4 per cascade, then the "
                "view mat4, cluster_grid, cluster_depth, lights, cluster_proj and the VSM block");
 _Static_assert(sizeof(gn_gpu_vsm_page) == 16, "gn_gpu_vsm_page: one uvec4");
+_Static_assert(sizeof(gn_gpu_vsm_state) == 32, "gn_gpu_vsm_state: two uvec4");
+_Static_assert(sizeof(gn_gpu_vsm_render) == 32, "gn_gpu_vsm_render: a uvec4 and a vec4");
+_Static_assert(sizeof(gn_gpu_vsm_caster) == 48, "gn_gpu_vsm_caster: three vec4s");
+_Static_assert(sizeof(gn_gpu_vsm_stats) == 176, "gn_gpu_vsm_stats: eleven uvec4s");
 _Static_assert(offsetof(gn_gpu_frame, cascade_view_proj) % 16 == 0, "std140: matrices on 16 bytes");
 _Static_assert(offsetof(gn_gpu_frame, camera_pos) == 128, "gn_gpu_frame.camera_pos follows the matrices");
 _Static_assert(sizeof(gn_gpu_instance) == 64, "gn_gpu_instance: 3 rows + info");

@@ -120,11 +120,17 @@ typedef struct gn_vk_frame {
         uint32_t pool_used, pool_pages;
         float sun_lag_deg;
         uint32_t requested_level[16], rendered_level[16];
+        bool counted; /* the GPU counted them: gn_gpu_vsm_stats at GN_VK_COUNTERS_VSM */
     } vsm;
-    /* GPU-side counters of this frame (the light-list overflow), copied here by the passes
-     * and read when the frame is harvested: host-visible, one per slot */
+    /* GPU-side counters of this frame, copied here by the passes and read when the frame is
+     * harvested: host-visible, one per slot. Bytes 0..3 the light-list overflow; from
+     * GN_VK_COUNTERS_VSM a gn_gpu_vsm_stats. */
     gn_vk_buffer counters;
 } gn_vk_frame;
+
+#define GN_VK_COUNTERS_VSM 64
+#define GN_VK_COUNTERS_SIZE 256
+_Static_assert(GN_VK_COUNTERS_VSM + sizeof(gn_gpu_vsm_stats) <= GN_VK_COUNTERS_SIZE, "the VSM counters fit");
 
 /* ---- the context ----------------------------------------------------------------------------- */
 typedef struct gn_vk {
@@ -305,6 +311,11 @@ void gn_vk_cmd_bind_sets(gn_vk *vk, bool compute, VkPipelineLayout layout, uint3
 void gn_vk_cmd_bind_geometry(gn_vk *vk, const gn_vk_buffer *vertices, const gn_vk_buffer *indices);
 void gn_vk_cmd_push(gn_vk *vk, VkPipelineLayout layout, uint32_t size, const void *data);
 void gn_vk_cmd_draw_indexed_indirect(gn_vk *vk, VkBuffer buffer, VkDeviceSize offset, uint32_t count);
+/* GPU-written draws: up to max indexed commands, as many as the uint at count_offset says;
+ * one non-indexed command. */
+void gn_vk_cmd_draw_indexed_indirect_count(gn_vk *vk, const gn_vk_buffer *commands, VkDeviceSize offset,
+                                          const gn_vk_buffer *count, VkDeviceSize count_offset, uint32_t max);
+void gn_vk_cmd_draw_indirect(gn_vk *vk, const gn_vk_buffer *command, VkDeviceSize offset);
 void gn_vk_cmd_draw(gn_vk *vk, uint32_t vertex_count);
 void gn_vk_cmd_dispatch(gn_vk *vk, uint32_t x, uint32_t y, uint32_t z);
 void gn_vk_cmd_copy_image_to_buffer(gn_vk *vk, gn_vk_image *src, gn_vk_buffer *dst);
@@ -312,6 +323,8 @@ void gn_vk_cmd_copy_ring(gn_vk *vk, gn_vk_buffer *dst, const VkBufferCopy *regio
 void gn_vk_cmd_fill(gn_vk *vk, gn_vk_buffer *dst, uint32_t value); /* the whole buffer */
 void gn_vk_cmd_copy_buffer(gn_vk *vk, gn_vk_buffer *src, gn_vk_buffer *dst,
                            VkDeviceSize size);
+void gn_vk_cmd_copy_buffer_at(gn_vk *vk, gn_vk_buffer *src, VkDeviceSize src_offset, gn_vk_buffer *dst,
+                              VkDeviceSize dst_offset, VkDeviceSize size);
 /* Viewport and scissor to a region of the current attachments (a shadow page in its atlas). */
 void gn_vk_cmd_set_region(gn_vk *vk, uint32_t x, uint32_t y, uint32_t w, uint32_t h);
 /* Clears a rectangle of the current depth attachment (inside a rendering). */

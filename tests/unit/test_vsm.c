@@ -104,6 +104,7 @@ static void test_cache_still_sun(void)
     uint32_t frames = 0, total_rendered = 0;
     do {
         gn_vsm_alloc(&st, &v, mask, &stats);
+        gn_vsm_select(&st, s.page_budget, &stats);
         CHECK(st.render_count <= s.page_budget, "rendered %u over the budget", st.render_count);
         total_rendered += st.render_count;
         gn_vsm_commit(&st);
@@ -114,6 +115,7 @@ static void test_cache_still_sun(void)
           requested);
     /* a still camera and sun: nothing more */
     gn_vsm_alloc(&st, &v, mask, &stats);
+    gn_vsm_select(&st, s.page_budget, &stats);
     CHECK(st.render_count == 0 && stats.requested == requested && stats.sun_lag_deg == 0.0f,
           "still frame rendered %u, requested %u, lag %g", st.render_count, stats.requested, stats.sun_lag_deg);
     gn_vsm_commit(&st);
@@ -128,6 +130,7 @@ static void test_cache_still_sun(void)
         for (uint32_t k = 0; k < 6 * per; k++)
             if ((mask[k >> 5] >> (k & 31)) & 1u) before_new += st.pages[k].physical == GN_VSM_NONE || !st.pages[k].rendered;
         gn_vsm_alloc(&st, &v, mask, &stats);
+        gn_vsm_select(&st, s.page_budget, &stats);
         CHECK(st.render_count <= before_new, "frame %d rendered %u pages, only %u were new", f, st.render_count,
               before_new);
         seen_new += st.render_count;
@@ -156,6 +159,7 @@ static void test_moving_sun(void)
     uint32_t requested = mark_ground(&v, mask, 50.0f, 0.5f);
     for (int f = 0; f < 60; f++) { /* converge first */
         gn_vsm_alloc(&st, &v, mask, &stats);
+        gn_vsm_select(&st, s.page_budget, &stats);
         gn_vsm_commit(&st);
     }
     /* every requested page is refreshed within ceil(R / B) frames, so the lag is at most
@@ -168,6 +172,7 @@ static void test_moving_sun(void)
         gn_vsm_view_compute(&s, sun, cam, pixel, &v);
         mark_ground(&v, mask, 50.0f, 0.5f);
         gn_vsm_alloc(&st, &v, mask, &stats);
+        gn_vsm_select(&st, s.page_budget, &stats);
         CHECK(st.render_count <= s.page_budget, "frame %d rendered %u > budget", f, st.render_count);
         max_rendered = fmaxf(max_rendered, (float)st.render_count);
         if (f > (int)cycle) worst = fmaxf(worst, stats.sun_lag_deg);
@@ -197,6 +202,7 @@ static void test_overflow_and_evict(void)
     gn_vsm_view_compute(&s, sun, cam, 0.001f, &v);
     uint32_t requested = mark_ground(&v, mask, 60.0f, 0.5f);
     gn_vsm_alloc(&st, &v, mask, &stats);
+    gn_vsm_select(&st, s.page_budget, &stats);
     CHECK(requested > 20 && stats.overflow == requested - 20 && stats.resident == 20 && stats.pool_used == 20,
           "requested %u, overflow %u, resident %u", requested, stats.overflow, stats.resident);
     /* physical pages are distinct */
@@ -208,7 +214,10 @@ static void test_overflow_and_evict(void)
     gn_vsm_commit(&st);
     /* nothing requested: after evict_frames the pool is whole again */
     memset(mask, 0, GN_VSM_MASK_WORDS(6, 32) * 4);
-    for (int f = 0; f < 5; f++) gn_vsm_alloc(&st, &v, mask, &stats);
+    for (int f = 0; f < 5; f++) {
+        gn_vsm_alloc(&st, &v, mask, &stats);
+        gn_vsm_select(&st, s.page_budget, &stats);
+    }
     CHECK(st.free_count == 20, "after 5 unrequested frames %u of 20 pool pages are free", st.free_count);
     free(mask);
     gn_vsm_state_free(&st);
@@ -228,6 +237,7 @@ static void test_invalidate_and_matrix(void)
     mark_ground(&v, mask, 40.0f, 0.5f);
     for (int f = 0; f < 400; f++) { /* until settled */
         gn_vsm_alloc(&st, &v, mask, &stats);
+        gn_vsm_select(&st, s.page_budget, &stats);
         gn_vsm_commit(&st);
         if (!st.render_count) break;
     }
@@ -235,6 +245,7 @@ static void test_invalidate_and_matrix(void)
     float sphere[4] = {2.0f, 0.5f, 1.0f, 1.0f};
     uint32_t hits = gn_vsm_invalidate_sphere(&st, sphere);
     gn_vsm_alloc(&st, &v, mask, &stats);
+    gn_vsm_select(&st, s.page_budget, &stats);
     CHECK(hits > 0 && hits < 40 && st.render_count == hits, "invalidated %u pages, rendering %u", hits,
           st.render_count);
     gn_vsm_commit(&st);

@@ -1,0 +1,12 @@
+#version 450
+// Opaque casters into the VSM pages rendered this frame (vsm_page.glsl).
+#extension GL_GOOGLE_include_directive : require
+#include "vsm_page.glsl"
+
+layout(location = 0) in vec3 in_pos;
+
+void main()
+{
+    uvec2 pair = pairs[gl_InstanceIndex];
+    gl_Position = gn_vsm_tile_position(entries[pair.y], gn_to_world(instances[pair.x], in_pos));
+}

@@ -1,0 +1,19 @@
+#version 450
+// Alpha-tested casters into the VSM pages rendered this frame: vsm_page.vert's position, plus
+// the uv and the material for mask.frag.
+#extension GL_GOOGLE_include_directive : require
+#include "vsm_page.glsl"
+
+layout(location = 0) in vec3 in_pos;
+layout(location = 3) in vec2 in_uv;
+layout(location = 0) out vec2 out_uv;
+layout(location = 1) flat out uint out_material;
+
+void main()
+{
+    uvec2 pair = pairs[gl_InstanceIndex];
+    gn_gpu_instance inst = instances[pair.x];
+    gl_Position = gn_vsm_tile_position(entries[pair.y], gn_to_world(inst, in_pos));
+    out_uv = in_uv;
+    out_material = inst.info.x;
+}
