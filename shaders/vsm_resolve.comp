@@ -29,6 +29,13 @@ const float GN_RESOLVE_ALPHA = 0.2;
 // 1% is a surface 1 m in front of or behind it at 100 m.
 const float GN_RESOLVE_DEPTH_TOLERANCE = 0.01;
 
+// How far (relative) two neighbours' extrapolated depth may miss the pixel's for the three to lie
+// on one plane: float rounding is ~1e-7. A feature narrower than three pixels (a pole, a ridge)
+// or a curved surface (whose vertex normals the forward pass has) fails it and is looked up per
+// fragment: at 1e-3 the town's overview view at noon agreed with the ray-traced truth on 99.33%
+// of its off-edge pixels, at 1e-4 on 99.41% (the per-fragment lookup: 99.43%).
+const float GN_RESOLVE_PLANAR = 1e-4;
+
 // The world position at pixel coordinate xy (top left 0, 0) and depth d (clip -> world).
 vec3 gn_resolve_world(vec2 xy, float d)
 {
@@ -49,13 +56,15 @@ float gn_resolve_depth(ivec2 px)
 // in screen space across a plane, so the side whose two neighbours extrapolate to this pixel's
 // depth best is that surface; the nearer depth decides where a side has one neighbour only
 // (the difference alone misjudges corners, where both sides step about equally). 0 where
-// neither neighbour is surface.
-float gn_resolve_slope(ivec2 px, ivec2 s, float d)
+// neither neighbour is surface. planar: some side's two neighbours extrapolate to the pixel's
+// depth within GN_RESOLVE_PLANAR, so the slope (and the normal from it) can be trusted.
+float gn_resolve_slope(ivec2 px, ivec2 s, float d, out bool planar)
 {
     float a1 = gn_resolve_depth(px + s), a2 = gn_resolve_depth(px + 2 * s);
     float b1 = gn_resolve_depth(px - s), b2 = gn_resolve_depth(px - 2 * s);
     float ea = a2 > 0.0 ? abs(2.0 * a1 - a2 - d) : abs(a1 - d);
     float eb = b2 > 0.0 ? abs(2.0 * b1 - b2 - d) : abs(b1 - d);
+    planar = (a1 > 0.0 && a2 > 0.0 && ea <= GN_RESOLVE_PLANAR * d) || (b1 > 0.0 && b2 > 0.0 && eb <= GN_RESOLVE_PLANAR * d);
     if (a1 > 0.0 && (b1 <= 0.0 || ea <= eb)) return a1 - d;
     return b1 > 0.0 ? d - b1 : 0.0;
 }
@@ -104,7 +113,8 @@ void main()
     // The depth is sample 0's; the forward pass shades the pixel centre, so the surface is
     // followed there: reversed-Z depth is affine in screen space across a plane, so the
     // neighbours' slopes carry it exactly (a point 0.4 pixel off would move shadow edges).
-    vec2 slope = vec2(gn_resolve_slope(px, ivec2(1, 0), d0), gn_resolve_slope(px, ivec2(0, 1), d0));
+    bool planar_x, planar_y;
+    vec2 slope = vec2(gn_resolve_slope(px, ivec2(1, 0), d0, planar_x), gn_resolve_slope(px, ivec2(0, 1), d0, planar_y));
     vec2 centre = vec2(px) + 0.5;
     float d = d0 + dot(slope, vec2(0.5) - frame.vsm_resolve_params.zw);
     vec3 p = gn_resolve_world(centre, d);
@@ -131,5 +141,7 @@ void main()
     vec2 jitter = have ? frame.vsm_resolve_params.xy : vec2(0.0);
     float visible = (found ? gn_vsm_sample(p, n_geo, level, ij, e, jitter) : 1.0) * facing;
     if (have) visible = mix(history, visible, GN_RESOLVE_ALPHA);
-    imageStore(mask_out, px, uvec4(gn_mask_pack(visible, code, now, facing > 0.0, d)));
+    // where the normal cannot be trusted the word claims no surface (depth 0): the forward pass
+    // then looks the pages up with its own normal, and no later frame takes it as history
+    imageStore(mask_out, px, uvec4(gn_mask_pack(visible, code, now, facing > 0.0, planar_x && planar_y ? d : 0.0)));
 }
