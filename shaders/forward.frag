@@ -9,6 +9,7 @@
 #include "clusters.glsl"
 #include "light_shadow.glsl"
 #include "vsm.glsl"
+#include "vsm_resolve.glsl"
 
 layout(set = 1, binding = 0) uniform sampler2D base_tex;
 layout(set = 1, binding = 1) uniform sampler2D normal_tex;
@@ -17,6 +18,9 @@ layout(set = 1, binding = 3) uniform sampler2D metal_rough_tex; // glTF: roughne
 layout(set = 1, binding = 4) uniform sampler2D occlusion_tex;   // glTF: occlusion r
 layout(set = 1, binding = 5) uniform sampler2D emissive_tex;    // sRGB
 layout(push_constant) uniform Push { uint material; } pc;
+// VSM RESOLVE's masks (frame.vsm_resolve.x says which one is this frame's; the other is history)
+layout(set = 0, binding = 12) uniform usampler2D vsm_mask0;
+layout(set = 0, binding = 13) uniform usampler2D vsm_mask1;
 
 layout(location = 0) in vec3 in_world;
 layout(location = 1) in vec3 in_normal;
@@ -68,10 +72,30 @@ void main()
     vec3 n_geo = normalize(in_normal);
     float facing = dot(n_geo, frame.sun_dir.xyz) > 0.0 ? 1.0 : 0.0;
     float sun_visible;
+    // how far this fragment's depth may be from the depth under the pixel's sample 0 on the same
+    // surface (sample 0 is within half a pixel of the centre), plus the mask's half float
+    // (derivatives taken here, in uniform control flow)
+    float same_surface = 0.5 * fwidth(gl_FragCoord.z) + 2e-3 * gl_FragCoord.z;
     if (frame.vsm.x > 0.0) {
         uint vsm_level;
         bool vsm_now;
-        sun_visible = gn_vsm_shadow(in_world, n_geo, vsm_level, vsm_now) * facing;
+        // RESOLVE's mask holds the surface under sample 0. Blended surfaces are not in the depth
+        // it read, and at an MSAA edge another surface's fragment may cover the pixel: those look
+        // the pages up themselves, as the mask would have.
+        bool from_mask = false;
+        if (frame.vsm_resolve.x != 0u && uint(m.lighting.y) != GN_GPU_ALPHA_BLEND) {
+            ivec2 px = ivec2(gl_FragCoord.xy);
+            uint w = frame.vsm_resolve.x == 1u ? texelFetch(vsm_mask0, px, 0).r : texelFetch(vsm_mask1, px, 0).r;
+            // the same surface: the same depth, and the same side to the sun (where two
+            // surfaces meet at a corner their depths agree, but one may face away)
+            if (abs(gn_mask_depth(w) - gl_FragCoord.z) <= same_surface && gn_mask_facing(w) == (facing > 0.0)) {
+                from_mask = true;
+                sun_visible = gn_mask_visible(w);
+                vsm_level = gn_mask_level(w) == GN_GPU_VSM_MASK_NO_PAGE ? uint(frame.vsm.x) : gn_mask_level(w);
+                vsm_now = gn_mask_rendered_now(w);
+            }
+        }
+        if (!from_mask) sun_visible = gn_vsm_shadow(in_world, n_geo, vsm_level, vsm_now) * facing;
         if (view == GN_GPU_VIEW_VSM_PAGES) {
             // a colour per level; pages rendered this frame bright; no page (beyond the
             // clipmap, or waiting for the budget with no coarser page) dark grey

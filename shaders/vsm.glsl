@@ -6,9 +6,14 @@
 #ifndef GN_VSM_GLSL
 #define GN_VSM_GLSL
 
-layout(std430, set = 0, binding = 9) readonly buffer VsmTable { gn_gpu_vsm_page vsm_table[]; };
-layout(std430, set = 0, binding = 10) readonly buffer VsmVersions { vec4 vsm_versions[]; };
-layout(set = 0, binding = 11) uniform sampler2DShadow vsm_atlas;
+// The page table, the light versions and the atlas: bindings 9-11 of the frame set (the forward
+// pass); a compute pass with a set of its own (RESOLVE) defines GN_VSM_BINDING first.
+#ifndef GN_VSM_BINDING
+#define GN_VSM_BINDING 9
+#endif
+layout(std430, set = 0, binding = GN_VSM_BINDING) readonly buffer VsmTable { gn_gpu_vsm_page vsm_table[]; };
+layout(std430, set = 0, binding = GN_VSM_BINDING + 1) readonly buffer VsmVersions { vec4 vsm_versions[]; };
+layout(set = 0, binding = GN_VSM_BINDING + 2) uniform sampler2DShadow vsm_atlas;
 
 #include "vsm_mark.glsl"
 
@@ -20,13 +25,14 @@ vec3 gn_vsm_to_light(uint version, vec3 p)
 }
 
 // 3x3 PCF with hardware comparison in one tile of the atlas, at a tile-local texel position
-// kept 1.5 texels inside the tile, so no neighbouring page is ever read.
-float gn_vsm_pcf(uint tile, vec2 local, float depth)
+// moved by jitter (RESOLVE's sub-texel offset of the frame; 0 for the forward pass) and kept
+// 1.5 texels inside the tile, so no neighbouring page is ever read.
+float gn_vsm_pcf(uint tile, vec2 local, vec2 jitter, float depth)
 {
     uint per_row = uint(frame.vsm_params.z);
     float atlas = float(frame.vsm_info.z);
     vec2 origin = vec2(float(tile % per_row), float(tile / per_row)) * 128.0;
-    local = clamp(local, vec2(1.5), vec2(126.5));
+    local = clamp(local + jitter, vec2(1.5), vec2(126.5));
     float lit = 0.0;
     for (int y = -1; y <= 1; y++)
         for (int x = -1; x <= 1; x++) lit += texture(vsm_atlas, vec3((origin + local + vec2(x, y)) / atlas, depth));
@@ -41,37 +47,59 @@ vec3 gn_vsm_page_texel(vec3 q, ivec2 ij, float size)
     return vec3(local, (q.z + frame.vsm_params.x) / (2.0 * frame.vsm_params.x));
 }
 
-// 1 lit .. 0 shadowed; level_used gets the level sampled (levels: no page, lit).
-float gn_vsm_shadow(vec3 world, vec3 n_geo, out uint level_used, out bool rendered_now)
+// The page a point samples: MARK's level, falling back coarser until the table holds the page.
+// False (level = levels) where none does or the point is beyond the clipmap.
+bool gn_vsm_find(vec3 world, out uint level, out ivec2 ij, out uvec4 e)
 {
     uint levels = uint(frame.vsm.x);
     uint n = frame.vsm_info.x;
     vec3 lp = gn_vsm_to_light_now(world);
-    uint level, slot;
-    level_used = levels;
-    rendered_now = false;
-    if (!gn_vsm_mark(world, lp, level, slot)) return 1.0;
+    uint slot;
+    ij = ivec2(0);
+    e = uvec4(GN_GPU_VSM_NONE, 0u, 0u, 0u);
+    if (!gn_vsm_mark(world, lp, level, slot)) {
+        level = levels;
+        return false;
+    }
     for (uint l = level; l < levels; l++) {
         float size = gn_vsm_page_size(l);
-        ivec2 ij = ivec2(floor(lp.xy / size));
-        uvec4 e = vsm_table[l * n * n + gn_vsm_slot(ij)].entry;
+        ij = ivec2(floor(lp.xy / size));
+        e = vsm_table[l * n * n + gn_vsm_slot(ij)].entry;
         if (e.x == GN_GPU_VSM_NONE || ivec2(e.zw) != ij) continue; // not resident: coarser
-        uint version = e.y & 0xffu;
-        float texel = size / 128.0;
-        vec3 offset = n_geo * (frame.vsm_params.w * texel);
-        vec3 t = gn_vsm_page_texel(gn_vsm_to_light(version, world + offset), ij, size);
-        float lit = gn_vsm_pcf(e.x, t.xy, t.z);
-        // the dynamic layer over this page (this frame's light): the darker of the two wins
-        uint dyn = (e.y >> 8u) & 0xffffu;
-        if (dyn != 0u) {
-            vec3 td = gn_vsm_page_texel(gn_vsm_to_light_now(world + offset), ij, size);
-            lit = min(lit, gn_vsm_pcf(frame.vsm_info.w + dyn - 1u, td.xy, td.z));
-        }
-        level_used = l;
-        rendered_now = (e.y & GN_GPU_VSM_RENDERED_NOW) != 0u;
-        return lit;
+        level = l;
+        return true;
     }
-    return 1.0;
+    level = levels;
+    return false;
+}
+
+// 1 lit .. 0 shadowed at a point, in the page gn_vsm_find chose, the PCF moved by jitter texels.
+float gn_vsm_sample(vec3 world, vec3 n_geo, uint level, ivec2 ij, uvec4 e, vec2 jitter)
+{
+    float size = gn_vsm_page_size(level);
+    uint version = e.y & 0xffu;
+    float texel = size / 128.0;
+    vec3 offset = n_geo * (frame.vsm_params.w * texel);
+    vec3 t = gn_vsm_page_texel(gn_vsm_to_light(version, world + offset), ij, size);
+    float lit = gn_vsm_pcf(e.x, t.xy, jitter, t.z);
+    // the dynamic layer over this page (this frame's light): the darker of the two wins
+    uint dyn = (e.y >> 8u) & 0xffffu;
+    if (dyn != 0u) {
+        vec3 td = gn_vsm_page_texel(gn_vsm_to_light_now(world + offset), ij, size);
+        lit = min(lit, gn_vsm_pcf(frame.vsm_info.w + dyn - 1u, td.xy, jitter, td.z));
+    }
+    return lit;
+}
+
+// 1 lit .. 0 shadowed; level_used gets the level sampled (levels: no page, lit).
+float gn_vsm_shadow(vec3 world, vec3 n_geo, out uint level_used, out bool rendered_now)
+{
+    ivec2 ij;
+    uvec4 e;
+    rendered_now = false;
+    if (!gn_vsm_find(world, level_used, ij, e)) return 1.0;
+    rendered_now = (e.y & GN_GPU_VSM_RENDERED_NOW) != 0u;
+    return gn_vsm_sample(world, n_geo, level_used, ij, e, vec2(0.0));
 }
 
 #endif

@@ -99,6 +99,9 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     if (!res) res = gn_plan_camera(r, s, &frustum, f->no_pvs, err);
     if (!res) res = gn_plan_shadows(r, s, f, &r->view, frame, err);
     if (!res) res = gn_plan_vsm(r, s, f, frame, err);
+    /* VSM RESOLVE: whether it runs, whether last frame's mask is history, last frame's
+     * view-projection (gnomon has no jitter, so it is last frame's view_proj) */
+    if (!res) gn_plan_vsm_resolve(r, s, frame);
     /* local lights: the shadowed ones and their layers' casters, then the light buffer
      * (re-uploaded when lights moved or changed layers) and the froxel grid's constants */
     if (!res) res = gn_plan_light_shadows(r, s, &frustum, err);
@@ -107,6 +110,7 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     if (!res && light_sets) gn_gpu_scene_write_frame_set(r, s);
     if (!res) gn_lights_frame(r, r->camera.proj, r->camera.near_plane, f->naive_lights, frame);
     if (res) {
+        r->vsm_resolve.have_prev = false; /* no mask is written: none is history for the next frame */
         gn_vk_frame_submit(&r->vk, NULL); /* close the slot; the frame draws nothing */
         return res;
     }
@@ -118,6 +122,8 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     gn_pass_vsm_mark(r);   /* needs the prepass's depth */
     gn_pass_vsm_alloc(r);  /* ALLOC and BIN from MARK's requests, in the same frame */
     gn_pass_vsm_render(r);
+    /*    and RESOLVE: the sun's visibility per pixel, accumulated over frames, for the forward pass */
+    gn_pass_vsm_resolve(r);
     /* 5. local lights: the shadowed ones' layers, then each froxel's list (the list is
      *    skipped on the naive A/B path) */
     gn_pass_light_shadows(r);

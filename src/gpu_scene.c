@@ -250,7 +250,7 @@ static gn_result upload_dynamic(gn_renderer *r, const gn_scene *s, gn_error *err
 void gn_gpu_scene_write_frame_set(gn_renderer *r, const gn_scene *s)
 {
     uint32_t visible_bytes = (s->instance_count ? s->instance_count : 4) * sizeof(uint32_t);
-    gn_vk_write w[12] = {
+    gn_vk_write w[14] = {
         {.binding = 0,
          .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
          .buffer = r->vk.ring.buffer,
@@ -281,8 +281,18 @@ void gn_gpu_scene_write_frame_set(gn_renderer *r, const gn_scene *s)
          .image = &r->vsm.atlas,
          .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
          .sampler = r->vsm.atlas_sampler},
+        {.binding = 12,
+         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+         .image = &r->targets.vsm_mask[0],
+         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+         .sampler = r->pipes.clamp},
+        {.binding = 13,
+         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+         .image = &r->targets.vsm_mask[1],
+         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+         .sampler = r->pipes.clamp},
     };
-    gn_vk_write_set(&r->vk, r->pipes.frame_set, w, 12);
+    gn_vk_write_set(&r->vk, r->pipes.frame_set, w, 14);
 }
 
 gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err)

@@ -55,6 +55,7 @@ gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out, gn
     if (!res) res = gn_pipelines_create(r, err);
     if (!res) res = gn_csm_create(r, &d.csm, err);
     if (!res) res = gn_vsm_create(r, &d.vsm, err);
+    if (!res) res = gn_vsm_resolve_create(r, err);
     if (!res) gn_pipelines_write_tonemap_set(r);
     if (!res) res = gn_lights_create(r, &d.lights, err);
     if (!res) res = gn_light_shadows_create(r, err);
@@ -74,6 +75,7 @@ void gn_renderer_destroy(gn_renderer *r)
         gn_gpu_scene_release(r);
         gn_targets_release(r);
         gn_csm_release(r);
+        gn_vsm_resolve_release(r);
         gn_vsm_release(r);
         gn_light_shadows_release(r);
         gn_lights_release(r);

@@ -30,6 +30,7 @@ typedef struct gn_gpu_scene {
 typedef struct gn_targets {
     gn_vk_image depth_ms, depth_resolved, hdr_ms, hdr_resolved, ldr;
     gn_vk_image *depth, *hdr; /* what later passes sample: resolved, or the single-sample one */
+    gn_vk_image vsm_mask[2];  /* VSM RESOLVE's words (R32_UINT): this frame's and the previous one's */
     gn_vk_buffer readback;
 } gn_targets;
 
@@ -139,6 +140,27 @@ typedef struct gn_vsm_gpu {
     VkSampler atlas_sampler;       /* comparison, linear: hardware 2x2 PCF inside a page */
 } gn_vsm_gpu;
 
+/* VSM RESOLVE (src/passes/vsm_resolve.c): the sun's visibility per pixel into
+ * targets.vsm_mask[current], accumulated over frames with the other mask as history. */
+typedef struct gn_vsm_resolve_gpu {
+    VkDescriptorSetLayout layout;
+    VkPipelineLayout pipeline_layout;
+    VkDescriptorPool pool;
+    VkDescriptorSet sets[2]; /* set k writes mask k and reads mask 1 - k */
+    VkPipeline pipeline;
+    bool run;         /* RESOLVE runs this frame */
+    uint32_t current; /* the mask it writes */
+    uint64_t counter; /* frames resolved: the masks' parity and the offsets' phase */
+    /* the last frame that ran RESOLVE, for reprojection and the history rules */
+    bool have_prev;
+    float prev_view_proj[16], prev_camera[3], prev_forward[3];
+    const gn_scene *prev_scene;
+    uint32_t prev_generation;
+    /* A/B for tests: skip RESOLVE (the forward pass looks pages up per fragment, as before it);
+     * accept any history (no rejection) */
+    bool per_fragment, accept_all;
+} gn_vsm_resolve_gpu;
+
 /* Local lights and the froxel grid (src/passes/clusters.c). */
 typedef struct gn_lights_gpu {
     uint32_t x, y, z, max_lights; /* the froxel grid, resolved from gn_lights_desc */
@@ -179,6 +201,7 @@ struct gn_renderer {
     gn_camera_state camera;
     gn_csm_gpu csm;
     gn_vsm_gpu vsm;
+    gn_vsm_resolve_gpu vsm_resolve;
     gn_lights_gpu lights;
     bool frame_set_written;
     bool rendered;      /* a frame has been submitted since the targets were made */
@@ -228,6 +251,15 @@ typedef enum gn_vsm_buffer { GN_VSM_STATE, GN_VSM_POOL, GN_VSM_RENDER, GN_VSM_TA
                              GN_VSM_INDIRECT, GN_VSM_STATS } gn_vsm_buffer;
 gn_result gn_vsm_read(gn_renderer *r, gn_vsm_buffer which, void *out, size_t size, gn_error *err);
 void gn_vsm_write_mark_sets(gn_renderer *r); /* after the targets change */
+
+/* passes/vsm_resolve.c */
+gn_result gn_vsm_resolve_create(gn_renderer *r, gn_error *err); /* after the targets and gn_vsm_create */
+void gn_vsm_resolve_release(gn_renderer *r);
+void gn_vsm_resolve_write_sets(gn_renderer *r); /* after the targets change */
+/* Whether RESOLVE runs, whether history may be used, the previous view-projection and this
+ * frame's offset into the frame constants (after gn_plan_vsm). */
+void gn_plan_vsm_resolve(gn_renderer *r, const gn_scene *s, gn_gpu_frame *g);
+void gn_pass_vsm_resolve(gn_renderer *r); /* the mask, after MARK and the pages, before forward */
 
 /* passes/csm.c */
 gn_result gn_csm_create(gn_renderer *r, const gn_csm_desc *desc, gn_error *err);

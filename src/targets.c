@@ -1,5 +1,5 @@
 /* Render targets: multisampled D32 depth and rgba16f colour, their resolves, the 8-bit
- * output and its readback buffer. */
+ * output and its readback buffer, and VSM RESOLVE's two masks. */
 #include "renderer.h"
 
 #include <string.h>
@@ -51,6 +51,17 @@ gn_result gn_targets_create(gn_renderer *r, gn_error *err)
                                "output (rgba8 srgb-encoded)"};
         res = gn_vk_image_create(vk, &d, &t->ldr, err);
     }
+    /* VSM RESOLVE's mask and its history: a word a pixel, written as storage, read by texelFetch */
+    for (uint32_t k = 0; k < 2 && !res; k++) {
+        d = (gn_vk_image_desc){r->width,
+                               r->height,
+                               1,
+                               1,
+                               VK_FORMAT_R32_UINT,
+                               VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+                               k ? "vsm resolve mask 1" : "vsm resolve mask 0"};
+        res = gn_vk_image_create(vk, &d, &t->vsm_mask[k], err);
+    }
     if (!res) {
         gn_vk_buffer_desc bd = {(VkDeviceSize)r->width * r->height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                 true, "readback"};
@@ -62,6 +73,7 @@ gn_result gn_targets_create(gn_renderer *r, gn_error *err)
     }
     t->depth = ms ? &t->depth_resolved : &t->depth_ms;
     t->hdr = ms ? &t->hdr_resolved : &t->hdr_ms;
+    r->vsm_resolve.have_prev = false; /* new masks hold no history */
     return GN_OK;
 }
 
@@ -73,6 +85,8 @@ void gn_targets_release(gn_renderer *r)
     gn_vk_image_release(&r->vk, &t->hdr_ms);
     gn_vk_image_release(&r->vk, &t->hdr_resolved);
     gn_vk_image_release(&r->vk, &t->ldr);
+    gn_vk_image_release(&r->vk, &t->vsm_mask[0]);
+    gn_vk_image_release(&r->vk, &t->vsm_mask[1]);
     gn_vk_buffer_release(&r->vk, &t->readback);
     memset(t, 0, sizeof *t);
 }

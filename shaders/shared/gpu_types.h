@@ -96,7 +96,21 @@ GN_STRUCT(gn_gpu_frame)
     gn_vec4 vsm_pivot;      /* ... about this pivot (xyz): light = rows . (p - pivot) */
     gn_uvec4 vsm_origin[GN_GPU_VSM_MAX_LEVELS / 2]; /* window's first page (int bits): xy level 2k,
                                                        zw level 2k + 1 */
+    /* VSM RESOLVE (src/passes/vsm_resolve.c, shaders/vsm_resolve.comp) */
+    gn_mat4 prev_view_proj; /* the previous frame's un-jittered world -> clip (gnomon has no jitter:
+                               its view_proj), to reproject this frame's pixels into its mask */
+    gn_uvec4 vsm_resolve;   /* x: 0 the forward pass looks pages up itself, k + 1 it reads mask
+                               image k; y: 1 the other mask is the previous frame's (history);
+                               z: 1 accept any history (an A/B for tests); w unused */
+    gn_vec4 vsm_resolve_params; /* xy this frame's PCF offset in texels (pixels with history only),
+                                   zw sample 0's position in the pixel (where the depth is) */
 };
+
+/* RESOLVE's mask: one 32-bit word a pixel (bits 0..9 the sun's visibility 0..1023, 10..14 the
+ * level sampled or GN_GPU_VSM_MASK_NO_PAGE, 15 the page was rendered this frame, 16..30 the
+ * depth at the pixel centre as a half float without its sign, 31 the surface faces the sun;
+ * shaders/vsm_resolve.glsl packs it). */
+#define GN_GPU_VSM_MASK_NO_PAGE 31u
 
 /* One slot of a VSM page table (set 0, binding 9): levels * N * N of them. */
 GN_STRUCT(gn_gpu_vsm_page)

@@ -24,6 +24,9 @@ void gn_pass_forward(gn_renderer *r)
         {.image = &r->vsm.atlas, .access = GN_ACCESS_SHADER_READ},
         {.buffer = &r->vsm.table, .access = GN_ACCESS_SHADER_READ},
         {.buffer = &r->vsm.versions_buf, .access = GN_ACCESS_SHADER_READ},
+        /* both: the frame set binds both, whichever RESOLVE wrote this frame */
+        {.image = &t->vsm_mask[0], .access = GN_ACCESS_SHADER_READ},
+        {.image = &t->vsm_mask[1], .access = GN_ACCESS_SHADER_READ},
     };
     uint32_t pass = gn_vk_pass_begin(vk, "forward", uses, sizeof uses / sizeof uses[0]);
     gn_vk_rendering ri = {

@@ -25,6 +25,8 @@ static gn_result layouts(gn_renderer *r, gn_error *err)
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS},         /* VSM page table */
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS},         /* VSM light versions */
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* VSM page atlas, comparison sampler */
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* VSM RESOLVE's mask 0 */
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* mask 1 (this frame's: in the constants) */
     };
     const gn_vk_binding material[] = {
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}, /* base colour */
@@ -41,7 +43,7 @@ static gn_result layouts(gn_renderer *r, gn_error *err)
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, CS}, /* gn_gpu_frame */
         {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS}, /* the VSM atlas (the vsm-atlas view) */
     };
-    gn_result res = gn_vk_set_layout(vk, frame, 12, "set 0: frame", &p->frame_layout, err);
+    gn_result res = gn_vk_set_layout(vk, frame, 14, "set 0: frame", &p->frame_layout, err);
     if (!res) res = gn_vk_set_layout(vk, material, 6, "set 1: material", &p->material_layout, err);
     if (!res) res = gn_vk_set_layout(vk, tonemap, 5, "tonemap set", &p->tonemap_layout, err);
     VkDescriptorSetLayout scene[2] = {p->frame_layout, p->material_layout};
