@@ -113,10 +113,11 @@ typedef struct gn_vsm_gpu {
     gn_vk_buffer pool;             /* free stack and dynamic page lists (vsm_alloc.comp) */
     gn_vk_buffer render;           /* header and the pages RENDER draws this frame */
     gn_vk_buffer stats;            /* gn_gpu_vsm_stats, copied into the frame's counters */
-    gn_vk_buffer indirect;         /* the tiles' clear draw, then BIN's count a draw group */
+    gn_vk_buffer indirect;         /* the tiles' clear draw (ALLOC writes its count) */
     gn_vk_buffer casters;          /* gn_gpu_vsm_caster: static ones, then dynamic ones */
-    gn_vk_buffer regions;          /* per draw group: first command, capacity */
-    gn_vk_buffer commands, pairs;  /* BIN's draws and their (instance, page) */
+    gn_vk_buffer slots;            /* per draw slot (a mesh of a draw group): index count, first index, vertex offset */
+    gn_vk_buffer counts;           /* BIN's pairs a slot, then its fill cursor */
+    gn_vk_buffer commands, pairs;  /* an indirect command a slot; the (instance, page) pairs */
     bool initialized;              /* state and pool hold their first contents */
     uint32_t versions_uploaded;    /* newest version id in versions_buf (+1; 0: none) */
     bool active;                   /* this frame uses VSM */
@@ -124,8 +125,8 @@ typedef struct gn_vsm_gpu {
     gn_gpu_vsm_caster *casters_cpu;
     uint32_t caster_count, static_casters, caster_cap;
     uint32_t group_count, group_material[GN_GPU_VSM_MAX_GROUPS]; /* group k > 0: a masked material */
-    uint32_t region[GN_GPU_VSM_MAX_GROUPS][2];                  /* first command, capacity */
-    uint32_t pair_capacity;        /* commands and pairs the buffers hold */
+    uint32_t group_first[GN_GPU_VSM_MAX_GROUPS], group_slots[GN_GPU_VSM_MAX_GROUPS]; /* its slots */
+    uint32_t slot_count, pair_capacity; /* draw slots; pairs the list holds */
     uint32_t dyn_sphere_count, dyn_version, alloc_flags; /* as last given to ALLOC */
     const gn_scene *source;        /* the scene the cache holds, its generation and instances */
     uint32_t source_generation, source_instances;
@@ -248,7 +249,7 @@ void gn_pass_vsm_alloc(gn_renderer *r);  /* ALLOC and BIN: the pages to render a
 void gn_pass_vsm_render(gn_renderer *r); /* the chosen pages into the atlas */
 /* The GPU's VSM buffers, for tests: waits for the GPU and copies size bytes from the start. */
 typedef enum gn_vsm_buffer { GN_VSM_STATE, GN_VSM_POOL, GN_VSM_RENDER, GN_VSM_TABLE, GN_VSM_PAIRS,
-                             GN_VSM_INDIRECT, GN_VSM_STATS } gn_vsm_buffer;
+                             GN_VSM_COMMANDS, GN_VSM_STATS } gn_vsm_buffer;
 gn_result gn_vsm_read(gn_renderer *r, gn_vsm_buffer which, void *out, size_t size, gn_error *err);
 void gn_vsm_write_mark_sets(gn_renderer *r); /* after the targets change */
 

@@ -4,10 +4,11 @@
  *   ALLOC (vsm_alloc.comp): keeps or allocates physical pages, returns stale ones, picks the
  *     dynamic layer's pages and at most page_budget pages to render, new ones first and then
  *     those rendered under the oldest sun, and writes the page table the lookups read;
- *   BIN (vsm_bin.comp): culls casters against those pages into indirect draws, one region a
- *     draw group (opaque, or one alpha-tested material);
- *   RENDER: clears the chosen tiles of the D32 atlas and draws every group with one
- *     indirect-count draw; every other tile keeps its depth.
+ *   BIN (vsm_bin.comp): culls casters against those pages into (caster, page) pairs and one
+ *     indirect command a draw slot (a mesh of a draw group: opaque, or one alpha-tested
+ *     material) that instances the mesh over its pairs;
+ *   RENDER: clears the chosen tiles of the D32 atlas and draws every group's slots with one
+ *     vkCmdDrawIndexedIndirect; every other tile keeps its depth.
  * The CPU keeps the sun's versions (the sun is the CPU's), tells ALLOC which static objects
  * changed and where the dynamic casters are, and keeps BIN's caster list in step with the
  * scene. The forward pass samples each page with the light version it was rendered with, and
@@ -22,12 +23,7 @@
 #define VS VK_SHADER_STAGE_VERTEX_BIT
 #define MAX_INVALIDATE 256u /* static spheres a frame; more invalidate every page */
 #define MAX_DYNAMIC 4096u   /* dynamic casters placing dynamic-layer pages (ALLOC tests each) */
-#define MAX_PAIRS (1u << 22) /* BIN's commands: 4M (page, caster) pairs, 96 MiB with their pairs */
-/* The indirect buffer: the tiles' clear draw (16 bytes), a count a draw group, then a count of
- * ~0u and an empty command (the lavapipe workaround in gn_pass_vsm_render) */
-#define INDIRECT_ALL (16 + 4 * GN_GPU_VSM_MAX_GROUPS)
-#define INDIRECT_EMPTY (INDIRECT_ALL + 4)
-#define INDIRECT_SIZE (INDIRECT_EMPTY + 20)
+#define MAX_PAIRS (1u << 24) /* (caster, page) pairs a frame: 16M, 128 MiB; more are counted as overflow */
 #define ALLOC_INVALIDATE_ALL 1u
 #define ALLOC_DYNAMIC_CHANGED 2u
 
@@ -86,7 +82,7 @@ static gn_result create_layouts(gn_renderer *r, gn_error *err)
     if (!res)
         res = gn_vk_pipeline_layout(vk, &v->alloc_layout, 1, sizeof v->push, "vsm alloc", &v->alloc_pipeline_layout,
                                     err);
-    if (!res) res = gn_vk_pipeline_layout(vk, &v->bin_layout, 1, 4, "vsm bin", &v->bin_pipeline_layout, err);
+    if (!res) res = gn_vk_pipeline_layout(vk, &v->bin_layout, 1, 16, "vsm bin", &v->bin_pipeline_layout, err);
     /* the casters' pipelines: the frame, the material (alpha-tested ones), the pages and pairs */
     VkDescriptorSetLayout sets[3] = {r->pipes.frame_layout, r->pipes.material_layout, v->draw_layout};
     if (!res) res = gn_vk_pipeline_layout(vk, sets, 3, 0, "vsm draw", &v->draw_pipeline_layout, err);
@@ -159,10 +155,10 @@ static void write_bin_sets(gn_renderer *r)
          .range = sizeof(gn_gpu_frame)},
         {.binding = 1, .type = SSBO, .buffer = v->render.buffer},
         {.binding = 2, .type = SSBO, .buffer = v->casters.buffer},
-        {.binding = 3, .type = SSBO, .buffer = v->regions.buffer},
+        {.binding = 3, .type = SSBO, .buffer = v->slots.buffer},
         {.binding = 4, .type = SSBO, .buffer = v->commands.buffer},
         {.binding = 5, .type = SSBO, .buffer = v->pairs.buffer},
-        {.binding = 6, .type = SSBO, .buffer = v->indirect.buffer},
+        {.binding = 6, .type = SSBO, .buffer = v->counts.buffer},
         {.binding = 7, .type = SSBO, .buffer = v->stats.buffer},
     };
     gn_vk_write_set(&r->vk, v->bin_set, b, 8);
@@ -240,10 +236,11 @@ gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
         res = storage(r, 16 + (VkDeviceSize)s.page_budget * sizeof(gn_gpu_vsm_render), 0, false, "vsm render list",
                       &v->render, err);
     if (!res) res = storage(r, sizeof(gn_gpu_vsm_stats), 0, false, "vsm stats", &v->stats, err);
-    if (!res) res = storage(r, INDIRECT_SIZE, IND, false, "vsm draw counts", &v->indirect, err);
-    if (!res) res = storage(r, 16 * GN_GPU_VSM_MAX_GROUPS, 0, false, "vsm draw regions", &v->regions, err);
+    if (!res) res = storage(r, 16, IND, false, "vsm tile clear", &v->indirect, err);
     /* BIN's buffers grow with the scene (make_casters); until then, one entry each */
     if (!res) res = storage(r, sizeof(gn_gpu_vsm_caster), 0, false, "vsm casters", &v->casters, err);
+    if (!res) res = storage(r, 16, 0, false, "vsm draw slots", &v->slots, err);
+    if (!res) res = storage(r, 8, 0, false, "vsm slot counts", &v->counts, err);
     if (!res) res = storage(r, sizeof(VkDrawIndexedIndirectCommand), IND, false, "vsm draws", &v->commands, err);
     if (!res) res = storage(r, 8, 0, false, "vsm draw pairs", &v->pairs, err);
     v->pair_capacity = 1;
@@ -282,8 +279,8 @@ void gn_vsm_release(gn_renderer *r)
     gn_vsm_gpu *v = &r->vsm;
     gn_vk *vk = &r->vk;
     gn_vk_image_release(vk, &v->atlas);
-    gn_vk_buffer *buffers[] = {&v->table,    &v->versions_buf, &v->state,   &v->pool,    &v->render, &v->stats,
-                               &v->indirect, &v->casters,      &v->regions, &v->commands, &v->pairs};
+    gn_vk_buffer *buffers[] = {&v->table,    &v->versions_buf, &v->state, &v->pool,     &v->render, &v->stats,
+                               &v->indirect, &v->casters,      &v->slots, &v->counts,   &v->commands, &v->pairs};
     for (size_t k = 0; k < sizeof buffers / sizeof buffers[0]; k++) gn_vk_buffer_release(vk, buffers[k]);
     for (uint32_t k = 0; k < GN_FRAMES_IN_FLIGHT; k++) gn_vk_buffer_release(vk, &v->requests[k]);
     VkPipeline pipes[] = {v->mark_pipeline, v->alloc_pipeline, v->bin_pipeline, v->clear_pipeline, v->page_pipeline,
@@ -335,9 +332,27 @@ static gn_result initialize(gn_renderer *r, gn_error *err)
     return res;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A buffer of BIN's that grows with the scene; the sets naming it are written again by the
+ * caller. A scene change, the only time they grow, has waited for the GPU (gn_gpu_scene_sync). */
+static gn_result grow(gn_renderer *r, gn_vk_buffer *b, VkDeviceSize size, VkBufferUsageFlags extra, const char *name,
+                      bool *grown, gn_error *err)
+{
+    if (size <= b->size) return GN_OK;
+    gn_vk_buffer_release(&r->vk, b);
+    *grown = true;
+    return storage(r, size, extra, false, name, b, err);
+}
+
 /* BIN's casters from the scene: every instance but blended ones, static first and dynamic
- * last (so a moving object re-uploads only the tail), each in its draw group; then the
- * regions of the command buffer each group appends into. */
+ * last (so a moving object re-uploads only the tail), each in its draw group (opaque, or its
+ * alpha-tested material) and its draw slot: one (group, mesh) pair, slots ordered by group, so
+ * each group's slots are one run of indirect commands. */
 static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
 {
     gn_vsm_gpu *v = &r->vsm;
@@ -348,7 +363,9 @@ static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
         v->casters_cpu = grown;
         v->caster_cap = count;
     }
-    uint32_t group_size[GN_GPU_VSM_MAX_GROUPS] = {0}, m = 0;
+    uint64_t *keys = malloc(((size_t)count + 1) * sizeof *keys);
+    if (!keys) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory for %u casters", count);
+    uint32_t m = 0;
     v->group_count = 1;
     bool warned = false;
     for (int pass = 0; pass < 2; pass++) /* static, then dynamic */
@@ -358,7 +375,8 @@ static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
             if (it->pipeline == GN_DRAW_BLEND || dynamic != (pass == 1)) continue;
             uint32_t group = 0;
             if (it->pipeline == GN_DRAW_MASK) {
-                while (group < v->group_count && (group == 0 || v->group_material[group] != it->material)) group++;
+                group = 1;
+                while (group < v->group_count && v->group_material[group] != it->material) group++;
                 if (group == v->group_count && group < GN_GPU_VSM_MAX_GROUPS) v->group_material[v->group_count++] = it->material;
                 if (group >= GN_GPU_VSM_MAX_GROUPS) {
                     if (!warned)
@@ -369,50 +387,60 @@ static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
                 }
             }
             const gn_mesh *mesh = &s->meshes[it->mesh];
-            gn_gpu_vsm_caster *c = &v->casters_cpu[m++];
+            gn_gpu_vsm_caster *c = &v->casters_cpu[m];
             memcpy(c->sphere, it->sphere, sizeof c->sphere);
             c->draw[0] = mesh->index_count, c->draw[1] = mesh->first_index;
             c->draw[2] = mesh->first_vertex, c->draw[3] = k;
             c->info[0] = group, c->info[1] = dynamic, c->info[2] = c->info[3] = 0;
-            group_size[group]++;
+            keys[m++] = (uint64_t)group << 32 | it->mesh;
             if (pass == 0) v->static_casters = m;
         }
     v->caster_count = m;
-    /* a group's region: what it could need (its casters on every page of a frame's budget),
-     * within its share of MAX_PAIRS, never under 4096 commands; a fuller one drops casters
-     * and counts them as overflow */
-    uint64_t offset = 0;
-    uint32_t budget = v->s.page_budget;
-    for (uint32_t g = 0; g < v->group_count; g++) {
-        uint64_t want = (uint64_t)group_size[g] * budget, share = m ? (uint64_t)MAX_PAIRS * group_size[g] / m : 0;
-        if (share < 4096) share = 4096;
-        uint64_t cap = want < share ? want : share;
-        v->region[g][0] = (uint32_t)offset, v->region[g][1] = (uint32_t)(cap ? cap : 1);
-        offset += v->region[g][1];
+    /* the slots: the distinct (group, mesh) keys in order */
+    uint64_t *sorted = malloc(((size_t)m + 1) * sizeof *sorted);
+    uint32_t (*slot_info)[4] = malloc(((size_t)m + 1) * sizeof *slot_info);
+    if (!sorted || !slot_info) {
+        free(keys), free(sorted), free(slot_info);
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory for %u casters", m);
     }
-    uint32_t pairs = (uint32_t)offset;
-    gn_result res = GN_OK;
-    if (pairs > v->pair_capacity || m > v->casters.size / sizeof(gn_gpu_vsm_caster)) {
-        /* the sets name these buffers: no frame may still use them (a scene change, the only
-         * caller, has waited for the GPU: gn_gpu_scene_sync) */
-        if (pairs > v->pair_capacity) {
-            gn_vk_buffer_release(&r->vk, &v->commands);
-            gn_vk_buffer_release(&r->vk, &v->pairs);
-            res = storage(r, (VkDeviceSize)pairs * sizeof(VkDrawIndexedIndirectCommand),
-                          VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT, false, "vsm draws", &v->commands, err);
-            if (!res) res = storage(r, (VkDeviceSize)pairs * 8, 0, false, "vsm draw pairs", &v->pairs, err);
-            v->pair_capacity = res ? 0 : pairs;
-        }
-        if (!res && m > v->casters.size / sizeof(gn_gpu_vsm_caster)) {
-            gn_vk_buffer_release(&r->vk, &v->casters);
-            res = storage(r, (VkDeviceSize)m * sizeof(gn_gpu_vsm_caster), 0, false, "vsm casters", &v->casters, err);
-        }
-        if (res) return res;
-        write_bin_sets(r);
+    memcpy(sorted, keys, (size_t)m * sizeof *keys);
+    qsort(sorted, m, sizeof *sorted, cmp_u64);
+    uint32_t slots = 0;
+    memset(v->group_slots, 0, sizeof v->group_slots);
+    for (uint32_t k = 0; k < m; k++) {
+        if (k && sorted[k] == sorted[k - 1]) continue;
+        uint32_t group = (uint32_t)(sorted[k] >> 32);
+        const gn_mesh *mesh = &s->meshes[(uint32_t)sorted[k]];
+        if (!v->group_slots[group]) v->group_first[group] = slots;
+        v->group_slots[group]++;
+        slot_info[slots][0] = mesh->index_count, slot_info[slots][1] = mesh->first_index;
+        slot_info[slots][2] = mesh->first_vertex, slot_info[slots][3] = group;
+        sorted[slots++] = sorted[k];
     }
-    uint32_t regions[GN_GPU_VSM_MAX_GROUPS][4] = {{0}};
-    for (uint32_t g = 0; g < v->group_count; g++) regions[g][0] = v->region[g][0], regions[g][1] = v->region[g][1];
-    res = gn_vk_upload_buffer(&r->vk, &v->regions, 0, regions, sizeof regions, err);
+    v->slot_count = slots;
+    for (uint32_t k = 0; k < m; k++) {
+        const uint64_t *at = bsearch(&keys[k], sorted, slots, sizeof *sorted, cmp_u64);
+        v->casters_cpu[k].info[2] = (uint32_t)(at - sorted);
+    }
+    free(keys);
+    free(sorted);
+    /* pairs: every caster on every page of a frame's budget could need one; at most MAX_PAIRS */
+    uint64_t want = (uint64_t)m * v->s.page_budget;
+    uint32_t pairs = (uint32_t)(want < MAX_PAIRS ? (want ? want : 1) : MAX_PAIRS);
+    bool grown = false;
+    const VkBufferUsageFlags IND = VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+    gn_result res = grow(r, &v->casters, (VkDeviceSize)(m ? m : 1) * sizeof(gn_gpu_vsm_caster), 0, "vsm casters",
+                         &grown, err);
+    if (!res) res = grow(r, &v->slots, (VkDeviceSize)(slots ? slots : 1) * 16, 0, "vsm draw slots", &grown, err);
+    if (!res) res = grow(r, &v->counts, (VkDeviceSize)(slots ? slots : 1) * 8, 0, "vsm slot counts", &grown, err);
+    if (!res)
+        res = grow(r, &v->commands, (VkDeviceSize)(slots ? slots : 1) * sizeof(VkDrawIndexedIndirectCommand), IND,
+                   "vsm draws", &grown, err);
+    if (!res) res = grow(r, &v->pairs, (VkDeviceSize)pairs * 8, 0, "vsm draw pairs", &grown, err);
+    if (!res) v->pair_capacity = (uint32_t)(v->pairs.size / 8);
+    if (!res && grown) write_bin_sets(r);
+    if (!res && slots) res = gn_vk_upload_buffer(&r->vk, &v->slots, 0, slot_info, (size_t)slots * 16, err);
+    free(slot_info);
     if (!res && m) res = gn_vk_upload_buffer(&r->vk, &v->casters, 0, v->casters_cpu, (size_t)m * sizeof *v->casters_cpu, err);
     return res;
 }
@@ -578,10 +606,6 @@ void gn_pass_vsm_alloc(gn_renderer *r)
     gn_vk *vk = &r->vk;
     if (!v->active) return;
     uint32_t slot = slot_index(r);
-    /* BIN's counts start at zero (ALLOC writes the clear draw in front of them) */
-    gn_vk_use clear = {.buffer = &v->indirect, .access = GN_ACCESS_TRANSFER_WRITE};
-    gn_vk_barriers(vk, vk->cur->cmd, &clear, 1);
-    gn_vk_cmd_fill(vk, &v->indirect, 0);
     gn_vk_use alloc_uses[] = {
         {.buffer = &v->requests[slot], .access = GN_ACCESS_SHADER_READ},
         {.buffer = &v->versions_buf, .access = GN_ACCESS_SHADER_READ},
@@ -600,20 +624,29 @@ void gn_pass_vsm_alloc(gn_renderer *r)
     gn_vk_cmd_dispatch(vk, 1, 1, 1); /* one workgroup: its choices run in page order */
     gn_vk_pass_end(vk, pass, 0, 0);
 
+    /* BIN: count, offsets, fill (vsm_bin.comp), from zeroed counts */
+    gn_vk_use zero = {.buffer = &v->counts, .access = GN_ACCESS_TRANSFER_WRITE};
+    gn_vk_barriers(vk, vk->cur->cmd, &zero, 1);
+    gn_vk_cmd_fill(vk, &v->counts, 0);
     gn_vk_use bin_uses[] = {
         {.buffer = &v->render, .access = GN_ACCESS_SHADER_READ},
         {.buffer = &v->casters, .access = GN_ACCESS_SHADER_READ},
-        {.buffer = &v->regions, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &v->slots, .access = GN_ACCESS_SHADER_READ},
         {.buffer = &v->commands, .access = GN_ACCESS_COMPUTE_WRITE},
         {.buffer = &v->pairs, .access = GN_ACCESS_COMPUTE_WRITE},
-        {.buffer = &v->indirect, .access = GN_ACCESS_COMPUTE_WRITE},
+        {.buffer = &v->counts, .access = GN_ACCESS_COMPUTE_WRITE},
         {.buffer = &v->stats, .access = GN_ACCESS_COMPUTE_WRITE},
     };
     pass = gn_vk_pass_begin(vk, "vsm bin", bin_uses, sizeof bin_uses / sizeof bin_uses[0]);
     gn_vk_cmd_bind_pipeline(vk, true, v->bin_pipeline);
     gn_vk_cmd_bind_sets(vk, true, v->bin_pipeline_layout, 0, 1, &v->bin_set, 1, dyn);
-    gn_vk_cmd_push(vk, v->bin_pipeline_layout, 4, &v->caster_count);
-    if (v->caster_count) gn_vk_cmd_dispatch(vk, (v->caster_count + 63) / 64, 1, 1);
+    for (uint32_t phase = 0; phase < 3; phase++) {
+        uint32_t push[4] = {phase, v->caster_count, v->slot_count, v->pair_capacity};
+        gn_vk_cmd_push(vk, v->bin_pipeline_layout, sizeof push, push);
+        gn_vk_cmd_dispatch(vk, phase == 1 ? 1 : (v->caster_count + 255) / 256, 1, 1);
+        /* each phase reads what the one before wrote */
+        if (phase < 2) gn_vk_barriers(vk, vk->cur->cmd, bin_uses + 3, 4);
+    }
     gn_vk_pass_end(vk, pass, 0, 0);
 
     /* the statistics into the frame's counters; the request mask stays readable (tests) */
@@ -658,23 +691,23 @@ void gn_pass_vsm_render(gn_renderer *r)
     gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, 0, 1, &r->pipes.frame_set, 2, dyn);
     gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, 2, 1, &v->draw_set, 0, NULL);
     gn_vk_cmd_draw_indirect(vk, &v->indirect, 0);
-    /* one indirect-count draw a group: the opaque casters, then each alpha-tested material */
+    /* one indirect draw a group, a command a slot: the opaque casters, then each alpha-tested
+     * material's */
     gn_vk_cmd_bind_geometry(vk, &r->scene.vertices, &r->scene.indices);
     const VkDeviceSize stride = sizeof(VkDrawIndexedIndirectCommand);
+    uint32_t draws = 1;
     for (uint32_t g = 0; g < v->group_count; g++) {
-        if (g < 2) gn_vk_cmd_bind_pipeline(vk, false, g == 0 ? v->page_pipeline : v->page_mask_pipeline);
+        if (!v->group_slots[g]) continue;
+        gn_vk_cmd_bind_pipeline(vk, false, g == 0 ? v->page_pipeline : v->page_mask_pipeline);
         if (g > 0)
             gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, 1, 1, &r->scene.material_sets[v->group_material[g]],
                                 0, NULL);
-        gn_vk_cmd_draw_indexed_indirect_count(vk, &v->commands, (VkDeviceSize)v->region[g][0] * stride, &v->indirect,
-                                              16 + 4 * g, v->region[g][1]);
+        gn_vk_cmd_draw_indexed_indirect(vk, v->commands.buffer, (VkDeviceSize)v->group_first[g] * stride,
+                                        v->group_slots[g]);
+        draws++;
     }
-    /* Mesa lavapipe (22.3) keeps an indirect-count draw's count buffer for the plain indirect
-     * draws that follow in the command buffer, which then draw min(that count, theirs): one
-     * empty draw whose count reads ~0u (written by ALLOC) leaves later draws their own count. */
-    gn_vk_cmd_draw_indexed_indirect_count(vk, &v->indirect, INDIRECT_EMPTY, &v->indirect, INDIRECT_ALL, 1);
     gn_vk_cmd_end_rendering(vk);
-    gn_vk_pass_end(vk, pass, 1 + v->group_count, 0);
+    gn_vk_pass_end(vk, pass, draws, 0);
 }
 
 /* ---- readback for tests ------------------------------------------------------------------- */
@@ -703,7 +736,7 @@ gn_result gn_vsm_read(gn_renderer *r, gn_vsm_buffer which, void *out, size_t siz
                         : which == GN_VSM_TABLE  ? &v->table
                         : which == GN_VSM_PAIRS  ? &v->pairs
                         : which == GN_VSM_STATS  ? &v->stats
-                                                 : &v->indirect;
+                                                 : &v->commands;
     if (size > src->size) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "vsm: %zu bytes of a %llu-byte buffer", size,
                                          (unsigned long long)src->size);
     gn_vk_buffer dst = {0};

@@ -78,13 +78,6 @@ void gn_vk_cmd_draw_indexed_indirect(gn_vk *vk, VkBuffer buffer, VkDeviceSize of
     vkCmdDrawIndexedIndirect(vk->cur->cmd, buffer, offset, count, sizeof(VkDrawIndexedIndirectCommand));
 }
 
-void gn_vk_cmd_draw_indexed_indirect_count(gn_vk *vk, const gn_vk_buffer *commands, VkDeviceSize offset,
-                                          const gn_vk_buffer *count, VkDeviceSize count_offset, uint32_t max)
-{
-    vkCmdDrawIndexedIndirectCount(vk->cur->cmd, commands->buffer, offset, count->buffer, count_offset, max,
-                                  sizeof(VkDrawIndexedIndirectCommand));
-}
-
 void gn_vk_cmd_draw_indirect(gn_vk *vk, const gn_vk_buffer *command, VkDeviceSize offset)
 {
     vkCmdDrawIndirect(vk->cur->cmd, command->buffer, offset, 1, sizeof(VkDrawIndirectCommand));

@@ -205,11 +205,8 @@ static const char *unsuitable(VkPhysicalDevice pd)
     vkGetPhysicalDeviceProperties(pd, &p);
     if (p.apiVersion < VK_API_VERSION_1_3) return "Vulkan 1.3 not supported";
     VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
-                                            .pNext = &f13};
-    VkPhysicalDeviceFeatures2 f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
+    VkPhysicalDeviceFeatures2 f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13};
     vkGetPhysicalDeviceFeatures2(pd, &f);
-    if (!f12.drawIndirectCount) return "no drawIndirectCount"; /* VSM's GPU-built draws */
     if (!f13.dynamicRendering) return "no dynamicRendering";
     if (!f13.synchronization2) return "no synchronization2";
     if (!f13.maintenance4) return "no maintenance4";
@@ -321,7 +318,6 @@ static gn_result create_device(gn_vk *vk, const char *sel, gn_error *err)
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
         .pNext = &f13,
         .hostQueryReset = VK_TRUE,
-        .drawIndirectCount = VK_TRUE,
     };
     VkPhysicalDeviceFeatures2 features = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,

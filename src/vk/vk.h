@@ -311,10 +311,7 @@ void gn_vk_cmd_bind_sets(gn_vk *vk, bool compute, VkPipelineLayout layout, uint3
 void gn_vk_cmd_bind_geometry(gn_vk *vk, const gn_vk_buffer *vertices, const gn_vk_buffer *indices);
 void gn_vk_cmd_push(gn_vk *vk, VkPipelineLayout layout, uint32_t size, const void *data);
 void gn_vk_cmd_draw_indexed_indirect(gn_vk *vk, VkBuffer buffer, VkDeviceSize offset, uint32_t count);
-/* GPU-written draws: up to max indexed commands, as many as the uint at count_offset says;
- * one non-indexed command. */
-void gn_vk_cmd_draw_indexed_indirect_count(gn_vk *vk, const gn_vk_buffer *commands, VkDeviceSize offset,
-                                          const gn_vk_buffer *count, VkDeviceSize count_offset, uint32_t max);
+/* One non-indexed command the GPU wrote. */
 void gn_vk_cmd_draw_indirect(gn_vk *vk, const gn_vk_buffer *command, VkDeviceSize offset);
 void gn_vk_cmd_draw(gn_vk *vk, uint32_t vertex_count);
 void gn_vk_cmd_dispatch(gn_vk *vk, uint32_t x, uint32_t y, uint32_t z);

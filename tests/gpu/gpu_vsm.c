@@ -259,31 +259,31 @@ static uint32_t replay_frame(gn_renderer *r, replay *rp)
 }
 
 /* BIN's pairs of this frame against the CPU's binned caster lookup for the same pages. */
-static uint32_t check_bin(gn_renderer *r, uint32_t *pairs_seen)
+static uint32_t check_bin(gn_renderer *r, const gn_scene *s, uint32_t *pairs_seen)
 {
     gn_vsm_gpu *v = &r->vsm;
     uint32_t head[4];
     gn_gpu_vsm_render *entries = read_render(r, head);
-    uint32_t counts[4 + GN_GPU_VSM_MAX_GROUPS];
-    read_gpu(r, GN_VSM_INDIRECT, counts, sizeof counts);
+    uint32_t slots = v->slot_count;
+    uint32_t *commands = malloc(((size_t)slots + 1) * 20);
+    read_gpu(r, GN_VSM_COMMANDS, commands, (size_t)slots * 20);
     size_t pair_bytes = (size_t)v->pair_capacity * 8;
     uint32_t *pairs = malloc(pair_bytes);
     read_gpu(r, GN_VSM_PAIRS, pairs, pair_bytes);
-    /* GPU: a 64-bit key (page entry, instance) per pair, sorted */
+    /* GPU: a 64-bit key (page entry, instance) per pair, each slot's run; the slot's command
+     * must name the mesh of every caster in it */
     uint64_t *gpu = NULL, *cpu = NULL;
     size_t ng = 0, nc = 0, cap = 0;
-    for (uint32_t g = 0; g < v->group_count; g++) {
-        uint32_t count = counts[4 + g] < v->region[g][1] ? counts[4 + g] : v->region[g][1];
-        cap += count;
-    }
+    uint32_t wrong_mesh = 0;
+    for (uint32_t q = 0; q < slots; q++) cap += commands[5 * q + 1];
     gpu = malloc((cap + 1) * sizeof *gpu);
-    for (uint32_t g = 0; g < v->group_count; g++) {
-        uint32_t count = counts[4 + g] < v->region[g][1] ? counts[4 + g] : v->region[g][1];
-        for (uint32_t q = 0; q < count; q++) {
-            const uint32_t *p = &pairs[2 * (v->region[g][0] + q)];
+    for (uint32_t q = 0; q < slots; q++)
+        for (uint32_t i = 0; i < commands[5 * q + 1]; i++) {
+            const uint32_t *p = &pairs[2 * (commands[5 * q + 4] + i)];
             gpu[ng++] = (uint64_t)p[1] << 32 | p[0];
+            const gn_mesh *mesh = &s->meshes[s->instances[p[0]].mesh];
+            wrong_mesh += mesh->index_count != commands[5 * q] || mesh->first_index != commands[5 * q + 2];
         }
-    }
     /* CPU: the casters binned as decide/vsm.c does, one lookup a static page; the dynamic
      * casters tested one by one for a dynamic page */
     uint32_t m = v->caster_count;
@@ -332,9 +332,9 @@ static uint32_t check_bin(gn_renderer *r, uint32_t *pairs_seen)
             a[y] = key;
         }
     }
-    uint32_t differ = ng != nc;
+    uint32_t differ = (ng != nc) + wrong_mesh;
     for (size_t k = 0; !differ && k < ng; k++) differ += gpu[k] != cpu[k];
-    if (differ) printf("  BIN: GPU %zu pairs, CPU %zu\n", ng, nc);
+    if (differ) printf("  BIN: GPU %zu pairs, CPU %zu; %u in a slot of another mesh\n", ng, nc, wrong_mesh);
     *pairs_seen += (uint32_t)ng;
     gn_vsm_bins_free(&bins);
     free(xy);
@@ -343,6 +343,7 @@ static uint32_t check_bin(gn_renderer *r, uint32_t *pairs_seen)
     free(gpu);
     free(cpu);
     free(pairs);
+    free(commands);
     free(entries);
     return differ;
 }
@@ -364,7 +365,7 @@ static int test_alloc_reference(gn_scene *s)
         f.seconds = 0.1 * k; /* the town's carts and balloons move */
         gn_frame_stats st = frame(r, s, &f);
         rendered += st.vsm_pages_rendered_static + st.vsm_pages_rendered_dynamic;
-        uint32_t d = replay_frame(r, &rp) + check_bin(r, &pairs);
+        uint32_t d = replay_frame(r, &rp) + check_bin(r, s, &pairs);
         if (d) printf("frame %u: %u differences\n", k, d);
         differ += d;
     }
