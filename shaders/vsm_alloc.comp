@@ -24,7 +24,7 @@ layout(std430, set = 0, binding = 6) readonly buffer Versions { vec4 versions[];
 layout(std430, set = 0, binding = 7) buffer Stats { gn_gpu_vsm_stats stats; };
 // this frame's invalidation spheres, then the dynamic casters' spheres (world xyz, radius)
 layout(std430, set = 0, binding = 8) readonly buffer Inputs { vec4 spheres[]; };
-layout(std430, set = 0, binding = 9) buffer Indirect { uvec4 clear_draw; }; // the tiles' clear draw
+layout(std430, set = 0, binding = 9) buffer Indirect { uvec4 copy_draw; }; // RENDER's tile copy: 6 vertices a page
 
 layout(push_constant) uniform Push {
     uvec4 a; // x frame, y current light version id, z page budget, w evict_frames
@@ -349,7 +349,7 @@ void main()
     if (t == 0u) {
         uint count = statics + (dyn_render ? dyn_count : 0u);
         render_head = uvec4(count, statics, dyn_render ? dyn_count : 0u, 0u);
-        clear_draw = uvec4(6u, count, 0u, 0u);
+        copy_draw = uvec4(6u, count, 0u, 0u);
         pool_head.x = s_free;
         stats.pages = uvec4(s_requested, s_resident, statics, dyn_render ? dyn_count : 0u);
         stats.pool = uvec4(s_evicted, s_overflow + (s_dyn_needed - dyn_count), s_candidates - statics, pool - s_free);

@@ -13,7 +13,7 @@ void main()
 {
     uvec2 pair = pairs[gl_InstanceIndex];
     gn_gpu_instance inst = instances[pair.x];
-    gl_Position = gn_vsm_tile_position(entries[pair.y], gn_to_world(inst, in_pos));
+    gl_Position = gn_vsm_page_position(pair, gn_to_world(inst, in_pos));
     out_uv = in_uv;
     out_material = inst.info.x;
 }

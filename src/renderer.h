@@ -106,6 +106,7 @@ typedef struct gn_vsm_gpu {
     uint32_t dyn_capacity;         /* dynamic-layer tiles (after the pool's), at most the budget */
     uint32_t atlas_pages_per_row;  /* the pool and the dynamic layer: a square atlas of pages */
     gn_vk_image atlas;             /* D32, the physical pages */
+    gn_vk_image staging;           /* D32 array, a 128^2 layer a page rendered this frame */
     gn_vk_buffer table;            /* gn_gpu_vsm_page, levels * N * N: what lookups read */
     gn_vk_buffer versions_buf;     /* 4 vec4 a version slot: rows (world -> light), pivot */
     gn_vk_buffer requests[GN_FRAMES_IN_FLIGHT]; /* MARK's bits, one a frame slot (host-visible) */
@@ -113,7 +114,7 @@ typedef struct gn_vsm_gpu {
     gn_vk_buffer pool;             /* free stack and dynamic page lists (vsm_alloc.comp) */
     gn_vk_buffer render;           /* header and the pages RENDER draws this frame */
     gn_vk_buffer stats;            /* gn_gpu_vsm_stats, copied into the frame's counters */
-    gn_vk_buffer indirect;         /* the tiles' clear draw (ALLOC writes its count) */
+    gn_vk_buffer indirect;         /* RENDER's tile copy draw (ALLOC writes its count) */
     gn_vk_buffer casters;          /* gn_gpu_vsm_caster: static ones, then dynamic ones */
     gn_vk_buffer slots;            /* per draw slot (a mesh of a draw group): index count, first index, vertex offset */
     gn_vk_buffer counts;           /* BIN: per (slot, page) its pairs, run and fill cursor */
@@ -137,7 +138,7 @@ typedef struct gn_vsm_gpu {
     VkPipelineLayout mark_pipeline_layout, alloc_pipeline_layout, bin_pipeline_layout, draw_pipeline_layout;
     VkDescriptorPool set_pool;
     VkDescriptorSet mark_sets[GN_FRAMES_IN_FLIGHT], alloc_sets[GN_FRAMES_IN_FLIGHT], bin_set, draw_set;
-    VkPipeline mark_pipeline, alloc_pipeline, bin_pipeline, clear_pipeline, page_pipeline, page_mask_pipeline;
+    VkPipeline mark_pipeline, alloc_pipeline, bin_pipeline, copy_pipeline, page_pipeline, page_mask_pipeline;
     VkSampler atlas_sampler;       /* comparison, linear: hardware 2x2 PCF inside a page */
 } gn_vsm_gpu;
 

@@ -7,8 +7,10 @@
  *   BIN (vsm_bin.comp): culls casters against those pages into (caster, page) pairs and one
  *     indirect command a draw slot (a mesh of a draw group: opaque, or one alpha-tested
  *     material) that instances the mesh over its pairs;
- *   RENDER: clears the chosen tiles of the D32 atlas and draws every group's slots with one
- *     vkCmdDrawIndexedIndirect; every other tile keeps its depth.
+ *   RENDER: draws every group's slots with one vkCmdDrawIndexedIndirect into a staging array,
+ *     a 128^2 layer a chosen page (the viewport is the page: no clipping beyond the guard band),
+ *     then copies each layer into its page's tile of the D32 atlas; every other tile keeps its
+ *     depth.
  * The CPU keeps the sun's versions (the sun is the CPU's), tells ALLOC which static objects
  * changed and where the dynamic casters are, and keeps BIN's caster list in step with the
  * scene. The forward pass samples each page with the light version it was rendered with, and
@@ -73,11 +75,12 @@ static gn_result create_layouts(gn_renderer *r, gn_error *err)
                                    {SSBO, CS}};
     const gn_vk_binding bin[] = {{UBO, CS},  {SSBO, CS}, {SSBO, CS}, {SSBO, CS},
                                  {SSBO, CS}, {SSBO, CS}, {SSBO, CS}, {SSBO, CS}};
-    const gn_vk_binding draw[] = {{SSBO, VS}, {SSBO, VS}};
+    const gn_vk_binding draw[] = {{SSBO, VS}, {SSBO, VS},
+                                  {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT}};
     gn_result res = gn_vk_set_layout(vk, mark, 3, "vsm mark set", &v->mark_layout, err);
     if (!res) res = gn_vk_set_layout(vk, alloc, 10, "vsm alloc set", &v->alloc_layout, err);
     if (!res) res = gn_vk_set_layout(vk, bin, 8, "vsm bin set", &v->bin_layout, err);
-    if (!res) res = gn_vk_set_layout(vk, draw, 2, "vsm draw set", &v->draw_layout, err);
+    if (!res) res = gn_vk_set_layout(vk, draw, 3, "vsm draw set", &v->draw_layout, err);
     if (!res) res = gn_vk_pipeline_layout(vk, &v->mark_layout, 1, 0, "vsm mark", &v->mark_pipeline_layout, err);
     if (!res)
         res = gn_vk_pipeline_layout(vk, &v->alloc_layout, 1, sizeof v->push, "vsm alloc", &v->alloc_pipeline_layout,
@@ -107,18 +110,19 @@ static gn_result create_pipelines(gn_renderer *r, gn_error *err)
                                      err);
     if (!res)
         res = gn_vk_compute_pipeline(vk, "vsm_bin.comp", v->bin_pipeline_layout, "vsm bin", &v->bin_pipeline, err);
-    /* the chosen tiles to depth 1, whatever they held */
+    /* each staging layer into its page's tile, whatever the tile held */
     gn_vk_graphics_desc g = {
-        .vert = "vsm_clear.vert",
+        .vert = "vsm_copy.vert",
+        .frag = "vsm_copy.frag",
         .layout = v->draw_pipeline_layout,
         .depth_format = VK_FORMAT_D32_SFLOAT,
         .samples = 1,
         .depth_compare = VK_COMPARE_OP_ALWAYS,
         .depth_write = true,
         .cull = VK_CULL_MODE_NONE,
-        .name = "vsm tile clear",
+        .name = "vsm tile copy",
     };
-    if (!res) res = gn_vk_graphics_pipeline(vk, &g, &v->clear_pipeline, err);
+    if (!res) res = gn_vk_graphics_pipeline(vk, &g, &v->copy_pipeline, err);
     /* casters as the cascades draw them (src/passes/csm.c): both faces, depth clamped onto the
      * near plane, the same slope-scaled bias in texels of the page */
     g = (gn_vk_graphics_desc){
@@ -162,9 +166,14 @@ static void write_bin_sets(gn_renderer *r)
         {.binding = 7, .type = SSBO, .buffer = v->stats.buffer},
     };
     gn_vk_write_set(&r->vk, v->bin_set, b, 8);
-    gn_vk_write d[2] = {{.binding = 0, .type = SSBO, .buffer = v->render.buffer},
-                        {.binding = 1, .type = SSBO, .buffer = v->pairs.buffer}};
-    gn_vk_write_set(&r->vk, v->draw_set, d, 2);
+    gn_vk_write d[3] = {{.binding = 0, .type = SSBO, .buffer = v->render.buffer},
+                        {.binding = 1, .type = SSBO, .buffer = v->pairs.buffer},
+                        {.binding = 2,
+                         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                         .image = &v->staging,
+                         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                         .sampler = r->pipes.clamp}};
+    gn_vk_write_set(&r->vk, v->draw_set, d, 3);
 }
 
 static void write_alloc_sets(gn_renderer *r)
@@ -199,8 +208,9 @@ gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
                        "vsm: %u levels (1..%u) of %u texels (1024..16384, a multiple of 128)", s.levels,
                        GN_VSM_MAX_LEVELS, s.virtual_res);
-    if (s.page_budget > 4096)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "vsm: a page budget of %u (at most 4096)", s.page_budget);
+    if (s.page_budget > GN_VK_MAX_LAYERS) /* a staging layer a page */
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "vsm: a page budget of %u (at most %u)", s.page_budget,
+                       GN_VK_MAX_LAYERS);
     v->s = s;
     /* the dynamic layer shares the budget, so it never needs more tiles than that */
     uint32_t dyn = desc && desc->dynamic_pages ? desc->dynamic_pages : 256;
@@ -222,6 +232,17 @@ gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
         .name = "vsm page atlas",
     };
     gn_result res = gn_vk_image_create(&r->vk, &ad, &v->atlas, err);
+    gn_vk_image_desc sd = {
+        .width = 128,
+        .height = 128,
+        .samples = 1,
+        .format = VK_FORMAT_D32_SFLOAT,
+        .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+        .name = "vsm page staging",
+        .layers = s.page_budget,
+        .array = true,
+    };
+    if (!res) res = gn_vk_image_create(&r->vk, &sd, &v->staging, err);
     const VkBufferUsageFlags IND = VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
     if (!res) res = storage(r, (VkDeviceSize)total * sizeof(gn_gpu_vsm_page), 0, false, "vsm page table", &v->table, err);
     if (!res) res = storage(r, (VkDeviceSize)GN_VSM_VERSIONS * 4 * 16, 0, false, "vsm light versions", &v->versions_buf, err);
@@ -236,7 +257,7 @@ gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
         res = storage(r, 16 + (VkDeviceSize)s.page_budget * sizeof(gn_gpu_vsm_render), 0, false, "vsm render list",
                       &v->render, err);
     if (!res) res = storage(r, sizeof(gn_gpu_vsm_stats), 0, false, "vsm stats", &v->stats, err);
-    if (!res) res = storage(r, 16, IND, false, "vsm tile clear", &v->indirect, err);
+    if (!res) res = storage(r, 16, IND, false, "vsm tile copy", &v->indirect, err);
     /* BIN's buffers grow with the scene (make_casters); until then, one entry each */
     if (!res) res = storage(r, sizeof(gn_gpu_vsm_caster), 0, false, "vsm casters", &v->casters, err);
     if (!res) res = storage(r, 16, 0, false, "vsm draw slots", &v->slots, err);
@@ -279,11 +300,12 @@ void gn_vsm_release(gn_renderer *r)
     gn_vsm_gpu *v = &r->vsm;
     gn_vk *vk = &r->vk;
     gn_vk_image_release(vk, &v->atlas);
+    gn_vk_image_release(vk, &v->staging);
     gn_vk_buffer *buffers[] = {&v->table,    &v->versions_buf, &v->state, &v->pool,     &v->render, &v->stats,
                                &v->indirect, &v->casters,      &v->slots, &v->counts,   &v->commands, &v->pairs};
     for (size_t k = 0; k < sizeof buffers / sizeof buffers[0]; k++) gn_vk_buffer_release(vk, buffers[k]);
     for (uint32_t k = 0; k < GN_FRAMES_IN_FLIGHT; k++) gn_vk_buffer_release(vk, &v->requests[k]);
-    VkPipeline pipes[] = {v->mark_pipeline, v->alloc_pipeline, v->bin_pipeline, v->clear_pipeline, v->page_pipeline,
+    VkPipeline pipes[] = {v->mark_pipeline, v->alloc_pipeline, v->bin_pipeline, v->copy_pipeline, v->page_pipeline,
                           v->page_mask_pipeline};
     for (size_t k = 0; k < sizeof pipes / sizeof pipes[0]; k++)
         gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)pipes[k]);
@@ -670,8 +692,9 @@ void gn_pass_vsm_render(gn_renderer *r)
     gn_vsm_gpu *v = &r->vsm;
     gn_vk *vk = &r->vk;
     if (!v->active) return;
+    /* the casters, a staging layer a page, cleared first */
     gn_vk_use uses[] = {
-        {.image = &v->atlas, .access = GN_ACCESS_DEPTH_WRITE},
+        {.image = &v->staging, .access = GN_ACCESS_DEPTH_WRITE},
         {.buffer = &r->scene.vertices, .access = GN_ACCESS_VERTEX_INPUT},
         {.buffer = &r->scene.indices, .access = GN_ACCESS_VERTEX_INPUT},
         {.buffer = &r->scene.instances, .access = GN_ACCESS_SHADER_READ},
@@ -679,25 +702,23 @@ void gn_pass_vsm_render(gn_renderer *r)
         {.buffer = &v->render, .access = GN_ACCESS_SHADER_READ},
         {.buffer = &v->pairs, .access = GN_ACCESS_SHADER_READ},
         {.buffer = &v->commands, .access = GN_ACCESS_INDIRECT},
-        {.buffer = &v->indirect, .access = GN_ACCESS_INDIRECT},
     };
     uint32_t pass = gn_vk_pass_begin(vk, "vsm pages", uses, sizeof uses / sizeof uses[0]);
     gn_vk_rendering ri = {
-        .depth = {.image = &v->atlas, .clear = false},
-        .width = v->atlas.width,
-        .height = v->atlas.height,
+        .depth = {.image = &v->staging, .clear = true, .clear_value = {1.0f}},
+        .width = 128,
+        .height = 128,
+        .layers = v->s.page_budget,
     };
     gn_vk_cmd_begin_rendering(vk, &ri);
     uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)r->plan.camera.visible_offset};
-    gn_vk_cmd_bind_pipeline(vk, false, v->clear_pipeline);
     gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, 0, 1, &r->pipes.frame_set, 2, dyn);
     gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, 2, 1, &v->draw_set, 0, NULL);
-    gn_vk_cmd_draw_indirect(vk, &v->indirect, 0);
     /* one indirect draw a group, a command a slot: the opaque casters, then each alpha-tested
      * material's */
     gn_vk_cmd_bind_geometry(vk, &r->scene.vertices, &r->scene.indices);
     const VkDeviceSize stride = sizeof(VkDrawIndexedIndirectCommand);
-    uint32_t draws = 1;
+    uint32_t draws = 0;
     for (uint32_t g = 0; g < v->group_count; g++) {
         if (!v->group_slots[g]) continue;
         gn_vk_cmd_bind_pipeline(vk, false, g == 0 ? v->page_pipeline : v->page_mask_pipeline);
@@ -710,6 +731,27 @@ void gn_pass_vsm_render(gn_renderer *r)
     }
     gn_vk_cmd_end_rendering(vk);
     gn_vk_pass_end(vk, pass, draws, 0);
+
+    /* each layer into its page's tile */
+    gn_vk_use copy[] = {
+        {.image = &v->staging, .access = GN_ACCESS_SHADER_READ},
+        {.image = &v->atlas, .access = GN_ACCESS_DEPTH_WRITE},
+        {.buffer = &v->render, .access = GN_ACCESS_SHADER_READ},
+        {.buffer = &v->indirect, .access = GN_ACCESS_INDIRECT},
+    };
+    pass = gn_vk_pass_begin(vk, "vsm copy", copy, sizeof copy / sizeof copy[0]);
+    gn_vk_rendering ci = {
+        .depth = {.image = &v->atlas, .clear = false},
+        .width = v->atlas.width,
+        .height = v->atlas.height,
+    };
+    gn_vk_cmd_begin_rendering(vk, &ci);
+    gn_vk_cmd_bind_pipeline(vk, false, v->copy_pipeline);
+    gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, 0, 1, &r->pipes.frame_set, 2, dyn);
+    gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, 2, 1, &v->draw_set, 0, NULL);
+    gn_vk_cmd_draw_indirect(vk, &v->indirect, 0);
+    gn_vk_cmd_end_rendering(vk);
+    gn_vk_pass_end(vk, pass, 1, 0);
 }
 
 /* ---- readback for tests ------------------------------------------------------------------- */

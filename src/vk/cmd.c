@@ -33,7 +33,7 @@ void gn_vk_cmd_begin_rendering(gn_vk *vk, const gn_vk_rendering *r)
     VkRenderingInfo info = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
         .renderArea = {{0, 0}, {r->width, r->height}},
-        .layerCount = 1,
+        .layerCount = r->layers ? r->layers : 1,
         .colorAttachmentCount = r->color.image ? 1 : 0,
         .pColorAttachments = r->color.image ? &color : NULL,
         .pDepthAttachment = r->depth.image ? &depth : NULL,

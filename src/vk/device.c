@@ -205,14 +205,16 @@ static const char *unsuitable(VkPhysicalDevice pd)
     vkGetPhysicalDeviceProperties(pd, &p);
     if (p.apiVersion < VK_API_VERSION_1_3) return "Vulkan 1.3 not supported";
     VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    VkPhysicalDeviceFeatures2 f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f13};
+    VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
+                                            .pNext = &f13};
+    VkPhysicalDeviceFeatures2 f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
     vkGetPhysicalDeviceFeatures2(pd, &f);
+    if (!f12.shaderOutputLayer) return "no shaderOutputLayer"; /* VSM pages: a layer each */
     if (!f13.dynamicRendering) return "no dynamicRendering";
     if (!f13.synchronization2) return "no synchronization2";
     if (!f13.maintenance4) return "no maintenance4";
     if (!f.features.multiDrawIndirect) return "no multiDrawIndirect";
     if (!f.features.drawIndirectFirstInstance) return "no drawIndirectFirstInstance";
-    if (!f.features.shaderClipDistance) return "no shaderClipDistance"; /* VSM pages in their tiles */
     if (graphics_compute_family(pd) < 0) return "no graphics+compute queue with timestamps";
     return NULL;
 }
@@ -318,6 +320,7 @@ static gn_result create_device(gn_vk *vk, const char *sel, gn_error *err)
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
         .pNext = &f13,
         .hostQueryReset = VK_TRUE,
+        .shaderOutputLayer = VK_TRUE,
     };
     VkPhysicalDeviceFeatures2 features = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
@@ -326,7 +329,6 @@ static gn_result create_device(gn_vk *vk, const char *sel, gn_error *err)
             {
                 .multiDrawIndirect = VK_TRUE,
                 .drawIndirectFirstInstance = VK_TRUE,
-                .shaderClipDistance = VK_TRUE,
                 .depthClamp = supported.depthClamp,
                 .samplerAnisotropy = supported.samplerAnisotropy,
             },

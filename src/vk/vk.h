@@ -300,6 +300,7 @@ typedef struct gn_vk_rendering {
     gn_vk_attachment color; /* image NULL: no colour */
     gn_vk_attachment depth; /* image NULL: no depth */
     uint32_t width, height;
+    uint32_t layers; /* layered rendering into an array image's layers (gl_Layer); 0 is 1 */
 } gn_vk_rendering;
 
 void gn_vk_cmd_begin_rendering(gn_vk *vk, const gn_vk_rendering *r); /* also sets viewport and scissor */
