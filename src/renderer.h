@@ -117,7 +117,7 @@ typedef struct gn_vsm_gpu {
     gn_vk_buffer indirect;         /* RENDER's tile copy draw (ALLOC writes its count) */
     gn_vk_buffer casters;          /* gn_gpu_vsm_caster: static ones, then dynamic ones */
     gn_vk_buffer slots;            /* per draw slot (a mesh of a draw group): index count, first index, vertex offset */
-    gn_vk_buffer counts;           /* BIN: per (slot, page) its pairs, run and fill cursor */
+    gn_vk_buffer counts;           /* BIN's pairs a slot, then its fill cursor */
     gn_vk_buffer commands, pairs;  /* an indirect command a slot; the (instance, page) pairs */
     bool initialized;              /* state and pool hold their first contents */
     uint32_t versions_uploaded;    /* newest version id in versions_buf (+1; 0: none) */

@@ -85,7 +85,7 @@ static gn_result create_layouts(gn_renderer *r, gn_error *err)
     if (!res)
         res = gn_vk_pipeline_layout(vk, &v->alloc_layout, 1, sizeof v->push, "vsm alloc", &v->alloc_pipeline_layout,
                                     err);
-    if (!res) res = gn_vk_pipeline_layout(vk, &v->bin_layout, 1, 20, "vsm bin", &v->bin_pipeline_layout, err);
+    if (!res) res = gn_vk_pipeline_layout(vk, &v->bin_layout, 1, 16, "vsm bin", &v->bin_pipeline_layout, err);
     /* the casters' pipelines: the frame, the material (alpha-tested ones), the pages and pairs */
     VkDescriptorSetLayout sets[3] = {r->pipes.frame_layout, r->pipes.material_layout, v->draw_layout};
     if (!res) res = gn_vk_pipeline_layout(vk, sets, 3, 0, "vsm draw", &v->draw_pipeline_layout, err);
@@ -261,7 +261,7 @@ gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
     /* BIN's buffers grow with the scene (make_casters); until then, one entry each */
     if (!res) res = storage(r, sizeof(gn_gpu_vsm_caster), 0, false, "vsm casters", &v->casters, err);
     if (!res) res = storage(r, 16, 0, false, "vsm draw slots", &v->slots, err);
-    if (!res) res = storage(r, 12, 0, false, "vsm slot counts", &v->counts, err);
+    if (!res) res = storage(r, 8, 0, false, "vsm slot counts", &v->counts, err);
     if (!res) res = storage(r, sizeof(VkDrawIndexedIndirectCommand), IND, false, "vsm draws", &v->commands, err);
     if (!res) res = storage(r, 8, 0, false, "vsm draw pairs", &v->pairs, err);
     v->pair_capacity = 1;
@@ -454,9 +454,7 @@ static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
     gn_result res = grow(r, &v->casters, (VkDeviceSize)(m ? m : 1) * sizeof(gn_gpu_vsm_caster), 0, "vsm casters",
                          &grown, err);
     if (!res) res = grow(r, &v->slots, (VkDeviceSize)(slots ? slots : 1) * 16, 0, "vsm draw slots", &grown, err);
-    if (!res)
-        res = grow(r, &v->counts, (VkDeviceSize)(slots ? slots : 1) * v->s.page_budget * 12, 0, "vsm slot counts",
-                   &grown, err);
+    if (!res) res = grow(r, &v->counts, (VkDeviceSize)(slots ? slots : 1) * 8, 0, "vsm slot counts", &grown, err);
     if (!res)
         res = grow(r, &v->commands, (VkDeviceSize)(slots ? slots : 1) * sizeof(VkDrawIndexedIndirectCommand), IND,
                    "vsm draws", &grown, err);
@@ -665,7 +663,7 @@ void gn_pass_vsm_alloc(gn_renderer *r)
     gn_vk_cmd_bind_pipeline(vk, true, v->bin_pipeline);
     gn_vk_cmd_bind_sets(vk, true, v->bin_pipeline_layout, 0, 1, &v->bin_set, 1, dyn);
     for (uint32_t phase = 0; phase < 3; phase++) {
-        uint32_t push[5] = {phase, v->caster_count, v->slot_count, v->pair_capacity, v->s.page_budget};
+        uint32_t push[4] = {phase, v->caster_count, v->slot_count, v->pair_capacity};
         gn_vk_cmd_push(vk, v->bin_pipeline_layout, sizeof push, push);
         gn_vk_cmd_dispatch(vk, phase == 1 ? 1 : (v->caster_count + 255) / 256, 1, 1);
         /* each phase reads what the one before wrote */
