@@ -1,6 +1,6 @@
 #version 450
 // VSM ALLOC (docs/SHADOWS.md), right after MARK in the same frame. One workgroup walks every
-// virtual page in chunks of 1024 (4 consecutive pages a thread), so that each choice that
+// virtual page in chunks of 4096 (4 consecutive pages a thread), so that each choice that
 // depends on order (which pages return to the free stack and where, which free page a request
 // pops, which dynamic pages get tiles, which candidates fit the page budget) is made in page
 // index order through prefix sums, exactly as the CPU reference does it: gn_vsm_alloc,
@@ -11,7 +11,9 @@
 #extension GL_GOOGLE_include_directive : require
 #include "shared/gpu_types.h"
 
-layout(local_size_x = 256) in;
+#define THREADS 1024u // the most a workgroup may have: fewer chunks, so fewer serial steps
+#define CHUNK (4u * THREADS)
+layout(local_size_x = 1024) in;
 layout(set = 0, binding = 0) uniform FrameBlock { gn_gpu_frame frame; };
 layout(std430, set = 0, binding = 1) readonly buffer Requests { uint requests[]; };
 layout(std430, set = 0, binding = 2) buffer State { gn_gpu_vsm_state pages[]; };
@@ -41,7 +43,7 @@ layout(push_constant) uniform Push {
 
 #include "vsm_mark.glsl"
 
-shared uint s_scan[256];
+shared uint s_scan[THREADS];
 shared uint s_hist[BUCKETS];
 shared uint s_ages[VERSIONS / 32u];
 shared uint s_level_req[16], s_level_ren[16];
@@ -54,13 +56,13 @@ uint scan(uint v, out uint total)
     uint t = gl_LocalInvocationIndex;
     s_scan[t] = v;
     barrier();
-    for (uint off = 1u; off < 256u; off <<= 1u) {
+    for (uint off = 1u; off < THREADS; off <<= 1u) {
         uint add = t >= off ? s_scan[t - off] : 0u;
         barrier();
         s_scan[t] += add;
         barrier();
     }
-    total = s_scan[255];
+    total = s_scan[THREADS - 1u];
     uint before = s_scan[t] - v;
     barrier();
     return before;
@@ -116,7 +118,7 @@ void main()
 {
     uint t = gl_LocalInvocationIndex, total = pc.c.y, n = frame.vsm_info.x, per_level = n * n;
     uint frame_id = pc.a.x, current = pc.a.y, pool = pc.b.x, cap = pc.b.y;
-    for (uint k = t; k < BUCKETS; k += 256u) s_hist[k] = 0u;
+    for (uint k = t; k < BUCKETS; k += THREADS) s_hist[k] = 0u;
     if (t < VERSIONS / 32u) s_ages[t] = 0u;
     if (t < 16u) s_level_req[t] = s_level_ren[t] = 0u;
     if (t == 0u) {
@@ -129,7 +131,7 @@ void main()
     // 1. Invalidation, then release: pages that left their slot's window, went unrequested
     //    for evict_frames frames or whose light version left the ring go back to the free
     //    stack, pushed in page index order.
-    for (uint base = 0u; base < total; base += 1024u) {
+    for (uint base = 0u; base < total; base += CHUNK) {
         uint freed[4], count = 0u;
         for (uint k = 0u; k < 4u; k++) {
             uint p = base + t * 4u + k;
@@ -170,7 +172,7 @@ void main()
     // 2. Requests: a requested page keeps its physical page or pops the top of the free stack
     //    (in page index order); with the stack empty it overflows and a coarser level stands
     //    in. Candidates for rendering are counted in their priority buckets.
-    for (uint base = 0u; base < total; base += 1024u) {
+    for (uint base = 0u; base < total; base += CHUNK) {
         uint need = 0u;
         bool req[4];
         for (uint k = 0u; k < 4u; k++) {
@@ -218,7 +220,7 @@ void main()
 
     // 3. The dynamic layer: requested, rendered pages a dynamic caster's sphere touches (in
     //    this frame's light) get tiles after the pool's, in page index order, up to cap.
-    for (uint base = 0u; pc.b.w > 0u && base < total; base += 1024u) {
+    for (uint base = 0u; pc.b.w > 0u && base < total; base += CHUNK) {
         uint hit = 0u;
         bool dyn[4];
         for (uint k = 0u; k < 4u; k++) {
@@ -249,13 +251,13 @@ void main()
     }
     uint dyn_count = min(s_dyn_needed, cap);
     // rendered again when a caster or the light changed, or the set of pages did
-    for (uint k = t; k < dyn_count; k += 256u)
+    for (uint k = t; k < dyn_count; k += THREADS)
         if (lists[pool + k] != lists[pool + cap + k]) atomicOr(s_dyn_diff, 1u);
     barrier();
     bool changed = (pc.c.x & GN_ALLOC_DYNAMIC_CHANGED) != 0u;
     bool dyn_render = dyn_count > 0u && (changed || s_dyn_diff != 0u || pool_head.y != dyn_count);
     if (dyn_render)
-        for (uint k = t; k < dyn_count; k += 256u) lists[pool + k] = lists[pool + cap + k];
+        for (uint k = t; k < dyn_count; k += THREADS) lists[pool + k] = lists[pool + cap + k];
     barrier(); // every thread has read pool_head.y
 
     // 4. The render choice: the budget left by the dynamic layer goes to the candidates in
@@ -274,7 +276,7 @@ void main()
     }
     barrier();
     uint cut = s_cut, quota = s_quota;
-    for (uint base = 0u; base < total; base += 1024u) {
+    for (uint base = 0u; base < total; base += CHUNK) {
         uint in_cut = 0u;
         for (uint k = 0u; k < 4u; k++) {
             uint p = base + t * 4u + k;
@@ -314,7 +316,7 @@ void main()
         barrier();
     }
     uint statics = s_static;
-    for (uint k = t; dyn_render && k < dyn_count; k += 256u) {
+    for (uint k = t; dyn_render && k < dyn_count; k += THREADS) {
         uint p = lists[pool + cap + k], level = p / per_level;
         float size = gn_vsm_page_size(level);
         ivec2 ij = ivec2(pages[p].a.xy);
@@ -324,7 +326,7 @@ void main()
 
     // 5. The page table the lookups read: rendered pages only (one waiting for the budget
     //    reads as missing, so a coarser level stands in).
-    for (uint p = t; p < total; p += 256u) {
+    for (uint p = t; p < total; p += THREADS) {
         gn_gpu_vsm_state s = pages[p];
         if (s.a.z != NONE) atomicAdd(s_resident, 1u);
         if (s.a.z == NONE || !rendered(s)) {
@@ -339,7 +341,7 @@ void main()
     // 6. The largest angle between the sun of a requested, shown page and this frame's
     //    (the light's forward row is minus the sun direction)
     uint age = t;
-    if ((s_ages[age >> 5u] & (1u << (age & 31u))) != 0u) {
+    if (age < VERSIONS && (s_ages[age >> 5u] & (1u << (age & 31u))) != 0u) {
         uint k = ((current - age) % VERSIONS) * 4u + 2u;
         vec3 a = versions[k].xyz, b = frame.vsm_light[2].xyz;
         float deg = degrees(atan(length(cross(a, b)), dot(a, b)));

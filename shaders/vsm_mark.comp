@@ -3,9 +3,12 @@
 // (the inverse view-projection, exactly as the CPU reference reconstructs it) names the page it
 // needs (gn_vsm_mark); the thread sets each distinct page's bit once in this frame slot's
 // request mask. Neighbours nearly always share a page, so this needs a quarter of the threads
-// and about a quarter of the atomics of one thread a pixel, and marks exactly the same pages.
+// of one thread a pixel, and a subgroup whose pixels all need the same page sets it once: the
+// same bits with a small share of the atomics.
 // The sky (depth 0) needs none.
 #extension GL_GOOGLE_include_directive : require
+#extension GL_KHR_shader_subgroup_basic : require
+#extension GL_KHR_shader_subgroup_vote : require
 #include "shared/gpu_types.h"
 
 layout(local_size_x = 8, local_size_y = 8) in;
@@ -42,10 +45,13 @@ void main()
     uint last = ~0u;
     for (uint k = 0u; k < 4u; k++) {
         uvec2 px = base + uvec2(k & 1u, k >> 1u);
-        if (px.x >= size.x || px.y >= size.y) continue;
-        uint bit = gn_mark_pixel(px, size);
-        if (bit == ~0u || bit == last) continue;
-        last = bit;
-        atomicOr(requests[bit >> 5u], 1u << (bit & 31u));
+        uint bit = px.x < size.x && px.y < size.y ? gn_mark_pixel(px, size) : ~0u;
+        // neighbours nearly always share a page: where the whole subgroup does, one atomic
+        if (subgroupAllEqual(bit)) {
+            if (bit != ~0u && bit != last && subgroupElect()) atomicOr(requests[bit >> 5u], 1u << (bit & 31u));
+        } else if (bit != ~0u && bit != last) {
+            atomicOr(requests[bit >> 5u], 1u << (bit & 31u));
+        }
+        if (bit != ~0u) last = bit;
     }
 }
