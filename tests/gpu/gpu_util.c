@@ -115,3 +115,26 @@ bool gt_golden(const gn_renderer *r, const char *name, const uint8_t *rgba, uint
     stbi_image_free(g);
     return ok;
 }
+
+gn_frame_stats gt_frame(gn_renderer *r, gn_scene *s, const gn_frame_desc *f)
+{
+    gn_error err = {0};
+    gn_frame_stats st = {0};
+    if (gn_render(r, s, f, &err) != GN_OK || gn_renderer_wait_idle(r, &err) != GN_OK ||
+        gn_get_frame_stats(r, &st, &err) != GN_OK) {
+        fprintf(stderr, "frame: %s\n", err.message);
+        exit(1);
+    }
+    return st;
+}
+
+uint32_t gt_vsm_settle(gn_renderer *r, gn_scene *s, const gn_frame_desc *f)
+{
+    for (uint32_t k = 1; k <= 200; k++) {
+        gn_frame_stats st = gt_frame(r, s, f);
+        if (k > 2 && st.vsm_pages_requested && !st.vsm_pages_waiting && !st.vsm_pages_rendered_static &&
+            !st.vsm_pages_rendered_dynamic)
+            return k;
+    }
+    return 0;
+}

@@ -15,6 +15,11 @@
 gn_renderer *gt_renderer(uint32_t w, uint32_t h, uint32_t msaa);
 /* Renders one frame and reads it back into a malloc'd RGBA8 buffer. */
 uint8_t *gt_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f);
+/* Renders one frame, waits for it and returns its statistics; exits the test on an error. */
+gn_frame_stats gt_frame(gn_renderer *r, gn_scene *s, const gn_frame_desc *f);
+/* Renders until the virtual shadow map's cache has settled (a frame renders no page and none
+ * waits); returns the frames it took, 0 when it did not within 200. */
+uint32_t gt_vsm_settle(gn_renderer *r, gn_scene *s, const gn_frame_desc *f);
 /* True on Mesa lavapipe, where output is byte-identical run to run. */
 bool gt_is_lavapipe(const gn_renderer *r);
 bool gt_write_png(const char *path, const uint8_t *rgba, uint32_t w, uint32_t h);

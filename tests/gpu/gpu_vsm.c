@@ -49,35 +49,11 @@ static gn_frame_desc at(float x, float z, float yaw, float hours)
     return f;
 }
 
-static gn_frame_stats frame(gn_renderer *r, gn_scene *s, const gn_frame_desc *f)
-{
-    gn_error err = {0};
-    gn_frame_stats st = {0};
-    if (gn_render(r, s, f, &err) != GN_OK || gn_renderer_wait_idle(r, &err) != GN_OK ||
-        gn_get_frame_stats(r, &st, &err) != GN_OK) {
-        fprintf(stderr, "frame: %s\n", err.message);
-        exit(1);
-    }
-    return st;
-}
-
-/* Renders until a frame renders no page and none waits; returns the frames it took. */
-static uint32_t settle(gn_renderer *r, gn_scene *s, const gn_frame_desc *f)
-{
-    for (uint32_t k = 1; k <= 200; k++) {
-        gn_frame_stats st = frame(r, s, f);
-        if (k > 2 && st.vsm_pages_requested && !st.vsm_pages_waiting && !st.vsm_pages_rendered_static &&
-            !st.vsm_pages_rendered_dynamic)
-            return k;
-    }
-    return 0;
-}
-
 static int test_mark(gn_renderer *r, gn_scene *s)
 {
     gn_frame_desc f = at(20, 30, 30, 15.0f);
-    CHECK(settle(r, s, &f), "the cache did not settle");
-    frame(r, s, &f);
+    CHECK(gt_vsm_settle(r, s, &f), "the cache did not settle");
+    gt_frame(r, s, &f);
     gn_error err = {0};
     float *depth = malloc(W * H * sizeof *depth);
     gn_frame_view fv;
@@ -363,7 +339,7 @@ static int test_alloc_reference(gn_scene *s)
     for (uint32_t k = 0; k < frames; k++) {
         gn_frame_desc f = at(-30.0f + 0.8f * (float)k, 12.0f, -20.0f + 3.0f * (float)k, 9.0f + 0.01f * (float)(k / 4));
         f.seconds = 0.1 * k; /* the town's carts and balloons move */
-        gn_frame_stats st = frame(r, s, &f);
+        gn_frame_stats st = gt_frame(r, s, &f);
         rendered += st.vsm_pages_rendered_static + st.vsm_pages_rendered_dynamic;
         uint32_t d = replay_frame(r, &rp) + check_bin(r, s, &pairs);
         if (d) printf("frame %u: %u differences\n", k, d);
@@ -405,14 +381,14 @@ static uint32_t rerendered(gn_renderer *r, const gn_gpu_vsm_state *before, uint3
 static int test_still_sun(gn_renderer *r, gn_scene *s)
 {
     gn_frame_desc f = at(-40, 10, -20, 10.0f);
-    CHECK(settle(r, s, &f), "the cache did not settle");
+    CHECK(gt_vsm_settle(r, s, &f), "the cache did not settle");
     uint8_t *first = NULL;
     f.view = GN_VIEW_SHADOW;
     /* the page grid alone: RESOLVE's history (which softens edges the walk crossed, then fades
      * over frames; tests/gpu/gpu_vsm_resolve.c) is dropped for both images */
     r->vsm_resolve.have_prev = false;
     first = gt_render(r, s, &f);
-    gn_frame_stats st = frame(r, s, &f);
+    gn_frame_stats st = gt_frame(r, s, &f);
     CHECK(st.vsm_pages_rendered_static == 0 && st.vsm_pages_rendered_dynamic == 0,
           "a still camera rendered %u + %u pages", st.vsm_pages_rendered_static, st.vsm_pages_rendered_dynamic);
     const gn_vsm_versions *vs = &r->vsm.versions;
@@ -424,7 +400,7 @@ static int test_still_sun(gn_renderer *r, gn_scene *s)
         g.view = GN_VIEW_SHADOW;
         gn_gpu_vsm_state *before = read_state(r);
         uint32_t version = vs->current;
-        gn_frame_stats fs = frame(r, s, &g);
+        gn_frame_stats fs = gt_frame(r, s, &g);
         bad += rerendered(r, before, version);
         free(before);
         rendered += fs.vsm_pages_rendered_static + fs.vsm_pages_rendered_dynamic;
@@ -436,7 +412,7 @@ static int test_still_sun(gn_renderer *r, gn_scene *s)
     CHECK(vs->current == start_version, "the light version changed under a still sun (%u to %u)", start_version,
           vs->current);
     /* back where it started, once the pages it needs there are back */
-    settle(r, s, &f);
+    gt_vsm_settle(r, s, &f);
     r->vsm_resolve.have_prev = false;
     uint8_t *again = gt_render(r, s, &f);
     gt_diff diff = gt_compare(first, again, W, H, 0);
@@ -453,11 +429,11 @@ static int test_still_sun(gn_renderer *r, gn_scene *s)
     gn_frame_desc d = {.camera_set = true, .time_of_day = 10.0f, .time_set = true, .shadows = GN_SHADOWS_VSM};
     d.camera.position[0] = low[0], d.camera.position[1] = low[1] + 8.0f, d.camera.position[2] = low[2] + 12.0f;
     d.camera.pitch = -30.0f;
-    settle(r, s, &d);
+    gt_vsm_settle(r, s, &d);
     uint32_t dynamic = 0, fixed = 0;
     for (int k = 1; k <= 4; k++) {
         d.seconds = 0.25 * k;
-        gn_frame_stats moved = frame(r, s, &d);
+        gn_frame_stats moved = gt_frame(r, s, &d);
         dynamic += moved.vsm_pages_rendered_dynamic;
         fixed += moved.vsm_pages_rendered_static;
     }
@@ -475,9 +451,9 @@ static int test_added_object(gn_renderer *r, gn_scene *s)
 {
     gn_frame_desc f = at(-40, 10, -20, 10.0f);
     f.view = GN_VIEW_SHADOW;
-    CHECK(settle(r, s, &f), "the cache did not settle");
+    CHECK(gt_vsm_settle(r, s, &f), "the cache did not settle");
     uint8_t *before = gt_render(r, s, &f);
-    gn_frame_stats st = frame(r, s, &f);
+    gn_frame_stats st = gt_frame(r, s, &f);
     uint32_t requested = st.vsm_pages_requested;
     /* a 3 m cube 12 m in front of the camera, on the ground (yaw -20: forward is (-sin, 0, -cos)) */
     float cx = -40.0f + 12.0f * sinf(20.0f * 3.14159265f / 180.0f), cz = 10.0f - 12.0f * cosf(20.0f * 3.14159265f / 180.0f);
@@ -497,7 +473,7 @@ static int test_added_object(gn_renderer *r, gn_scene *s)
     CHECK(gn_scene_add_instance(s, &in, &id, &err) == GN_OK, "%s", err.message);
     uint32_t rendered = 0;
     for (int k = 0; k < 4; k++) {
-        gn_frame_stats fs = frame(r, s, &f);
+        gn_frame_stats fs = gt_frame(r, s, &f);
         rendered += fs.vsm_pages_rendered_static;
     }
     uint8_t *after = gt_render(r, s, &f);
@@ -518,7 +494,7 @@ static int test_moving_sun(gn_renderer *r, gn_scene *s)
     /* 20x real time at 60 frames a second: the hour angle turns 15 deg/h * 20 / 216000 a frame */
     double hours = 11.0, step = 20.0 / 60.0 / 3600.0;
     gn_frame_desc f = at(0, 0, 45, (float)hours);
-    CHECK(settle(r, s, &f), "the cache did not settle");
+    CHECK(gt_vsm_settle(r, s, &f), "the cache did not settle");
     gn_error err = {0};
     gn_frame_view prev, now;
     gn_get_frame_view(r, &prev, &err);
@@ -527,7 +503,7 @@ static int test_moving_sun(gn_renderer *r, gn_scene *s)
     for (int k = 0; k < 50; k++) {
         hours += step;
         f.time_of_day = (float)hours;
-        gn_frame_stats st = frame(r, s, &f);
+        gn_frame_stats st = gt_frame(r, s, &f);
         gn_get_frame_view(r, &now, &err);
         float d = gn_vsm_angle_deg(prev.sun_direction, now.sun_direction);
         max_step = d > max_step ? d : max_step;
@@ -554,7 +530,7 @@ static int test_small_pool(gn_scene *s)
     gn_renderer *r = vsm_renderer(16, 64);
     gn_frame_desc f = at(10, -20, 180, 14.0f);
     gn_frame_stats st = {0};
-    for (int k = 0; k < 8; k++) st = frame(r, s, &f);
+    for (int k = 0; k < 8; k++) st = gt_frame(r, s, &f);
     printf("small pool: %u requested, %u resident, overflow %u, pool %u of %u\n", st.vsm_pages_requested,
            st.vsm_pages_resident, st.vsm_overflow, st.vsm_pool_used, st.vsm_pool_pages);
     CHECK(st.vsm_overflow > 0 && st.vsm_pages_resident <= 16 && st.vsm_pool_used <= 16,

@@ -40,30 +40,6 @@ static gn_frame_desc at(float x, float z, float yaw, float hours)
     return f;
 }
 
-static gn_frame_stats frame(gn_renderer *r, gn_scene *s, const gn_frame_desc *f)
-{
-    gn_error err = {0};
-    gn_frame_stats st = {0};
-    if (gn_render(r, s, f, &err) != GN_OK || gn_renderer_wait_idle(r, &err) != GN_OK ||
-        gn_get_frame_stats(r, &st, &err) != GN_OK) {
-        fprintf(stderr, "frame: %s\n", err.message);
-        exit(1);
-    }
-    return st;
-}
-
-/* Renders until a frame renders no page and none waits; returns the frames it took. */
-static uint32_t settle(gn_renderer *r, gn_scene *s, const gn_frame_desc *f)
-{
-    for (uint32_t k = 1; k <= 200; k++) {
-        gn_frame_stats st = frame(r, s, f);
-        if (k > 2 && st.vsm_pages_requested && !st.vsm_pages_waiting && !st.vsm_pages_rendered_static &&
-            !st.vsm_pages_rendered_dynamic)
-            return k;
-    }
-    return 0;
-}
-
 /* The shadow view's visibility (red channel, 0..255) of pixels with a surface (depth > 0). */
 typedef struct shot {
     uint8_t *rgba;
@@ -128,7 +104,7 @@ static void save(const char *name, float hours, const shot *o)
 static int test_still(gn_renderer *r, gn_scene *s, float hours)
 {
     gn_frame_desc f = at(-40.0f, 10.0f, -20.0f, hours);
-    CHECK(settle(r, s, &f), "the cache did not settle");
+    CHECK(gt_vsm_settle(r, s, &f), "the cache did not settle");
     /* the forward pass's own lookup, then the same frame resolved without history */
     r->vsm_resolve.per_fragment = true;
     shot before = take(r, s, &f);
@@ -148,7 +124,7 @@ static int test_still(gn_renderer *r, gn_scene *s, float hours)
     save("fresh", hours, &fresh);
 
     /* (2) accumulate: then four frames apart the same, consecutive frames close */
-    for (int k = 0; k < 40; k++) frame(r, s, &f);
+    for (int k = 0; k < 40; k++) gt_frame(r, s, &f);
     shot seq[5];
     for (int k = 0; k < 5; k++) seq[k] = take(r, s, &f);
     cmp period = compare(&seq[0], &seq[4], 1), next = compare(&seq[0], &seq[1], 1);
@@ -174,8 +150,8 @@ static uint32_t ghosts(gn_renderer *r, gn_scene *s, bool accept_all, uint32_t *s
     gn_frame_desc a = at(-40.0f, 10.0f, -20.0f, 10.0f), b = a;
     b.camera.position[0] += 2.5f; /* well under a cut */
     b.camera.position[2] += 1.0f;
-    settle(r, s, &a);
-    for (int k = 0; k < 8; k++) frame(r, s, &a);
+    gt_vsm_settle(r, s, &a);
+    for (int k = 0; k < 8; k++) gt_frame(r, s, &a);
     r->vsm_resolve.accept_all = accept_all;
     shot moved = take(r, s, &b);
     r->vsm_resolve.accept_all = false;
