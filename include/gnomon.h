@@ -81,10 +81,10 @@ typedef struct gn_vsm_desc {
     uint32_t virtual_res; /* texels a level side: 4096 (default) .. 16384, a multiple of 128 */
     float level0_size;    /* metres the finest level covers a side; default 16 */
     uint32_t pool_pages;  /* physical 128^2 pages (D32, 64 KiB each); default 2048 (128 MiB) */
-    uint32_t page_budget; /* pages rendered a frame at most; default 64 */
+    uint32_t page_budget; /* pages rendered a frame at most; default 64, at most 2048 */
     uint32_t evict_frames;/* frames a page may go unrequested before it returns to the pool; default 60 */
     float pivot_grid;     /* metres: the light turns about the camera rounded to this; default 128 */
-    uint32_t dynamic_pages; /* pages of the per-frame layer of dynamic casters; default 256 */
+    uint32_t dynamic_pages; /* pages of the layer of dynamic casters; default 256, at most the budget */
 } gn_vsm_desc;
 
 /* Clustered Forward+ (docs/LIGHTING.md). Zero means default throughout. */
