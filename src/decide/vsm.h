@@ -1,8 +1,9 @@
-/* Sun shadows II: virtual shadow maps (docs/SHADOWS.md). The CPU half, pure: the clipmap's
- * geometry, MARK's page choice for a point (mirrored bit for bit by shaders/vsm_mark.glsl),
- * ALLOC (toroidal page tables, a physical pool with eviction and a coarser fallback when it
- * runs dry), which pages are rendered this frame under a page budget while the sun moves, the
- * casters of each page (a grid of light-space cells) and the pages of the dynamic layer.
+/* Sun shadows II: virtual shadow maps (docs/SHADOWS.md). The CPU half, pure, and the reference
+ * the GPU passes are held to: the clipmap's geometry, MARK's page choice for a point (mirrored
+ * bit for bit by shaders/vsm_mark.glsl), ALLOC (toroidal page tables, a physical pool with
+ * eviction and a coarser fallback when it runs dry) and which pages are rendered this frame
+ * under a page budget while the sun moves (shaders/vsm_alloc.comp), the casters of each page
+ * (a grid of light-space cells; shaders/vsm_bin.comp) and the pages of the dynamic layer.
  *
  * Light space: the sun's rotation (gn_csm_light_rotation) about a pivot, the camera rounded to
  * pivot_grid metres. Rows right, up, forward: x = right . (p - pivot), y = up . (p - pivot),
