@@ -108,3 +108,21 @@ void gn_mat4_transform_point(const float m[16], const float p[3], float out_clip
     for (int row = 0; row < 4; row++)
         out_clip[row] = m[row] * p[0] + m[4 + row] * p[1] + m[8 + row] * p[2] + m[12 + row];
 }
+
+void gn_msaa_sample0(uint32_t msaa, float *x, float *y)
+{
+    switch (msaa) {
+    case 2:
+        *x = 0.75f, *y = 0.75f;
+        break;
+    case 4:
+        *x = 0.375f, *y = 0.125f;
+        break;
+    case 8:
+        *x = 0.5625f, *y = 0.3125f;
+        break;
+    default:
+        *x = 0.5f, *y = 0.5f;
+        break;
+    }
+}

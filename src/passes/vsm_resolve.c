@@ -7,6 +7,7 @@
  * one is written, the other is the history. A pixel without history gets no offset, so a
  * frame without any (the first, after a cut) is the forward pass's lookup. */
 #include "renderer.h"
+#include "decide/camera.h"
 
 #include <math.h>
 #include <string.h>
@@ -24,27 +25,6 @@
  * texel each way, so four frames sample the footprint at twice the page's resolution; they sum
  * to zero, so the mean filter stays centred where the single-frame one is. */
 static const float OFFSETS[4][2] = {{0.25f, -0.25f}, {-0.25f, 0.25f}, {0.25f, 0.25f}, {-0.25f, -0.25f}};
-
-/* Where sample 0 lies in the pixel (x, y in 0..1, y down): the resolved depth is sample 0's
- * (Vulkan spec, "Multisampling": standard sample locations), so the surface RESOLVE reads lies
- * under it, not under the pixel centre. */
-static void sample0(uint32_t msaa, float *x, float *y)
-{
-    switch (msaa) {
-    case 2:
-        *x = 0.75f, *y = 0.75f;
-        break;
-    case 4:
-        *x = 0.375f, *y = 0.125f;
-        break;
-    case 8:
-        *x = 0.5625f, *y = 0.3125f;
-        break;
-    default:
-        *x = 0.5f, *y = 0.5f;
-        break;
-    }
-}
 
 gn_result gn_vsm_resolve_create(gn_renderer *r, gn_error *err)
 {
@@ -155,7 +135,8 @@ void gn_plan_vsm_resolve(gn_renderer *r, const gn_scene *s, gn_gpu_frame *g)
     const float *o = OFFSETS[v->counter % 4];
     g->vsm_resolve_params[0] = o[0];
     g->vsm_resolve_params[1] = o[1];
-    sample0(r->msaa, &g->vsm_resolve_params[2], &g->vsm_resolve_params[3]);
+    /* the resolved depth is sample 0's: the surface RESOLVE reads lies under it */
+    gn_msaa_sample0(r->msaa, &g->vsm_resolve_params[2], &g->vsm_resolve_params[3]);
 
     v->counter++;
     v->have_prev = true;

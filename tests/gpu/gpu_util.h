@@ -15,6 +15,9 @@
 gn_renderer *gt_renderer(uint32_t w, uint32_t h, uint32_t msaa);
 /* Renders one frame and reads it back into a malloc'd RGBA8 buffer. */
 uint8_t *gt_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f);
+/* A VSM frame of the town: the camera 6 m up at (x, z), turned yaw degrees, 12 degrees down,
+ * at that hour of the day. */
+gn_frame_desc gt_vsm_at(float x, float z, float yaw, float hours);
 /* Renders one frame, waits for it and returns its statistics; exits the test on an error. */
 gn_frame_stats gt_frame(gn_renderer *r, gn_scene *s, const gn_frame_desc *f);
 /* Renders until the virtual shadow map's cache has settled (a frame renders no page and none

@@ -40,18 +40,9 @@ static gn_renderer *vsm_renderer(uint32_t pool, uint32_t budget)
     return r;
 }
 
-static gn_frame_desc at(float x, float z, float yaw, float hours)
-{
-    gn_frame_desc f = {.camera_set = true, .time_of_day = hours, .time_set = true, .shadows = GN_SHADOWS_VSM};
-    f.camera.position[0] = x, f.camera.position[1] = 6.0f, f.camera.position[2] = z;
-    f.camera.yaw = yaw;
-    f.camera.pitch = -12.0f;
-    return f;
-}
-
 static int test_mark(gn_renderer *r, gn_scene *s)
 {
-    gn_frame_desc f = at(20, 30, 30, 15.0f);
+    gn_frame_desc f = gt_vsm_at(20, 30, 30, 15.0f);
     CHECK(gt_vsm_settle(r, s, &f), "the cache did not settle");
     gt_frame(r, s, &f);
     gn_error err = {0};
@@ -337,7 +328,7 @@ static int test_alloc_reference(gn_scene *s)
     rp.dyn_prev_count = ~0u;
     uint32_t differ = 0, rendered = 0, pairs = 0, frames = 24;
     for (uint32_t k = 0; k < frames; k++) {
-        gn_frame_desc f = at(-30.0f + 0.8f * (float)k, 12.0f, -20.0f + 3.0f * (float)k, 9.0f + 0.01f * (float)(k / 4));
+        gn_frame_desc f = gt_vsm_at(-30.0f + 0.8f * (float)k, 12.0f, -20.0f + 3.0f * (float)k, 9.0f + 0.01f * (float)(k / 4));
         f.seconds = 0.1 * k; /* the town's carts and balloons move */
         gn_frame_stats st = gt_frame(r, s, &f);
         rendered += st.vsm_pages_rendered_static + st.vsm_pages_rendered_dynamic;
@@ -380,7 +371,7 @@ static uint32_t rerendered(gn_renderer *r, const gn_gpu_vsm_state *before, uint3
 
 static int test_still_sun(gn_renderer *r, gn_scene *s)
 {
-    gn_frame_desc f = at(-40, 10, -20, 10.0f);
+    gn_frame_desc f = gt_vsm_at(-40, 10, -20, 10.0f);
     CHECK(gt_vsm_settle(r, s, &f), "the cache did not settle");
     uint8_t *first = NULL;
     f.view = GN_VIEW_SHADOW;
@@ -396,7 +387,7 @@ static int test_still_sun(gn_renderer *r, gn_scene *s)
     /* walk 0.4 m a frame and turn 2 degrees a frame, then come back the same way */
     for (uint32_t k = 0; k < 2 * frames; k++) {
         float t = (float)(k < frames ? k + 1 : 2 * frames - k - 1);
-        gn_frame_desc g = at(-40.0f + 0.4f * t, 10.0f, -20.0f + 2.0f * t, 10.0f);
+        gn_frame_desc g = gt_vsm_at(-40.0f + 0.4f * t, 10.0f, -20.0f + 2.0f * t, 10.0f);
         g.view = GN_VIEW_SHADOW;
         gn_gpu_vsm_state *before = read_state(r);
         uint32_t version = vs->current;
@@ -449,7 +440,7 @@ static int test_still_sun(gn_renderer *r, gn_scene *s)
  * again, and its shadow appears. */
 static int test_added_object(gn_renderer *r, gn_scene *s)
 {
-    gn_frame_desc f = at(-40, 10, -20, 10.0f);
+    gn_frame_desc f = gt_vsm_at(-40, 10, -20, 10.0f);
     f.view = GN_VIEW_SHADOW;
     CHECK(gt_vsm_settle(r, s, &f), "the cache did not settle");
     uint8_t *before = gt_render(r, s, &f);
@@ -493,7 +484,7 @@ static int test_moving_sun(gn_renderer *r, gn_scene *s)
 {
     /* 20x real time at 60 frames a second: the hour angle turns 15 deg/h * 20 / 216000 a frame */
     double hours = 11.0, step = 20.0 / 60.0 / 3600.0;
-    gn_frame_desc f = at(0, 0, 45, (float)hours);
+    gn_frame_desc f = gt_vsm_at(0, 0, 45, (float)hours);
     CHECK(gt_vsm_settle(r, s, &f), "the cache did not settle");
     gn_error err = {0};
     gn_frame_view prev, now;
@@ -528,7 +519,7 @@ static int test_moving_sun(gn_renderer *r, gn_scene *s)
 static int test_small_pool(gn_scene *s)
 {
     gn_renderer *r = vsm_renderer(16, 64);
-    gn_frame_desc f = at(10, -20, 180, 14.0f);
+    gn_frame_desc f = gt_vsm_at(10, -20, 180, 14.0f);
     gn_frame_stats st = {0};
     for (int k = 0; k < 8; k++) st = gt_frame(r, s, &f);
     printf("small pool: %u requested, %u resident, overflow %u, pool %u of %u\n", st.vsm_pages_requested,

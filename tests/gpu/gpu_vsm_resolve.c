@@ -18,24 +18,10 @@
 #define W 320
 #define H 192
 
-static gn_renderer *resolve_renderer(void)
-{
-    gn_renderer_desc d = {.width = W, .height = H, .msaa = 4, .validation = GN_VALIDATION_ON};
-    gn_renderer *r = NULL;
-    gn_error err = {0};
-    if (gn_renderer_create(&d, &r, &err) != GN_OK) {
-        fprintf(stderr, "renderer: %s\n", err.message);
-        exit(1);
-    }
-    return r;
-}
-
+/* The shadow view of a VSM frame. */
 static gn_frame_desc at(float x, float z, float yaw, float hours)
 {
-    gn_frame_desc f = {.camera_set = true, .time_of_day = hours, .time_set = true, .shadows = GN_SHADOWS_VSM};
-    f.camera.position[0] = x, f.camera.position[1] = 6.0f, f.camera.position[2] = z;
-    f.camera.yaw = yaw;
-    f.camera.pitch = -12.0f;
+    gn_frame_desc f = gt_vsm_at(x, z, yaw, hours);
     f.view = GN_VIEW_SHADOW;
     return f;
 }
@@ -190,7 +176,7 @@ int main(void)
     gn_scene *s = NULL;
     gn_builtin_desc bd = {.name = "town"};
     CHECK(gn_scene_create_builtin(&bd, &s, &err) == GN_OK, "%s", err.message);
-    gn_renderer *r = resolve_renderer();
+    gn_renderer *r = gt_renderer(W, H, 4);
     if (test_still(r, s, 10.0f) || test_still(r, s, 15.0f) || test_move(r, s)) return 1;
     GT_CHECK_VALIDATION(r, "resolving virtual shadow maps");
     gn_renderer_destroy(r);

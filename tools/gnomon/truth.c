@@ -6,6 +6,8 @@
 
 #include "truth.h"
 
+#include "decide/camera.h"
+
 #include <embree3/rtcore.h>
 
 #include <math.h>
@@ -214,20 +216,7 @@ void gn_truth_sample0(uint32_t msaa, float *x, float *y)
      * returns is sample 0's (a SAMPLE_ZERO resolve), so the surface it measures lies under
      * sample 0, not under the pixel centre; starting the ray there keeps the origin on the
      * surface instead of up to half a pixel's depth gradient above or below it. */
-    switch (msaa) {
-    case 2:
-        *x = 0.75f, *y = 0.75f;
-        break;
-    case 4:
-        *x = 0.375f, *y = 0.125f;
-        break;
-    case 8:
-        *x = 0.5625f, *y = 0.3125f;
-        break;
-    default:
-        *x = 0.5f, *y = 0.5f;
-        break;
-    }
+    gn_msaa_sample0(msaa, x, y);
 }
 
 typedef struct gn_truth_job {
