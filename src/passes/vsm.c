@@ -467,23 +467,20 @@ static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
     return res;
 }
 
+/* The newest light version into its slot (gn_vsm_version_update makes at most one a frame, and
+ * every VSM frame comes here after it): rows of the rotation, then the pivot, as the shaders
+ * read them (they subtract the pivot first, as gn_vsm_to_light does). */
 static gn_result upload_versions(gn_renderer *r, gn_error *err)
 {
     gn_vsm_gpu *v = &r->vsm;
     const gn_vsm_versions *vv = &v->versions;
     if (v->versions_uploaded == vv->current + 1) return GN_OK;
-    /* rows of the rotation, then the pivot: the shader subtracts first, as gn_vsm_to_light does */
-    float rows[GN_VSM_VERSIONS][16];
-    for (uint32_t k = 0; k < GN_VSM_VERSIONS; k++) {
-        for (int row = 0; row < 3; row++) {
-            memcpy(&rows[k][row * 4], &vv->rot[k][row * 3], 3 * sizeof(float));
-            rows[k][row * 4 + 3] = 0.0f;
-        }
-        memcpy(&rows[k][12], vv->pivot[k], 3 * sizeof(float));
-        rows[k][15] = 0.0f;
-    }
+    uint32_t k = vv->current % GN_VSM_VERSIONS;
+    float rows[16] = {0};
+    for (int row = 0; row < 3; row++) memcpy(&rows[row * 4], &vv->rot[k][row * 3], 3 * sizeof(float));
+    memcpy(&rows[12], vv->pivot[k], 3 * sizeof(float));
     v->versions_uploaded = vv->current + 1;
-    return gn_vk_upload_buffer(&r->vk, &v->versions_buf, 0, rows, sizeof rows, err);
+    return gn_vk_upload_buffer(&r->vk, &v->versions_buf, (VkDeviceSize)k * sizeof rows, rows, sizeof rows, err);
 }
 
 /* This frame's spheres for ALLOC, into the ring: static objects added since the cache was
