@@ -109,7 +109,7 @@ typedef struct gn_vsm_gpu {
     gn_vk_image staging;           /* D32 array, a 128^2 layer a page rendered this frame */
     gn_vk_buffer table;            /* gn_gpu_vsm_page, levels * N * N: what lookups read */
     gn_vk_buffer versions_buf;     /* 4 vec4 a version slot: rows (world -> light), pivot */
-    gn_vk_buffer requests[GN_FRAMES_IN_FLIGHT]; /* MARK's bits, one a frame slot (host-visible) */
+    gn_vk_buffer requests[GN_FRAMES_IN_FLIGHT]; /* MARK's bits, one a frame slot (device-local: MARK's atomics stay on the GPU) */
     gn_vk_buffer state;            /* gn_gpu_vsm_state, levels * N * N: ALLOC's pages */
     gn_vk_buffer pool;             /* free stack and dynamic page lists (vsm_alloc.comp) */
     gn_vk_buffer render;           /* header and the pages RENDER draws this frame */
@@ -248,9 +248,10 @@ gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
 void gn_pass_vsm_mark(gn_renderer *r);   /* MARK over the resolved depth into this slot's mask */
 void gn_pass_vsm_alloc(gn_renderer *r);  /* ALLOC and BIN: the pages to render and their casters */
 void gn_pass_vsm_render(gn_renderer *r); /* the chosen pages into the atlas */
-/* The GPU's VSM buffers, for tests: waits for the GPU and copies size bytes from the start. */
+/* The GPU's VSM buffers, for tests: waits for the GPU and copies size bytes from the start.
+ * GN_VSM_REQUESTS is the request mask of the frame slot vk.frame_number names. */
 typedef enum gn_vsm_buffer { GN_VSM_STATE, GN_VSM_POOL, GN_VSM_RENDER, GN_VSM_TABLE, GN_VSM_PAIRS,
-                             GN_VSM_COMMANDS, GN_VSM_STATS } gn_vsm_buffer;
+                             GN_VSM_COMMANDS, GN_VSM_STATS, GN_VSM_REQUESTS } gn_vsm_buffer;
 gn_result gn_vsm_read(gn_renderer *r, gn_vsm_buffer which, void *out, size_t size, gn_error *err);
 void gn_vsm_write_mark_sets(gn_renderer *r); /* after the targets change */
 

@@ -247,7 +247,7 @@ gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
     if (!res) res = storage(r, (VkDeviceSize)total * sizeof(gn_gpu_vsm_page), 0, false, "vsm page table", &v->table, err);
     if (!res) res = storage(r, (VkDeviceSize)GN_VSM_VERSIONS * 4 * 16, 0, false, "vsm light versions", &v->versions_buf, err);
     for (uint32_t k = 0; !res && k < GN_FRAMES_IN_FLIGHT; k++)
-        res = storage(r, (VkDeviceSize)GN_VSM_MASK_WORDS(s.levels, n) * 4, 0, true, "vsm page requests",
+        res = storage(r, (VkDeviceSize)GN_VSM_MASK_WORDS(s.levels, n) * 4, 0, false, "vsm page requests",
                       &v->requests[k], err);
     if (!res) res = storage(r, (VkDeviceSize)total * sizeof(gn_gpu_vsm_state), 0, false, "vsm pages", &v->state, err);
     if (!res)
@@ -668,18 +668,15 @@ void gn_pass_vsm_alloc(gn_renderer *r)
     }
     gn_vk_pass_end(vk, pass, 0, 0);
 
-    /* the statistics into the frame's counters; the request mask stays readable (tests) */
+    /* the statistics into the frame's counters */
     gn_vk_use copy[] = {
         {.buffer = &v->stats, .access = GN_ACCESS_TRANSFER_READ},
         {.buffer = &vk->cur->counters, .access = GN_ACCESS_TRANSFER_WRITE},
     };
     gn_vk_barriers(vk, vk->cur->cmd, copy, 2);
     gn_vk_cmd_copy_buffer_at(vk, &v->stats, 0, &vk->cur->counters, GN_VK_COUNTERS_VSM, sizeof(gn_gpu_vsm_stats));
-    gn_vk_use host[] = {
-        {.buffer = &vk->cur->counters, .access = GN_ACCESS_HOST_READ},
-        {.buffer = &v->requests[slot], .access = GN_ACCESS_HOST_READ},
-    };
-    gn_vk_barriers(vk, vk->cur->cmd, host, 2);
+    gn_vk_use host = {.buffer = &vk->cur->counters, .access = GN_ACCESS_HOST_READ};
+    gn_vk_barriers(vk, vk->cur->cmd, &host, 1);
 }
 
 void gn_pass_vsm_render(gn_renderer *r)
@@ -775,6 +772,7 @@ gn_result gn_vsm_read(gn_renderer *r, gn_vsm_buffer which, void *out, size_t siz
                         : which == GN_VSM_TABLE  ? &v->table
                         : which == GN_VSM_PAIRS  ? &v->pairs
                         : which == GN_VSM_STATS  ? &v->stats
+                        : which == GN_VSM_REQUESTS ? &v->requests[r->vk.frame_number % GN_FRAMES_IN_FLIGHT]
                                                  : &v->commands;
     if (size > src->size) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "vsm: %zu bytes of a %llu-byte buffer", size,
                                          (unsigned long long)src->size);

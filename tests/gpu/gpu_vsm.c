@@ -40,6 +40,8 @@ static gn_renderer *vsm_renderer(uint32_t pool, uint32_t budget)
     return r;
 }
 
+static uint32_t *read_mask(gn_renderer *r);
+
 static int test_mark(gn_renderer *r, gn_scene *s)
 {
     gn_frame_desc f = gt_vsm_at(20, 30, 30, 15.0f);
@@ -52,7 +54,7 @@ static int test_mark(gn_renderer *r, gn_scene *s)
           err.message);
     const gn_vsm_view *v = &r->vsm.view;
     uint32_t n = v->pages_per_side, words = GN_VSM_MASK_WORDS(v->levels, n);
-    const uint32_t *gpu = r->vsm.requests[r->vk.frame_number % GN_FRAMES_IN_FLIGHT].alloc.mapped;
+    uint32_t *gpu = read_mask(r);
     uint32_t *cpu = calloc(words, sizeof *cpu);
     const float *m = fv.inv_view_proj;
     uint32_t surface = 0;
@@ -83,6 +85,7 @@ static int test_mark(gn_renderer *r, gn_scene *s)
     CHECK(set > 20, "only %u pages requested", set);
     CHECK(differ == 0, "GPU MARK differs from the CPU reference in %u of %u page bits", differ, set);
     free(cpu);
+    free(gpu);
     free(depth);
     return 0;
 }
@@ -100,6 +103,15 @@ static void read_gpu(gn_renderer *r, gn_vsm_buffer which, void *out, size_t size
         fprintf(stderr, "vsm read: %s\n", err.message);
         exit(1);
     }
+}
+
+/* MARK's request mask of the frame just drawn */
+static uint32_t *read_mask(gn_renderer *r)
+{
+    size_t size = GN_VSM_MASK_WORDS(r->vsm.view.levels, r->vsm.view.pages_per_side) * sizeof(uint32_t);
+    uint32_t *m = malloc(size);
+    read_gpu(r, GN_VSM_REQUESTS, m, size);
+    return m;
 }
 
 /* ALLOC's state of every page, the render list (header, then entries). */
@@ -142,9 +154,10 @@ static uint32_t replay_frame(gn_renderer *r, replay *rp)
 {
     gn_vsm_gpu *v = &r->vsm;
     uint32_t n = v->s.virtual_res / 128, total = total_pages(r), per_level = n * n;
-    const uint32_t *mask = v->requests[r->vk.frame_number % GN_FRAMES_IN_FLIGHT].alloc.mapped;
+    uint32_t *mask = read_mask(r);
     gn_vsm_stats stats;
     gn_vsm_alloc(&rp->st, &v->view, mask, &stats);
+    free(mask);
     /* the dynamic layer: the casters ALLOC was given (they follow the static ones) */
     uint32_t nd = v->push[7], cap = v->dyn_capacity;
     for (uint32_t q = 0; q < nd; q++) memcpy(rp->spheres[q], v->casters_cpu[v->static_casters + q].sphere, 16);
