@@ -408,9 +408,10 @@ typedef struct gn_frame_stats {
     uint32_t world_faces, world_faces_pvs, world_faces_frustum;    /* faces likewise */
     double visibility_ms;     /* CPU time of the camera's visibility (PVS, frustum, sort) */
     uint64_t triangles; /* all triangles submitted */
-    /* Virtual shadow maps (zero under CSM). Requests are MARK's of two frames earlier (the
-     * GPU's answer is read once that frame finished). */
+    /* Virtual shadow maps (zero under CSM), as the GPU's ALLOC counted them in this frame. */
     uint32_t vsm_pages_requested, vsm_pages_resident, vsm_pages_rendered_static, vsm_pages_rendered_dynamic;
+    uint32_t vsm_pages_rendered_fresh; /* of the static ones: new, back in view or dirty; the rest
+                                          are refreshes for a moving sun (docs/SHADOWS.md: the lag bound) */
     uint32_t vsm_pages_evicted, vsm_overflow, vsm_pages_waiting; /* waiting: requested, over the budget */
     uint32_t vsm_pool_used, vsm_pool_pages;
     float vsm_sun_lag_deg; /* largest angle between a visible page's sun and this frame's */

@@ -48,7 +48,7 @@ shared uint s_hist[BUCKETS];
 shared uint s_ages[VERSIONS / 32u];
 shared uint s_level_req[16], s_level_ren[16];
 shared uint s_free, s_requested, s_resident, s_evicted, s_overflow, s_candidates;
-shared uint s_dyn_needed, s_dyn_diff, s_lag, s_cut, s_quota, s_static, s_in_cut;
+shared uint s_dyn_needed, s_dyn_diff, s_lag, s_cut, s_quota, s_static, s_in_cut, s_fresh;
 
 // Exclusive prefix sum of v over the workgroup, in thread order; *total gets the sum.
 uint scan(uint v, out uint total)
@@ -272,7 +272,7 @@ void main()
         while (b < BUCKETS && sum + s_hist[b] <= budget) sum += s_hist[b++];
         s_cut = b;
         s_quota = budget - sum;
-        s_static = s_in_cut = 0u;
+        s_static = s_in_cut = s_fresh = 0u;
     }
     barrier();
     uint cut = s_cut, quota = s_quota;
@@ -300,6 +300,7 @@ void main()
             if (!pick[k]) continue;
             uint level = p / per_level;
             gn_gpu_vsm_state s = pages[p];
+            if (bucket(s, level) < 32u) atomicAdd(s_fresh, 1u); // new, back in view or dirty
             s.a.w = current;
             s.b.y = GN_GPU_VSM_STATE_RENDERED | GN_GPU_VSM_STATE_NOW;
             pages[p] = s;
@@ -362,5 +363,6 @@ void main()
                                          s_level_req[4u * t + 3u]);
         stats.rendered_level[t] = uvec4(s_level_ren[4u * t], s_level_ren[4u * t + 1u], s_level_ren[4u * t + 2u],
                                         s_level_ren[4u * t + 3u]);
+        if (t == 0u) stats.fresh = uvec4(s_fresh, 0u, 0u, 0u);
     }
 }

@@ -159,6 +159,8 @@ GN_STRUCT(gn_gpu_vsm_stats)
                           needed, w free pages */
     gn_uvec4 requested_level[GN_GPU_VSM_MAX_LEVELS / 4];
     gn_uvec4 rendered_level[GN_GPU_VSM_MAX_LEVELS / 4];
+    gn_uvec4 fresh;    /* x static pages rendered because they were new, back in view or dirty (not
+                          a refresh for the sun); y, z, w unused */
 };
 
 /* Local lights (docs/LIGHTING.md): the froxel grid and its lists. Defaults; the renderer may

@@ -211,7 +211,11 @@ void gn_vsm_select(gn_vsm_state *st, uint32_t budget, gn_vsm_stats *stats)
     st->render_count = st->candidate_count < budget ? st->candidate_count : budget;
     memcpy(st->render, st->scratch, st->render_count * sizeof *st->render);
     stats->waiting = st->candidate_count - st->render_count;
-    for (uint32_t r = 0; r < st->render_count; r++) stats->rendered_level[st->render[r] / per_level]++;
+    for (uint32_t r = 0; r < st->render_count; r++) {
+        const gn_vsm_page *pg = &st->pages[st->render[r]];
+        stats->rendered_level[st->render[r] / per_level]++;
+        stats->rendered_fresh += !pg->rendered || pg->dirty;
+    }
     stats->rendered_static = st->render_count;
 }
 

@@ -96,6 +96,8 @@ typedef struct gn_vsm_stats {
     uint32_t requested_level[GN_VSM_MAX_LEVELS], rendered_level[GN_VSM_MAX_LEVELS];
     float sun_lag_deg; /* the largest angle between a requested rendered page's sun and now */
     uint32_t pool_used;
+    uint32_t rendered_fresh; /* of rendered_static: new, back in view or dirty pages (the rest
+                                refresh pages for the moving sun; the lag bound counts those) */
 } gn_vsm_stats;
 
 /* The whole cache: tables, pool and versions. Caller-owned arrays sized by gn_vsm_state_init. */

@@ -117,7 +117,7 @@ typedef struct gn_vk_frame {
     double visibility_ms;
     struct { /* virtual shadow maps: what src/passes/vsm.c decided for this frame */
         uint32_t requested, resident, rendered_static, rendered_dynamic, evicted, overflow, waiting;
-        uint32_t pool_used, pool_pages;
+        uint32_t pool_used, pool_pages, rendered_fresh;
         float sun_lag_deg;
         uint32_t requested_level[16], rendered_level[16];
         bool counted; /* the GPU counted them: gn_gpu_vsm_stats at GN_VK_COUNTERS_VSM */

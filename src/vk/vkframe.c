@@ -57,13 +57,14 @@ gn_result gn_vk_frame_harvest(gn_vk *vk, gn_vk_frame *f, gn_error *err)
         f->vsm.requested = g.pages[0], f->vsm.resident = g.pages[1];
         f->vsm.rendered_static = g.pages[2], f->vsm.rendered_dynamic = g.pages[3];
         f->vsm.evicted = g.pool[0], f->vsm.overflow = g.pool[1] + g.misc[1], f->vsm.waiting = g.pool[2];
-        f->vsm.pool_used = g.pool[3];
+        f->vsm.pool_used = g.pool[3], f->vsm.rendered_fresh = g.fresh[0];
         memcpy(&f->vsm.sun_lag_deg, &g.misc[0], sizeof f->vsm.sun_lag_deg);
         memcpy(f->vsm.requested_level, g.requested_level, sizeof f->vsm.requested_level);
         memcpy(f->vsm.rendered_level, g.rendered_level, sizeof f->vsm.rendered_level);
     }
     s->vsm_pages_requested = f->vsm.requested, s->vsm_pages_resident = f->vsm.resident;
     s->vsm_pages_rendered_static = f->vsm.rendered_static, s->vsm_pages_rendered_dynamic = f->vsm.rendered_dynamic;
+    s->vsm_pages_rendered_fresh = f->vsm.rendered_fresh;
     s->vsm_pages_evicted = f->vsm.evicted, s->vsm_overflow = f->vsm.overflow, s->vsm_pages_waiting = f->vsm.waiting;
     s->vsm_pool_used = f->vsm.pool_used, s->vsm_pool_pages = f->vsm.pool_pages;
     s->vsm_sun_lag_deg = f->vsm.sun_lag_deg;

@@ -93,6 +93,7 @@ bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s)
                                   .resident = s->vsm_pages_resident,
                                   .rendered_static = s->vsm_pages_rendered_static,
                                   .rendered_dynamic = s->vsm_pages_rendered_dynamic,
+                                  .rendered_fresh = s->vsm_pages_rendered_fresh,
                                   .evicted = s->vsm_pages_evicted,
                                   .overflow = s->vsm_overflow,
                                   .waiting = s->vsm_pages_waiting,
@@ -261,6 +262,7 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
             gn_json_uint(&j, "vsm_pages_resident", sf->resident);
             gn_json_uint(&j, "vsm_pages_rendered_static", sf->rendered_static);
             gn_json_uint(&j, "vsm_pages_rendered_dynamic", sf->rendered_dynamic);
+            gn_json_uint(&j, "vsm_pages_rendered_fresh", sf->rendered_fresh);
             gn_json_uint(&j, "vsm_pages_evicted", sf->evicted);
             gn_json_uint(&j, "vsm_overflow", sf->overflow);
             gn_json_uint(&j, "vsm_pages_waiting", sf->waiting);

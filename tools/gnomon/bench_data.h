@@ -16,7 +16,7 @@
  * and the virtual shadow map's page counts (zero under CSM). */
 typedef struct gn_bench_shadow_frame {
     double shadow_ms;
-    uint32_t requested, resident, rendered_static, rendered_dynamic, evicted, overflow, waiting;
+    uint32_t requested, resident, rendered_static, rendered_dynamic, rendered_fresh, evicted, overflow, waiting;
     float sun_lag_deg;
 } gn_bench_shadow_frame;
 
