@@ -312,7 +312,7 @@ typedef enum gn_view {
 } gn_view;
 
 typedef enum gn_shadows {
-    GN_SHADOWS_DEFAULT = 0, /* cascaded shadow maps */
+    GN_SHADOWS_DEFAULT = 0, /* virtual shadow maps */
     GN_SHADOWS_NONE,
     GN_SHADOWS_CSM,
     GN_SHADOWS_VSM, /* virtual shadow maps: a cached page clipmap (docs/SHADOWS.md) */
@@ -343,7 +343,8 @@ typedef struct gn_frame_desc {
     float exposure;       /* EV offset; default 0 */
     gn_tonemap tonemap;   /* default ACES */
     gn_view view;
-    gn_shadows shadows; /* the sun's shadow technique; default CSM */
+    gn_shadows shadows; /* the sun's shadow technique; default VSM (a cold cache fills over a few
+                           frames: docs/SHADOWS.md) */
     bool naive_lights;  /* A/B: every light for every fragment instead of the froxel lists */
     bool no_pvs;        /* A/B for BSP worlds: frustum culling only, no potentially visible set */
     double seconds;     /* animation time for dynamic objects */

@@ -160,6 +160,12 @@ gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *fr
     return gn_plan_write(r, s, &p->list, &p->camera, err);
 }
 
+gn_shadows gn_frame_shadows(const gn_frame_desc *f)
+{
+    /* virtual shadow maps met the targets against cascades (bench/RESULTS.md) */
+    return f->shadows == GN_SHADOWS_DEFAULT ? GN_SHADOWS_VSM : f->shadows;
+}
+
 /* Cascades: their matrices for this camera and sun, which are due (the staggered schedule;
  * a layer never rendered is always due), each due one's casters culled against its box, and
  * the matrices every layer was rendered with into the frame constants, so that a stale
@@ -170,7 +176,7 @@ gn_result gn_plan_shadows(gn_renderer *r, const gn_scene *s, const gn_frame_desc
     gn_csm_gpu *c = &r->csm;
     const gn_csm_settings *cs = &c->settings;
     c->due_count = 0;
-    bool on = (f->shadows == GN_SHADOWS_DEFAULT || f->shadows == GN_SHADOWS_CSM) && view->sun_elevation > -4.0f;
+    bool on = gn_frame_shadows(f) == GN_SHADOWS_CSM && view->sun_elevation > -4.0f;
     g->csm[0] = 0.0f;
     if (!on) return GN_OK;
 

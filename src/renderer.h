@@ -296,6 +296,7 @@ gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *fr
 double gn_plan_now_ms(void);
 gn_result gn_plan_shadows(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
                           const gn_frame_view *view, gn_gpu_frame *g, gn_error *err);
+gn_shadows gn_frame_shadows(const gn_frame_desc *f); /* the technique a frame uses: DEFAULT read as VSM */
 
 /* frame.c */
 void gn_frame_plan_free(gn_frame_plan *p);

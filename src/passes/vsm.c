@@ -221,7 +221,9 @@ gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "vsm: a pool of %u pages needs a %u^2 atlas (device: %u)",
                        s.pool_pages, per_row * 128, r->vk.props.limits.maxImageDimension2D);
     v->atlas_pages_per_row = per_row;
-    v->bias_texels = 1.0f; /* receivers move 1 texel of their page along the normal (town: best agreement) */
+    /* receivers move 0.9 texel of their page along the normal: of 0.75, 0.9, 1, 1.25 and 1.5 the
+     * best agreement with the ray-traced truth on the town (docs/SHADOWS.md) */
+    v->bias_texels = 0.9f;
     uint32_t n = s.virtual_res / 128, total = s.levels * n * n;
     gn_vk_image_desc ad = {
         .width = per_row * 128,
@@ -550,7 +552,7 @@ static gn_result plan_inputs(gn_renderer *r, const gn_scene *s, uint32_t *invali
 gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g, gn_error *err)
 {
     gn_vsm_gpu *v = &r->vsm;
-    v->active = f->shadows == GN_SHADOWS_VSM && r->view.sun_elevation > -4.0f;
+    v->active = gn_frame_shadows(f) == GN_SHADOWS_VSM && r->view.sun_elevation > -4.0f;
     memset(g->vsm, 0, sizeof g->vsm);
     if (!v->active) return GN_OK;
     gn_result res = v->initialized ? GN_OK : initialize(r, err);

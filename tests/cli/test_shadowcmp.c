@@ -169,7 +169,7 @@ static void test_opts(void)
     char err[1024];
     gn_shadowcheck_opts c;
     GN_CHECK(gn_shadowcheck_opts_parse(0, NULL, &c, err, sizeof err) == GN_PARSE_OK);
-    GN_CHECK(c.views == 1 && c.shadow.shadows == GN_SHADOWCHECK_CSM && !c.min_off_edge_set);
+    GN_CHECK(c.views == 1 && c.shadow.shadows == GN_SHADOWCHECK_VSM && !c.min_off_edge_set);
     GN_CHECK(c.frame.size[0] == 1280 && c.frame.size[1] == 720 && c.frame.msaa == 4);
     GN_CHECK(strcmp(c.frame.scene, "town") == 0 && c.json == NULL && c.out_dir == NULL);
     GN_CHECK(gn_shadowcheck_opts_parse(GN_ARGS("--shadows", "none", "--views", "4", "--min-off-edge", "0.97",

@@ -13,7 +13,8 @@
 
 /* Creates a renderer with validation on; exits the test (code 1) with a message on failure. */
 gn_renderer *gt_renderer(uint32_t w, uint32_t h, uint32_t msaa);
-/* Renders one frame and reads it back into a malloc'd RGBA8 buffer. */
+/* Renders one frame and reads it back into a malloc'd RGBA8 buffer. With the default shadows
+ * (virtual shadow maps) it renders until the page cache has settled, as `gnomon render` does. */
 uint8_t *gt_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f);
 /* A VSM frame of the town: the camera 6 m up at (x, z), turned yaw degrees, 12 degrees down,
  * at that hour of the day. */

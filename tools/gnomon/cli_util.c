@@ -108,7 +108,7 @@ gn_result gn_cli_render_settled(gn_renderer *r, gn_scene *s, const gn_frame_desc
     gn_result res = gn_render(r, s, f, err);
     *frames = 1;
     memset(stats, 0, sizeof *stats);
-    if (res || f->shadows != GN_SHADOWS_VSM) return res;
+    if (res || (f->shadows != GN_SHADOWS_VSM && f->shadows != GN_SHADOWS_DEFAULT)) return res;
     for (; *frames < GN_CLI_SETTLE_FRAMES; (*frames)++) {
         res = gn_renderer_wait_idle(r, err);
         if (!res) res = gn_get_frame_stats(r, stats, err);

@@ -12,7 +12,7 @@ static const char *const gn_view_names[] = {"final",    "depth",         "normal
                                             "cascades", "light-heatmap", "vsm-pages", "vsm-atlas", NULL};
 static const char *const gn_tonemap_names[] = {"aces", "reinhard", "clip", NULL};
 static const char *const gn_path_names[] = {"static", "sun", "walk", "walk-sun", NULL};
-static const char *const gn_shadow_mode_names[] = {"csm", "none", "vsm", NULL}; /* gn_shadowcheck_mode */
+static const char *const gn_shadow_mode_names[] = {"vsm", "none", "csm", NULL}; /* gn_shadowcheck_mode */
 
 #define GN_COUNT(a) ((uint32_t)(sizeof(a) / sizeof((a)[0])))
 
@@ -72,7 +72,7 @@ static uint32_t gn_shadow_table(gn_shadow_opts *o, gn_opt *t)
 {
     gn_opt opts[] = {
         {"--shadows", GN_OPT_CHOICE, &o->shadows, NULL, 0, 0, false, gn_shadow_mode_names, "MODE",
-         "sun shadows: csm, vsm (virtual shadow maps) or none (default csm)"},
+         "sun shadows: vsm (virtual shadow maps), csm (cascades) or none (default vsm)"},
         {"--vsm-levels", GN_OPT_UINT, &o->vsm_levels, NULL, 1, 16, false, NULL, "N",
          "VSM clipmap levels, each twice the last (default 8)"},
         {"--vsm-res", GN_OPT_UINT, &o->vsm_res, NULL, 1024, 16384, false, NULL, "TEXELS",

@@ -92,7 +92,8 @@ typedef struct gn_shadowref_opts {
 /* 1 + the scenic viewpoints a scene can have (gn_scene_info.viewpoints). */
 #define GN_SHADOWCHECK_MAX_VIEWS 4
 
-typedef enum gn_shadowcheck_mode { GN_SHADOWCHECK_CSM, GN_SHADOWCHECK_NONE, GN_SHADOWCHECK_VSM } gn_shadowcheck_mode;
+/* zero is the default: virtual shadow maps (docs/SHADOWS.md: why) */
+typedef enum gn_shadowcheck_mode { GN_SHADOWCHECK_VSM, GN_SHADOWCHECK_NONE, GN_SHADOWCHECK_CSM } gn_shadowcheck_mode;
 
 typedef struct gn_shadowcheck_opts {
     gn_frame_opts frame;
