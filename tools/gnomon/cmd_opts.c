@@ -478,6 +478,8 @@ uint32_t gn_view_opts_table(gn_view_opts *o, gn_opt *t)
          "wait for the display's refresh (default on)"},
         {"--script", GN_OPT_STRING, &o->script, NULL, 0, 0, false, NULL, "FILE",
          "drive the viewer from a file, one command a line (see below), with a fixed 1/60 s a frame"},
+        {"--screenshot-overlay", GN_OPT_CHOICE, &o->shot_overlay, NULL, 0, 0, false, gn_on_off, "on|off",
+         "screenshots (P, script) with the overlay blended in (default off: the frame alone)"},
     };
     memcpy(t + n, opts, sizeof opts);
     n += GN_COUNT(opts);

@@ -111,6 +111,7 @@ typedef struct gn_view_opts {
     float exposure;
     int vsync; /* index into off, on: 1 (on) by default */
     const char *script;
+    int shot_overlay; /* index into off, on: screenshots with the overlay */
     gn_shadow_opts shadow;
     gn_light_opts light;
 } gn_view_opts;

@@ -101,6 +101,12 @@ static gn_result gn_make_surface(void *instance, void *user, uint64_t *surface, 
     return GN_OK;
 }
 
+/* The overlay of the frame last rendered, when screenshots take it. */
+static const uint8_t *gn_viewer_shot_overlay(const gn_viewer *v)
+{
+    return v->state.opts.shot_overlay == 1 ? v->overlay.rgb : NULL;
+}
+
 /* ---- the script player: the same inputs as the keyboard and mouse ------------------------ */
 typedef struct gn_player {
     gn_script script;
@@ -162,11 +168,13 @@ static int gn_player_step(gn_viewer *v, gn_player *p)
             break;
         }
         case GN_SCRIPT_SCREENSHOT:
-            if (gn_view_session_screenshot(&v->session, c->value, &err) != GN_OK) {
+            if (gn_view_session_screenshot(&v->session, c->value, gn_viewer_shot_overlay(v), &err) != GN_OK) {
                 fprintf(stderr, "gnomon view: %s:%u: %s\n", p->path, c->line, err.message);
                 return gn_cli_exit_code(err.code);
             }
-            printf("screenshot %s\n", c->value);
+            uint32_t w, h;
+            gn_renderer_size(v->session.r, &w, &h);
+            printf("screenshot %s (%ux%u)\n", c->value, w, h);
             break;
         case GN_SCRIPT_QUIT:
             p->done = true;
@@ -255,7 +263,7 @@ static int gn_viewer_apply(gn_viewer *v)
     if (req & GN_REQUEST_SCREENSHOT) {
         char name[256];
         gn_view_screenshot_name(s, gn_renderer_frame_index(v->session.r), name, sizeof name);
-        if (gn_view_session_screenshot(&v->session, name, &err) == GN_OK)
+        if (gn_view_session_screenshot(&v->session, name, gn_viewer_shot_overlay(v), &err) == GN_OK)
             snprintf(msg, sizeof msg, "screenshot %s", name);
         else
             snprintf(msg, sizeof msg, "screenshot failed: %s", err.message);

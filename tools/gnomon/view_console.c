@@ -99,18 +99,7 @@ bool gn_console_exec(gn_view_opts *o, gn_console_strings *strings, const char *l
         snprintf(msg, msg_size, "%s", err);
         return false;
     }
-    if (opt->kind == GN_OPT_STRING) {
-        uint32_t slot = 0;
-        for (const gn_opt *q = t; q < opt; q++) slot += q->kind == GN_OPT_STRING;
-        if (slot >= sizeof strings->slot / sizeof strings->slot[0]) {
-            *o = saved;
-            snprintf(msg, msg_size, "%s cannot be set here", name);
-            return false;
-        }
-        snprintf(strings->slot[slot], sizeof strings->slot[slot], "%s", value);
-        *(const char **)opt->dest = strings->slot[slot];
-    }
-    /* whole-setting checks the table cannot make */
+    /* whole-setting checks the table cannot make (a string still points into `value` here) */
     char err2[GN_CONSOLE_MSG] = "";
     if (strcmp(name, "scene") == 0 || strcmp(name, "paks") == 0) {
         if (!gn_view_scene_ok(o, err2, sizeof err2)) {
@@ -130,6 +119,17 @@ bool gn_console_exec(gn_view_opts *o, gn_console_strings *strings, const char *l
             snprintf(msg, msg_size, "%s", colon ? colon + 2 : err2);
             return false;
         }
+    }
+    if (opt->kind == GN_OPT_STRING) { /* checked: now it may replace the kept string */
+        uint32_t slot = 0;
+        for (const gn_opt *q = t; q < opt; q++) slot += q->kind == GN_OPT_STRING;
+        if (slot >= sizeof strings->slot / sizeof strings->slot[0]) {
+            *o = saved;
+            snprintf(msg, msg_size, "%s cannot be set here", name);
+            return false;
+        }
+        snprintf(strings->slot[slot], sizeof strings->slot[slot], "%s", value);
+        *(const char **)opt->dest = strings->slot[slot];
     }
     char after[GN_CONSOLE_LINE];
     gn_opts_format(opt, after, sizeof after);

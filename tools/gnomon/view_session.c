@@ -80,7 +80,7 @@ void gn_view_session_camera(const gn_view_session *s, const gn_view_opts *o, flo
     memcpy(out, info.default_camera, 5 * sizeof(float));
 }
 
-gn_result gn_view_session_screenshot(gn_view_session *s, const char *path, gn_error *err)
+gn_result gn_view_session_screenshot(gn_view_session *s, const char *path, const uint8_t *overlay, gn_error *err)
 {
     char msg[512];
     if (!gn_cli_make_parent_dirs(path, msg, sizeof msg)) return gn_fail(err, GN_ERROR_IO, "%s", msg);
@@ -89,6 +89,11 @@ gn_result gn_view_session_screenshot(gn_view_session *s, const char *path, gn_er
     uint8_t *pixels = malloc((size_t)w * h * 4);
     if (!pixels) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for a %ux%u screenshot", w, h);
     gn_result res = gn_read_pixels(s->r, pixels, err);
+    for (size_t i = 0; overlay && !res && i < (size_t)w * h; i++) {
+        const uint8_t *o = overlay + i * 4;
+        uint8_t *p = pixels + i * 4;
+        for (int c = 0; c < 3; c++) p[c] = (uint8_t)((p[c] * (255 - o[3]) + o[c] * o[3] + 127) / 255);
+    }
     if (!res && !stbi_write_png(path, (int)w, (int)h, 4, pixels, (int)w * 4))
         res = gn_fail(err, GN_ERROR_IO, "cannot write %s", path);
     free(pixels);

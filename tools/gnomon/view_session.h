@@ -29,8 +29,9 @@ gn_result gn_view_session_renderer(gn_view_session *s, const gn_view_opts *o, ui
 gn_result gn_view_session_scene(gn_view_session *s, const gn_view_opts *o, gn_error *err);
 /* The scene's default camera (x, y, z, yaw, pitch), or o's --camera. */
 void gn_view_session_camera(const gn_view_session *s, const gn_view_opts *o, float out[5]);
-/* The last rendered frame (no overlay) as a PNG; folders are made. */
-gn_result gn_view_session_screenshot(gn_view_session *s, const char *path, gn_error *err);
+/* The last rendered frame as a PNG, folders made. overlay: NULL, or an RGBA image of the
+ * output's size blended over it as PRESENT blends it (shaders/present.comp). */
+gn_result gn_view_session_screenshot(gn_view_session *s, const char *path, const uint8_t *overlay, gn_error *err);
 uint32_t gn_view_session_validation(const gn_view_session *s); /* messages over every renderer */
 void gn_view_session_end(gn_view_session *s);
 
