@@ -13,7 +13,7 @@ if ! command -v xvfb-run >/dev/null 2>&1; then
 fi
 mkdir -p "$work" && cd "$work" || exit 1
 rm -f view_fly.png view_resized.png out.txt err.txt
-GNOMON_VALIDATION=1 xvfb-run -a -s "-screen 0 1024x768x24" "$gnomon" view --size 256x256 --msaa 2 \
+GNOMON_VALIDATION=1 xvfb-run -a -s "-screen 0 1024x768x24" "$gnomon" view --size 256x256 --msaa 1 --csm-resolution 512 \
     --script "$script" >out.txt 2>err.txt
 code=$?
 cat out.txt

@@ -394,7 +394,7 @@ static int gn_view_run(gn_viewer *v, const gn_view_opts *o, gn_player *player)
     if (code == GN_EXIT_OK && gn_renderer_wait_idle(v->session.r, &err) != GN_OK)
         code = gn_viewer_fail(v, "wait", &err);
     gn_present_stats ps;
-    gn_renderer_present_stats(v->session.r, &ps);
+    gn_view_session_present_stats(&v->session, &ps);
     printf("presented %llu frames (%llu while minimised, %u swapchains remade)\n", (unsigned long long)ps.presented,
            (unsigned long long)ps.skipped, ps.recreated);
     return code;

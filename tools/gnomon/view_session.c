@@ -8,6 +8,20 @@
 
 #include <stb_image_write.h>
 
+/* A renderer's counts join the session's before it goes. */
+static void gn_view_session_drop(gn_view_session *s)
+{
+    if (!s->r) return;
+    s->validation_before += gn_renderer_validation_messages(s->r);
+    gn_present_stats p;
+    gn_renderer_present_stats(s->r, &p);
+    s->present_before.presented += p.presented;
+    s->present_before.skipped += p.skipped;
+    s->present_before.recreated += p.recreated;
+    gn_renderer_destroy(s->r);
+    s->r = NULL;
+}
+
 gn_result gn_view_session_renderer(gn_view_session *s, const gn_view_opts *o, uint32_t width, uint32_t height,
                                    gn_error *err)
 {
@@ -23,20 +37,14 @@ gn_result gn_view_session_renderer(gn_view_session *s, const gn_view_opts *o, ui
     char msg[256];
     if (!gn_shadow_opts_apply(&o->shadow, "view", &rd.csm, &rd.vsm, &mode, msg, sizeof msg))
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s", msg);
-    if (s->r) { /* one device at a time: the old renderer (and its surface) goes first */
-        s->validation_before += gn_renderer_validation_messages(s->r);
-        gn_renderer_destroy(s->r);
-        s->r = NULL;
-    }
+    gn_view_session_drop(s); /* one device at a time: the old renderer (and its surface) goes first */
     gn_result res = gn_renderer_create(&rd, &s->r, err);
     uint64_t surface = 0;
     if (!res) res = s->make_surface(gn_renderer_vk_instance(s->r), s->surface_user, &surface, err);
     gn_surface_desc sd = {.surface = surface, .vsync = o->vsync == 1};
     if (!res) res = gn_renderer_attach_surface(s->r, &sd, err);
     if (res) {
-        if (s->r) s->validation_before += gn_renderer_validation_messages(s->r);
-        gn_renderer_destroy(s->r);
-        s->r = NULL;
+        gn_view_session_drop(s);
         return res;
     }
     s->made_with.frame.msaa = o->frame.msaa;
@@ -105,11 +113,17 @@ uint32_t gn_view_session_validation(const gn_view_session *s)
     return s->validation_before + (s->r ? gn_renderer_validation_messages(s->r) : 0);
 }
 
+void gn_view_session_present_stats(const gn_view_session *s, gn_present_stats *out)
+{
+    gn_renderer_present_stats(s->r, out); /* the current renderer's; zero without one */
+    out->presented += s->present_before.presented;
+    out->skipped += s->present_before.skipped;
+    out->recreated += s->present_before.recreated;
+}
+
 void gn_view_session_end(gn_view_session *s)
 {
-    if (s->r) s->validation_before += gn_renderer_validation_messages(s->r);
+    gn_view_session_drop(s);
     gn_scene_destroy(s->scene);
-    gn_renderer_destroy(s->r);
     s->scene = NULL;
-    s->r = NULL;
 }

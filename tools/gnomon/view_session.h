@@ -16,6 +16,7 @@ typedef struct gn_view_session {
     gn_scene *scene;
     gn_view_opts made_with;     /* the settings the renderer and scene were made with */
     uint32_t validation_before; /* messages of renderers already destroyed */
+    gn_present_stats present_before; /* frames they presented (presented, skipped, recreated) */
     gn_view_surface_fn make_surface;
     void *surface_user;
     const char *const *instance_extensions;
@@ -33,6 +34,7 @@ void gn_view_session_camera(const gn_view_session *s, const gn_view_opts *o, flo
  * output's size blended over it as PRESENT blends it (shaders/present.comp). */
 gn_result gn_view_session_screenshot(gn_view_session *s, const char *path, const uint8_t *overlay, gn_error *err);
 uint32_t gn_view_session_validation(const gn_view_session *s); /* messages over every renderer */
+void gn_view_session_present_stats(const gn_view_session *s, gn_present_stats *out); /* likewise */
 void gn_view_session_end(gn_view_session *s);
 
 #endif
