@@ -39,7 +39,10 @@ static gn_result make_targets(gn_renderer *r, gn_error *err)
              .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
              .buffer = p->overlay[i].buffer,
              .range = VK_WHOLE_SIZE},
-            {.binding = 2, .type = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, .image = &p->composed, .layout = VK_IMAGE_LAYOUT_GENERAL},
+            {.binding = 2,
+             .type = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+             .image = &p->composed,
+             .layout = VK_IMAGE_LAYOUT_GENERAL},
         };
         gn_vk_write_set(&r->vk, p->sets[i], w, 3);
     }
@@ -63,11 +66,14 @@ static gn_result present_create(gn_renderer *r, gn_error *err)
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, CS},          /* composed */
     };
     gn_result res = gn_vk_set_layout(vk, b, 3, "present set", &p->layout, err);
-    if (!res) res = gn_vk_pipeline_layout(vk, &p->layout, 1, 2 * sizeof(uint32_t), "present", &p->pipeline_layout, err);
+    if (!res)
+        res = gn_vk_pipeline_layout(vk, &p->layout, 1, 2 * sizeof(uint32_t), "present", &p->pipeline_layout,
+                                    err);
     if (!res) res = gn_vk_descriptor_pool(vk, GN_FRAMES_IN_FLIGHT, "present sets", &p->pool, err);
     for (uint32_t i = 0; i < GN_FRAMES_IN_FLIGHT && !res; i++)
         res = gn_vk_alloc_set(vk, p->pool, p->layout, "present set", &p->sets[i], err);
-    if (!res) res = gn_vk_compute_pipeline(vk, "present.comp", p->pipeline_layout, "present", &p->pipeline, err);
+    if (!res)
+        res = gn_vk_compute_pipeline(vk, "present.comp", p->pipeline_layout, "present", &p->pipeline, err);
     if (!res) res = make_targets(r, err);
     p->created = !res;
     return res;

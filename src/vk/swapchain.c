@@ -72,7 +72,8 @@ static VkSurfaceFormatKHR choose_format(gn_vk *vk, VkSurfaceKHR surface)
     VkResult r = vkGetPhysicalDeviceSurfaceFormatsKHR(vk->physical, surface, &n, formats);
     if ((r && r != VK_INCOMPLETE) || n == 0) return (VkSurfaceFormatKHR){VK_FORMAT_B8G8R8A8_UNORM, 0};
     for (uint32_t i = 0; i < n; i++)
-        if ((formats[i].format == VK_FORMAT_B8G8R8A8_UNORM || formats[i].format == VK_FORMAT_R8G8B8A8_UNORM) &&
+        if ((formats[i].format == VK_FORMAT_B8G8R8A8_UNORM ||
+             formats[i].format == VK_FORMAT_R8G8B8A8_UNORM) &&
             formats[i].colorSpace == VK_COLOR_SPACE_SRGB_NONLINEAR_KHR)
             return formats[i];
     gn_vk_log(vk, GN_LOG_WARN, "no UNORM swapchain format; the window shows %d (colours may be off)",
@@ -92,7 +93,9 @@ static VkPresentModeKHR choose_mode(gn_vk *vk, VkSurfaceKHR surface, bool vsync)
         mailbox |= modes[i] == VK_PRESENT_MODE_MAILBOX_KHR;
         immediate |= modes[i] == VK_PRESENT_MODE_IMMEDIATE_KHR;
     }
-    return mailbox ? VK_PRESENT_MODE_MAILBOX_KHR : immediate ? VK_PRESENT_MODE_IMMEDIATE_KHR : VK_PRESENT_MODE_FIFO_KHR;
+    return mailbox     ? VK_PRESENT_MODE_MAILBOX_KHR
+           : immediate ? VK_PRESENT_MODE_IMMEDIATE_KHR
+                       : VK_PRESENT_MODE_FIFO_KHR;
 }
 
 static uint32_t clamp_u32(uint32_t v, uint32_t lo, uint32_t hi) { return v < lo ? lo : v > hi ? hi : v; }
@@ -119,7 +122,8 @@ static gn_result recreate(gn_vk *vk, gn_vk_swapchain *sc, uint32_t width, uint32
     }
     if (!(caps.supportedUsageFlags & VK_IMAGE_USAGE_TRANSFER_DST_BIT)) {
         if (old) vkDestroySwapchainKHR(vk->device, old, NULL);
-        return gn_fail(err, GN_ERROR_VULKAN, "the window's swapchain images cannot be a transfer destination");
+        return gn_fail(err, GN_ERROR_VULKAN,
+                       "the window's swapchain images cannot be a transfer destination");
     }
     VkSurfaceFormatKHR format = choose_format(vk, sc->surface);
     uint32_t count = caps.minImageCount + 1; /* one more than the minimum: no wait on the window */
@@ -136,10 +140,10 @@ static gn_result recreate(gn_vk *vk, gn_vk_swapchain *sc, uint32_t width, uint32
         .imageUsage = VK_IMAGE_USAGE_TRANSFER_DST_BIT,
         .imageSharingMode = VK_SHARING_MODE_EXCLUSIVE,
         .preTransform = caps.currentTransform,
-        .compositeAlpha = (caps.supportedCompositeAlpha & VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR)
-                              ? VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR
-                              : (VkCompositeAlphaFlagBitsKHR)(caps.supportedCompositeAlpha &
-                                                              -caps.supportedCompositeAlpha),
+        .compositeAlpha =
+            (caps.supportedCompositeAlpha & VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR)
+                ? VK_COMPOSITE_ALPHA_OPAQUE_BIT_KHR
+                : (VkCompositeAlphaFlagBitsKHR)(caps.supportedCompositeAlpha & -caps.supportedCompositeAlpha),
         .presentMode = choose_mode(vk, sc->surface, sc->vsync),
         .clipped = VK_TRUE,
         .oldSwapchain = old,
@@ -199,12 +203,14 @@ gn_result gn_vk_swapchain_acquire(gn_vk *vk, gn_vk_swapchain *sc, uint32_t width
             return GN_OK;
         }
         uint32_t index = 0;
-        VkResult r = vkAcquireNextImageKHR(vk->device, sc->swapchain, UINT64_MAX, acquired, VK_NULL_HANDLE, &index);
+        VkResult r =
+            vkAcquireNextImageKHR(vk->device, sc->swapchain, UINT64_MAX, acquired, VK_NULL_HANDLE, &index);
         if (r == VK_ERROR_OUT_OF_DATE_KHR) { /* resized under us: remake and try once more */
             sc->stale = true;
             continue;
         }
-        if (r == VK_SUBOPTIMAL_KHR) sc->stale = true; /* still presentable; remade next frame */
+        if (r == VK_SUBOPTIMAL_KHR)
+            sc->stale = true; /* still presentable; remade next frame */
         else if (r)
             return gn_vk_check(vk, r, "vkAcquireNextImageKHR", err);
         sc->current = index;
@@ -212,8 +218,8 @@ gn_result gn_vk_swapchain_acquire(gn_vk *vk, gn_vk_swapchain *sc, uint32_t width
         gn_vk_image *img = &sc->images[index];
         /* Its contents are gone and its first write waits on the semaphore at the blit:
          * starting the barrier at that stage chains the two (gn_vk_frame_submit). */
-        img->state = (gn_vk_state){.write_stage = VK_PIPELINE_STAGE_2_BLIT_BIT,
-                                   .layout = VK_IMAGE_LAYOUT_UNDEFINED};
+        img->state =
+            (gn_vk_state){.write_stage = VK_PIPELINE_STAGE_2_BLIT_BIT, .layout = VK_IMAGE_LAYOUT_UNDEFINED};
         f->wait_semaphore = acquired;
         f->signal_semaphore = sc->ready[index];
         *image = img;

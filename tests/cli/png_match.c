@@ -53,8 +53,8 @@ int main(int argc, char **argv)
     }
     double got = (double)over / ((double)w * h);
     int ok = got <= share;
-    fprintf(stderr, "png_match: %s vs %s: max channel diff %d, %.4f%% of pixels over %d (%s)\n", argv[1], argv[2],
-            worst, 100.0 * got, max_diff, ok ? "match" : "MISMATCH");
+    fprintf(stderr, "png_match: %s vs %s: max channel diff %d, %.4f%% of pixels over %d (%s)\n", argv[1],
+            argv[2], worst, 100.0 * got, max_diff, ok ? "match" : "MISMATCH");
     stbi_image_free(a);
     stbi_image_free(g);
     return ok ? 0 : 1;

@@ -71,7 +71,8 @@ static void test_script(void)
     if (s.count == 8) {
         GN_CHECK(s.cmds[0].op == GN_SCRIPT_FRAMES && s.cmds[0].frames == 60 && s.cmds[0].line == 2);
         GN_CHECK(s.cmds[1].op == GN_SCRIPT_KEY && s.cmds[1].key == GN_KEY_W && s.cmds[1].line == 4);
-        GN_CHECK(s.cmds[2].op == GN_SCRIPT_HOLD && s.cmds[2].key == GN_KEY_LEFT_SHIFT && s.cmds[2].frames == 5);
+        GN_CHECK(s.cmds[2].op == GN_SCRIPT_HOLD && s.cmds[2].key == GN_KEY_LEFT_SHIFT &&
+                 s.cmds[2].frames == 5);
         GN_CHECK(s.cmds[3].op == GN_SCRIPT_MOUSE && s.cmds[3].dx == -12.5f && s.cmds[3].dy == 3.0f);
         GN_CHECK(s.cmds[4].op == GN_SCRIPT_SET && strcmp(s.cmds[4].name, "shadows") == 0 &&
                  strcmp(s.cmds[4].value, "vsm") == 0);
@@ -112,7 +113,7 @@ static void test_camera(void)
     gn_fly_camera c = {.position = {0, 0, 0}};
     gn_fly_input in = {.forward = true};
     gn_fly_camera_update(&c, &in, 1.0f);
-    GN_CHECK(c.speed == GN_FLY_SPEED_DEFAULT); /* 0 read as the default */
+    GN_CHECK(c.speed == GN_FLY_SPEED_DEFAULT);                 /* 0 read as the default */
     GN_CHECK_NEAR(c.position[2], -GN_FLY_SPEED_DEFAULT, 1e-4); /* yaw 0 looks down -Z */
     GN_CHECK_NEAR(c.position[0], 0, 1e-4);
 
@@ -204,7 +205,8 @@ static void test_console(void)
     GN_CHECK(run(&o, line, &fx) && fx == GN_EFFECT_RENDERER);
     memset(line, 'x', sizeof line - 1);
     GN_CHECK(o.shadow.schedule && strcmp(o.shadow.schedule, "1,2,3") == 0);
-    GN_CHECK(run(&o, "scene level.glb", &fx) && strcmp(o.frame.scene, "level.glb") == 0 && fx == GN_EFFECT_SCENE);
+    GN_CHECK(run(&o, "scene level.glb", &fx) && strcmp(o.frame.scene, "level.glb") == 0 &&
+             fx == GN_EFFECT_SCENE);
 
     /* errors: clear messages, settings left as they were */
     gn_view_opts before = o;
@@ -224,7 +226,8 @@ static void test_console(void)
     GN_CHECK(!run(&o, "vsm-res 1100", &fx) && strstr(msg, "not a multiple of 128") != NULL);
     GN_CHECK(!run(&o, "csm-schedule 1,x", &fx) && strstr(msg, "csm-schedule expects periods") != NULL);
     GN_CHECK(memcmp(&o, &before, sizeof o) == 0);
-    GN_CHECK(run(&o, "help", &fx) && strstr(msg, "settings: scene paks") != NULL && strstr(msg, "script") == NULL);
+    GN_CHECK(run(&o, "help", &fx) && strstr(msg, "settings: scene paks") != NULL &&
+             strstr(msg, "script") == NULL);
 
     /* completion: the longest shared prefix; a space after a unique name */
     char c[GN_CONSOLE_LINE], list[256];
@@ -238,7 +241,8 @@ static void test_console(void)
     strcpy(c, "zzz");
     GN_CHECK(gn_console_complete(c, sizeof c, list, sizeof list) == 0 && strcmp(c, "zzz") == 0);
     strcpy(c, "scr"); /* script is not a console setting; screenshot-overlay is */
-    GN_CHECK(gn_console_complete(c, sizeof c, list, sizeof list) == 1 && strcmp(c, "screenshot-overlay ") == 0);
+    GN_CHECK(gn_console_complete(c, sizeof c, list, sizeof list) == 1 &&
+             strcmp(c, "screenshot-overlay ") == 0);
     strcpy(c, "msaa 4");
     GN_CHECK(gn_console_complete(c, sizeof c, list, sizeof list) == 0 && strcmp(c, "msaa 4") == 0);
 
@@ -384,11 +388,15 @@ static void test_overlay(void)
     float ms[GN_OVERLAY_HISTORY];
     for (int i = 0; i < GN_OVERLAY_HISTORY; i++) ms[i] = (float)(i % 40);
     gn_console k = {.open = false};
-    gn_overlay_info info = {.stats = &st, .frame_ms = ms, .frame_count = GN_OVERLAY_HISTORY, .settings = "town",
-                            .show_stats = true, .console = &k};
+    gn_overlay_info info = {.stats = &st,
+                            .frame_ms = ms,
+                            .frame_count = GN_OVERLAY_HISTORY,
+                            .settings = "town",
+                            .show_stats = true,
+                            .console = &k};
     gn_overlay_draw(&c, &info);
     int top = inked(&c, 0, 0, 320, 90), bottom = inked(&c, 0, 150, 320, 180);
-    GN_CHECK(top > 2000); /* text on its panels and the graph */
+    GN_CHECK(top > 2000);  /* text on its panels and the graph */
     GN_CHECK(bottom == 0); /* no console */
     /* text is opaque, panels translucent */
     int opaque = 0, translucent = 0;

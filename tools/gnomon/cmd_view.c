@@ -197,7 +197,8 @@ static bool gn_player_check(const gn_player *p, const gn_view_opts *opts, char *
         const gn_script_cmd *c = &p->script.cmds[i];
         rendered |= c->op == GN_SCRIPT_FRAMES || c->op == GN_SCRIPT_HOLD;
         if (c->op == GN_SCRIPT_SCREENSHOT && !rendered) {
-            snprintf(err, size, "%s:%u: screenshot before any frame (add 'frames 1' before it)", p->path, c->line);
+            snprintf(err, size, "%s:%u: screenshot before any frame (add 'frames 1' before it)", p->path,
+                     c->line);
             return false;
         }
         if (c->op != GN_SCRIPT_SET) continue;
@@ -257,7 +258,8 @@ static int gn_viewer_apply(gn_viewer *v)
                 return gn_viewer_fail(v, "renderer", &err);
         }
     }
-    if (req & GN_EFFECT_SIZE) glfwSetWindowSize(v->window, (int)s->opts.frame.size[0], (int)s->opts.frame.size[1]);
+    if (req & GN_EFFECT_SIZE)
+        glfwSetWindowSize(v->window, (int)s->opts.frame.size[0], (int)s->opts.frame.size[1]);
     if ((req & GN_EFFECT_VSYNC) && gn_renderer_set_vsync(v->session.r, s->opts.vsync == 1, &err) != GN_OK)
         return gn_viewer_fail(v, "vsync", &err);
     if (req & GN_REQUEST_SCREENSHOT) {
@@ -319,7 +321,8 @@ static int gn_viewer_frame(gn_viewer *v, float dt, float wall_ms)
                             .console = &v->state.console};
     gn_overlay_draw(&v->overlay, &info);
     f.overlay = v->overlay.rgb;
-    if (gn_render(v->session.r, v->session.scene, &f, &err) != GN_OK) return gn_viewer_fail(v, "render", &err);
+    if (gn_render(v->session.r, v->session.scene, &f, &err) != GN_OK)
+        return gn_viewer_fail(v, "render", &err);
     return GN_CLI_GO_ON;
 }
 
@@ -384,7 +387,8 @@ static int gn_view_run(gn_viewer *v, const gn_view_opts *o, gn_player *player)
     int fw = 0, fh = 0;
     glfwGetFramebufferSize(v->window, &fw, &fh);
     uint32_t w = fw >= 16 ? (uint32_t)fw : o->frame.size[0], h = fh >= 16 ? (uint32_t)fh : o->frame.size[1];
-    if (gn_view_session_renderer(&v->session, o, w, h, &err) != GN_OK) return gn_viewer_fail(v, "renderer", &err);
+    if (gn_view_session_renderer(&v->session, o, w, h, &err) != GN_OK)
+        return gn_viewer_fail(v, "renderer", &err);
     printf("%s: %ux%u, msaa %u\n", gn_renderer_device_name(v->session.r), w, h, o->frame.msaa);
     if (gn_view_session_scene(&v->session, o, &err) != GN_OK) return gn_viewer_fail(v, "scene", &err);
     float cam[5];
@@ -395,8 +399,8 @@ static int gn_view_run(gn_viewer *v, const gn_view_opts *o, gn_player *player)
         code = gn_viewer_fail(v, "wait", &err);
     gn_present_stats ps;
     gn_view_session_present_stats(&v->session, &ps);
-    printf("presented %llu frames (%llu while minimised, %u swapchains remade)\n", (unsigned long long)ps.presented,
-           (unsigned long long)ps.skipped, ps.recreated);
+    printf("presented %llu frames (%llu while minimised, %u swapchains remade)\n",
+           (unsigned long long)ps.presented, (unsigned long long)ps.skipped, ps.recreated);
     return code;
 }
 
@@ -404,11 +408,13 @@ int gn_cmd_view(int argc, char **argv)
 {
     gn_view_opts o;
     char msg[1024];
-    int parsed = gn_cli_after_parse(gn_view_opts_parse(argc, argv, &o, msg, sizeof msg), msg, gn_view_opts_help);
+    int parsed =
+        gn_cli_after_parse(gn_view_opts_parse(argc, argv, &o, msg, sizeof msg), msg, gn_view_opts_help);
     if (parsed != GN_CLI_GO_ON) return parsed;
     gn_player player = {.path = o.script, .held_key = -1};
     if (o.script) { /* the whole script is checked before a window opens */
-        if (!gn_script_load(o.script, &player.script, msg, sizeof msg) || !gn_player_check(&player, &o, msg, sizeof msg)) {
+        if (!gn_script_load(o.script, &player.script, msg, sizeof msg) ||
+            !gn_player_check(&player, &o, msg, sizeof msg)) {
             fprintf(stderr, "gnomon view: %s\n", msg);
             gn_script_free(&player.script);
             return GN_EXIT_USAGE;

@@ -12,14 +12,17 @@ void gn_fly_camera_update(gn_fly_camera *c, const gn_fly_input *in, float dt)
     if (!(c->speed > 0.0f)) c->speed = GN_FLY_SPEED_DEFAULT;
     /* mouse right turns right (yaw down), mouse down looks down */
     c->yaw = fmodf(c->yaw - in->look_dx * GN_FLY_DEG_PER_PIXEL, 360.0f);
-    c->pitch = gn_clampf(c->pitch - in->look_dy * GN_FLY_DEG_PER_PIXEL, -GN_FLY_PITCH_LIMIT, GN_FLY_PITCH_LIMIT);
+    c->pitch =
+        gn_clampf(c->pitch - in->look_dy * GN_FLY_DEG_PER_PIXEL, -GN_FLY_PITCH_LIMIT, GN_FLY_PITCH_LIMIT);
     if (in->scroll != 0.0f && isfinite(in->scroll))
-        c->speed = gn_clampf(c->speed * powf(GN_FLY_SCROLL_STEP, in->scroll), GN_FLY_SPEED_MIN, GN_FLY_SPEED_MAX);
+        c->speed =
+            gn_clampf(c->speed * powf(GN_FLY_SCROLL_STEP, in->scroll), GN_FLY_SPEED_MIN, GN_FLY_SPEED_MAX);
     if (!(dt > 0.0f)) return;
 
     float yaw = c->yaw * GN_DEG, pitch = c->pitch * GN_DEG;
-    float forward[3] = {-sinf(yaw) * cosf(pitch), sinf(pitch), -cosf(yaw) * cosf(pitch)}; /* gn_camera_forward */
-    float right[3] = {cosf(yaw), 0.0f, -sinf(yaw)};                                      /* level */
+    float forward[3] = {-sinf(yaw) * cosf(pitch), sinf(pitch),
+                        -cosf(yaw) * cosf(pitch)};  /* gn_camera_forward */
+    float right[3] = {cosf(yaw), 0.0f, -sinf(yaw)}; /* level */
     float f = (float)in->forward - (float)in->back;
     float s = (float)in->right - (float)in->left;
     float u = (float)in->up - (float)in->down;

@@ -6,13 +6,13 @@
 
 #include <stdbool.h>
 
-#define GN_FLY_SPEED_DEFAULT 10.0f   /* m/s: a brisk walk through the town takes seconds */
-#define GN_FLY_SPEED_MIN 0.25f       /* scroll stops here and ... */
-#define GN_FLY_SPEED_MAX 1000.0f     /* ... here: a map crossed in a second */
-#define GN_FLY_FAST 5.0f             /* Shift multiplies the speed */
-#define GN_FLY_SCROLL_STEP 1.25f     /* one scroll notch multiplies or divides the speed */
-#define GN_FLY_DEG_PER_PIXEL 0.15f   /* mouse look */
-#define GN_FLY_PITCH_LIMIT 89.0f     /* degrees: straight up or down has no yaw */
+#define GN_FLY_SPEED_DEFAULT 10.0f /* m/s: a brisk walk through the town takes seconds */
+#define GN_FLY_SPEED_MIN 0.25f     /* scroll stops here and ... */
+#define GN_FLY_SPEED_MAX 1000.0f   /* ... here: a map crossed in a second */
+#define GN_FLY_FAST 5.0f           /* Shift multiplies the speed */
+#define GN_FLY_SCROLL_STEP 1.25f   /* one scroll notch multiplies or divides the speed */
+#define GN_FLY_DEG_PER_PIXEL 0.15f /* mouse look */
+#define GN_FLY_PITCH_LIMIT 89.0f   /* degrees: straight up or down has no yaw */
 
 typedef struct gn_fly_camera {
     float position[3]; /* metres */

@@ -10,12 +10,18 @@ static const struct {
     const char *name;
     uint32_t effect;
 } gn_effects[] = {
-    {"scene", GN_EFFECT_SCENE},           {"paks", GN_EFFECT_SCENE},
-    {"map-lights", GN_EFFECT_SCENE},      {"seed", GN_EFFECT_SCENE},
-    {"scale", GN_EFFECT_SCENE},           {"lights", GN_EFFECT_SCENE},
-    {"msaa", GN_EFFECT_RENDERER},         {"light-shadows", GN_EFFECT_RENDERER},
-    {"cluster-max", GN_EFFECT_RENDERER},  {"size", GN_EFFECT_SIZE},
-    {"vsync", GN_EFFECT_VSYNC},           {"camera", GN_EFFECT_CAMERA},
+    {"scene", GN_EFFECT_SCENE},
+    {"paks", GN_EFFECT_SCENE},
+    {"map-lights", GN_EFFECT_SCENE},
+    {"seed", GN_EFFECT_SCENE},
+    {"scale", GN_EFFECT_SCENE},
+    {"lights", GN_EFFECT_SCENE},
+    {"msaa", GN_EFFECT_RENDERER},
+    {"light-shadows", GN_EFFECT_RENDERER},
+    {"cluster-max", GN_EFFECT_RENDERER},
+    {"size", GN_EFFECT_SIZE},
+    {"vsync", GN_EFFECT_VSYNC},
+    {"camera", GN_EFFECT_CAMERA},
     {"time", GN_EFFECT_TIME},
 };
 
@@ -39,8 +45,8 @@ static uint32_t gn_console_names(const char **names)
     return k;
 }
 
-bool gn_console_exec(gn_view_opts *o, gn_console_strings *strings, const char *line, char *msg, size_t msg_size,
-                     uint32_t *effects)
+bool gn_console_exec(gn_view_opts *o, gn_console_strings *strings, const char *line, char *msg,
+                     size_t msg_size, uint32_t *effects)
 {
     *effects = 0;
     msg[0] = '\0';

@@ -43,8 +43,8 @@ typedef struct gn_console {
  * names. Returns false for an unknown name or a bad value, leaving o as it was. msg gets the
  * answer or the error; *effects the GN_EFFECT_* bits of what changed (0 when nothing did).
  * strings holds the text of string settings (their values must outlive the call). */
-bool gn_console_exec(gn_view_opts *o, gn_console_strings *strings, const char *line, char *msg, size_t msg_size,
-                     uint32_t *effects);
+bool gn_console_exec(gn_view_opts *o, gn_console_strings *strings, const char *line, char *msg,
+                     size_t msg_size, uint32_t *effects);
 
 /* Completes the setting name being typed (the line's first word) to the longest prefix the
  * matching names share, adding a space when just one matches. Returns how many names match

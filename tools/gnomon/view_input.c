@@ -6,9 +6,9 @@
 #include <string.h>
 
 /* The key of each debug view: 1 final, then the views a renderer programmer reaches for first. */
-static const gn_view gn_view_keys[9] = {GN_VIEW_FINAL,         GN_VIEW_SHADOW,  GN_VIEW_CASCADES,
-                                        GN_VIEW_VSM_PAGES,     GN_VIEW_LIGHT_HEATMAP, GN_VIEW_NORMALS,
-                                        GN_VIEW_DEPTH,         GN_VIEW_ALBEDO,  GN_VIEW_VSM_ATLAS};
+static const gn_view gn_view_keys[9] = {GN_VIEW_FINAL,     GN_VIEW_SHADOW,        GN_VIEW_CASCADES,
+                                        GN_VIEW_VSM_PAGES, GN_VIEW_LIGHT_HEATMAP, GN_VIEW_NORMALS,
+                                        GN_VIEW_DEPTH,     GN_VIEW_ALBEDO,        GN_VIEW_VSM_ATLAS};
 
 void gn_view_state_init(gn_view_state *s, const gn_view_opts *opts, const float camera[5])
 {
@@ -45,15 +45,18 @@ uint32_t gn_view_key(gn_view_state *s, int key, bool pressed)
         s->held[key] = false;
         if (!pressed) return 0;
         uint32_t effects = 0;
-        if (key == GN_KEY_GRAVE_ACCENT || key == GN_KEY_ESCAPE) c->open = false;
+        if (key == GN_KEY_GRAVE_ACCENT || key == GN_KEY_ESCAPE)
+            c->open = false;
         else if (key == GN_KEY_ENTER) {
             char line[GN_CONSOLE_LINE], msg[GN_CONSOLE_MSG];
             snprintf(line, sizeof line, "%s", c->line);
             c->len = 0;
             c->line[0] = '\0';
             gn_view_set(s, line, &effects, msg, sizeof msg);
-        } else if (key == GN_KEY_BACKSPACE) gn_console_backspace(c);
-        else if (key == GN_KEY_TAB) gn_console_tab(c);
+        } else if (key == GN_KEY_BACKSPACE)
+            gn_console_backspace(c);
+        else if (key == GN_KEY_TAB)
+            gn_console_tab(c);
         return effects;
     }
     s->held[key] = pressed;
@@ -74,7 +77,8 @@ uint32_t gn_view_key(gn_view_state *s, int key, bool pressed)
         return 0;
     case GN_KEY_LEFT_BRACKET:
     case GN_KEY_RIGHT_BRACKET:
-        s->time_of_day = gn_wrap_hours(s->time_of_day + (key == GN_KEY_LEFT_BRACKET ? -1.0f : 1.0f) * GN_TIME_STEP_HOURS);
+        s->time_of_day =
+            gn_wrap_hours(s->time_of_day + (key == GN_KEY_LEFT_BRACKET ? -1.0f : 1.0f) * GN_TIME_STEP_HOURS);
         return GN_EFFECT_TIME;
     case GN_KEY_H:
         s->show_stats = !s->show_stats;
@@ -174,9 +178,10 @@ void gn_view_screenshot_name(const gn_view_state *s, uint64_t frame, char *buf, 
     char clean[64];
     size_t n = 0;
     for (const char *p = scene; *p && *p != '.' && n + 1 < sizeof clean; p++)
-        clean[n++] = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ? *p : '_';
+        clean[n++] =
+            (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ? *p : '_';
     clean[n] = '\0';
     snprintf(buf, size, "gnomon-%s-%s-%s-msaa%u-%s-t%05.2f-f%06llu.png", clean, gn_render_view_name(o->view),
-             gn_shadowcheck_mode_name(o->shadow.shadows), o->frame.msaa, o->light.clustered ? "clustered" : "naive",
-             (double)s->time_of_day, (unsigned long long)frame);
+             gn_shadowcheck_mode_name(o->shadow.shadows), o->frame.msaa,
+             o->light.clustered ? "clustered" : "naive", (double)s->time_of_day, (unsigned long long)frame);
 }

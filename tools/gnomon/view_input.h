@@ -23,13 +23,13 @@ enum {
 };
 
 typedef struct gn_view_state {
-    gn_view_opts opts;   /* every setting, as the console names them */
+    gn_view_opts opts; /* every setting, as the console names them */
     gn_console console;
     gn_fly_camera camera;
-    float time_of_day;   /* hours */
-    bool sun_follows;    /* F */
-    bool show_stats;     /* H */
-    double seconds;      /* the viewer's clock: animation, and the sun when it follows */
+    float time_of_day; /* hours */
+    bool sun_follows;  /* F */
+    bool show_stats;   /* H */
+    double seconds;    /* the viewer's clock: animation, and the sun when it follows */
     bool held[GN_KEY_LAST + 1];
     float look_dx, look_dy, scroll; /* gathered until the next frame */
 } gn_view_state;
@@ -39,7 +39,7 @@ void gn_view_state_init(gn_view_state *s, const gn_view_opts *opts, const float 
 
 /* A key went down (pressed) or up. Returns GN_REQUEST_* and GN_EFFECT_* bits. */
 uint32_t gn_view_key(gn_view_state *s, int key, bool pressed);
-void gn_view_char(gn_view_state *s, uint32_t codepoint); /* typed text, for the console */
+void gn_view_char(gn_view_state *s, uint32_t codepoint);  /* typed text, for the console */
 void gn_view_mouse(gn_view_state *s, float dx, float dy); /* mouse look: turns by the next frame */
 void gn_view_scroll(gn_view_state *s, float notches);
 /* A console command, as typed or from a script's set; its answer goes to the console's log. */

@@ -13,18 +13,18 @@ typedef struct gn_key_entry {
 /* GLFW_KEY_* apart from the letters, digits, function and keypad digit keys, whose names
  * follow from their codes (below). */
 static const gn_key_entry gn_named_keys[] = {
-    {"SPACE", 32},          {"APOSTROPHE", 39},     {"COMMA", 44},         {"MINUS", 45},
-    {"PERIOD", 46},         {"SLASH", 47},          {"SEMICOLON", 59},     {"EQUAL", 61},
-    {"LEFT_BRACKET", 91},   {"BACKSLASH", 92},      {"RIGHT_BRACKET", 93}, {"GRAVE_ACCENT", 96},
-    {"WORLD_1", 161},       {"WORLD_2", 162},       {"ESCAPE", 256},       {"ENTER", 257},
-    {"TAB", 258},           {"BACKSPACE", 259},     {"INSERT", 260},       {"DELETE", 261},
-    {"RIGHT", 262},         {"LEFT", 263},          {"DOWN", 264},         {"UP", 265},
-    {"PAGE_UP", 266},       {"PAGE_DOWN", 267},     {"HOME", 268},         {"END", 269},
-    {"CAPS_LOCK", 280},     {"SCROLL_LOCK", 281},   {"NUM_LOCK", 282},     {"PRINT_SCREEN", 283},
-    {"PAUSE", 284},         {"KP_DECIMAL", 330},    {"KP_DIVIDE", 331},    {"KP_MULTIPLY", 332},
-    {"KP_SUBTRACT", 333},   {"KP_ADD", 334},        {"KP_ENTER", 335},     {"KP_EQUAL", 336},
-    {"LEFT_SHIFT", 340},    {"LEFT_CONTROL", 341},  {"LEFT_ALT", 342},     {"LEFT_SUPER", 343},
-    {"RIGHT_SHIFT", 344},   {"RIGHT_CONTROL", 345}, {"RIGHT_ALT", 346},    {"RIGHT_SUPER", 347},
+    {"SPACE", 32},        {"APOSTROPHE", 39},     {"COMMA", 44},         {"MINUS", 45},
+    {"PERIOD", 46},       {"SLASH", 47},          {"SEMICOLON", 59},     {"EQUAL", 61},
+    {"LEFT_BRACKET", 91}, {"BACKSLASH", 92},      {"RIGHT_BRACKET", 93}, {"GRAVE_ACCENT", 96},
+    {"WORLD_1", 161},     {"WORLD_2", 162},       {"ESCAPE", 256},       {"ENTER", 257},
+    {"TAB", 258},         {"BACKSPACE", 259},     {"INSERT", 260},       {"DELETE", 261},
+    {"RIGHT", 262},       {"LEFT", 263},          {"DOWN", 264},         {"UP", 265},
+    {"PAGE_UP", 266},     {"PAGE_DOWN", 267},     {"HOME", 268},         {"END", 269},
+    {"CAPS_LOCK", 280},   {"SCROLL_LOCK", 281},   {"NUM_LOCK", 282},     {"PRINT_SCREEN", 283},
+    {"PAUSE", 284},       {"KP_DECIMAL", 330},    {"KP_DIVIDE", 331},    {"KP_MULTIPLY", 332},
+    {"KP_SUBTRACT", 333}, {"KP_ADD", 334},        {"KP_ENTER", 335},     {"KP_EQUAL", 336},
+    {"LEFT_SHIFT", 340},  {"LEFT_CONTROL", 341},  {"LEFT_ALT", 342},     {"LEFT_SUPER", 343},
+    {"RIGHT_SHIFT", 344}, {"RIGHT_CONTROL", 345}, {"RIGHT_ALT", 346},    {"RIGHT_SUPER", 347},
     {"MENU", 348},
 };
 #define GN_NAMED_COUNT (sizeof gn_named_keys / sizeof gn_named_keys[0])

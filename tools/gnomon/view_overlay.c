@@ -23,9 +23,12 @@ static int gn_overlay_line(gn_canvas *c, int x, int y, const char *text, gn_rgb 
 
 static void gn_overlay_count(char *buf, size_t size, uint64_t v)
 {
-    if (v >= 10000000) snprintf(buf, size, "%.1fM", (double)v / 1e6);
-    else if (v >= 10000) snprintf(buf, size, "%.1fk", (double)v / 1e3);
-    else snprintf(buf, size, "%llu", (unsigned long long)v);
+    if (v >= 10000000)
+        snprintf(buf, size, "%.1fM", (double)v / 1e6);
+    else if (v >= 10000)
+        snprintf(buf, size, "%.1fk", (double)v / 1e3);
+    else
+        snprintf(buf, size, "%llu", (unsigned long long)v);
 }
 
 /* Bars of recent frame times against a 60 Hz line (16.7 ms), scaled to the largest of 33 ms
@@ -64,8 +67,8 @@ void gn_overlay_draw(gn_canvas *c, const gn_overlay_info *in)
                      last > 0 ? 1000.0 / last : 0.0, s->gpu_ms, s->cpu_ms);
             y = gn_overlay_line(c, x, y, line, gn_white);
             gn_overlay_count(a, sizeof a, s->triangles);
-            snprintf(line, sizeof line, "draws %u  triangles %s  instances %u/%u", s->draws, a, s->instances_visible,
-                     s->instances_total);
+            snprintf(line, sizeof line, "draws %u  triangles %s  instances %u/%u", s->draws, a,
+                     s->instances_visible, s->instances_total);
             y = gn_overlay_line(c, x, y, line, gn_white);
             if (s->vsm_pool_pages)
                 snprintf(line, sizeof line, "vsm pages rendered %u+%u  requested %u  waiting %u  pool %u/%u",

@@ -71,24 +71,30 @@ static bool gn_parse_line(const char *line, const char *path, uint32_t no, gn_sc
 {
     const char *p = line;
     char op[32], a[256], b[64];
-    if (!gn_word(&p, op, sizeof op)) return gn_script_fail(err, size, path, no, "unknown command '%.40s'", line);
+    if (!gn_word(&p, op, sizeof op))
+        return gn_script_fail(err, size, path, no, "unknown command '%.40s'", line);
     *c = (gn_script_cmd){.line = no};
     if (strcmp(op, "frames") == 0) {
         c->op = GN_SCRIPT_FRAMES;
         if (!gn_word(&p, a, sizeof a) || !gn_count(a, &c->frames) || !gn_at_end(p))
-            return gn_script_fail(err, size, path, no, "frames expects one count 1..%u", GN_SCRIPT_MAX_FRAMES);
+            return gn_script_fail(err, size, path, no, "frames expects one count 1..%u",
+                                  GN_SCRIPT_MAX_FRAMES);
     } else if (strcmp(op, "key") == 0 || strcmp(op, "hold") == 0) {
         bool hold = op[0] == 'h';
         c->op = hold ? GN_SCRIPT_HOLD : GN_SCRIPT_KEY;
         if (!gn_word(&p, a, sizeof a))
-            return gn_script_fail(err, size, path, no, "%s expects a key name (GLFW's: W, F, GRAVE_ACCENT)", op);
+            return gn_script_fail(err, size, path, no, "%s expects a key name (GLFW's: W, F, GRAVE_ACCENT)",
+                                  op);
         c->key = gn_key_from_name(a);
         if (c->key == GN_KEY_UNKNOWN)
-            return gn_script_fail(err, size, path, no, "unknown key '%s' (GLFW's names: W, F, GRAVE_ACCENT, LEFT_SHIFT)", a);
+            return gn_script_fail(err, size, path, no,
+                                  "unknown key '%s' (GLFW's names: W, F, GRAVE_ACCENT, LEFT_SHIFT)", a);
         if (hold && (!gn_word(&p, b, sizeof b) || !gn_count(b, &c->frames)))
             return gn_script_fail(err, size, path, no, "hold expects a key and a count of frames 1..%u",
                                   GN_SCRIPT_MAX_FRAMES);
-        if (!gn_at_end(p)) return gn_script_fail(err, size, path, no, "%s: unexpected text after the %s", op, hold ? "count" : "key");
+        if (!gn_at_end(p))
+            return gn_script_fail(err, size, path, no, "%s: unexpected text after the %s", op,
+                                  hold ? "count" : "key");
     } else if (strcmp(op, "mouse") == 0) {
         c->op = GN_SCRIPT_MOUSE;
         if (!gn_word(&p, a, sizeof a) || !gn_number(a, &c->dx) || !gn_word(&p, b, sizeof b) ||
@@ -135,7 +141,8 @@ bool gn_script_parse(const char *text, const char *path, gn_script *out, char *e
         char line[512];
         if (len >= sizeof line) {
             gn_script_free(out);
-            return gn_script_fail(err, err_size, path, no, "line longer than %zu characters", sizeof line - 1);
+            return gn_script_fail(err, err_size, path, no, "line longer than %zu characters",
+                                  sizeof line - 1);
         }
         memcpy(line, p, len);
         line[len] = '\0';
@@ -176,7 +183,9 @@ bool gn_script_load(const char *path, gn_script *out, char *err, size_t err_size
     fclose(f);
     if (!text || read_error || n > GN_SCRIPT_MAX_FILE) {
         snprintf(err, err_size, "%s: %s", path,
-                 !text ? "out of memory" : read_error ? "cannot be read" : "larger than 16 MiB");
+                 !text        ? "out of memory"
+                 : read_error ? "cannot be read"
+                              : "larger than 16 MiB");
         free(text);
         return false;
     }

@@ -59,7 +59,8 @@ gn_result gn_view_session_scene(gn_view_session *s, const gn_view_opts *o, gn_er
     gn_scene *scene = NULL;
     gn_result res = gn_cli_load_scene(o->frame.scene, o->frame.paks, o->frame.map_lights, o->frame.seed,
                                       o->frame.scale, &scene, err);
-    if (!res && o->light.lights) res = gn_scene_add_builtin_lights(scene, o->light.lights, o->frame.seed, err);
+    if (!res && o->light.lights)
+        res = gn_scene_add_builtin_lights(scene, o->light.lights, o->frame.seed, err);
     if (res) {
         gn_scene_destroy(scene);
         return res;
@@ -88,7 +89,8 @@ void gn_view_session_camera(const gn_view_session *s, const gn_view_opts *o, flo
     memcpy(out, info.default_camera, 5 * sizeof(float));
 }
 
-gn_result gn_view_session_screenshot(gn_view_session *s, const char *path, const uint8_t *overlay, gn_error *err)
+gn_result gn_view_session_screenshot(gn_view_session *s, const char *path, const uint8_t *overlay,
+                                     gn_error *err)
 {
     char msg[512];
     if (!gn_cli_make_parent_dirs(path, msg, sizeof msg)) return gn_fail(err, GN_ERROR_IO, "%s", msg);

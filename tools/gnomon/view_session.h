@@ -14,8 +14,8 @@ typedef gn_result (*gn_view_surface_fn)(void *instance, void *user, uint64_t *su
 typedef struct gn_view_session {
     gn_renderer *r;
     gn_scene *scene;
-    gn_view_opts made_with;     /* the settings the renderer and scene were made with */
-    uint32_t validation_before; /* messages of renderers already destroyed */
+    gn_view_opts made_with;          /* the settings the renderer and scene were made with */
+    uint32_t validation_before;      /* messages of renderers already destroyed */
     gn_present_stats present_before; /* frames they presented (presented, skipped, recreated) */
     gn_view_surface_fn make_surface;
     void *surface_user;
@@ -32,7 +32,8 @@ gn_result gn_view_session_scene(gn_view_session *s, const gn_view_opts *o, gn_er
 void gn_view_session_camera(const gn_view_session *s, const gn_view_opts *o, float out[5]);
 /* The last rendered frame as a PNG, folders made. overlay: NULL, or an RGBA image of the
  * output's size blended over it as PRESENT blends it (shaders/present.comp). */
-gn_result gn_view_session_screenshot(gn_view_session *s, const char *path, const uint8_t *overlay, gn_error *err);
+gn_result gn_view_session_screenshot(gn_view_session *s, const char *path, const uint8_t *overlay,
+                                     gn_error *err);
 uint32_t gn_view_session_validation(const gn_view_session *s); /* messages over every renderer */
 void gn_view_session_present_stats(const gn_view_session *s, gn_present_stats *out); /* likewise */
 void gn_view_session_end(gn_view_session *s);
