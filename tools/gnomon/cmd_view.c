@@ -433,6 +433,7 @@ int gn_cmd_view(int argc, char **argv)
         gn_script_free(&player.script);
         return GN_EXIT_NO_DEVICE;
     }
+    setvbuf(stdout, NULL, _IOLBF, 0); /* screenshots are reported as they happen, even into a pipe */
     gn_viewer *v = calloc(1, sizeof *v);
     int code = v ? gn_view_run(v, &o, o.script ? &player : NULL) : GN_EXIT_RUNTIME;
     if (v) {
