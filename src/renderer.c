@@ -265,6 +265,9 @@ gn_result gn_renderer_resize(gn_renderer *r, uint32_t width, uint32_t height, gn
     r->width = width;
     r->height = height;
     r->rendered = false; /* the new output holds no frame yet */
+    /* cascades fitted to the old aspect ratio would be reused by the schedule: a resize is a
+     * cut, like a camera jump, and every cascade renders again on the next frame */
+    memset(r->csm.rendered, 0, sizeof r->csm.rendered);
     res = gn_targets_create(r, err);
     if (res) return res;
     gn_pipelines_write_tonemap_set(r);
