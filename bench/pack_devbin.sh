@@ -6,7 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Without Embree (shadowref/shadowcheck): its 44 MB library would leave no room for map data
 # in the device tool's 64 MiB transfer.
-cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DGN_WITH_EMBREE=OFF >/dev/null
+# Without the viewer (GLFW, X11): the GPU machine has no display.
+cmake -S . -B build-release -G Ninja -DCMAKE_BUILD_TYPE=Release -DGN_WITH_EMBREE=OFF -DGN_WITH_VIEWER=OFF >/dev/null
 cmake --build build-release --target gnomon_cli
 rm -rf .devbin && mkdir -p .devbin
 cp build-release/gnomon .devbin/

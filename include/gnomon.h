@@ -107,6 +107,12 @@ typedef struct gn_renderer_desc {
     gn_csm_desc csm;        /* cascaded shadow map settings */
     gn_vsm_desc vsm;        /* virtual shadow map settings */
     gn_lights_desc lights;  /* local lights: the froxel grid */
+    /* Presenting to a window (gn_renderer_attach_surface). The window system's instance
+     * extensions (GLFW: glfwGetRequiredInstanceExtensions) are enabled with the instance,
+     * and VK_KHR_swapchain with the device; a headless renderer (the default) needs neither. */
+    bool presentable;
+    const char *const *instance_extensions;
+    uint32_t instance_extension_count;
 } gn_renderer_desc;
 
 gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out,
@@ -348,6 +354,10 @@ typedef struct gn_frame_desc {
     bool naive_lights;  /* A/B: every light for every fragment instead of the froxel lists */
     bool no_pvs;        /* A/B for BSP worlds: frustum culling only, no potentially visible set */
     double seconds;     /* animation time for dynamic objects */
+    /* With a surface attached: an RGBA8 image (straight alpha, top row first, the output's
+     * size) blended over the frame on its way to the window only; gn_read_pixels never sees
+     * it. NULL: none. */
+    const uint8_t *overlay;
 } gn_frame_desc;
 
 /* Renders one frame of the scene. The first call with a scene uploads it. */
@@ -433,6 +443,36 @@ uint64_t gn_renderer_frame_index(const gn_renderer *r); /* the last frame submit
 
 /* Waits until the GPU has finished every submitted frame. */
 gn_result gn_renderer_wait_idle(gn_renderer *r, gn_error *err);
+
+/* ---- presenting to a window ------------------------------------------------------------------
+ * The caller owns the window; the renderer owns a swapchain on its surface. With a surface
+ * attached, every gn_render also copies its tone-mapped image (and the frame's overlay) into
+ * the next swapchain image and presents it. A swapchain that is out of date (the window was
+ * resized) is recreated; while the window has no area (minimised) frames render but are not
+ * presented. docs/ARCHITECTURE.md, "Presenting". */
+void *gn_renderer_vk_instance(const gn_renderer *r); /* the VkInstance: create the surface with it */
+
+typedef struct gn_surface_desc {
+    uint64_t surface;       /* a VkSurfaceKHR of gn_renderer_vk_instance; the renderer owns it from here */
+    bool vsync;             /* true: FIFO; false: MAILBOX, else IMMEDIATE, else FIFO */
+} gn_surface_desc;
+/* Needs a renderer made with presentable; fails (and destroys the surface) when the device
+ * cannot present to it. A second call replaces the first surface. */
+gn_result gn_renderer_attach_surface(gn_renderer *r, const gn_surface_desc *d, gn_error *err);
+gn_result gn_renderer_set_vsync(gn_renderer *r, bool vsync, gn_error *err); /* rebuilds the swapchain */
+/* A new output size (the window's framebuffer): waits for the GPU and remakes the render
+ * targets; the swapchain follows on the next frame. The next frame starts without history. */
+gn_result gn_renderer_resize(gn_renderer *r, uint32_t width, uint32_t height, gn_error *err);
+
+typedef struct gn_present_stats {
+    uint64_t presented;      /* frames handed to the window */
+    uint64_t skipped;        /* frames rendered while the window had no area */
+    uint32_t recreated;      /* swapchains made after the first (resize, out of date) */
+    uint32_t width, height;  /* the swapchain's extent; 0 while minimised */
+    uint32_t image_count;
+    bool vsync;
+} gn_present_stats;
+void gn_renderer_present_stats(const gn_renderer *r, gn_present_stats *out);
 
 #ifdef __cplusplus
 }

@@ -132,6 +132,8 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     gn_pass_forward(r);
     /* 7. tone map into the 8-bit output */
     gn_pass_tonemap(r);
+    /* 8. into the window, when there is one: the output, the overlay blended over it */
+    res = gn_pass_present(r, f->overlay, err);
 
     gn_vk_frame *slot = r->vk.cur;
     slot->instances_total = s->instance_count;
@@ -145,8 +147,10 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     for (uint32_t i = 0; i < r->csm.due_count; i++)
         slot->shadow_casters += r->csm.draws[r->csm.due[i]].instance_count;
     slot->cpu_ms = now_ms() - t0;
-    res = gn_vk_frame_submit(&r->vk, err);
-    r->rendered = !res;
-    r->plan.list_submitted = !res;
+    gn_result submitted = gn_vk_frame_submit(&r->vk, res ? NULL : err);
+    if (!res) res = submitted;
+    r->rendered = !submitted;
+    r->plan.list_submitted = !submitted;
+    if (!res) res = gn_vk_swapchain_present(&r->vk, &r->present.swapchain, err);
     return res;
 }

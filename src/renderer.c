@@ -38,6 +38,9 @@ gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out, gn
         .log = d.log,
         .log_user = d.log_user,
         .log_level = d.log_level,
+        .presentable = d.presentable,
+        .instance_extensions = d.instance_extensions,
+        .instance_extension_count = d.instance_extension_count,
     };
     gn_result res = gn_vk_create(&r->vk, &vd, err);
     if (res) {
@@ -72,6 +75,7 @@ void gn_renderer_destroy(gn_renderer *r)
     if (!r) return;
     if (r->vk.device) {
         gn_vk_wait_idle(&r->vk, NULL);
+        gn_present_release(r); /* the surface before the instance that made it */
         gn_gpu_scene_release(r);
         gn_targets_release(r);
         gn_csm_release(r);
@@ -220,4 +224,69 @@ gn_result gn_renderer_wait_idle(gn_renderer *r, gn_error *err)
 {
     if (!r) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_renderer_wait_idle: no renderer");
     return gn_vk_wait_idle(&r->vk, err);
+}
+
+/* ---- presenting to a window ------------------------------------------------------------- */
+void *gn_renderer_vk_instance(const gn_renderer *r) { return r ? (void *)r->vk.instance : NULL; }
+
+gn_result gn_renderer_attach_surface(gn_renderer *r, const gn_surface_desc *d, gn_error *err)
+{
+    if (!r || !d || !d->surface)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_renderer_attach_surface: renderer and surface are required");
+    VkSurfaceKHR surface = (VkSurfaceKHR)(uintptr_t)d->surface;
+    if (!r->vk.presentable) {
+        gn_vk_surface_destroy(&r->vk, surface);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "gn_renderer_attach_surface: the renderer was made without presentable");
+    }
+    return gn_present_attach(r, surface, d->vsync, err);
+}
+
+gn_result gn_renderer_set_vsync(gn_renderer *r, bool vsync, gn_error *err)
+{
+    if (!r || !r->present.swapchain.surface)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_renderer_set_vsync: no surface attached");
+    if (r->present.swapchain.vsync != vsync) r->present.swapchain.stale = true;
+    r->present.swapchain.vsync = vsync;
+    return GN_OK;
+}
+
+gn_result gn_renderer_resize(gn_renderer *r, uint32_t width, uint32_t height, gn_error *err)
+{
+    if (!r) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_renderer_resize: no renderer");
+    if (width < 16 || height < 16 || width > 16384 || height > 16384)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_renderer_resize: size %ux%u out of range (16..16384)",
+                       width, height);
+    if (width == r->width && height == r->height) return GN_OK;
+    /* the descriptor sets below name the old targets: nothing in flight may still read them */
+    gn_result res = gn_vk_wait_idle(&r->vk, err);
+    if (res) return res;
+    gn_targets_release(r);
+    r->width = width;
+    r->height = height;
+    r->rendered = false; /* the new output holds no frame yet */
+    /* cascades fitted to the old aspect ratio would be reused by the schedule: a resize is a
+     * cut, like a camera jump, and every cascade renders again on the next frame */
+    memset(r->csm.rendered, 0, sizeof r->csm.rendered);
+    res = gn_targets_create(r, err);
+    if (res) return res;
+    gn_pipelines_write_tonemap_set(r);
+    gn_vsm_write_mark_sets(r);
+    gn_vsm_resolve_write_sets(r);
+    if (r->scene.source) gn_gpu_scene_write_frame_set(r, r->scene.source);
+    return gn_present_resize(r, err);
+}
+
+void gn_renderer_present_stats(const gn_renderer *r, gn_present_stats *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!r) return;
+    const gn_vk_swapchain *sc = &r->present.swapchain;
+    out->presented = sc->presented;
+    out->skipped = sc->skipped;
+    out->recreated = sc->created > 1 ? sc->created - 1 : 0;
+    out->width = sc->swapchain ? sc->extent.width : 0;
+    out->height = sc->swapchain ? sc->extent.height : 0;
+    out->image_count = sc->image_count;
+    out->vsync = sc->vsync;
 }

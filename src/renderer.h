@@ -193,6 +193,19 @@ typedef struct gn_lights_gpu {
     uint32_t layer_of_capacity;
 } gn_lights_gpu;
 
+/* Presenting to a window (src/passes/present.c, src/vk/swapchain.c). */
+typedef struct gn_present_gpu {
+    bool created; /* the pipeline and targets below exist (a surface was attached once) */
+    gn_vk_swapchain swapchain;
+    gn_vk_image composed;                      /* the output with the overlay blended over it */
+    gn_vk_buffer overlay[GN_FRAMES_IN_FLIGHT]; /* the frame's overlay, a word a pixel, a slot each */
+    VkDescriptorSetLayout layout;
+    VkPipelineLayout pipeline_layout;
+    VkDescriptorPool pool;
+    VkDescriptorSet sets[GN_FRAMES_IN_FLIGHT];
+    VkPipeline pipeline;
+} gn_present_gpu;
+
 struct gn_renderer {
     gn_vk vk;
     uint32_t width, height, msaa;
@@ -205,6 +218,7 @@ struct gn_renderer {
     gn_vsm_gpu vsm;
     gn_vsm_resolve_gpu vsm_resolve;
     gn_lights_gpu lights;
+    gn_present_gpu present;
     bool frame_set_written;
     bool rendered;      /* a frame has been submitted since the targets were made */
     gn_frame_view view; /* camera and sun of the last frame (gn_get_frame_view) */
@@ -263,6 +277,14 @@ void gn_vsm_resolve_write_sets(gn_renderer *r); /* after the targets change */
  * frame's offset into the frame constants (after gn_plan_vsm). */
 void gn_plan_vsm_resolve(gn_renderer *r, const gn_scene *s, gn_gpu_frame *g);
 void gn_pass_vsm_resolve(gn_renderer *r); /* the mask, after MARK and the pages, before forward */
+
+/* passes/present.c */
+gn_result gn_present_attach(gn_renderer *r, VkSurfaceKHR surface, bool vsync, gn_error *err);
+gn_result gn_present_resize(gn_renderer *r, gn_error *err); /* after the targets were remade */
+void gn_present_release(gn_renderer *r);
+/* Acquires the window's next image and records the output (and overlay) into it; nothing when
+ * no surface is attached or the window has no area. */
+gn_result gn_pass_present(gn_renderer *r, const uint8_t *overlay, gn_error *err);
 
 /* passes/csm.c */
 gn_result gn_csm_create(gn_renderer *r, const gn_csm_desc *desc, gn_error *err);

@@ -47,7 +47,9 @@ gn_result gn_targets_create(gn_renderer *r, gn_error *err)
                                1,
                                1,
                                VK_FORMAT_R8G8B8A8_UNORM,
-                               VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                               /* sampled: PRESENT blends the overlay over it */
+                               VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
+                                   VK_IMAGE_USAGE_SAMPLED_BIT,
                                "output (rgba8 srgb-encoded)"};
         res = gn_vk_image_create(vk, &d, &t->ldr, err);
     }

@@ -55,6 +55,9 @@ static const access_info ACCESS[GN_ACCESS_COUNT] = {
                                   VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, true},
     [GN_ACCESS_HOST_READ] = {VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT,
                              VK_IMAGE_LAYOUT_UNDEFINED, false},
+    /* The presentation engine reads after the submit's semaphore signal (all commands), so the
+     * transition only has to finish before the end of the command buffer. */
+    [GN_ACCESS_PRESENT] = {VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, 0, VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, false},
 };
 
 /* Updates *s for one use and says which dependency (if any) it needs. */

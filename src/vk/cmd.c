@@ -136,3 +136,25 @@ void gn_vk_cmd_clear_depth_rect(gn_vk *vk, uint32_t x, uint32_t y, uint32_t w, u
     VkClearRect rect = {.rect = {{(int32_t)x, (int32_t)y}, {w, h}}, .baseArrayLayer = 0, .layerCount = 1};
     vkCmdClearAttachments(vk->cur->cmd, 1, &a, 1, &rect);
 }
+
+void gn_vk_cmd_blit(gn_vk *vk, gn_vk_image *src, gn_vk_image *dst)
+{
+    VkImageBlit2 region = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_BLIT_2,
+        .srcSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+        .srcOffsets = {{0, 0, 0}, {(int32_t)src->width, (int32_t)src->height, 1}},
+        .dstSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
+        .dstOffsets = {{0, 0, 0}, {(int32_t)dst->width, (int32_t)dst->height, 1}},
+    };
+    VkBlitImageInfo2 info = {
+        .sType = VK_STRUCTURE_TYPE_BLIT_IMAGE_INFO_2,
+        .srcImage = src->image,
+        .srcImageLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+        .dstImage = dst->image,
+        .dstImageLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+        .regionCount = 1,
+        .pRegions = &region,
+        .filter = VK_FILTER_LINEAR,
+    };
+    vkCmdBlitImage2(vk->cur->cmd, &info);
+}

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define GN_VK_MAX_INSTANCE_EXTENSIONS 15 /* GLFW asks for two (surface and the platform's) */
+
 gn_result gn_vk_check(gn_vk *vk, VkResult r, const char *what, gn_error *err)
 {
     (void)vk;
@@ -86,7 +88,8 @@ static bool has_instance_ext(const char *name)
     return found;
 }
 
-static gn_result create_instance(gn_vk *vk, bool validation, gn_error *err)
+static gn_result create_instance(gn_vk *vk, bool validation, const char *const *extra, uint32_t extra_count,
+                                 gn_error *err)
 {
     uint32_t version = 0;
     if (vkEnumerateInstanceVersion(&version) != VK_SUCCESS || version < VK_API_VERSION_1_3)
@@ -101,10 +104,20 @@ static gn_result create_instance(gn_vk *vk, bool validation, gn_error *err)
                            "(Debian: vulkan-validationlayers)");
         layers[layer_count++] = "VK_LAYER_KHRONOS_validation";
     }
-    const char *exts[1];
+    /* debug utils, then what the caller's window system needs (a surface's extensions) */
+    const char *exts[1 + GN_VK_MAX_INSTANCE_EXTENSIONS];
     uint32_t ext_count = 0;
     vk->debug_utils = has_instance_ext(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
     if (vk->debug_utils) exts[ext_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    if (extra_count > GN_VK_MAX_INSTANCE_EXTENSIONS)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%u instance extensions asked for, at most %d",
+                       extra_count, GN_VK_MAX_INSTANCE_EXTENSIONS);
+    for (uint32_t i = 0; i < extra_count; i++) {
+        if (!extra[i] || !has_instance_ext(extra[i]))
+            return gn_fail(err, GN_ERROR_NO_DEVICE, "the Vulkan loader lacks the instance extension %s",
+                           extra[i] ? extra[i] : "(null)");
+        if (strcmp(extra[i], VK_EXT_DEBUG_UTILS_EXTENSION_NAME) != 0) exts[ext_count++] = extra[i];
+    }
 
     /* Synchronization validation is off by default in the layer; the tests need it on. */
     VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
@@ -290,7 +303,20 @@ VkSampleCountFlags gn_vk_sample_counts(const gn_vk *vk)
     return vk->props.limits.framebufferColorSampleCounts & vk->props.limits.framebufferDepthSampleCounts;
 }
 
-static gn_result create_device(gn_vk *vk, const char *sel, gn_error *err)
+static bool has_device_ext(VkPhysicalDevice pd, const char *name)
+{
+    uint32_t n = 0;
+    vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL);
+    VkExtensionProperties *p = calloc(n ? n : 1, sizeof *p);
+    if (!p) return false;
+    vkEnumerateDeviceExtensionProperties(pd, NULL, &n, p);
+    bool found = false;
+    for (uint32_t i = 0; i < n; i++) found |= strcmp(p[i].extensionName, name) == 0;
+    free(p);
+    return found;
+}
+
+static gn_result create_device(gn_vk *vk, const char *sel, bool presentable, gn_error *err)
 {
     VkPhysicalDevice pds[16];
     uint32_t n = 0;
@@ -307,6 +333,10 @@ static gn_result create_device(gn_vk *vk, const char *sel, gn_error *err)
     vkGetPhysicalDeviceProperties(vk->physical, &vk->props);
     vkGetPhysicalDeviceMemoryProperties(vk->physical, &vk->mem_props);
     vk->queue_family = (uint32_t)graphics_compute_family(vk->physical);
+    if (presentable && !has_device_ext(vk->physical, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
+        return gn_fail(err, GN_ERROR_NO_DEVICE, "%s cannot present to a window (no VK_KHR_swapchain)",
+                       vk->props.deviceName);
+    const char *device_exts[] = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
 
     VkPhysicalDeviceFeatures supported;
     vkGetPhysicalDeviceFeatures(vk->physical, &supported);
@@ -345,6 +375,8 @@ static gn_result create_device(gn_vk *vk, const char *sel, gn_error *err)
         .pNext = &features,
         .queueCreateInfoCount = 1,
         .pQueueCreateInfos = &q,
+        .enabledExtensionCount = presentable ? 1 : 0,
+        .ppEnabledExtensionNames = device_exts,
     };
     vk->depth_clamp = supported.depthClamp;
     VkResult r = vkCreateDevice(vk->physical, &ci, NULL, &vk->device);
@@ -418,8 +450,10 @@ gn_result gn_vk_create(gn_vk *vk, const gn_vk_desc *desc, gn_error *err)
     vk->log_user = desc->log_user;
     vk->log_level = desc->log_level ? desc->log_level : GN_LOG_WARN;
     vk->frame_number = 0;
-    gn_result res = create_instance(vk, desc->validation, err);
-    if (!res) res = create_device(vk, device_selector(desc->device), err);
+    gn_result res = create_instance(vk, desc->validation, desc->instance_extensions,
+                                    desc->instance_extension_count, err);
+    if (!res) res = create_device(vk, device_selector(desc->device), desc->presentable, err);
+    vk->presentable = desc->presentable;
     if (!res) res = create_frames(vk, err);
     if (!res) {
         gn_vk_buffer_desc rd = {
@@ -475,7 +509,7 @@ gn_result gn_vk_enumerate(gn_device_info *out, uint32_t max, uint32_t *count, co
 {
     *count = 0;
     gn_vk tmp = {.log_level = GN_LOG_WARN};
-    gn_result res = create_instance(&tmp, false, err);
+    gn_result res = create_instance(&tmp, false, NULL, 0, err);
     if (res) return res;
     VkPhysicalDevice pds[16];
     uint32_t n = 0;

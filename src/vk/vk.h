@@ -58,6 +58,7 @@ typedef enum gn_vk_access {
     GN_ACCESS_TRANSFER_READ,
     GN_ACCESS_TRANSFER_WRITE,
     GN_ACCESS_HOST_READ,
+    GN_ACCESS_PRESENT, /* a swapchain image handed to the window */
     GN_ACCESS_COUNT
 } gn_vk_access;
 
@@ -126,6 +127,9 @@ typedef struct gn_vk_frame {
      * harvested: host-visible, one per slot. Bytes 0..3 the light-list overflow; from
      * GN_VK_COUNTERS_VSM a gn_gpu_vsm_stats. */
     gn_vk_buffer counters;
+    /* Presenting: the submit waits for the swapchain image (at the blit) and signals that
+     * the image may be presented; both VK_NULL_HANDLE in a frame that presents nothing. */
+    VkSemaphore wait_semaphore, signal_semaphore;
 } gn_vk_frame;
 
 #define GN_VK_COUNTERS_VSM 64
@@ -144,6 +148,7 @@ typedef struct gn_vk {
     uint32_t queue_family;
     bool debug_utils;
     bool depth_clamp;                          /* the depthClamp feature is enabled */
+    bool presentable;                          /* VK_KHR_swapchain is enabled */
     PFN_vkSetDebugUtilsObjectNameEXT set_name; /* loaded once with the device */
     PFN_vkCmdBeginDebugUtilsLabelEXT label_begin;
     PFN_vkCmdEndDebugUtilsLabelEXT label_end;
@@ -181,6 +186,9 @@ typedef struct gn_vk_desc {
     void *log_user;
     gn_log_level log_level;
     VkDeviceSize ring_size;
+    bool presentable; /* enable VK_KHR_swapchain; the instance extensions below come with it */
+    const char *const *instance_extensions;
+    uint32_t instance_extension_count;
 } gn_vk_desc;
 
 /* device.c */
@@ -327,6 +335,42 @@ void gn_vk_cmd_copy_buffer_at(gn_vk *vk, gn_vk_buffer *src, VkDeviceSize src_off
 void gn_vk_cmd_set_region(gn_vk *vk, uint32_t x, uint32_t y, uint32_t w, uint32_t h);
 /* Clears a rectangle of the current depth attachment (inside a rendering). */
 void gn_vk_cmd_clear_depth_rect(gn_vk *vk, uint32_t x, uint32_t y, uint32_t w, uint32_t h, float depth); /* from 0 to 0 */
+
+/* The whole of src scaled into the whole of dst, filtered linearly (the output into a window). */
+void gn_vk_cmd_blit(gn_vk *vk, gn_vk_image *src, gn_vk_image *dst);
+
+/* ---- a window's swapchain (swapchain.c) ------------------------------------------------------ */
+#define GN_VK_MAX_SWAPCHAIN_IMAGES 8
+typedef struct gn_vk_swapchain {
+    VkSurfaceKHR surface; /* the caller's, owned from attach on */
+    VkSwapchainKHR swapchain;
+    VkFormat format;
+    VkExtent2D extent; /* 0 x 0 while the window has no area: nothing is presented */
+    uint32_t image_count;
+    gn_vk_image images[GN_VK_MAX_SWAPCHAIN_IMAGES]; /* the swapchain's: never released one by one */
+    VkSemaphore acquired[GN_FRAMES_IN_FLIGHT];      /* a frame slot's: its image may be written */
+    VkSemaphore ready[GN_VK_MAX_SWAPCHAIN_IMAGES];  /* an image's: written, may be presented */
+    uint32_t current;                               /* the acquired image */
+    bool have_image;                                /* acquired and not yet presented */
+    bool vsync;
+    bool stale; /* remake before the next acquire: resized, out of date or suboptimal */
+    uint64_t presented, skipped;
+    uint32_t created;
+} gn_vk_swapchain;
+
+/* Takes the surface and checks the device's queue can present to it; the swapchain itself is
+ * made by the first acquire. On failure the surface is destroyed. */
+gn_result gn_vk_swapchain_attach(gn_vk *vk, gn_vk_swapchain *sc, VkSurfaceKHR surface, bool vsync,
+                                 gn_error *err);
+void gn_vk_swapchain_destroy(gn_vk *vk, gn_vk_swapchain *sc); /* waits for the device */
+void gn_vk_surface_destroy(gn_vk *vk, VkSurfaceKHR surface);   /* one never attached */
+/* The next image for the frame being recorded, remade first when stale (the surface's size,
+ * else width x height). *image is NULL when the window has no area; the frame then presents
+ * nothing. */
+gn_result gn_vk_swapchain_acquire(gn_vk *vk, gn_vk_swapchain *sc, uint32_t width, uint32_t height,
+                                  gn_vk_image **image, gn_error *err);
+/* Presents the acquired image; call after the frame that wrote it was submitted. */
+gn_result gn_vk_swapchain_present(gn_vk *vk, gn_vk_swapchain *sc, gn_error *err);
 
 /* ---- descriptors (descriptors.c) ------------------------------------------------------------ */
 typedef struct gn_vk_binding {

@@ -120,6 +120,18 @@ gn_result gn_vk_frame_submit(gn_vk *vk, gn_error *err)
                                      .commandBuffer = f->cmd};
     VkSubmitInfo2 si = {
         .sType = VK_STRUCTURE_TYPE_SUBMIT_INFO_2, .commandBufferInfoCount = 1, .pCommandBufferInfos = &cbi};
+    /* A presenting frame waits for its swapchain image only where the blit writes it (the
+     * image's barrier starts at that stage: gn_vk_swapchain_acquire), so the rest of the frame
+     * need not wait for the window. */
+    VkSemaphoreSubmitInfo wait = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
+                                  .semaphore = f->wait_semaphore,
+                                  .stageMask = VK_PIPELINE_STAGE_2_BLIT_BIT};
+    VkSemaphoreSubmitInfo signal = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO,
+                                    .semaphore = f->signal_semaphore,
+                                    .stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT};
+    if (f->wait_semaphore) si.waitSemaphoreInfoCount = 1, si.pWaitSemaphoreInfos = &wait;
+    if (f->signal_semaphore) si.signalSemaphoreInfoCount = 1, si.pSignalSemaphoreInfos = &signal;
+    f->wait_semaphore = f->signal_semaphore = VK_NULL_HANDLE;
     r = vkQueueSubmit2(vk->queue, 1, &si, f->fence);
     if (r) return gn_vk_check(vk, r, "vkQueueSubmit2", err);
     f->ring_end = vk->ring_head;

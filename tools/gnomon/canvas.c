@@ -19,10 +19,22 @@ bool gn_canvas_init(gn_canvas *c, int width, int height, gn_rgb background)
 {
     c->width = width;
     c->height = height;
+    c->channels = 3;
+    c->alpha = 255;
     c->rgb = width > 0 && height > 0 ? malloc((size_t)width * (size_t)height * 3) : NULL;
     if (!c->rgb) return false;
     gn_canvas_rect(c, 0, 0, width, height, background);
     return true;
+}
+
+bool gn_canvas_init_rgba(gn_canvas *c, int width, int height)
+{
+    c->width = width;
+    c->height = height;
+    c->channels = 4;
+    c->alpha = 255;
+    c->rgb = width > 0 && height > 0 ? calloc((size_t)width * (size_t)height, 4) : NULL;
+    return c->rgb != NULL;
 }
 
 void gn_canvas_free(gn_canvas *c)
@@ -34,10 +46,11 @@ void gn_canvas_free(gn_canvas *c)
 static void gn_canvas_put(gn_canvas *c, int x, int y, gn_rgb colour)
 {
     if (x < 0 || y < 0 || x >= c->width || y >= c->height) return;
-    uint8_t *p = c->rgb + ((size_t)y * (size_t)c->width + (size_t)x) * 3;
+    uint8_t *p = c->rgb + ((size_t)y * (size_t)c->width + (size_t)x) * (size_t)c->channels;
     p[0] = colour.r;
     p[1] = colour.g;
     p[2] = colour.b;
+    if (c->channels == 4) p[3] = c->alpha;
 }
 
 void gn_canvas_rect(gn_canvas *c, int x0, int y0, int x1, int y1, gn_rgb colour)
@@ -122,5 +135,5 @@ int gn_canvas_text_height(int scale)
 
 bool gn_canvas_write_png(const gn_canvas *c, const char *path)
 {
-    return stbi_write_png(path, c->width, c->height, 3, c->rgb, c->width * 3) != 0;
+    return stbi_write_png(path, c->width, c->height, c->channels, c->rgb, c->width * c->channels) != 0;
 }

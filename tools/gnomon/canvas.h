@@ -12,10 +12,14 @@ typedef struct gn_rgb {
 
 typedef struct gn_canvas {
     int width, height;
-    uint8_t *rgb; /* 3 bytes a pixel, top row first */
+    uint8_t *rgb;  /* `channels` bytes a pixel, top row first */
+    int channels;  /* 3: RGB; 4: RGBA, every pixel drawn taking `alpha` (the viewer's overlay) */
+    uint8_t alpha;
 } gn_canvas;
 
 bool gn_canvas_init(gn_canvas *c, int width, int height, gn_rgb background); /* false: no memory */
+/* An RGBA canvas, all transparent, drawn with alpha 255 until c->alpha changes. */
+bool gn_canvas_init_rgba(gn_canvas *c, int width, int height);
 void gn_canvas_free(gn_canvas *c);
 
 void gn_canvas_rect(gn_canvas *c, int x0, int y0, int x1, int y1, gn_rgb colour); /* [x0,x1) x [y0,y1) */

@@ -22,6 +22,7 @@ enum {
 int gn_cmd_render(int argc, char **argv); /* argv[0] is the first option after "render" */
 int gn_cmd_bench(int argc, char **argv);
 int gn_cmd_info(int argc, char **argv);
+int gn_cmd_view(int argc, char **argv); /* cmd_view.c: needs GLFW (GN_WITH_VIEWER) */
 int gn_cmd_shadowref(int argc, char **argv);
 int gn_cmd_shadowcheck(int argc, char **argv);
 

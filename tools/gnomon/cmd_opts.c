@@ -175,17 +175,27 @@ static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *p
 
 static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t);
 
+/* The rows of how a frame looks, shared by render and view. */
+static uint32_t gn_look_rows(int *view, int *tonemap, float *exposure, gn_opt *t)
+{
+    gn_opt opts[] = {
+        {"--view", GN_OPT_CHOICE, view, NULL, 0, 0, false, gn_view_names, "VIEW",
+         "final, depth, normals, albedo, shadow, cascades, light-heatmap, vsm-pages or vsm-atlas (default final)"},
+        {"--tonemap", GN_OPT_CHOICE, tonemap, NULL, 0, 0, false, gn_tonemap_names, "OP",
+         "aces, reinhard or clip (default aces)"},
+        {"--exposure", GN_OPT_FLOAT, exposure, NULL, -20, 20, false, NULL, "EV",
+         "exposure offset in stops (default 0)"},
+    };
+    memcpy(t, opts, sizeof opts);
+    return GN_COUNT(opts);
+}
+
 /* render: the shared scene and frame rows, then its own, the shadow and the light rows. */
 static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
 {
     uint32_t n = gn_frame_table(&o->frame, t);
+    n += gn_look_rows(&o->view, &o->tonemap, &o->exposure, t + n);
     gn_opt opts[] = {
-        {"--view", GN_OPT_CHOICE, &o->view, NULL, 0, 0, false, gn_view_names, "VIEW",
-         "final, depth, normals, albedo, shadow, cascades, light-heatmap, vsm-pages or vsm-atlas (default final)"},
-        {"--tonemap", GN_OPT_CHOICE, &o->tonemap, NULL, 0, 0, false, gn_tonemap_names, "OP",
-         "aces, reinhard or clip (default aces)"},
-        {"--exposure", GN_OPT_FLOAT, &o->exposure, NULL, -20, 20, false, NULL, "EV",
-         "exposure offset in stops (default 0)"},
         {"--out", GN_OPT_STRING, &o->out, NULL, 0, 0, false, NULL, "FILE.png",
          "output image (required; folders are created)"},
         {"--stats", GN_OPT_STRING, &o->stats, NULL, 0, 0, false, NULL, "FILE.json",
@@ -453,4 +463,79 @@ const char *gn_bench_path_name(int path)
 const char *gn_render_view_name(int view)
 {
     return view >= 0 && view < (int)GN_COUNT(gn_view_names) - 1 ? gn_view_names[view] : "?";
+}
+
+/* ---- view: the interactive viewer ------------------------------------------------------------ */
+static const char *const gn_on_off[] = {"off", "on", NULL};
+
+/* Every row of the viewer is also a console setting of the same name (view_console.c). */
+uint32_t gn_view_opts_table(gn_view_opts *o, gn_opt *t)
+{
+    uint32_t n = gn_frame_table(&o->frame, t);
+    n += gn_look_rows(&o->view, &o->tonemap, &o->exposure, t + n);
+    gn_opt opts[] = {
+        {"--vsync", GN_OPT_CHOICE, &o->vsync, NULL, 0, 0, false, gn_on_off, "on|off",
+         "wait for the display's refresh (default on)"},
+        {"--script", GN_OPT_STRING, &o->script, NULL, 0, 0, false, NULL, "FILE",
+         "drive the viewer from a file, one command a line (see below), with a fixed 1/60 s a frame"},
+        {"--screenshot-overlay", GN_OPT_CHOICE, &o->shot_overlay, NULL, 0, 0, false, gn_on_off, "on|off",
+         "screenshots (P, script) with the overlay blended in (default off: the frame alone)"},
+    };
+    memcpy(t + n, opts, sizeof opts);
+    n += GN_COUNT(opts);
+    n += gn_shadow_table(&o->shadow, t + n);
+    return n + gn_light_table(&o->light, t + n);
+}
+
+static const char gn_view_summary[] =
+    "Opens a window on a scene: a fly camera, live settings through a console, and an overlay of\n"
+    "frame statistics. Every option below is also a console setting of the same name.";
+
+gn_view_opts gn_view_opts_defaults(void)
+{
+    return (gn_view_opts){.frame = gn_frame_opts_defaults(), .vsync = 1, .light = {.clustered = 1}};
+}
+
+gn_parse_status gn_view_opts_parse(int argc, char **argv, gn_view_opts *o, char *err, size_t err_size)
+{
+    *o = gn_view_opts_defaults();
+    gn_opt t[GN_OPT_TABLE_MAX];
+    uint32_t n = gn_view_opts_table(o, t);
+    gn_parse_status s = gn_opts_parse("view", t, n, argc, argv, err, err_size);
+    if (s != GN_PARSE_OK) return s;
+    if (gn_scene_check("view", o->frame.scene, o->frame.paks, err, err_size)) return GN_PARSE_ERROR;
+    return GN_PARSE_OK;
+}
+
+bool gn_view_scene_ok(const gn_view_opts *o, char *err, size_t err_size)
+{
+    return gn_scene_check("view", o->frame.scene, o->frame.paks, err, err_size) == NULL;
+}
+
+void gn_view_opts_help(FILE *f)
+{
+    gn_view_opts o = gn_view_opts_defaults();
+    gn_opt t[GN_OPT_TABLE_MAX];
+    gn_opts_print_help(f, "view", gn_view_summary, t, gn_view_opts_table(&o, t));
+    fprintf(f, "\nkeys: mouse look while a mouse button is held (left or right),\n"
+               "  W/A/S/D move, E/Q up/down, Shift faster, scroll: speed; F: the sun follows the clock;\n"
+               "  [ and ]: an hour earlier/later; 1 final, 2 shadow, 3 cascades, 4 vsm-pages,\n"
+               "  5 light-heatmap, 6 normals, 7 depth, 8 albedo, 9 vsm-atlas; V: shadows csm/vsm/none;\n"
+               "  L: clustered/naive lights; H: overlay; P: screenshot; ` (backquote): console; Esc: quit\n"
+               "console: NAME shows a setting, NAME VALUE sets it (shadows vsm, clustered 0, msaa 4,\n"
+               "  lights 1024), Tab completes, 'help' lists the names\n"
+               "script: frames N | key K | hold K N | mouse DX DY | set NAME VALUE | screenshot FILE | quit\n"
+               "  (K as GLFW names keys: W, F, GRAVE_ACCENT, LEFT_SHIFT; # starts a comment)\n"
+               "\nexample: gnomon view --scene town --size 1280x720 --lights 256\n");
+}
+
+void gn_view_opts_frame(const gn_view_opts *o, gn_frame_desc *out)
+{
+    gn_frame_opts_frame(&o->frame, NULL, (gn_view)o->view, out);
+    out->exposure = o->exposure;
+    out->tonemap = (gn_tonemap)(GN_TONEMAP_ACES + o->tonemap);
+    out->shadows = o->shadow.shadows == GN_SHADOWCHECK_NONE  ? GN_SHADOWS_NONE
+                   : o->shadow.shadows == GN_SHADOWCHECK_VSM ? GN_SHADOWS_VSM
+                                                             : GN_SHADOWS_CSM;
+    out->naive_lights = !o->light.clustered;
 }

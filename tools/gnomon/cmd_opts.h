@@ -105,6 +105,28 @@ typedef struct gn_shadowcheck_opts {
     bool min_off_edge_set;
 } gn_shadowcheck_opts;
 
+/* gnomon view: the render options without --out and --stats, and the window's own. */
+typedef struct gn_view_opts {
+    gn_frame_opts frame;
+    int view, tonemap;
+    float exposure;
+    int vsync; /* index into off, on: 1 (on) by default */
+    const char *script;
+    int shot_overlay; /* index into off, on: screenshots with the overlay */
+    gn_shadow_opts shadow;
+    gn_light_opts light;
+} gn_view_opts;
+
+gn_view_opts gn_view_opts_defaults(void);
+/* The option table over o's fields: the parser's and the console's (view_console.c). */
+uint32_t gn_view_opts_table(gn_view_opts *o, gn_opt *t);
+#define GN_VIEW_OPTS_MAX 64 /* rows gn_view_opts_table writes at most */
+gn_parse_status gn_view_opts_parse(int argc, char **argv, gn_view_opts *o, char *err, size_t err_size);
+void gn_view_opts_help(FILE *f);
+bool gn_view_scene_ok(const gn_view_opts *o, char *err, size_t err_size); /* a known scene name or file */
+/* The frame the settings ask for (the camera and the time are the viewer's own). */
+void gn_view_opts_frame(const gn_view_opts *o, gn_frame_desc *out);
+
 gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err, size_t err_size);
 gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, char *err, size_t err_size);
 gn_parse_status gn_info_opts_parse(int argc, char **argv, char *err, size_t err_size);

@@ -18,6 +18,9 @@ static const gn_command gn_commands[] = {
      "render one frame to a PNG and print per-pass GPU timings"},
     {"bench", gn_cmd_bench, gn_bench_opts_help, "render frames along a path; per-pass GPU time statistics"},
     {"info", gn_cmd_info, gn_info_opts_help, "list Vulkan devices and which one gnomon chooses"},
+#ifdef GN_WITH_VIEWER /* GLFW's window; a build without it leaves the command out */
+    {"view", gn_cmd_view, gn_view_opts_help, "open a window on a scene: fly camera, console, statistics"},
+#endif
 #ifdef GN_WITH_EMBREE /* the ray-traced truth needs Embree; a bench-only build leaves it out */
     {"shadowref", gn_cmd_shadowref, gn_shadowref_opts_help,
      "ray-trace (Embree) the sun's hard-shadow mask of a frame to a PNG"},
@@ -63,7 +66,7 @@ int main(int argc, char **argv)
         if (!c || argc > 3) {
             fprintf(
                 stderr,
-                "gnomon help: unknown command '%s' (commands: render, bench, info, shadowref, shadowcheck)\n",
+                "gnomon help: unknown command '%s' (commands: render, bench, info, view, shadowref, shadowcheck)\n",
                 argv[2]);
             return GN_EXIT_USAGE;
         }
@@ -73,7 +76,7 @@ int main(int argc, char **argv)
     const gn_command *c = gn_find_command(name);
     if (!c) {
         fprintf(stderr,
-                "gnomon: unknown command '%s' (commands: render, bench, info, shadowref, shadowcheck; see "
+                "gnomon: unknown command '%s' (commands: render, bench, info, view, shadowref, shadowcheck; see "
                 "'gnomon --help')\n",
                 name);
         return GN_EXIT_USAGE;

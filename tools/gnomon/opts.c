@@ -32,9 +32,10 @@ static bool gn_parse_double(const char *s, double *out)
 
 static bool gn_is_pow2(uint64_t v) { return v && (v & (v - 1)) == 0; }
 
+/* "gnomon <command>: ..." on the command line; no prefix for the viewer's console (NULL). */
 static void gn_opt_error(char *err, size_t err_size, const char *command, const char *fmt, ...)
 {
-    size_t n = (size_t)snprintf(err, err_size, "gnomon %s: ", command);
+    size_t n = command ? (size_t)snprintf(err, err_size, "gnomon %s: ", command) : 0;
     if (n >= err_size) return;
     va_list ap;
     va_start(ap, fmt);
@@ -107,10 +108,12 @@ static bool gn_opt_camera(const char *s, float out[5])
 static bool gn_opt_apply(const char *command, const gn_opt *o, const char *v, char *err, size_t err_size)
 {
     char list[256];
+    /* the console names a setting without its dashes */
+    const char *name = command ? o->name : o->name + 2;
     switch (o->kind) {
     case GN_OPT_STRING:
         if (!*v) {
-            gn_opt_error(err, err_size, command, "%s expects %s, got an empty value", o->name, o->metavar);
+            gn_opt_error(err, err_size, command, "%s expects %s, got an empty value", name, o->metavar);
             return false;
         }
         *(const char **)o->dest = v;
@@ -119,9 +122,9 @@ static bool gn_opt_apply(const char *command, const gn_opt *o, const char *v, ch
         if (gn_opt_uint_ok(o, v, (uint32_t *)o->dest)) return true;
         if (o->pow2) {
             gn_opt_list(o, list, sizeof list);
-            gn_opt_error(err, err_size, command, "%s expects one of %s, got '%s'", o->name, list, v);
+            gn_opt_error(err, err_size, command, "%s expects one of %s, got '%s'", name, list, v);
         } else {
-            gn_opt_error(err, err_size, command, "%s expects an integer in %.10g..%.10g, got '%s'", o->name,
+            gn_opt_error(err, err_size, command, "%s expects an integer in %.10g..%.10g, got '%s'", name,
                          o->min, o->max, v);
         }
         return false;
@@ -131,7 +134,7 @@ static bool gn_opt_apply(const char *command, const gn_opt *o, const char *v, ch
             *(float *)o->dest = (float)d;
             return true;
         }
-        gn_opt_error(err, err_size, command, "%s expects a number in %.10g..%.10g, got '%s'", o->name, o->min,
+        gn_opt_error(err, err_size, command, "%s expects a number in %.10g..%.10g, got '%s'", name, o->min,
                      o->max, v);
         return false;
     }
@@ -140,9 +143,9 @@ static bool gn_opt_apply(const char *command, const gn_opt *o, const char *v, ch
         if (gn_opt_size(o, v, (uint32_t *)o->dest, &range_only)) return true;
         if (range_only)
             gn_opt_error(err, err_size, command, "%s expects WxH with each side in %.10g..%.10g, got '%s'",
-                         o->name, o->min, o->max, v);
+                         name, o->min, o->max, v);
         else
-            gn_opt_error(err, err_size, command, "%s expects WxH, got '%s'", o->name, v);
+            gn_opt_error(err, err_size, command, "%s expects WxH, got '%s'", name, v);
         return false;
     }
     case GN_OPT_CHOICE:
@@ -152,18 +155,18 @@ static bool gn_opt_apply(const char *command, const gn_opt *o, const char *v, ch
                 return true;
             }
         gn_opt_list(o, list, sizeof list);
-        gn_opt_error(err, err_size, command, "%s expects one of %s, got '%s'", o->name, list, v);
+        gn_opt_error(err, err_size, command, "%s expects one of %s, got '%s'", name, list, v);
         return false;
     case GN_OPT_CAMERA: {
         float c[5];
         if (!gn_opt_camera(v, c)) {
             gn_opt_error(err, err_size, command, "%s expects x,y,z,yaw,pitch (five numbers), got '%s'",
-                         o->name, v);
+                         name, v);
             return false;
         }
         if (c[4] < o->min || c[4] > o->max) {
             gn_opt_error(err, err_size, command, "%s expects pitch in %.10g..%.10g degrees, got '%s'",
-                         o->name, o->min, o->max, v);
+                         name, o->min, o->max, v);
             return false;
         }
         memcpy(o->dest, c, sizeof c);
@@ -218,4 +221,52 @@ void gn_opts_print_help(FILE *f, const char *command, const char *summary, const
         fprintf(f, "  %-26s %s\n", left, opts[i].help);
     }
     fprintf(f, "  %-26s %s\n", "--help", "show this help");
+}
+
+const gn_opt *gn_opts_find(const gn_opt *opts, uint32_t count, const char *name)
+{
+    if (strncmp(name, "--", 2) == 0) name += 2;
+    for (uint32_t k = 0; k < count; k++)
+        if (strcmp(opts[k].name + 2, name) == 0) return &opts[k];
+    return NULL;
+}
+
+bool gn_opts_set(const gn_opt *o, const char *value, char *err, size_t err_size)
+{
+    err[0] = '\0';
+    if (!gn_opt_apply(NULL, o, value, err, err_size)) return false;
+    if (o->seen) *o->seen = true;
+    return true;
+}
+
+void gn_opts_format(const gn_opt *o, char *buf, size_t size)
+{
+    switch (o->kind) {
+    case GN_OPT_STRING: {
+        const char *v = *(const char *const *)o->dest;
+        snprintf(buf, size, "%s", v ? v : "(none)");
+        return;
+    }
+    case GN_OPT_UINT:
+        snprintf(buf, size, "%u", *(const uint32_t *)o->dest);
+        return;
+    case GN_OPT_FLOAT:
+        snprintf(buf, size, "%g", *(const float *)o->dest);
+        return;
+    case GN_OPT_SIZE:
+        snprintf(buf, size, "%ux%u", ((const uint32_t *)o->dest)[0], ((const uint32_t *)o->dest)[1]);
+        return;
+    case GN_OPT_CHOICE: {
+        int i = *(const int *)o->dest, n = 0;
+        while (o->choices[n]) n++;
+        snprintf(buf, size, "%s", i >= 0 && i < n ? o->choices[i] : "?");
+        return;
+    }
+    case GN_OPT_CAMERA: {
+        const float *c = o->dest;
+        snprintf(buf, size, "%g,%g,%g,%g,%g", c[0], c[1], c[2], c[3], c[4]);
+        return;
+    }
+    }
+    buf[0] = '\0';
 }

@@ -42,6 +42,14 @@ typedef enum gn_parse_status {
 gn_parse_status gn_opts_parse(const char *command, const gn_opt *opts, uint32_t count, int argc, char **argv,
                               char *err, size_t err_size);
 
+/* The viewer's console sets options one at a time by name, without the dashes ("msaa"):
+ * the same checks as the command line, with messages that name the setting as the console
+ * does ("msaa expects one of 1, 2, 4, 8, got '3'"). */
+const gn_opt *gn_opts_find(const gn_opt *opts, uint32_t count, const char *name); /* "msaa" or "--msaa" */
+bool gn_opts_set(const gn_opt *o, const char *value, char *err, size_t err_size);
+/* The option's current value as the command line would take it: "4", "1280x720", "vsm". */
+void gn_opts_format(const gn_opt *o, char *buf, size_t size);
+
 /* Prints "usage: gnomon <command> [options]", the summary and one line per option. */
 void gn_opts_print_help(FILE *f, const char *command, const char *summary, const gn_opt *opts,
                         uint32_t count);
