@@ -214,7 +214,7 @@ static void test_console(void)
     GN_CHECK(strcmp(msg, "msaa expects one of 1, 2, 4, 8, got '3'") == 0);
     GN_CHECK(o.frame.msaa == 8);
     GN_CHECK(!run(&o, "shadows pcss", &fx));
-    GN_CHECK(strstr(msg, "shadows expects one of csm, none, vsm, got 'pcss'") != NULL);
+    GN_CHECK(strstr(msg, "shadows expects one of vsm, none, csm, got 'pcss'") != NULL);
     GN_CHECK(!run(&o, "lights 99999", &fx) && strstr(msg, "lights expects an integer in 0..16384") != NULL);
     GN_CHECK(!run(&o, "exposure abc", &fx) && strstr(msg, "exposure expects a number") != NULL);
     GN_CHECK(!run(&o, "frobnicate 1", &fx) && strstr(msg, "unknown setting 'frobnicate'") != NULL);
@@ -323,12 +323,13 @@ static void test_input(void)
     GN_CHECK_NEAR(f.time_of_day, 0.5f, 1e-4);
 
     /* V cycles the shadows, L the light A/B */
+    GN_CHECK(s.opts.shadow.shadows == GN_SHADOWCHECK_VSM); /* the default */
     tap(&s, GN_KEY_V);
-    GN_CHECK(s.opts.shadow.shadows == GN_SHADOWCHECK_VSM);
+    GN_CHECK(s.opts.shadow.shadows == GN_SHADOWCHECK_CSM);
     tap(&s, GN_KEY_V);
     GN_CHECK(s.opts.shadow.shadows == GN_SHADOWCHECK_NONE);
     tap(&s, GN_KEY_V);
-    GN_CHECK(s.opts.shadow.shadows == GN_SHADOWCHECK_CSM);
+    GN_CHECK(s.opts.shadow.shadows == GN_SHADOWCHECK_VSM);
     tap(&s, GN_KEY_L);
     gn_view_advance(&s, 0.0f, &f);
     GN_CHECK(f.naive_lights && s.opts.light.clustered == 0);

@@ -83,8 +83,8 @@ uint32_t gn_view_key(gn_view_state *s, int key, bool pressed)
     case GN_KEY_H:
         s->show_stats = !s->show_stats;
         return 0;
-    case GN_KEY_V: { /* csm -> vsm -> none -> csm (the table's order is csm, none, vsm) */
-        static const char *const next[] = {"shadows vsm", "shadows csm", "shadows none"};
+    case GN_KEY_V: { /* vsm -> csm -> none -> vsm (the table's order is vsm, none, csm) */
+        static const char *const next[] = {"shadows csm", "shadows vsm", "shadows none"};
         return gn_view_console_set(s, next[s->opts.shadow.shadows % 3]);
     }
     case GN_KEY_L: /* clustered Forward+ against every light for every fragment */
