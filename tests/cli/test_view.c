@@ -181,6 +181,8 @@ static void test_console(void)
     gn_view_opts o = gn_view_opts_defaults();
     uint32_t fx = 99;
     /* the same names as the flags; per-frame ones only change the frame */
+    GN_CHECK(run(&o, "shadows csm", &fx) && o.shadow.shadows == GN_SHADOWCHECK_CSM && fx == GN_EFFECT_FRAME);
+    GN_CHECK(strcmp(msg, "shadows csm") == 0);
     GN_CHECK(run(&o, "shadows vsm", &fx) && o.shadow.shadows == GN_SHADOWCHECK_VSM && fx == GN_EFFECT_FRAME);
     GN_CHECK(strcmp(msg, "shadows vsm") == 0);
     GN_CHECK(run(&o, "clustered 0", &fx) && o.light.clustered == 0 && fx == GN_EFFECT_FRAME);
@@ -364,9 +366,9 @@ static void test_input(void)
     /* names for the overlay and screenshots */
     char name[256];
     gn_view_screenshot_name(&s, 42, name, sizeof name);
-    GN_CHECK(strcmp(name, "gnomon-town-final-csm-msaa2-naive-t00.50-f000042.png") == 0);
+    GN_CHECK(strcmp(name, "gnomon-town-final-vsm-msaa2-naive-t00.50-f000042.png") == 0);
     gn_view_settings_line(&s, name, sizeof name);
-    GN_CHECK(strstr(name, "town  final  shadows csm  msaa 2  naive  00:30") != NULL);
+    GN_CHECK(strstr(name, "town  final  shadows vsm  msaa 2  naive  00:30") != NULL);
 }
 
 /* Pixels of the canvas with alpha over 0 inside a rectangle. */
