@@ -298,7 +298,7 @@ void gn_gpu_scene_write_frame_set(gn_renderer *r, const gn_scene *s)
 gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err)
 {
     gn_gpu_scene *g = &r->scene;
-    if (g->source != s || g->generation != s->generation) {
+    if (g->source_uid != s->uid || g->generation != s->generation) {
         /* A new or changed scene: the frame set is rewritten, so no frame may still use it. */
         gn_result res = gn_vk_wait_idle(&r->vk, err);
         if (res) return res;
@@ -309,6 +309,7 @@ gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err)
             return res;
         }
         g->source = s;
+        g->source_uid = s->uid;
         g->generation = s->generation;
         g->dynamic_generation = s->dynamic_generation;
         gn_gpu_scene_write_frame_set(r, s);

@@ -14,6 +14,7 @@
 /* The scene as the GPU holds it (src/gpu_scene.c). */
 typedef struct gn_gpu_scene {
     const gn_scene *source;
+    uint64_t source_uid; /* gn_scene.uid: which scene it is (an address can be reused) */
     uint32_t generation, dynamic_generation;
     gn_vk_buffer vertices, indices, instances, materials;
     gn_vk_image *textures;
@@ -130,6 +131,7 @@ typedef struct gn_vsm_gpu {
     uint32_t slot_count, pair_capacity; /* draw slots; pairs the list holds */
     uint32_t dyn_sphere_count, dyn_version, alloc_flags; /* as last given to ALLOC */
     const gn_scene *source;        /* the scene the cache holds, its generation and instances */
+    uint64_t source_uid;
     uint32_t source_generation, source_instances;
     float bias_texels;             /* normal offset */
     uint32_t push[12];             /* ALLOC's push constants this frame */
@@ -172,6 +174,7 @@ typedef struct gn_lights_gpu {
     gn_gpu_light *packed;     /* CPU staging of the packed lights */
     uint32_t packed_capacity;
     const gn_scene *source;
+    uint64_t source_uid;
     uint32_t generation;
     bool set_written;
     VkDescriptorSetLayout layout;

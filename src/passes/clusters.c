@@ -112,7 +112,7 @@ gn_result gn_lights_sync(gn_renderer *r, const gn_scene *s, bool *sets_changed, 
     gn_lights_gpu *l = &r->lights;
     *sets_changed = false;
     uint32_t n = gn_scene_light_count(s);
-    if (l->source == s && l->generation == s->light_generation && l->count == n && l->set_written &&
+    if (l->source_uid == s->uid && l->generation == s->light_generation && l->count == n && l->set_written &&
         !l->layers_changed)
         return GN_OK;
     if (n > l->capacity || !l->set_written) {
@@ -144,6 +144,7 @@ gn_result gn_lights_sync(gn_renderer *r, const gn_scene *s, bool *sets_changed, 
         gn_vk_upload_buffer(&r->vk, &l->lights, 0, l->packed, (VkDeviceSize)n * sizeof *l->packed, err);
     if (res) return res;
     l->source = s;
+    l->source_uid = s->uid;
     l->generation = s->light_generation;
     l->layers_changed = false;
     l->count = n;

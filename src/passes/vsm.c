@@ -493,11 +493,11 @@ static gn_result plan_inputs(gn_renderer *r, const gn_scene *s, uint32_t *invali
     gn_vsm_gpu *v = &r->vsm;
     *invalidate = *dynamic = 0;
     v->alloc_flags = 0;
-    bool scene_changed = v->source != s || v->source_generation != s->generation;
+    bool scene_changed = v->source_uid != s->uid || v->source_generation != s->generation;
     if (scene_changed) {
         /* the API adds static instances, never moves or removes them: added ones invalidate
          * only the pages their bounds touch; another scene, or any other change, every page */
-        bool added_only = v->source == s && s->instance_count > v->source_instances &&
+        bool added_only = v->source_uid == s->uid && s->instance_count > v->source_instances &&
                           s->instance_count - v->source_instances <= MAX_INVALIDATE;
         if (added_only)
             *invalidate = s->instance_count - v->source_instances;
@@ -506,6 +506,7 @@ static gn_result plan_inputs(gn_renderer *r, const gn_scene *s, uint32_t *invali
         gn_result res = make_casters(r, s, err);
         if (res) return res;
         v->source = s;
+        v->source_uid = s->uid;
         v->source_generation = s->generation;
     }
     uint32_t first_added = v->source_instances;

@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 /* The CPU scene store: validation at the door, then plain arrays the renderer uploads.
  * Every add_* either succeeds completely or leaves the scene exactly as it was. */
 #include "scene/scene.h"
@@ -8,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Makes room for `need` elements. Capacity doubles so n appends cost O(n); on failure the
  * array is untouched, which is what keeps a failed add from corrupting the scene. */
@@ -33,6 +35,10 @@ gn_result gn_scene_create(gn_scene **out, gn_error *err)
     if (!*out) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "gn_scene_create: out of memory");
     /* A camera that sees something in a scene built by hand around the origin. */
     (*out)->default_camera[2] = 5.0f;
+    /* the monotonic clock in ns: a scene made at the address of a destroyed one was made later */
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    (*out)->uid = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
     return GN_OK;
 }
 

@@ -114,6 +114,8 @@ struct gn_scene {
     gn_orbit *orbits;
     uint32_t orbit_count, orbit_cap;
     float default_camera[5];     /* x, y, z, yaw, pitch */
+    uint64_t uid;                /* this scene's identity (gn_scene_create): the renderer's caches tell
+                                    scenes apart by it, never by address, which malloc reuses */
     uint32_t generation;         /* bumped when geometry, materials or static instances change */
     uint32_t dynamic_generation; /* bumped when a dynamic transform changes */
     float viewpoints[3][5];      /* a built-in scene's scenic cameras (gn_town_viewpoints) */

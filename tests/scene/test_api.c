@@ -196,10 +196,25 @@ static int test_builtin_names(void)
     return 0;
 }
 
+/* A scene made after another was destroyed, often at the same address, is another scene to
+ * the renderer's caches: they compare uids (gpu_alpha's four scenes once shared a stale VSM). */
+static int test_scene_identity(void)
+{
+    gn_scene *a = NULL, *b = NULL;
+    gn_error e = {0};
+    CHECK(gn_scene_create(&a, &e) == GN_OK, "%s", e.message);
+    uint64_t first = a->uid;
+    gn_scene_destroy(a);
+    CHECK(gn_scene_create(&b, &e) == GN_OK, "%s", e.message);
+    CHECK(b->uid != first, "a new scene has the destroyed one's identity %llu", (unsigned long long)first);
+    gn_scene_destroy(b);
+    return 0;
+}
+
 int main(void)
 {
     int fails = test_add_mesh_rejects() + test_computed_attributes() + test_materials_textures() +
-                test_instances_and_animation() + test_builtin_names();
+                test_instances_and_animation() + test_builtin_names() + test_scene_identity();
     if (!fails) printf("scene_api: ok\n");
     return fails ? 1 : 0;
 }
