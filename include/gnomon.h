@@ -252,8 +252,12 @@ gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id
 gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *out_id, gn_error *err);
 gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t *out_id, gn_error *err);
 gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t *out_id, gn_error *err);
-gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float transform[16],
-                                 gn_error *err);    /* dynamic only */
+/* Moves an instance. A dynamic one is re-rendered wherever it is; moving a static one (an edit)
+ * re-renders only the cached shadow pages its old and new bounds touch. */
+gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float transform[16], gn_error *err);
+/* Removes an instance: never drawn again, casts no shadow; its id stays taken (other ids do not
+ * move). Removing a static one re-renders only the cached shadow pages its bounds touched. */
+gn_result gn_scene_remove_instance(gn_scene *s, uint32_t instance, gn_error *err);
 void gn_scene_animate(gn_scene *s, double seconds); /* moves the built-in scene's dynamic objects */
 
 /* ---- local lights (docs/LIGHTING.md) -------------------------------------------------------- */

@@ -247,6 +247,35 @@ static gn_result upload_dynamic(gn_renderer *r, const gn_scene *s, gn_error *err
     return GN_OK;
 }
 
+/* The static instances moved or removed since the last frame (the scene's edit ring), each
+ * written through the ring into its slot of the instance buffer. */
+static gn_result upload_edited(gn_renderer *r, const gn_scene *s, gn_error *err)
+{
+    gn_gpu_scene *g = &r->scene;
+    uint32_t n = s->edit_count - g->edit_count;
+    VkDeviceSize off;
+    void *p;
+    gn_result res = gn_vk_ring_alloc(&r->vk, (VkDeviceSize)n * sizeof(gn_gpu_instance), 16, &off, &p, err);
+    if (res) return res;
+    VkBufferCopy regions[GN_SCENE_EDITS];
+    gn_vk_use use = {.buffer = &g->instances, .access = GN_ACCESS_TRANSFER_WRITE};
+    gn_vk_barriers(&r->vk, r->vk.cur->cmd, &use, 1);
+    uint32_t nr = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t id = s->edits[(g->edit_count + k) % GN_SCENE_EDITS].instance;
+        bool again = false; /* an instance edited twice is written once: regions may not overlap */
+        for (uint32_t q = k + 1; q < n && !again; q++) again = s->edits[(g->edit_count + q) % GN_SCENE_EDITS].instance == id;
+        if (again) continue;
+        gn_pack_instance(&s->instances[id], (gn_gpu_instance *)p + nr);
+        regions[nr] = (VkBufferCopy){off + nr * sizeof(gn_gpu_instance), id * sizeof(gn_gpu_instance),
+                                     sizeof(gn_gpu_instance)};
+        nr++;
+    }
+    gn_vk_cmd_copy_ring(&r->vk, &g->instances, regions, nr);
+    g->edit_count = s->edit_count;
+    return GN_OK;
+}
+
 void gn_gpu_scene_write_frame_set(gn_renderer *r, const gn_scene *s)
 {
     uint32_t visible_bytes = (s->instance_count ? s->instance_count : 4) * sizeof(uint32_t);
@@ -298,7 +327,8 @@ void gn_gpu_scene_write_frame_set(gn_renderer *r, const gn_scene *s)
 gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err)
 {
     gn_gpu_scene *g = &r->scene;
-    if (g->source_uid != s->uid || g->generation != s->generation) {
+    bool edits_lost = s->edit_count - g->edit_count > GN_SCENE_EDITS; /* fell behind the ring */
+    if (g->source_uid != s->uid || g->generation != s->generation || edits_lost) {
         /* A new or changed scene: the frame set is rewritten, so no frame may still use it. */
         gn_result res = gn_vk_wait_idle(&r->vk, err);
         if (res) return res;
@@ -310,10 +340,15 @@ gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err)
         }
         g->source = s;
         g->source_uid = s->uid;
+        g->edit_count = s->edit_count;
         g->generation = s->generation;
         g->dynamic_generation = s->dynamic_generation;
         gn_gpu_scene_write_frame_set(r, s);
         return GN_OK;
+    }
+    if (g->edit_count != s->edit_count) {
+        gn_result res = upload_edited(r, s, err);
+        if (res) return res;
     }
     if (g->dynamic_generation != s->dynamic_generation) {
         g->dynamic_generation = s->dynamic_generation;

@@ -147,8 +147,9 @@ gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *fr
     for (uint32_t i = 0; i < s->instance_count; i++) {
         const gn_instance *in = &s->instances[i];
         /* the pipeline is the material's alpha mode: opaque, alpha-tested, blended */
+        uint32_t pipeline = in->flags & GN_INSTANCE_REMOVED ? GN_DRAW_NONE : s->materials[in->material].alpha_mode;
         p->items[i] = (gn_cull_item){{in->sphere[0], in->sphere[1], in->sphere[2], in->sphere[3]},
-                                     in->mesh, in->material, s->materials[in->material].alpha_mode, i};
+                                     in->mesh, in->material, pipeline, i};
     }
     if (s->world) {
         uint32_t n = world_filter(r, s, frustum, no_pvs);
@@ -194,7 +195,7 @@ gn_result gn_plan_shadows(gn_renderer *r, const gn_scene *s, const gn_frame_desc
         /* casters: every instance whose sphere reaches the cascade's box and is big enough */
         uint32_t n = 0;
         for (uint32_t k = 0; k < s->instance_count; k++)
-            if (r->plan.items[k].pipeline != GN_DRAW_BLEND && /* blended surfaces cast no shadow */
+            if (GN_DRAW_CASTS(r->plan.items[k].pipeline) &&
                 gn_csm_caster_visible(&c->next[i], r->plan.items[k].sphere, cs->min_caster_texels))
                 r->plan.subset[n++] = r->plan.items[k];
         gn_draw_list_build(r->plan.subset, n, NULL, &r->plan.shadow_list);

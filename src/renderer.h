@@ -15,6 +15,7 @@
 typedef struct gn_gpu_scene {
     const gn_scene *source;
     uint64_t source_uid; /* gn_scene.uid: which scene it is (an address can be reused) */
+    uint32_t edit_count; /* gn_scene.edit_count the instance buffer has caught up with */
     uint32_t generation, dynamic_generation;
     gn_vk_buffer vertices, indices, instances, materials;
     gn_vk_image *textures;
@@ -133,6 +134,7 @@ typedef struct gn_vsm_gpu {
     const gn_scene *source;        /* the scene the cache holds, its generation and instances */
     uint64_t source_uid;
     uint32_t source_generation, source_instances;
+    uint32_t source_edits; /* gn_scene.edit_count the pages have caught up with */
     float bias_texels;             /* normal offset */
     uint32_t push[12];             /* ALLOC's push constants this frame */
     VkDeviceSize inputs_offset;    /* this frame's invalidation and dynamic spheres in the ring */

@@ -20,6 +20,9 @@
 #define GN_DRAW_OPAQUE 0u
 #define GN_DRAW_MASK 1u
 #define GN_DRAW_BLEND 2u
+#define GN_DRAW_NONE 3u /* a removed instance: never drawn, casts nothing */
+/* Whether an item is drawn into shadow maps (blended surfaces cast no shadow). */
+#define GN_DRAW_CASTS(pipeline) ((pipeline) == GN_DRAW_OPAQUE || (pipeline) == GN_DRAW_MASK)
 
 typedef struct gn_cull_item {
     float sphere[4]; /* world centre xyz, radius w (metres) */

@@ -90,7 +90,7 @@ gn_result gn_plan_light_shadows(gn_renderer *r, const gn_scene *s, const gn_frus
             gn_frustum_from_view_proj(vp, &fr);
             uint32_t m = 0;
             for (uint32_t i = 0; i < s->instance_count; i++)
-                if (r->plan.items[i].pipeline != GN_DRAW_BLEND && /* blended surfaces cast no shadow */
+                if (GN_DRAW_CASTS(r->plan.items[i].pipeline) &&
                     gn_frustum_test_sphere(&fr, r->plan.items[i].sphere, r->plan.items[i].sphere[3]))
                     r->plan.subset[m++] = r->plan.items[i];
             gn_draw_list_build(r->plan.subset, m, NULL, &r->plan.shadow_list);

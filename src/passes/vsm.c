@@ -396,7 +396,7 @@ static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
         for (uint32_t k = 0; k < count; k++) {
             const gn_cull_item *it = &r->plan.items[k];
             bool dynamic = (s->instances[k].flags & GN_INSTANCE_DYNAMIC) != 0;
-            if (it->pipeline == GN_DRAW_BLEND || dynamic != (pass == 1)) continue;
+            if (!GN_DRAW_CASTS(it->pipeline) || dynamic != (pass == 1)) continue;
             uint32_t group = 0;
             if (it->pipeline == GN_DRAW_MASK) {
                 group = 1;
@@ -493,23 +493,38 @@ static gn_result plan_inputs(gn_renderer *r, const gn_scene *s, uint32_t *invali
     gn_vsm_gpu *v = &r->vsm;
     *invalidate = *dynamic = 0;
     v->alloc_flags = 0;
-    bool scene_changed = v->source_uid != s->uid || v->source_generation != s->generation;
-    if (scene_changed) {
-        /* the API adds static instances, never moves or removes them: added ones invalidate
-         * only the pages their bounds touch; another scene, or any other change, every page */
-        bool added_only = v->source_uid == s->uid && s->instance_count > v->source_instances &&
-                          s->instance_count - v->source_instances <= MAX_INVALIDATE;
-        if (added_only)
-            *invalidate = s->instance_count - v->source_instances;
-        else
-            v->alloc_flags |= ALLOC_INVALIDATE_ALL;
+    /* Static content that changed invalidates only the pages its bounds touch: instances added
+     * (their bounds), moved (before and after) or removed (before); another scene, or more
+     * than MAX_INVALIDATE bounds or edits the scene's ring no longer holds, every page. */
+    float inv[MAX_INVALIDATE][4];
+    bool same = v->source_uid == s->uid;
+    bool scene_changed = !same || v->source_generation != s->generation;
+    uint32_t edits = same ? s->edit_count - v->source_edits : 0;
+    bool all = !same || (scene_changed && s->instance_count <= v->source_instances) || edits > GN_SCENE_EDITS;
+    if (scene_changed && !all) /* the API only adds after the first upload */
+        for (uint32_t k = v->source_instances; k < s->instance_count && !all; k++) {
+            all = *invalidate == MAX_INVALIDATE;
+            if (!all && !(s->instances[k].flags & GN_INSTANCE_DYNAMIC)) memcpy(inv[(*invalidate)++], s->instances[k].sphere, 16);
+        }
+    for (uint32_t e = 0; e < edits && !all; e++) {
+        const struct gn_scene_edit *ed = &s->edits[(v->source_edits + e) % GN_SCENE_EDITS];
+        if (s->instances[ed->instance].flags & GN_INSTANCE_DYNAMIC) continue; /* in no static page */
+        all = *invalidate + 2 > MAX_INVALIDATE;
+        if (!all && ed->before[3] > 0.0f) memcpy(inv[(*invalidate)++], ed->before, 16);
+        if (!all && ed->after[3] > 0.0f) memcpy(inv[(*invalidate)++], ed->after, 16);
+    }
+    if (all) {
+        v->alloc_flags |= ALLOC_INVALIDATE_ALL;
+        *invalidate = 0;
+    }
+    if (scene_changed || edits) { /* the caster list follows: bounds, removals */
         gn_result res = make_casters(r, s, err);
         if (res) return res;
         v->source = s;
         v->source_uid = s->uid;
         v->source_generation = s->generation;
     }
-    uint32_t first_added = v->source_instances;
+    v->source_edits = s->edit_count;
     v->source_instances = s->instance_count;
     uint32_t nd = v->caster_count - v->static_casters;
     if (nd > MAX_DYNAMIC) {
@@ -523,7 +538,7 @@ static gn_result plan_inputs(gn_renderer *r, const gn_scene *s, uint32_t *invali
                                             gn_vk_storage_align(&r->vk), &v->inputs_offset, &ptr, err);
     if (res) return res;
     float(*spheres)[4] = ptr;
-    for (uint32_t k = 0; k < *invalidate; k++) memcpy(spheres[k], s->instances[first_added + k].sphere, 16);
+    memcpy(spheres, inv, (size_t)*invalidate * 16);
     /* the dynamic casters now (their spheres follow their transforms); a change re-renders
      * the dynamic layer, as does a new light version */
     bool changed = nd != v->dyn_sphere_count || v->dyn_version != v->versions.current || scene_changed;

@@ -519,21 +519,50 @@ gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t
     return GN_OK;
 }
 
+/* A static instance moved or removed: its bounds before and after, for the caches that hold
+ * static content (scene.h, gn_scene.edits). */
+static void gn_scene_log_edit(gn_scene *s, uint32_t instance, const float before[4], const float after[4])
+{
+    struct gn_scene_edit *e = &s->edits[s->edit_count % GN_SCENE_EDITS];
+    e->instance = instance;
+    memcpy(e->before, before, sizeof e->before);
+    memcpy(e->after, after, sizeof e->after);
+    s->edit_count++;
+}
+
 gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float transform[16], gn_error *err)
 {
     if (!s || !transform)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_set_transform: NULL scene or transform");
-    if (instance >= s->instance_count)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u does not exist (%u instances)", instance,
-                       s->instance_count);
-    if (!(s->instances[instance].flags & GN_INSTANCE_DYNAMIC))
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "instance %u is static; only GN_INSTANCE_DYNAMIC instances can move", instance);
+    if (instance >= s->instance_count || (s->instances[instance].flags & GN_INSTANCE_REMOVED))
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u does not exist (%u instances, removed ones gone)",
+                       instance, s->instance_count);
     gn_result r = gn_check_transform(transform, instance, err);
     if (r != GN_OK) return r;
-    memcpy(s->instances[instance].transform, transform, 16 * sizeof(float));
+    gn_instance *in = &s->instances[instance];
+    float before[4];
+    memcpy(before, in->sphere, sizeof before);
+    memcpy(in->transform, transform, 16 * sizeof(float));
     gn_scene_update_sphere(s, instance);
-    s->dynamic_generation++;
+    if (in->flags & GN_INSTANCE_DYNAMIC)
+        s->dynamic_generation++;
+    else
+        gn_scene_log_edit(s, instance, before, in->sphere);
+    return GN_OK;
+}
+
+gn_result gn_scene_remove_instance(gn_scene *s, uint32_t instance, gn_error *err)
+{
+    if (!s) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_remove_instance: NULL scene");
+    if (instance >= s->instance_count || (s->instances[instance].flags & GN_INSTANCE_REMOVED))
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u does not exist (%u instances, removed ones gone)",
+                       instance, s->instance_count);
+    gn_instance *in = &s->instances[instance];
+    in->flags |= GN_INSTANCE_REMOVED; /* ids stay stable: the slot stays, drawn by nobody */
+    static const float none[4] = {0};
+    if (in->flags & GN_INSTANCE_DYNAMIC) s->dynamic_generation++;
+    /* logged for dynamic ones too: the caster lists that name it are rebuilt */
+    gn_scene_log_edit(s, instance, in->sphere, none);
     return GN_OK;
 }
 

@@ -88,6 +88,8 @@ typedef struct gn_light_site {
     uint32_t instance; /* GN_LIGHT_SITE_VEHICLE only; GN_LIGHT_NONE otherwise */
 } gn_light_site;
 
+#define GN_SCENE_EDITS 64u /* static moves and removals a cache can catch up on (gn_scene.edits) */
+
 typedef struct gn_instance {
     float transform[16]; /* column-major, affine */
     uint32_t mesh, material, flags;
@@ -116,7 +118,17 @@ struct gn_scene {
     float default_camera[5];     /* x, y, z, yaw, pitch */
     uint64_t uid;                /* this scene's identity (gn_scene_create): the renderer's caches tell
                                     scenes apart by it, never by address, which malloc reuses */
-    uint32_t generation;         /* bumped when geometry, materials or static instances change */
+    uint32_t generation;         /* bumped when geometry, materials or instances are added */
+    /* Static instances moved or removed since the scene was made: a ring of the last
+     * GN_SCENE_EDITS edits, each the instance and the bounds it had before and has after
+     * (radius 0: none, i.e. removed). Caches that hold static content (the GPU's instance
+     * buffer, the VSM's pages) catch up by edit_count; one that fell more than the ring behind
+     * starts over. */
+    struct gn_scene_edit {
+        uint32_t instance;
+        float before[4], after[4];
+    } edits[GN_SCENE_EDITS];
+    uint32_t edit_count;
     uint32_t dynamic_generation; /* bumped when a dynamic transform changes */
     float viewpoints[3][5];      /* a built-in scene's scenic cameras (gn_town_viewpoints) */
     struct gn_world *world;  /* a BSP map's visibility data, or NULL (src/scene/world.h) */
@@ -139,6 +151,7 @@ struct gn_scene {
 #define GN_SCENE_MAX_MATERIALS 4096u
 #define GN_SCENE_MAX_TEXTURES 4096u
 #define GN_SCENE_MAX_INSTANCES (1u << 22)
+#define GN_INSTANCE_REMOVED (1u << 31) /* internal flag: gn_scene_remove_instance; never drawn */
 #define GN_TEXTURE_MAX_SIZE 8192u
 
 /* Adds a mesh from already-complete vertices (normals and tangents filled). */

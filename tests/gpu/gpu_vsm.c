@@ -9,7 +9,8 @@
  *     renders only pages it never had (no cached page is rendered again), and returning to
  *     where it started gives the identical shadow image (the page grid does not crawl);
  *     dynamic objects that move re-render only pages under them (counted as dynamic), and a
- *     static object added re-renders only the pages its bounds touch;
+ *     static object added, moved or removed re-renders only the pages its bounds (before and
+ *     after) touch, and once removed its shadow is gone;
  * (3) a moving sun (a day at 20x real time): pages rendered a frame never exceed the budget,
  *     and the reported sun lag stays under the bound the budget gives;
  * (4) a deliberately small pool: overflow is counted, coarser pages stand in, the frame
@@ -490,8 +491,38 @@ static int test_added_object(gn_renderer *r, gn_scene *s)
     CHECK(rendered > 0 && rendered * 4 < requested, "%u pages rendered for one added cube (%u requested)", rendered,
           requested);
     CHECK(d.over_share > 0.001, "the added cube's shadow did not appear");
+
+    /* moved 6 m sideways: the pages its old and new bounds touch, no more; its shadow moves */
+    float t[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 6.0f * cosf(20.0f * 3.14159265f / 180.0f), 0,
+                   -6.0f * sinf(20.0f * 3.14159265f / 180.0f), 1}; /* the camera's right */
+    CHECK(gn_scene_set_transform(s, id, t, &err) == GN_OK, "%s", err.message);
+    uint32_t moved = 0;
+    for (int k = 0; k < 4; k++) moved += gt_frame(r, s, &f).vsm_pages_rendered_static;
+    uint8_t *shifted = gt_render(r, s, &f);
+    /* shadow changes only: lit (255) against shadowed, not the temporal filter's few levels */
+    gt_diff dm = gt_compare(after, shifted, W, H, 96);
+    /* removed: its pages once more, and the shadow image back to the one without the cube */
+    CHECK(gn_scene_remove_instance(s, id, &err) == GN_OK, "%s", err.message);
+    CHECK(gn_scene_remove_instance(s, id, &err) == GN_ERROR_INVALID_ARGUMENT, "removed twice");
+    uint32_t removed = 0;
+    for (int k = 0; k < 4; k++) removed += gt_frame(r, s, &f).vsm_pages_rendered_static;
+    uint8_t *gone = gt_render(r, s, &f);
+    gt_diff dg = gt_compare(before, gone, W, H, 96), da = gt_compare(before, after, W, H, 96);
+    printf("moved object: %u pages rendered again, shadow moved on %.2f%% of pixels; removed: %u pages, %.3f%% of "
+           "pixels differ from before it was added (%.3f%% with it)\n",
+           moved, dm.over_share * 100.0, removed, dg.over_share * 100.0, da.over_share * 100.0);
+    /* two sets of bounds (before and after) touch twice the pages an added cube's do */
+    CHECK(moved > 0 && moved * 2 < requested, "%u pages rendered for one moved cube (%u requested)", moved, requested);
+    CHECK(dm.over_share > 0.001, "the moved cube's shadow did not move");
+    CHECK(removed > 0 && removed * 2 < requested, "%u pages rendered for one removed cube (%u requested)", removed,
+          requested);
+    CHECK(da.over_share > 0.001 && dg.over_share * 10.0 < da.over_share,
+          "the removed cube's shadow stayed (%.3f%% of pixels against %.3f%%)", dg.over_share * 100.0,
+          da.over_share * 100.0);
     free(before);
     free(after);
+    free(shifted);
+    free(gone);
     return 0;
 }
 

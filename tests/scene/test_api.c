@@ -151,9 +151,14 @@ static int test_instances_and_animation(void)
           sp[3]);
 
     float t[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 5, 0, 0, 1};
-    r = gn_scene_set_transform(s, st, t, &e);
-    CHECK(r == GN_ERROR_INVALID_ARGUMENT && strstr(e.message, "static"), "static set_transform: %s %s",
-          gn_result_name(r), e.message);
+    /* moving a static instance is an edit: logged with its bounds before and after */
+    float was[4];
+    memcpy(was, s->instances[st].sphere, sizeof was);
+    CHECK(gn_scene_set_transform(s, st, t, &e) == GN_OK && s->edit_count == 1, "%s", e.message);
+    const struct gn_scene_edit *ed = &s->edits[0];
+    CHECK(ed->instance == st && memcmp(ed->before, was, sizeof was) == 0 && ed->after[0] == was[0] + 5 &&
+              ed->after[3] == was[3],
+          "edit of a static move: instance %u, before x %g, after x %g", ed->instance, ed->before[0], ed->after[0]);
     uint32_t gen = s->dynamic_generation;
     CHECK(gn_scene_set_transform(s, dy, t, &e) == GN_OK && s->dynamic_generation != gen, "%s", e.message);
 
@@ -173,6 +178,14 @@ static int test_instances_and_animation(void)
     CHECK(memcmp(before, s->instances[st].transform, sizeof before) == 0, "animate moved a static instance");
     gn_scene_animate(s, 1.5);
     CHECK(fabsf(s->instances[dy].transform[12] - 10 * cosf(1.5f)) < 1e-4f, "second step did not move");
+
+    /* removal: logged with no bounds after; the id stays taken and cannot be moved or removed again */
+    CHECK(gn_scene_remove_instance(s, st, &e) == GN_OK && s->edit_count == 2 && s->edits[1].after[3] == 0.0f,
+          "%s", e.message);
+    CHECK(gn_scene_remove_instance(s, st, &e) == GN_ERROR_INVALID_ARGUMENT, "removed twice");
+    CHECK(gn_scene_set_transform(s, st, t, &e) == GN_ERROR_INVALID_ARGUMENT, "a removed instance moved");
+    CHECK(gn_scene_remove_instance(s, 99, &e) == GN_ERROR_INVALID_ARGUMENT && strstr(e.message, "99"),
+          "unknown id: %s", e.message);
 
     gn_scene_info info;
     gn_scene_get_info(s, &info);
