@@ -147,28 +147,13 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
         /* the other maps: white where absent (the shader does not read them then) */
         const uint32_t maps[3] = {m->metallic_roughness_texture, m->occlusion_texture, m->emissive_texture};
         gn_vk_write w[6] = {
-            {.binding = 0,
-             .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-             .image = base,
-             .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-             .sampler = r->pipes.repeat},
-            {.binding = 1,
-             .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-             .image = nrm,
-             .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-             .sampler = r->pipes.repeat},
-            {.binding = 2,
-             .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-             .image = lm,
-             .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-             .sampler = r->pipes.clamp_linear},
+            gn_write_sampled(0, base, r->pipes.repeat),
+            gn_write_sampled(1, nrm, r->pipes.repeat),
+            gn_write_sampled(2, lm, r->pipes.clamp_linear),
         };
         for (int k = 0; k < 3; k++)
-            w[3 + k] = (gn_vk_write){.binding = (uint32_t)(3 + k),
-                                     .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                                     .image = maps[k] != GN_NO_TEXTURE ? &g->textures[maps[k]] : &g->white,
-                                     .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                                     .sampler = r->pipes.repeat};
+            w[3 + k] = gn_write_sampled((uint32_t)(3 + k), maps[k] != GN_NO_TEXTURE ? &g->textures[maps[k]] : &g->white,
+                                        r->pipes.repeat);
         gn_vk_write_set(&r->vk, g->material_sets[i], w, 6);
     }
     g->material_count = s->material_count;
@@ -280,46 +265,23 @@ void gn_gpu_scene_write_frame_set(gn_renderer *r, const gn_scene *s)
 {
     uint32_t visible_bytes = (s->instance_count ? s->instance_count : 4) * sizeof(uint32_t);
     gn_vk_write w[14] = {
-        {.binding = 0,
-         .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
-         .buffer = r->vk.ring.buffer,
-         .range = sizeof(gn_gpu_frame)},
+        gn_write_frame(r, 0),
         {.binding = 1, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->scene.instances.buffer},
         {.binding = 2, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->scene.materials.buffer},
         {.binding = 3,
          .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
          .buffer = r->vk.ring.buffer,
          .range = visible_bytes},
-        {.binding = 4,
-         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-         .image = &r->csm.map,
-         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-         .sampler = r->csm.sampler},
+        gn_write_sampled(4, &r->csm.map, r->csm.sampler),
         {.binding = 5, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->lights.lights.buffer},
         {.binding = 6, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->lights.lists.buffer},
-        {.binding = 7,
-         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-         .image = &r->lights.shadow_map,
-         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-         .sampler = r->csm.sampler},
+        gn_write_sampled(7, &r->lights.shadow_map, r->csm.sampler),
         {.binding = 8, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->lights.shadow_matrices.buffer},
         {.binding = 9, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->vsm.table.buffer},
         {.binding = 10, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->vsm.versions_buf.buffer},
-        {.binding = 11,
-         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-         .image = &r->vsm.atlas,
-         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-         .sampler = r->vsm.atlas_sampler},
-        {.binding = 12,
-         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-         .image = &r->targets.vsm_mask[0],
-         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-         .sampler = r->pipes.clamp},
-        {.binding = 13,
-         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-         .image = &r->targets.vsm_mask[1],
-         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-         .sampler = r->pipes.clamp},
+        gn_write_sampled(11, &r->vsm.atlas, r->vsm.atlas_sampler),
+        gn_write_sampled(12, &r->targets.vsm_mask[0], r->pipes.clamp),
+        gn_write_sampled(13, &r->targets.vsm_mask[1], r->pipes.clamp),
     };
     gn_vk_write_set(&r->vk, r->pipes.frame_set, w, 14);
 }

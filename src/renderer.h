@@ -241,6 +241,10 @@ void gn_targets_release(gn_renderer *r);
 /* passes/setup.c: layouts, samplers and pipelines of every pass */
 gn_result gn_pipelines_create(gn_renderer *r, gn_error *err);
 void gn_pipelines_write_tonemap_set(gn_renderer *r); /* once the targets and the VSM atlas exist */
+/* Descriptor writes many sets share: the frame constants (gn_gpu_frame in the ring, at a
+ * dynamic offset) and an image sampled in a shader (shader-read layout). */
+gn_vk_write gn_write_frame(const gn_renderer *r, uint32_t binding);
+gn_vk_write gn_write_sampled(uint32_t binding, gn_vk_image *image, VkSampler sampler);
 void gn_pipelines_release(gn_renderer *r);
 
 /* the passes (src/passes/) */

@@ -96,10 +96,7 @@ static void write_set(gn_renderer *r)
 {
     gn_lights_gpu *l = &r->lights;
     gn_vk_write w[4] = {
-        {.binding = 0,
-         .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
-         .buffer = r->vk.ring.buffer,
-         .range = sizeof(gn_gpu_frame)},
+        gn_write_frame(r, 0),
         {.binding = 1, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = l->lights.buffer},
         {.binding = 2, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = l->lists.buffer},
         {.binding = 3, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = l->overflow.buffer},

@@ -30,11 +30,7 @@ static gn_result make_targets(gn_renderer *r, gn_error *err)
     }
     for (uint32_t i = 0; i < GN_FRAMES_IN_FLIGHT && !res; i++) {
         gn_vk_write w[3] = {
-            {.binding = 0,
-             .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-             .image = &r->targets.ldr,
-             .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-             .sampler = r->pipes.clamp},
+            gn_write_sampled(0, &r->targets.ldr, r->pipes.clamp),
             {.binding = 1,
              .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
              .buffer = p->overlay[i].buffer,

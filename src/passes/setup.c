@@ -118,36 +118,38 @@ static gn_result pipelines(gn_renderer *r, gn_error *err)
     return gn_vk_compute_pipeline(vk, "tonemap.comp", p->tonemap_layout_p, "tonemap", &p->tonemap, err);
 }
 
+gn_vk_write gn_write_frame(const gn_renderer *r, uint32_t binding)
+{
+    return (gn_vk_write){.binding = binding,
+                         .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+                         .buffer = r->vk.ring.buffer,
+                         .range = sizeof(gn_gpu_frame)};
+}
+
+gn_vk_write gn_write_sampled(uint32_t binding, gn_vk_image *image, VkSampler sampler)
+{
+    return (gn_vk_write){.binding = binding,
+                         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                         .image = image,
+                         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                         .sampler = sampler};
+}
+
 /* The tonemap set reads the targets and the VSM atlas (its debug view); written once both
  * exist (gn_renderer_create). */
 void gn_pipelines_write_tonemap_set(gn_renderer *r)
 {
     gn_pipelines *p = &r->pipes;
     gn_vk_write w[5] = {
-        {.binding = 0,
-         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-         .image = r->targets.hdr,
-         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-         .sampler = p->clamp},
-        {.binding = 1,
-         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-         .image = r->targets.depth,
-         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-         .sampler = p->clamp},
+        gn_write_sampled(0, r->targets.hdr, p->clamp),
+        gn_write_sampled(1, r->targets.depth, p->clamp),
         {.binding = 2,
          .type = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
          .image = &r->targets.ldr,
          .layout = VK_IMAGE_LAYOUT_GENERAL},
-        {.binding = 3,
-         .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
-         .buffer = r->vk.ring.buffer,
-         .range = sizeof(gn_gpu_frame)},
+        gn_write_frame(r, 3),
+        gn_write_sampled(4, &r->vsm.atlas, p->clamp),
     };
-    w[4] = (gn_vk_write){.binding = 4,
-                         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                         .image = &r->vsm.atlas,
-                         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                         .sampler = p->clamp};
     gn_vk_write_set(&r->vk, p->tonemap_set, w, 5);
 }
 

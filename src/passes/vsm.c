@@ -155,8 +155,7 @@ static void write_bin_sets(gn_renderer *r)
     gn_vsm_gpu *v = &r->vsm;
     const VkDescriptorType SSBO = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     gn_vk_write b[8] = {
-        {.binding = 0, .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, .buffer = r->vk.ring.buffer,
-         .range = sizeof(gn_gpu_frame)},
+        gn_write_frame(r, 0),
         {.binding = 1, .type = SSBO, .buffer = v->render.buffer},
         {.binding = 2, .type = SSBO, .buffer = v->casters.buffer},
         {.binding = 3, .type = SSBO, .buffer = v->slots.buffer},
@@ -168,11 +167,7 @@ static void write_bin_sets(gn_renderer *r)
     gn_vk_write_set(&r->vk, v->bin_set, b, 8);
     gn_vk_write d[3] = {{.binding = 0, .type = SSBO, .buffer = v->render.buffer},
                         {.binding = 1, .type = SSBO, .buffer = v->pairs.buffer},
-                        {.binding = 2,
-                         .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                         .image = &v->staging,
-                         .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                         .sampler = r->pipes.clamp}};
+                        gn_write_sampled(2, &v->staging, r->pipes.clamp)};
     gn_vk_write_set(&r->vk, v->draw_set, d, 3);
 }
 
@@ -182,8 +177,7 @@ static void write_alloc_sets(gn_renderer *r)
     const VkDescriptorType SSBO = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     for (uint32_t k = 0; k < GN_FRAMES_IN_FLIGHT; k++) {
         gn_vk_write w[10] = {
-            {.binding = 0, .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, .buffer = r->vk.ring.buffer,
-             .range = sizeof(gn_gpu_frame)},
+            gn_write_frame(r, 0),
             {.binding = 1, .type = SSBO, .buffer = v->requests[k].buffer},
             {.binding = 2, .type = SSBO, .buffer = v->state.buffer},
             {.binding = 3, .type = SSBO, .buffer = v->pool.buffer},
@@ -282,15 +276,8 @@ void gn_vsm_write_mark_sets(gn_renderer *r)
     gn_vsm_gpu *v = &r->vsm;
     for (uint32_t k = 0; k < GN_FRAMES_IN_FLIGHT; k++) {
         gn_vk_write w[3] = {
-            {.binding = 0,
-             .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
-             .buffer = r->vk.ring.buffer,
-             .range = sizeof(gn_gpu_frame)},
-            {.binding = 1,
-             .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-             .image = r->targets.depth,
-             .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-             .sampler = r->pipes.clamp},
+            gn_write_frame(r, 0),
+            gn_write_sampled(1, r->targets.depth, r->pipes.clamp),
             {.binding = 2, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = v->requests[k].buffer},
         };
         gn_vk_write_set(&r->vk, v->mark_sets[k], w, 3);

@@ -57,31 +57,16 @@ void gn_vsm_resolve_write_sets(gn_renderer *r)
     gn_vsm_resolve_gpu *v = &r->vsm_resolve;
     for (uint32_t k = 0; k < 2; k++) {
         gn_vk_write w[7] = {
-            {.binding = 0,
-             .type = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
-             .buffer = r->vk.ring.buffer,
-             .range = sizeof(gn_gpu_frame)},
-            {.binding = 1,
-             .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-             .image = r->targets.depth,
-             .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-             .sampler = r->pipes.clamp},
-            {.binding = 2,
-             .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-             .image = &r->targets.vsm_mask[1 - k],
-             .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-             .sampler = r->pipes.clamp},
+            gn_write_frame(r, 0),
+            gn_write_sampled(1, r->targets.depth, r->pipes.clamp),
+            gn_write_sampled(2, &r->targets.vsm_mask[1 - k], r->pipes.clamp),
             {.binding = 3,
              .type = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
              .image = &r->targets.vsm_mask[k],
              .layout = VK_IMAGE_LAYOUT_GENERAL},
             {.binding = 4, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->vsm.table.buffer},
             {.binding = 5, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->vsm.versions_buf.buffer},
-            {.binding = 6,
-             .type = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-             .image = &r->vsm.atlas,
-             .layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-             .sampler = r->vsm.atlas_sampler},
+            gn_write_sampled(6, &r->vsm.atlas, r->vsm.atlas_sampler),
         };
         gn_vk_write_set(&r->vk, v->sets[k], w, 7);
     }
