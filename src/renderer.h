@@ -131,8 +131,7 @@ typedef struct gn_vsm_gpu {
     uint32_t group_first[GN_GPU_VSM_MAX_GROUPS], group_slots[GN_GPU_VSM_MAX_GROUPS]; /* its slots */
     uint32_t slot_count, pair_capacity; /* draw slots; pairs the list holds */
     uint32_t dyn_sphere_count, dyn_version, alloc_flags; /* as last given to ALLOC */
-    const gn_scene *source;        /* the scene the cache holds, its generation and instances */
-    uint64_t source_uid;
+    uint64_t source_uid;           /* the scene the cache holds (gn_scene.uid), its generation and instances */
     uint32_t source_generation, source_instances;
     uint32_t source_edits; /* gn_scene.edit_count the pages have caught up with */
     float bias_texels;             /* normal offset */
@@ -175,8 +174,7 @@ typedef struct gn_lights_gpu {
     uint32_t capacity, count; /* lights the buffer holds / the frame has */
     gn_gpu_light *packed;     /* CPU staging of the packed lights */
     uint32_t packed_capacity;
-    const gn_scene *source;
-    uint64_t source_uid;
+    uint64_t source_uid; /* the scene the lists were made for (gn_scene.uid) */
     uint32_t generation;
     bool set_written;
     VkDescriptorSetLayout layout;

@@ -140,7 +140,6 @@ gn_result gn_lights_sync(gn_renderer *r, const gn_scene *s, bool *sets_changed, 
     gn_result res =
         gn_vk_upload_buffer(&r->vk, &l->lights, 0, l->packed, (VkDeviceSize)n * sizeof *l->packed, err);
     if (res) return res;
-    l->source = s;
     l->source_uid = s->uid;
     l->generation = s->light_generation;
     l->layers_changed = false;

@@ -507,7 +507,6 @@ static gn_result plan_inputs(gn_renderer *r, const gn_scene *s, uint32_t *invali
     if (scene_changed || edits) { /* the caster list follows: bounds, removals */
         gn_result res = make_casters(r, s, err);
         if (res) return res;
-        v->source = s;
         v->source_uid = s->uid;
         v->source_generation = s->generation;
     }
