@@ -23,17 +23,26 @@ gn_renderer *gt_renderer(uint32_t w, uint32_t h, uint32_t msaa)
     return r;
 }
 
+/* Frames until the VSM cache has settled (after 2 frames, one renders no page and leaves none
+ * waiting; with requested, it also asked for some): the frames taken, 0 when not within max. */
+static uint32_t settle(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, uint32_t max, bool requested)
+{
+    for (uint32_t k = 1; k <= max; k++) {
+        gn_frame_stats st = gt_frame(r, s, f);
+        if (k > 2 && (st.vsm_pages_requested || !requested) && !st.vsm_pages_waiting &&
+            !st.vsm_pages_rendered_static && !st.vsm_pages_rendered_dynamic)
+            return k;
+    }
+    return 0;
+}
+
 uint8_t *gt_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f)
 {
     gn_error err = {0};
     if (f->shadows == GN_SHADOWS_DEFAULT) {
         /* the default virtual shadow map fills a cold cache over a few frames: the image is
-         * the settled one (or the 60th frame; none when the sun is down and nothing is asked) */
-        for (uint32_t k = 1; k <= 60; k++) {
-            gn_frame_stats st = gt_frame(r, s, f);
-            bool idle = !st.vsm_pages_waiting && !st.vsm_pages_rendered_static && !st.vsm_pages_rendered_dynamic;
-            if (k > 2 && idle) break;
-        }
+         * the settled one (or the 60th frame; with the sun down nothing is asked: 3 frames) */
+        settle(r, s, f, 60, false);
     } else if (gn_render(r, s, f, &err) != GN_OK) {
         fprintf(stderr, "render: %s\n", err.message);
         exit(1);
@@ -136,16 +145,7 @@ gn_frame_stats gt_frame(gn_renderer *r, gn_scene *s, const gn_frame_desc *f)
     return st;
 }
 
-uint32_t gt_vsm_settle(gn_renderer *r, gn_scene *s, const gn_frame_desc *f)
-{
-    for (uint32_t k = 1; k <= 200; k++) {
-        gn_frame_stats st = gt_frame(r, s, f);
-        if (k > 2 && st.vsm_pages_requested && !st.vsm_pages_waiting && !st.vsm_pages_rendered_static &&
-            !st.vsm_pages_rendered_dynamic)
-            return k;
-    }
-    return 0;
-}
+uint32_t gt_vsm_settle(gn_renderer *r, gn_scene *s, const gn_frame_desc *f) { return settle(r, s, f, 200, true); }
 
 gn_frame_desc gt_vsm_at(float x, float z, float yaw, float hours)
 {
