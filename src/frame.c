@@ -107,7 +107,7 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     if (!res) res = gn_plan_light_shadows(r, s, &frustum, err);
     bool light_sets = false;
     if (!res) res = gn_lights_sync(r, s, &light_sets, err);
-    if (!res && light_sets) gn_gpu_scene_write_frame_set(r, s);
+    if (!res && light_sets) gn_gpu_scene_write_frame_set(r);
     if (!res) gn_lights_frame(r, r->camera.proj, r->camera.near_plane, f->naive_lights, frame);
     if (res) {
         r->vsm_resolve.have_prev = false; /* no mask is written: none is history for the next frame */

@@ -261,9 +261,10 @@ static gn_result upload_edited(gn_renderer *r, const gn_scene *s, gn_error *err)
     return GN_OK;
 }
 
-void gn_gpu_scene_write_frame_set(gn_renderer *r, const gn_scene *s)
+void gn_gpu_scene_write_frame_set(gn_renderer *r)
 {
-    uint32_t visible_bytes = (s->instance_count ? s->instance_count : 4) * sizeof(uint32_t);
+    uint32_t n = r->scene.instance_count;
+    uint32_t visible_bytes = (n ? n : 4) * sizeof(uint32_t);
     gn_vk_write w[14] = {
         gn_write_frame(r, 0),
         {.binding = 1, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->scene.instances.buffer},
@@ -300,12 +301,13 @@ gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err)
             gn_gpu_scene_release(r);
             return res;
         }
-        g->source = s;
+        g->uploaded = true;
+        g->instance_count = s->instance_count;
         g->source_uid = s->uid;
         g->edit_count = s->edit_count;
         g->generation = s->generation;
         g->dynamic_generation = s->dynamic_generation;
-        gn_gpu_scene_write_frame_set(r, s);
+        gn_gpu_scene_write_frame_set(r);
         return GN_OK;
     }
     if (g->edit_count != s->edit_count) {

@@ -273,7 +273,8 @@ gn_result gn_renderer_resize(gn_renderer *r, uint32_t width, uint32_t height, gn
     gn_pipelines_write_tonemap_set(r);
     gn_vsm_write_mark_sets(r);
     gn_vsm_resolve_write_sets(r);
-    if (r->scene.source) gn_gpu_scene_write_frame_set(r, r->scene.source);
+    /* the scene's buffers, not the scene (the caller may have destroyed it since) */
+    if (r->scene.uploaded) gn_gpu_scene_write_frame_set(r);
     return gn_present_resize(r, err);
 }
 

@@ -13,8 +13,9 @@
 
 /* The scene as the GPU holds it (src/gpu_scene.c). */
 typedef struct gn_gpu_scene {
-    const gn_scene *source;
+    bool uploaded;       /* a scene is on the GPU */
     uint64_t source_uid; /* gn_scene.uid: which scene it is (an address can be reused) */
+    uint32_t instance_count; /* its instances when uploaded (the visible-id list's size) */
     uint32_t edit_count; /* gn_scene.edit_count the instance buffer has caught up with */
     uint32_t generation, dynamic_generation;
     gn_vk_buffer vertices, indices, instances, materials;
@@ -229,7 +230,7 @@ struct gn_renderer {
 
 /* gpu_scene.c */
 gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err);
-void gn_gpu_scene_write_frame_set(gn_renderer *r, const gn_scene *s); /* after any buffer it names changed */
+void gn_gpu_scene_write_frame_set(gn_renderer *r); /* after any buffer it names changed */
 void gn_gpu_scene_release(gn_renderer *r);
 
 /* targets.c */
