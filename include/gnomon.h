@@ -59,31 +59,31 @@ typedef enum gn_validation {
 /* Cascaded shadow maps of the sun (docs/SHADOWS.md). Zero means default throughout. */
 #define GN_CSM_MAX_CASCADES 8
 typedef struct gn_csm_desc {
-    uint32_t cascades;         /* 1..8; default 4 */
-    uint32_t resolution;       /* texels per side of each cascade; default 2048 */
-    float shadow_distance;     /* metres of view depth that receive sun shadows; default 600 */
-    float split_lambda;        /* blend of logarithmic (1) and uniform (0) splits; default 0.6 */
-    bool split_lambda_set;     /* true: split_lambda is taken as given, even 0 */
+    uint32_t cascades;                 /* 1..8; default 4 */
+    uint32_t resolution;               /* texels per side of each cascade; default 2048 */
+    float shadow_distance;             /* metres of view depth that receive sun shadows; default 600 */
+    float split_lambda;                /* blend of logarithmic (1) and uniform (0) splits; default 0.6 */
+    bool split_lambda_set;             /* true: split_lambda is taken as given, even 0 */
     float splits[GN_CSM_MAX_CASCADES]; /* explicit far distance of each cascade; all 0: lambda */
-    float overlap;             /* fraction of a cascade shared with the next, blended; default 0.1 */
+    float overlap;                     /* fraction of a cascade shared with the next, blended; default 0.1 */
     uint32_t update_period[GN_CSM_MAX_CASCADES]; /* frames between updates; all 0: 1,1,2,4,4.. */
-    float pivot_grid;          /* metres; the light view turns about the camera rounded to this; default 4096 */
-    float min_caster_texels;   /* casters smaller than this many texels of a cascade are skipped; default 3 */
-    float normal_offset_texels;/* receiver offset along its normal; default 1.5 */
-    float depth_bias_slope;    /* slope-scaled depth bias in the caster pipeline; default 1.5 */
-    float depth_bias_constant; /* in units of the depth format's resolution; default 1.0 */
-    float caster_extension;    /* metres casters are looked for towards the sun; default 1000 */
+    float pivot_grid;        /* metres; the light view turns about the camera rounded to this; default 4096 */
+    float min_caster_texels; /* casters smaller than this many texels of a cascade are skipped; default 3 */
+    float normal_offset_texels; /* receiver offset along its normal; default 1.5 */
+    float depth_bias_slope;     /* slope-scaled depth bias in the caster pipeline; default 1.5 */
+    float depth_bias_constant;  /* in units of the depth format's resolution; default 1.0 */
+    float caster_extension;     /* metres casters are looked for towards the sun; default 1000 */
 } gn_csm_desc;
 
 /* Virtual shadow maps (docs/SHADOWS.md). Zero means default throughout. */
 typedef struct gn_vsm_desc {
-    uint32_t levels;      /* clipmap levels, each twice the previous; default 8, up to 16 */
-    uint32_t virtual_res; /* texels a level side: 4096 (default) .. 16384, a multiple of 128 */
-    float level0_size;    /* metres the finest level covers a side; default 16 */
-    uint32_t pool_pages;  /* physical 128^2 pages (D32, 64 KiB each); default 2048 (128 MiB) */
-    uint32_t page_budget; /* pages rendered a frame at most; default 64, at most 2048 */
-    uint32_t evict_frames;/* frames a page may go unrequested before it returns to the pool; default 60 */
-    float pivot_grid;     /* metres: the light turns about the camera rounded to this; default 128 */
+    uint32_t levels;        /* clipmap levels, each twice the previous; default 8, up to 16 */
+    uint32_t virtual_res;   /* texels a level side: 4096 (default) .. 16384, a multiple of 128 */
+    float level0_size;      /* metres the finest level covers a side; default 16 */
+    uint32_t pool_pages;    /* physical 128^2 pages (D32, 64 KiB each); default 2048 (128 MiB) */
+    uint32_t page_budget;   /* pages rendered a frame at most; default 64, at most 2048 */
+    uint32_t evict_frames;  /* frames a page may go unrequested before it returns to the pool; default 60 */
+    float pivot_grid;       /* metres: the light turns about the camera rounded to this; default 128 */
     uint32_t dynamic_pages; /* pages of the layer of dynamic casters; default 256, at most the budget */
 } gn_vsm_desc;
 
@@ -92,8 +92,8 @@ typedef struct gn_lights_desc {
     uint32_t cluster_x, cluster_y, cluster_z; /* froxel grid; default 16 x 9 x 24 */
     uint32_t cluster_max_lights;              /* light indices a froxel holds; default 64 (1..1023) */
     float cluster_far;                        /* view depth of the last slice's far end; default 1000 m */
-    uint32_t shadowed_lights;   /* lights with shadow maps a frame, nearest first; default 16 */
-    uint32_t shadow_resolution; /* texels per side of a light's shadow layer; default 512 */
+    uint32_t shadowed_lights;                 /* lights with shadow maps a frame, nearest first; default 16 */
+    uint32_t shadow_resolution;               /* texels per side of a light's shadow layer; default 512 */
 } gn_lights_desc;
 
 typedef struct gn_renderer_desc {
@@ -162,10 +162,10 @@ void gn_scene_destroy(gn_scene *s);
 /* A scene from files (docs/WORLDS.md): a glTF 2.0 file (.gltf, .glb), a Quake 3 map (.bsp),
  * or the name of a map inside the archives of `paks` ("oa_dm1" reads maps/oa_dm1.bsp). */
 typedef struct gn_load_desc {
-    const char *path;       /* file path or map name; required */
-    const char *paks;       /* folder of .pk3 archives (maps and their textures); may be NULL */
-    uint32_t patch_level;   /* Bezier patch subdivisions of Quake 3 curves; default 8 */
-    gn_log_fn log;          /* warnings (missing textures); default stderr */
+    const char *path;     /* file path or map name; required */
+    const char *paks;     /* folder of .pk3 archives (maps and their textures); may be NULL */
+    uint32_t patch_level; /* Bezier patch subdivisions of Quake 3 curves; default 8 */
+    gn_log_fn log;        /* warnings (missing textures); default stderr */
     void *log_user;
     /* A Quake 3 map's "light" entities become point lights. Their light is baked into the
      * lightmaps too, so this doubles it: for lighting work on real light layouts. */
@@ -194,8 +194,8 @@ typedef enum gn_texture_format {
 
 typedef struct gn_texture_desc {
     uint32_t width, height;
-    const uint8_t *rgba8;    /* GN_TEXTURE_RGBA8: width*height*4 bytes, copied */
-    bool srgb;               /* RGBA8 colour data (base colour, emissive); false for normal maps */
+    const uint8_t *rgba8; /* GN_TEXTURE_RGBA8: width*height*4 bytes, copied */
+    bool srgb;            /* RGBA8 colour data (base colour, emissive); false for normal maps */
     const char *label;
     gn_texture_format format; /* default RGBA8 */
     const uint32_t *rgb9e5;   /* GN_TEXTURE_RGB9E5: width*height words, copied */
@@ -265,14 +265,14 @@ void gn_scene_animate(gn_scene *s, double seconds); /* moves the built-in scene'
 typedef enum gn_light_type { GN_LIGHT_POINT = 0, GN_LIGHT_SPOT } gn_light_type;
 typedef struct gn_light_desc {
     gn_light_type type;
-    float position[3];      /* world metres */
-    float direction[3];     /* spot: the cone's axis (normalised by the scene) */
-    float radius;           /* metres; the light falls to exactly zero here (> 0) */
-    float color[3];         /* linear; all zero reads as white */
-    float intensity;        /* scales color: radiance of a white surface 1 m away ~ intensity / pi */
-    float inner_angle;      /* spot: degrees from the axis where the falloff starts; default 20 */
-    float outer_angle;      /* spot: degrees where it reaches zero (<= 89); default 30 */
-    bool cast_shadows;      /* a candidate for the shadowed-light budget */
+    float position[3];  /* world metres */
+    float direction[3]; /* spot: the cone's axis (normalised by the scene) */
+    float radius;       /* metres; the light falls to exactly zero here (> 0) */
+    float color[3];     /* linear; all zero reads as white */
+    float intensity;    /* scales color: radiance of a white surface 1 m away ~ intensity / pi */
+    float inner_angle;  /* spot: degrees from the axis where the falloff starts; default 20 */
+    float outer_angle;  /* spot: degrees where it reaches zero (<= 89); default 30 */
+    bool cast_shadows;  /* a candidate for the shadowed-light budget */
 } gn_light_desc;
 
 gn_result gn_scene_add_light(gn_scene *s, const gn_light_desc *d, uint32_t *out_id, gn_error *err);
@@ -309,11 +309,11 @@ void gn_scene_get_info(const gn_scene *s, gn_scene_info *out);
 /* ---- a frame ------------------------------------------------------------------------------ */
 typedef enum gn_view {
     GN_VIEW_FINAL = 0,
-    GN_VIEW_DEPTH,   /* linearised depth, near white */
-    GN_VIEW_NORMALS, /* world normals after normal mapping, n*0.5+0.5 */
-    GN_VIEW_ALBEDO,  /* base colour, no lighting */
-    GN_VIEW_SHADOW,  /* the sun's shadow factor alone: white lit, black shadowed */
-    GN_VIEW_CASCADES,/* a colour per shadow cascade (blends show both) */
+    GN_VIEW_DEPTH,         /* linearised depth, near white */
+    GN_VIEW_NORMALS,       /* world normals after normal mapping, n*0.5+0.5 */
+    GN_VIEW_ALBEDO,        /* base colour, no lighting */
+    GN_VIEW_SHADOW,        /* the sun's shadow factor alone: white lit, black shadowed */
+    GN_VIEW_CASCADES,      /* a colour per shadow cascade (blends show both) */
     GN_VIEW_LIGHT_HEATMAP, /* lights in each pixel's froxel: blue few .. red many, white overflow */
     GN_VIEW_VSM_PAGES,     /* virtual shadow map: a colour per clipmap level, pages rendered this
                               frame bright, no page (beyond the clipmap or waiting) dark */
@@ -381,8 +381,8 @@ typedef struct gn_frame_view {
     float inv_view_proj[16]; /* clip -> world */
     float camera_position[3];
     float near_plane;
-    float sun_direction[3];  /* unit, towards the sun */
-    float sun_elevation;     /* degrees */
+    float sun_direction[3]; /* unit, towards the sun */
+    float sun_elevation;    /* degrees */
 } gn_frame_view;
 gn_result gn_get_frame_view(const gn_renderer *r, gn_frame_view *out, gn_error *err);
 
@@ -412,17 +412,19 @@ typedef struct gn_frame_stats {
     double gpu_ms; /* first pass start to last pass end */
     double cpu_ms; /* CPU time of gn_render for that frame (decide + record + submit) */
     uint32_t instances_total, instances_visible, draw_groups;
-    uint32_t draws;     /* all vkCmdDraw* calls */
+    uint32_t draws;           /* all vkCmdDraw* calls */
     uint32_t shadow_updates;  /* shadow cascades rendered this frame */
     uint32_t shadow_casters;  /* caster instances drawn into them (summed) */
     uint32_t lights;          /* local lights in the frame */
     uint32_t light_overflow;  /* light-froxel pairs that did not fit a froxel's list (dropped) */
-    uint32_t shadowed_lights;   /* local lights rendered with shadow maps this frame */
-    uint32_t unshadowed_lights; /* lights that cast shadows and reach the view, left unshadowed by the budget */
-    uint32_t world_leaves, world_leaves_pvs, world_leaves_frustum; /* BSP worlds: leaves, after PVS, after frustum */
-    uint32_t world_faces, world_faces_pvs, world_faces_frustum;    /* faces likewise */
-    double visibility_ms;     /* CPU time of the camera's visibility (PVS, frustum, sort) */
-    uint64_t triangles; /* all triangles submitted */
+    uint32_t shadowed_lights; /* local lights rendered with shadow maps this frame */
+    uint32_t
+        unshadowed_lights; /* lights that cast shadows and reach the view, left unshadowed by the budget */
+    uint32_t world_leaves, world_leaves_pvs,
+        world_leaves_frustum; /* BSP worlds: leaves, after PVS, after frustum */
+    uint32_t world_faces, world_faces_pvs, world_faces_frustum; /* faces likewise */
+    double visibility_ms; /* CPU time of the camera's visibility (PVS, frustum, sort) */
+    uint64_t triangles;   /* all triangles submitted */
     /* Virtual shadow maps (zero under CSM), as the GPU's ALLOC counted them in this frame. */
     uint32_t vsm_pages_requested, vsm_pages_resident, vsm_pages_rendered_static, vsm_pages_rendered_dynamic;
     uint32_t vsm_pages_rendered_fresh; /* of the static ones: new, back in view or dirty; the rest
@@ -457,8 +459,8 @@ gn_result gn_renderer_wait_idle(gn_renderer *r, gn_error *err);
 void *gn_renderer_vk_instance(const gn_renderer *r); /* the VkInstance: create the surface with it */
 
 typedef struct gn_surface_desc {
-    uint64_t surface;       /* a VkSurfaceKHR of gn_renderer_vk_instance; the renderer owns it from here */
-    bool vsync;             /* true: FIFO; false: MAILBOX, else IMMEDIATE, else FIFO */
+    uint64_t surface; /* a VkSurfaceKHR of gn_renderer_vk_instance; the renderer owns it from here */
+    bool vsync;       /* true: FIFO; false: MAILBOX, else IMMEDIATE, else FIFO */
 } gn_surface_desc;
 /* Needs a renderer made with presentable; fails (and destroys the surface) when the device
  * cannot present to it. A second call replaces the first surface. */
@@ -469,10 +471,10 @@ gn_result gn_renderer_set_vsync(gn_renderer *r, bool vsync, gn_error *err); /* r
 gn_result gn_renderer_resize(gn_renderer *r, uint32_t width, uint32_t height, gn_error *err);
 
 typedef struct gn_present_stats {
-    uint64_t presented;      /* frames handed to the window */
-    uint64_t skipped;        /* frames rendered while the window had no area */
-    uint32_t recreated;      /* swapchains made after the first (resize, out of date) */
-    uint32_t width, height;  /* the swapchain's extent; 0 while minimised */
+    uint64_t presented;     /* frames handed to the window */
+    uint64_t skipped;       /* frames rendered while the window had no area */
+    uint32_t recreated;     /* swapchains made after the first (resize, out of date) */
+    uint32_t width, height; /* the swapchain's extent; 0 while minimised */
     uint32_t image_count;
     bool vsync;
 } gn_present_stats;

@@ -119,8 +119,8 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     /* 4. sun shadows: the cascades due this frame, or the virtual shadow map: MARK (which
      *    pages this frame's pixels need), ALLOC and BIN on the GPU, then the chosen pages */
     gn_pass_csm(r);
-    gn_pass_vsm_mark(r);   /* needs the prepass's depth */
-    gn_pass_vsm_alloc(r);  /* ALLOC and BIN from MARK's requests, in the same frame */
+    gn_pass_vsm_mark(r);  /* needs the prepass's depth */
+    gn_pass_vsm_alloc(r); /* ALLOC and BIN from MARK's requests, in the same frame */
     gn_pass_vsm_render(r);
     /*    and RESOLVE: the sun's visibility per pixel, accumulated over frames, for the forward pass */
     gn_pass_vsm_resolve(r);

@@ -40,9 +40,10 @@ void gn_pack_material(const gn_material *in, gn_gpu_material *out)
     out->lighting[0] = in->lightmap_texture != GN_NO_TEXTURE ? 1.0f : 0.0f;
     out->lighting[1] = (float)in->alpha_mode;
     out->lighting[2] = in->alpha_cutoff;
-    out->lighting[3] = (float)((in->metallic_roughness_texture != GN_NO_TEXTURE ? GN_GPU_MAP_METAL_ROUGH : 0u) |
-                               (in->occlusion_texture != GN_NO_TEXTURE ? GN_GPU_MAP_OCCLUSION : 0u) |
-                               (in->emissive_texture != GN_NO_TEXTURE ? GN_GPU_MAP_EMISSIVE : 0u));
+    out->lighting[3] =
+        (float)((in->metallic_roughness_texture != GN_NO_TEXTURE ? GN_GPU_MAP_METAL_ROUGH : 0u) |
+                (in->occlusion_texture != GN_NO_TEXTURE ? GN_GPU_MAP_OCCLUSION : 0u) |
+                (in->emissive_texture != GN_NO_TEXTURE ? GN_GPU_MAP_EMISSIVE : 0u));
 }
 
 void gn_gpu_scene_release(gn_renderer *r)
@@ -143,7 +144,8 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
         gn_vk_image *nrm =
             m->normal_texture != GN_NO_TEXTURE ? &g->textures[m->normal_texture] : &g->flat_normal;
         /* no lightmap: any image fills the slot (the shader does not read it) */
-        gn_vk_image *lm = m->lightmap_texture != GN_NO_TEXTURE ? &g->textures[m->lightmap_texture] : &g->black_light;
+        gn_vk_image *lm =
+            m->lightmap_texture != GN_NO_TEXTURE ? &g->textures[m->lightmap_texture] : &g->black_light;
         /* the other maps: white where absent (the shader does not read them then) */
         const uint32_t maps[3] = {m->metallic_roughness_texture, m->occlusion_texture, m->emissive_texture};
         gn_vk_write w[6] = {
@@ -152,7 +154,8 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
             gn_write_sampled(2, lm, r->pipes.clamp_linear),
         };
         for (int k = 0; k < 3; k++)
-            w[3 + k] = gn_write_sampled((uint32_t)(3 + k), maps[k] != GN_NO_TEXTURE ? &g->textures[maps[k]] : &g->white,
+            w[3 + k] = gn_write_sampled((uint32_t)(3 + k),
+                                        maps[k] != GN_NO_TEXTURE ? &g->textures[maps[k]] : &g->white,
                                         r->pipes.repeat);
         gn_vk_write_set(&r->vk, g->material_sets[i], w, 6);
     }
@@ -187,7 +190,9 @@ static gn_result upload_all(gn_renderer *r, const gn_scene *s, gn_error *err)
 
     static const uint8_t white[4] = {255, 255, 255, 255}, flat[4] = {128, 128, 255, 255};
     res = make_texture(r, &g->white, 1, 1, GN_TEXTURE_RGBA8, true, white, "default white", err);
-    if (!res) res = make_texture(r, &g->flat_normal, 1, 1, GN_TEXTURE_RGBA8, false, flat, "default flat normal", err);
+    if (!res)
+        res =
+            make_texture(r, &g->flat_normal, 1, 1, GN_TEXTURE_RGBA8, false, flat, "default flat normal", err);
     static const uint32_t no_light = 0;
     if (!res)
         res = make_texture(r, &g->black_light, 1, 1, GN_TEXTURE_RGB9E5, false, (const uint8_t *)&no_light,
@@ -249,7 +254,8 @@ static gn_result upload_edited(gn_renderer *r, const gn_scene *s, gn_error *err)
     for (uint32_t k = 0; k < n; k++) {
         uint32_t id = s->edits[(g->edit_count + k) % GN_SCENE_EDITS].instance;
         bool again = false; /* an instance edited twice is written once: regions may not overlap */
-        for (uint32_t q = k + 1; q < n && !again; q++) again = s->edits[(g->edit_count + q) % GN_SCENE_EDITS].instance == id;
+        for (uint32_t q = k + 1; q < n && !again; q++)
+            again = s->edits[(g->edit_count + q) % GN_SCENE_EDITS].instance == id;
         if (again) continue;
         gn_pack_instance(&s->instances[id], (gn_gpu_instance *)p + nr);
         regions[nr] = (VkBufferCopy){off + nr * sizeof(gn_gpu_instance), id * sizeof(gn_gpu_instance),

@@ -96,7 +96,8 @@ gn_result gn_plan_write(gn_renderer *r, const gn_scene *s, const gn_draw_list *l
     if (p->mask_batch_count + count > p->mask_batch_cap) {
         uint32_t cap = (p->mask_batch_count + count) * 2;
         gn_draw_batch *grown = realloc(p->mask_batches, cap * sizeof *grown);
-        if (!grown) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u alpha-tested batches", cap);
+        if (!grown)
+            return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u alpha-tested batches", cap);
         p->mask_batches = grown;
         p->mask_batch_cap = cap;
     }
@@ -147,9 +148,13 @@ gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *fr
     for (uint32_t i = 0; i < s->instance_count; i++) {
         const gn_instance *in = &s->instances[i];
         /* the pipeline is the material's alpha mode: opaque, alpha-tested, blended */
-        uint32_t pipeline = in->flags & GN_INSTANCE_REMOVED ? GN_DRAW_NONE : s->materials[in->material].alpha_mode;
+        uint32_t pipeline =
+            in->flags & GN_INSTANCE_REMOVED ? GN_DRAW_NONE : s->materials[in->material].alpha_mode;
         p->items[i] = (gn_cull_item){{in->sphere[0], in->sphere[1], in->sphere[2], in->sphere[3]},
-                                     in->mesh, in->material, pipeline, i};
+                                     in->mesh,
+                                     in->material,
+                                     pipeline,
+                                     i};
     }
     if (s->world) {
         uint32_t n = world_filter(r, s, frustum, no_pvs);

@@ -232,7 +232,8 @@ void *gn_renderer_vk_instance(const gn_renderer *r) { return r ? (void *)r->vk.i
 gn_result gn_renderer_attach_surface(gn_renderer *r, const gn_surface_desc *d, gn_error *err)
 {
     if (!r || !d || !d->surface)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_renderer_attach_surface: renderer and surface are required");
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "gn_renderer_attach_surface: renderer and surface are required");
     VkSurfaceKHR surface = (VkSurfaceKHR)(uintptr_t)d->surface;
     if (!r->vk.presentable) {
         gn_vk_surface_destroy(&r->vk, surface);
@@ -255,8 +256,8 @@ gn_result gn_renderer_resize(gn_renderer *r, uint32_t width, uint32_t height, gn
 {
     if (!r) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_renderer_resize: no renderer");
     if (width < 16 || height < 16 || width > 16384 || height > 16384)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_renderer_resize: size %ux%u out of range (16..16384)",
-                       width, height);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "gn_renderer_resize: size %ux%u out of range (16..16384)", width, height);
     if (width == r->width && height == r->height) return GN_OK;
     /* the descriptor sets below name the old targets: nothing in flight may still read them */
     gn_result res = gn_vk_wait_idle(&r->vk, err);

@@ -4,19 +4,19 @@
 #define GN_RENDERER_H
 
 #include "decide/csm.h"
-#include "decide/vsm.h"
 #include "decide/drawlist.h"
 #include "decide/frustum.h"
 #include "decide/light_shadows.h"
+#include "decide/vsm.h"
 #include "scene/scene.h"
 #include "vk/vk.h"
 
 /* The scene as the GPU holds it (src/gpu_scene.c). */
 typedef struct gn_gpu_scene {
-    bool uploaded;       /* a scene is on the GPU */
-    uint64_t source_uid; /* gn_scene.uid: which scene it is (an address can be reused) */
+    bool uploaded;           /* a scene is on the GPU */
+    uint64_t source_uid;     /* gn_scene.uid: which scene it is (an address can be reused) */
     uint32_t instance_count; /* its instances when uploaded (the visible-id list's size) */
-    uint32_t edit_count; /* gn_scene.edit_count the instance buffer has caught up with */
+    uint32_t edit_count;     /* gn_scene.edit_count the instance buffer has caught up with */
     uint32_t generation, dynamic_generation;
     gn_vk_buffer vertices, indices, instances, materials;
     gn_vk_image *textures;
@@ -51,9 +51,9 @@ typedef struct gn_view_draws {
 
 /* What the CPU decided for this frame (src/frame.c, src/plan.c). */
 typedef struct gn_frame_plan {
-    gn_draw_list list;        /* the camera's, kept for its material batches */
-    bool list_submitted;      /* list is the last submitted frame's (gn_get_visible_instances) */
-    gn_draw_list shadow_list; /* scratch for one cascade at a time (its draws are in the ring) */
+    gn_draw_list list;           /* the camera's, kept for its material batches */
+    bool list_submitted;         /* list is the last submitted frame's (gn_get_visible_instances) */
+    gn_draw_list shadow_list;    /* scratch for one cascade at a time (its draws are in the ring) */
     gn_draw_batch *mask_batches; /* every view's alpha-tested batches this frame (gn_view_draws) */
     uint32_t mask_batch_count, mask_batch_cap;
     gn_cull_item *items;
@@ -76,8 +76,8 @@ typedef struct gn_camera_state {
 typedef struct gn_csm_gpu {
     gn_csm_settings settings; /* resolved from gn_csm_desc */
     float normal_offset_texels;
-    float bias_constant, bias_slope; /* depth bias of its casters' pipelines (VSM's too) */
-    gn_vk_image map; /* D32 array, a layer per cascade */
+    float bias_constant, bias_slope;    /* depth bias of its casters' pipelines (VSM's too) */
+    gn_vk_image map;                    /* D32 array, a layer per cascade */
     VkPipeline pipeline, mask_pipeline; /* opaque and alpha-tested casters (local lights' too) */
     VkPipelineLayout layout;
     VkSampler sampler;                   /* linear, with comparison: hardware PCF */
@@ -102,48 +102,49 @@ typedef struct gn_pipelines {
 /* Sun shadows II: virtual shadow maps (src/passes/vsm.c; the decisions in decide/vsm.h, made
  * on the GPU by MARK, ALLOC and BIN in the frame that uses them). */
 typedef struct gn_vsm_gpu {
-    gn_vsm_settings s;             /* resolved from gn_vsm_desc */
-    gn_vsm_versions versions;      /* the ring of light versions (CPU: the sun is the CPU's) */
-    gn_vsm_view view;              /* this frame's light and windows */
-    uint32_t frame;                /* ALLOC's clock: frames with VSM */
-    uint32_t dyn_capacity;         /* dynamic-layer tiles (after the pool's), at most the budget */
-    uint32_t atlas_pages_per_row;  /* the pool and the dynamic layer: a square atlas of pages */
-    gn_vk_image atlas;             /* D32, the physical pages */
-    gn_vk_image staging;           /* D32 array, a 128^2 layer a page rendered this frame */
-    gn_vk_buffer table;            /* gn_gpu_vsm_page, levels * N * N: what lookups read */
-    gn_vk_buffer versions_buf;     /* 4 vec4 a version slot: rows (world -> light), pivot */
-    gn_vk_buffer requests[GN_FRAMES_IN_FLIGHT]; /* MARK's bits, one a frame slot (device-local: MARK's atomics stay on the GPU) */
-    gn_vk_buffer state;            /* gn_gpu_vsm_state, levels * N * N: ALLOC's pages */
-    gn_vk_buffer pool;             /* free stack and dynamic page lists (vsm_alloc.comp) */
-    gn_vk_buffer render;           /* header and the pages RENDER draws this frame */
-    gn_vk_buffer stats;            /* gn_gpu_vsm_stats, copied into the frame's counters */
-    gn_vk_buffer indirect;         /* RENDER's tile copy draw (ALLOC writes its count) */
-    gn_vk_buffer casters;          /* gn_gpu_vsm_caster: static ones, then dynamic ones */
-    gn_vk_buffer slots;            /* per draw slot (a mesh of a draw group): index count, first index, vertex offset */
-    gn_vk_buffer counts;           /* BIN's pairs a slot, then its fill cursor */
-    gn_vk_buffer commands, pairs;  /* an indirect command a slot; the (instance, page) pairs */
-    bool initialized;              /* state and pool hold their first contents */
-    uint32_t versions_uploaded;    /* newest version id in versions_buf (+1; 0: none) */
-    bool active;                   /* this frame uses VSM */
+    gn_vsm_settings s;            /* resolved from gn_vsm_desc */
+    gn_vsm_versions versions;     /* the ring of light versions (CPU: the sun is the CPU's) */
+    gn_vsm_view view;             /* this frame's light and windows */
+    uint32_t frame;               /* ALLOC's clock: frames with VSM */
+    uint32_t dyn_capacity;        /* dynamic-layer tiles (after the pool's), at most the budget */
+    uint32_t atlas_pages_per_row; /* the pool and the dynamic layer: a square atlas of pages */
+    gn_vk_image atlas;            /* D32, the physical pages */
+    gn_vk_image staging;          /* D32 array, a 128^2 layer a page rendered this frame */
+    gn_vk_buffer table;           /* gn_gpu_vsm_page, levels * N * N: what lookups read */
+    gn_vk_buffer versions_buf;    /* 4 vec4 a version slot: rows (world -> light), pivot */
+    gn_vk_buffer requests[GN_FRAMES_IN_FLIGHT]; /* MARK's bits, one a frame slot (device-local: MARK's atomics
+                                                   stay on the GPU) */
+    gn_vk_buffer state;                         /* gn_gpu_vsm_state, levels * N * N: ALLOC's pages */
+    gn_vk_buffer pool;                          /* free stack and dynamic page lists (vsm_alloc.comp) */
+    gn_vk_buffer render;                        /* header and the pages RENDER draws this frame */
+    gn_vk_buffer stats;                         /* gn_gpu_vsm_stats, copied into the frame's counters */
+    gn_vk_buffer indirect;                      /* RENDER's tile copy draw (ALLOC writes its count) */
+    gn_vk_buffer casters;                       /* gn_gpu_vsm_caster: static ones, then dynamic ones */
+    gn_vk_buffer slots;  /* per draw slot (a mesh of a draw group): index count, first index, vertex offset */
+    gn_vk_buffer counts; /* BIN's pairs a slot, then its fill cursor */
+    gn_vk_buffer commands, pairs; /* an indirect command a slot; the (instance, page) pairs */
+    bool initialized;             /* state and pool hold their first contents */
+    uint32_t versions_uploaded;   /* newest version id in versions_buf (+1; 0: none) */
+    bool active;                  /* this frame uses VSM */
     /* the casters as BIN sees them, rebuilt when the scene changes */
     gn_gpu_vsm_caster *casters_cpu;
     uint32_t caster_count, static_casters, caster_cap;
     uint32_t group_count, group_material[GN_GPU_VSM_MAX_GROUPS]; /* group k > 0: a masked material */
     uint32_t group_first[GN_GPU_VSM_MAX_GROUPS], group_slots[GN_GPU_VSM_MAX_GROUPS]; /* its slots */
-    uint32_t slot_count, pair_capacity; /* draw slots; pairs the list holds */
+    uint32_t slot_count, pair_capacity;                  /* draw slots; pairs the list holds */
     uint32_t dyn_sphere_count, dyn_version, alloc_flags; /* as last given to ALLOC */
-    uint64_t source_uid;           /* the scene the cache holds (gn_scene.uid), its generation and instances */
+    uint64_t source_uid; /* the scene the cache holds (gn_scene.uid), its generation and instances */
     uint32_t source_generation, source_instances;
-    uint32_t source_edits; /* gn_scene.edit_count the pages have caught up with */
-    float bias_texels;             /* normal offset */
-    uint32_t push[12];             /* ALLOC's push constants this frame */
-    VkDeviceSize inputs_offset;    /* this frame's invalidation and dynamic spheres in the ring */
+    uint32_t source_edits;      /* gn_scene.edit_count the pages have caught up with */
+    float bias_texels;          /* normal offset */
+    uint32_t push[12];          /* ALLOC's push constants this frame */
+    VkDeviceSize inputs_offset; /* this frame's invalidation and dynamic spheres in the ring */
     VkDescriptorSetLayout mark_layout, alloc_layout, bin_layout, draw_layout;
     VkPipelineLayout mark_pipeline_layout, alloc_pipeline_layout, bin_pipeline_layout, draw_pipeline_layout;
     VkDescriptorPool set_pool;
     VkDescriptorSet mark_sets[GN_FRAMES_IN_FLIGHT], alloc_sets[GN_FRAMES_IN_FLIGHT], bin_set, draw_set;
     VkPipeline mark_pipeline, alloc_pipeline, bin_pipeline, copy_pipeline, page_pipeline, page_mask_pipeline;
-    VkSampler atlas_sampler;       /* comparison, linear: hardware 2x2 PCF inside a page */
+    VkSampler atlas_sampler; /* comparison, linear: hardware 2x2 PCF inside a page */
 } gn_vsm_gpu;
 
 /* VSM RESOLVE (src/passes/vsm_resolve.c): the sun's visibility per pixel into
@@ -266,14 +267,23 @@ gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err);
 void gn_vsm_release(gn_renderer *r);
 /* ALLOC and the pages to render from the request mask MARK wrote two frames ago, the casters
  * of each, the page table and light versions uploaded; frame constants filled. */
-gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g, gn_error *err);
+gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g,
+                      gn_error *err);
 void gn_pass_vsm_mark(gn_renderer *r);   /* MARK over the resolved depth into this slot's mask */
 void gn_pass_vsm_alloc(gn_renderer *r);  /* ALLOC and BIN: the pages to render and their casters */
 void gn_pass_vsm_render(gn_renderer *r); /* the chosen pages into the atlas */
 /* The GPU's VSM buffers, for tests: waits for the GPU and copies size bytes from the start.
  * GN_VSM_REQUESTS is the request mask of the frame slot vk.frame_number names. */
-typedef enum gn_vsm_buffer { GN_VSM_STATE, GN_VSM_POOL, GN_VSM_RENDER, GN_VSM_TABLE, GN_VSM_PAIRS,
-                             GN_VSM_COMMANDS, GN_VSM_STATS, GN_VSM_REQUESTS } gn_vsm_buffer;
+typedef enum gn_vsm_buffer {
+    GN_VSM_STATE,
+    GN_VSM_POOL,
+    GN_VSM_RENDER,
+    GN_VSM_TABLE,
+    GN_VSM_PAIRS,
+    GN_VSM_COMMANDS,
+    GN_VSM_STATS,
+    GN_VSM_REQUESTS
+} gn_vsm_buffer;
 gn_result gn_vsm_read(gn_renderer *r, gn_vsm_buffer which, void *out, size_t size, gn_error *err);
 void gn_vsm_write_mark_sets(gn_renderer *r); /* after the targets change */
 

@@ -42,11 +42,7 @@ gn_result gn_targets_create(gn_renderer *r, gn_error *err)
         res = gn_vk_image_create(vk, &d, &t->hdr_resolved, err);
     }
     if (!res) {
-        d = (gn_vk_image_desc){r->width,
-                               r->height,
-                               1,
-                               1,
-                               VK_FORMAT_R8G8B8A8_UNORM,
+        d = (gn_vk_image_desc){r->width, r->height, 1, 1, VK_FORMAT_R8G8B8A8_UNORM,
                                /* sampled: PRESENT blends the overlay over it */
                                VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
                                    VK_IMAGE_USAGE_SAMPLED_BIT,

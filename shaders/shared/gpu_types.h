@@ -24,7 +24,7 @@ typedef float gn_mat4[16];
 #define GN_FRAMES_IN_FLIGHT 2  /* CPU records frame N+1 while the GPU runs frame N */
 #define GN_MAX_PASS_QUERIES 32 /* two timestamps per pass, GN_MAX_PASSES passes */
 
-#define GN_GPU_MAX_CASCADES 8 /* layers of the sun's shadow map array (GN_CSM_MAX_CASCADES) */
+#define GN_GPU_MAX_CASCADES 8    /* layers of the sun's shadow map array (GN_CSM_MAX_CASCADES) */
 #define GN_GPU_VSM_MAX_LEVELS 16 /* virtual shadow map clipmap levels (GN_VSM_MAX_LEVELS) */
 #define GN_GPU_VSM_NONE 0xffffffffu
 #define GN_GPU_VSM_RENDERED_NOW 0x80000000u /* page table .y: rendered this frame (vsm-pages view) */
@@ -76,32 +76,32 @@ GN_STRUCT(gn_gpu_frame)
     /* Each cascade as it was last rendered (staggered cascades keep older matrices). */
     gn_mat4 cascade_view_proj[GN_GPU_MAX_CASCADES];
     gn_vec4 cascade[GN_GPU_MAX_CASCADES]; /* x far view depth, y blend end, z texel size (m), w unused */
-    gn_mat4 view;           /* world -> view (the froxel grid lives in view space) */
-    gn_uvec4 cluster_grid;  /* x, y, z froxels; w light indices a froxel holds */
-    gn_vec4 cluster_depth;  /* x slice scale, y slice bias (slice = log2(view depth) * x + y),
-                               z near depth of slice 0, w far depth of the last slice */
-    gn_uvec4 lights;        /* x light count, y 1 = naive (every light for every fragment),
-                               zw unused */
-    gn_vec4 cluster_proj;   /* x, y view-space slope (x/depth, y/depth) one froxel column / row
-                               spans; z depth ratio of consecutive slice boundaries; w unused.
-                               Filled by gn_cluster_frame_params (src/decide/clusters.h) */
+    gn_mat4 view;                         /* world -> view (the froxel grid lives in view space) */
+    gn_uvec4 cluster_grid;                /* x, y, z froxels; w light indices a froxel holds */
+    gn_vec4 cluster_depth;                /* x slice scale, y slice bias (slice = log2(view depth) * x + y),
+                                             z near depth of slice 0, w far depth of the last slice */
+    gn_uvec4 lights;                      /* x light count, y 1 = naive (every light for every fragment),
+                                             zw unused */
+    gn_vec4 cluster_proj;                 /* x, y view-space slope (x/depth, y/depth) one froxel column / row
+                                             spans; z depth ratio of consecutive slice boundaries; w unused.
+                                             Filled by gn_cluster_frame_params (src/decide/clusters.h) */
     /* Virtual shadow maps (src/decide/vsm.h, shaders/vsm.glsl); vsm.x == 0: off. */
-    gn_vec4 vsm;            /* x levels, y level-0 page size (m), z level-0 texel (m), w footprint
-                               scale (a pixel at distance d spans d * w metres) */
-    gn_vec4 vsm_params;     /* x light depth range (m), y current light version slot, z atlas
-                               pages a row, w normal offset in texels */
-    gn_uvec4 vsm_info;      /* x pages a level side (N), y page texels, z atlas texels a side, w pool
-                               pages (the dynamic layer's tiles follow them) */
-    gn_vec4 vsm_light[3];   /* this frame's light rotation rows (xyz; w unused) ... */
-    gn_vec4 vsm_pivot;      /* ... about this pivot (xyz): light = rows . (p - pivot) */
+    gn_vec4 vsm;          /* x levels, y level-0 page size (m), z level-0 texel (m), w footprint
+                             scale (a pixel at distance d spans d * w metres) */
+    gn_vec4 vsm_params;   /* x light depth range (m), y current light version slot, z atlas
+                             pages a row, w normal offset in texels */
+    gn_uvec4 vsm_info;    /* x pages a level side (N), y page texels, z atlas texels a side, w pool
+                             pages (the dynamic layer's tiles follow them) */
+    gn_vec4 vsm_light[3]; /* this frame's light rotation rows (xyz; w unused) ... */
+    gn_vec4 vsm_pivot;    /* ... about this pivot (xyz): light = rows . (p - pivot) */
     gn_uvec4 vsm_origin[GN_GPU_VSM_MAX_LEVELS / 2]; /* window's first page (int bits): xy level 2k,
                                                        zw level 2k + 1 */
     /* VSM RESOLVE (src/passes/vsm_resolve.c, shaders/vsm_resolve.comp) */
-    gn_mat4 prev_view_proj; /* the previous frame's un-jittered world -> clip (gnomon has no jitter:
-                               its view_proj), to reproject this frame's pixels into its mask */
-    gn_uvec4 vsm_resolve;   /* x: 0 the forward pass looks pages up itself, k + 1 it reads mask
-                               image k; y: 1 the other mask is the previous frame's (history);
-                               z: 1 accept any history (an A/B for tests); w unused */
+    gn_mat4 prev_view_proj;     /* the previous frame's un-jittered world -> clip (gnomon has no jitter:
+                                   its view_proj), to reproject this frame's pixels into its mask */
+    gn_uvec4 vsm_resolve;       /* x: 0 the forward pass looks pages up itself, k + 1 it reads mask
+                                   image k; y: 1 the other mask is the previous frame's (history);
+                                   z: 1 accept any history (an A/B for tests); w unused */
     gn_vec4 vsm_resolve_params; /* xy this frame's PCF offset in texels (pixels with history only),
                                    zw sample 0's position in the pixel (where the depth is) */
 };
@@ -153,21 +153,21 @@ GN_STRUCT(gn_gpu_vsm_caster)
 /* What ALLOC and BIN counted this frame, copied into the frame's counters (src/vk/vk.h). */
 GN_STRUCT(gn_gpu_vsm_stats)
 {
-    gn_uvec4 pages;    /* requested, resident, rendered static, rendered dynamic */
-    gn_uvec4 pool;     /* evicted, overflow (no pool page, or no dynamic tile), waiting, pool used */
-    gn_uvec4 misc;     /* x sun lag in degrees (float bits), y BIN's dropped casters, z dynamic pages
-                          needed, w free pages */
+    gn_uvec4 pages; /* requested, resident, rendered static, rendered dynamic */
+    gn_uvec4 pool;  /* evicted, overflow (no pool page, or no dynamic tile), waiting, pool used */
+    gn_uvec4 misc;  /* x sun lag in degrees (float bits), y BIN's dropped casters, z dynamic pages
+                       needed, w free pages */
     gn_uvec4 requested_level[GN_GPU_VSM_MAX_LEVELS / 4];
     gn_uvec4 rendered_level[GN_GPU_VSM_MAX_LEVELS / 4];
-    gn_uvec4 fresh;    /* x static pages rendered because they were new, back in view or dirty (not
-                          a refresh for the sun); y, z, w unused */
+    gn_uvec4 fresh; /* x static pages rendered because they were new, back in view or dirty (not
+                       a refresh for the sun); y, z, w unused */
 };
 
 /* Local lights (docs/LIGHTING.md): the froxel grid and its lists. Defaults; the renderer may
  * use other grid sizes and list capacities (they travel in gn_gpu_frame.cluster_grid). */
-#define GN_CLUSTER_X 16     /* froxel columns, independent of the screen size */
-#define GN_CLUSTER_Y 9      /* froxel rows */
-#define GN_CLUSTER_Z 24     /* exponential depth slices */
+#define GN_CLUSTER_X 16          /* froxel columns, independent of the screen size */
+#define GN_CLUSTER_Y 9           /* froxel rows */
+#define GN_CLUSTER_Z 24          /* exponential depth slices */
 #define GN_CLUSTER_MAX_LIGHTS 64 /* light indices a froxel's fixed slot holds */
 #define GN_LIGHT_TYPE_POINT 0
 #define GN_LIGHT_TYPE_SPOT 1
@@ -175,10 +175,10 @@ GN_STRUCT(gn_gpu_vsm_stats)
 /* One light: set 0, binding 5 (storage). Packed from gn_light_desc by gn_light_pack. */
 GN_STRUCT(gn_gpu_light)
 {
-    gn_vec4 position_radius;  /* xyz world position, w radius (m) */
-    gn_vec4 color_type;       /* rgb colour * intensity, w type (GN_LIGHT_TYPE_*) */
-    gn_vec4 direction_cos;    /* xyz spot axis (unit), w cos(outer angle) */
-    gn_vec4 params;           /* x cos(inner angle), y shadow layer or -1, z sin(outer angle), w unused */
+    gn_vec4 position_radius; /* xyz world position, w radius (m) */
+    gn_vec4 color_type;      /* rgb colour * intensity, w type (GN_LIGHT_TYPE_*) */
+    gn_vec4 direction_cos;   /* xyz spot axis (unit), w cos(outer angle) */
+    gn_vec4 params;          /* x cos(inner angle), y shadow layer or -1, z sin(outer angle), w unused */
 };
 
 /* One instance: set 0, binding 1 (storage buffer, device-local). The model matrix is stored

@@ -131,10 +131,7 @@ void gn_bsp_point_to_quake(const float p[3], float q[3])
     q[2] = p[1] / GN_BSP_UNIT;
 }
 
-void gn_bsp_dir_from_quake(const float q[3], float out[3])
-{
-    conv_dir(q, out);
-}
+void gn_bsp_dir_from_quake(const float q[3], float out[3]) { conv_dir(q, out); }
 
 /* A box's converted corners: the new z is -y, so its minimum comes from the old maximum. */
 static void conv_box(const float qmn[3], const float qmx[3], float mn[3], float mx[3])

@@ -83,7 +83,8 @@ static bool grid_cell(const gn_bsp *b, const uint32_t c[3], float amb[3], float 
     gn_bsp_light_to_linear(p, amb);
     gn_bsp_light_to_linear(p + 3, dirl);
     /* Q3's encoding: byte 6 the longitude, byte 7 the latitude, each 256 steps a turn */
-    float lng = (float)p[6] * (2.0f * 3.14159265f / 256.0f), lat = (float)p[7] * (2.0f * 3.14159265f / 256.0f);
+    float lng = (float)p[6] * (2.0f * 3.14159265f / 256.0f),
+          lat = (float)p[7] * (2.0f * 3.14159265f / 256.0f);
     float q[3] = {cosf(lat) * sinf(lng), sinf(lat) * sinf(lng), cosf(lng)};
     gn_bsp_dir_from_quake(q, dir);
     return true;
@@ -135,7 +136,8 @@ bool gn_bsp_light_grid_sample(const gn_bsp *b, const float p[3], float ambient[3
     return true;
 }
 
-uint32_t gn_bsp_light_entities(const gn_bsp *b, float scale, gn_light_desc *out, uint32_t max, uint32_t *total)
+uint32_t gn_bsp_light_entities(const gn_bsp *b, float scale, gn_light_desc *out, uint32_t max,
+                               uint32_t *total)
 {
     uint32_t n = 0, all = 0;
     gn_bsp_entity e;

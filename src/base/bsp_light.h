@@ -47,6 +47,7 @@ bool gn_bsp_light_grid_sample(const gn_bsp *b, const float p[3], float ambient[3
  * linear falloff (intensity - distance, in units) reaches zero. scale multiplies intensities
  * (1: a Q3 light of 300 lights a white surface 1 m away at about the noon sun's level).
  * Returns the count written (at most max); *total gets how many the map has. */
-uint32_t gn_bsp_light_entities(const gn_bsp *b, float scale, gn_light_desc *out, uint32_t max, uint32_t *total);
+uint32_t gn_bsp_light_entities(const gn_bsp *b, float scale, gn_light_desc *out, uint32_t max,
+                               uint32_t *total);
 
 #endif

@@ -128,8 +128,8 @@ gn_result gn_bsp_triangulate(const gn_bsp *b, const gn_bsp_triangulate_desc *d, 
     if (desc.patch_level == 0) desc.patch_level = GN_BSP_DEFAULT_PATCH_LEVEL;
     if (desc.face_mask == 0) desc.face_mask = GN_BSP_MASK_POLYGON | GN_BSP_MASK_PATCH | GN_BSP_MASK_MESH;
     if (desc.patch_level > GN_BSP_MAX_PATCH_LEVEL)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: patch level %u is above the maximum %d",
-                           b->name, desc.patch_level, GN_BSP_MAX_PATCH_LEVEL);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: patch level %u is above the maximum %d", b->name,
+                       desc.patch_level, GN_BSP_MAX_PATCH_LEVEL);
     gn_bsp_limits lim;
     gn_bsp_limits_defaults(desc.limits, &lim);
 
@@ -142,24 +142,24 @@ gn_result gn_bsp_triangulate(const gn_bsp *b, const gn_bsp_triangulate_desc *d, 
         if ((uint64_t)f->first_vertex + f->vertex_count > b->vertex_count ||
             (uint64_t)f->first_meshvert + f->meshvert_count > b->meshvert_count)
             return gn_fail(err, GN_ERROR_BAD_DATA, "%s: face %u: vertex or meshvert range out of range",
-                               b->name, i);
+                           b->name, i);
         if (f->type == GN_BSP_FACE_PATCH) {
             if (f->patch_w < 3 || f->patch_h < 3 || f->patch_w % 2 == 0 || f->patch_h % 2 == 0 ||
                 f->patch_w > lim.patch_size || f->patch_h > lim.patch_size ||
                 (uint64_t)f->patch_w * f->patch_h != f->vertex_count)
                 return gn_fail(err, GN_ERROR_BAD_DATA, "%s: face %u: bad patch of %u x %u control points",
-                                   b->name, i, f->patch_w, f->patch_h);
+                               b->name, i, f->patch_w, f->patch_h);
             uint64_t pv, pi;
             gn_bsp_patch_counts(f->patch_w, f->patch_h, desc.patch_level, &pv, &pi);
             nv += pv, ni += pi;
         } else {
             if (f->meshvert_count % 3 != 0)
                 return gn_fail(err, GN_ERROR_BAD_DATA, "%s: face %u: %u meshverts is not whole triangles",
-                                   b->name, i, f->meshvert_count);
+                               b->name, i, f->meshvert_count);
             for (uint32_t k = 0; k < f->meshvert_count; k++)
                 if (b->meshverts[f->first_meshvert + k] >= f->vertex_count)
-                    return gn_fail(err, GN_ERROR_BAD_DATA,
-                                       "%s: face %u: a meshvert is outside its vertices", b->name, i);
+                    return gn_fail(err, GN_ERROR_BAD_DATA, "%s: face %u: a meshvert is outside its vertices",
+                                   b->name, i);
             ni += f->meshvert_count;
         }
         if (nv > lim.mesh_vertices || ni > lim.mesh_indices)
@@ -176,7 +176,7 @@ gn_result gn_bsp_triangulate(const gn_bsp *b, const gn_bsp_triangulate_desc *d, 
     if ((nv && !out->vertices) || (ni && !out->indices) || (b->face_count && !out->faces)) {
         gn_bsp_mesh_free(out);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for %llu triangulated vertices",
-                           b->name, (unsigned long long)nv);
+                       b->name, (unsigned long long)nv);
     }
     out->face_count = b->face_count;
     for (uint32_t i = 0; i < b->vertex_count; i++) {

@@ -38,7 +38,8 @@ void gn_draw_list_build(const gn_cull_item *items, uint32_t count, const gn_frus
     uint32_t n = 0;
     for (uint32_t i = 0; i < count; i++) {
         const gn_cull_item *it = &items[i];
-        if (it->pipeline == GN_DRAW_NONE || (f && !gn_frustum_test_sphere(f, it->sphere, it->sphere[3]))) continue;
+        if (it->pipeline == GN_DRAW_NONE || (f && !gn_frustum_test_sphere(f, it->sphere, it->sphere[3])))
+            continue;
         out->scratch_keys[n++] = gn_sort_key(it->pipeline, it->material, it->mesh, it->instance);
     }
     /* The key carries every field the output needs, so sorting keys alone is enough, and since

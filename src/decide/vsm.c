@@ -33,7 +33,8 @@ void gn_vsm_view_compute(const gn_vsm_settings *s, const float sun_dir[3], const
 void gn_vsm_to_light(const gn_vsm_view *v, const float p[3], float out[3])
 {
     float d[3] = {p[0] - v->pivot[0], p[1] - v->pivot[1], p[2] - v->pivot[2]};
-    for (int r = 0; r < 3; r++) out[r] = v->rot[r * 3] * d[0] + v->rot[r * 3 + 1] * d[1] + v->rot[r * 3 + 2] * d[2];
+    for (int r = 0; r < 3; r++)
+        out[r] = v->rot[r * 3] * d[0] + v->rot[r * 3 + 1] * d[1] + v->rot[r * 3 + 2] * d[2];
 }
 
 bool gn_vsm_mark_point(const gn_vsm_view *v, const float p[3], uint32_t *level, uint32_t *slot)
@@ -321,7 +322,8 @@ static bool gn_vsm_cells(const gn_vsm_bins *b, float x, float y, float r, int32_
     return true;
 }
 
-void gn_vsm_bins_build(gn_vsm_bins *b, const gn_vsm_view *v, const float *xy, const float *radius, uint32_t count)
+void gn_vsm_bins_build(gn_vsm_bins *b, const gn_vsm_view *v, const float *xy, const float *radius,
+                       uint32_t count)
 {
     uint32_t last = v->levels - 1, n = v->pages_per_side, cells = n * n;
     b->n = n;
@@ -375,7 +377,8 @@ uint32_t gn_vsm_bins_page(const gn_vsm_bins *b, const gn_vsm_view *v, const floa
         for (uint32_t q = 0; q < count; q++) {
             uint32_t k = list[q];
             float r = radius[k], x = xy[2 * k], y = xy[2 * k + 1];
-            if (r < min_radius || x + r < x0 || x - r > x0 + size || y + r < y0 || y - r > y0 + size) continue;
+            if (r < min_radius || x + r < x0 || x - r > x0 + size || y + r < y0 || y - r > y0 + size)
+                continue;
             out[m++] = k;
         }
     }

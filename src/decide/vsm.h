@@ -108,10 +108,10 @@ typedef struct gn_vsm_state {
     uint32_t free_count;
     gn_vsm_versions versions;
     uint32_t frame;
-    uint32_t *render;    /* this frame's pages to render: level * N * N + slot */
+    uint32_t *render; /* this frame's pages to render: level * N * N + slot */
     uint32_t render_count;
     uint32_t candidate_count; /* pages ALLOC found wanting a render (in scratch) */
-    uint32_t *scratch;   /* levels * N * N */
+    uint32_t *scratch;        /* levels * N * N */
 } gn_vsm_state;
 
 bool gn_vsm_state_init(gn_vsm_state *st, const gn_vsm_settings *s); /* false: out of memory */
@@ -149,11 +149,11 @@ void gn_vsm_page_matrix(const gn_vsm_state *st, uint32_t version, uint32_t level
  * disc's bounding square meets; one that meets more than four goes into `big` (tested for
  * every page). Arrays are the caller's, grown by gn_vsm_bins_reserve. */
 typedef struct gn_vsm_bins {
-    uint32_t n;              /* cells a side (the pages a side of a level) */
-    float cell;              /* metres: the coarsest level's page */
-    int32_t origin[2];       /* the coarsest window's first page */
-    uint32_t *start;         /* n * n + 1 offsets into items */
-    uint32_t *items, *big;   /* caster indices */
+    uint32_t n;            /* cells a side (the pages a side of a level) */
+    float cell;            /* metres: the coarsest level's page */
+    int32_t origin[2];     /* the coarsest window's first page */
+    uint32_t *start;       /* n * n + 1 offsets into items */
+    uint32_t *items, *big; /* caster indices */
     uint32_t item_count, big_count;
     uint32_t item_cap, big_cap, cell_cap;
 } gn_vsm_bins;
@@ -161,7 +161,8 @@ typedef struct gn_vsm_bins {
 bool gn_vsm_bins_reserve(gn_vsm_bins *b, uint32_t cells, uint32_t casters); /* false: out of memory */
 void gn_vsm_bins_free(gn_vsm_bins *b);
 /* xy: each caster's light-space centre (2 floats), radius: its sphere's; count casters. */
-void gn_vsm_bins_build(gn_vsm_bins *b, const gn_vsm_view *v, const float *xy, const float *radius, uint32_t count);
+void gn_vsm_bins_build(gn_vsm_bins *b, const gn_vsm_view *v, const float *xy, const float *radius,
+                       uint32_t count);
 /* The casters whose disc meets page (level, i, j) and whose radius is at least min_radius, into
  * out (capacity: the caster count); returns how many. In ascending order within the cell's and
  * the big list's runs; callers sort (the draw list does). */

@@ -23,8 +23,8 @@
 
 #define CS VK_SHADER_STAGE_COMPUTE_BIT
 #define VS VK_SHADER_STAGE_VERTEX_BIT
-#define MAX_INVALIDATE 256u /* static spheres a frame; more invalidate every page */
-#define MAX_DYNAMIC 4096u   /* dynamic casters placing dynamic-layer pages (ALLOC tests each) */
+#define MAX_INVALIDATE 256u  /* static spheres a frame; more invalidate every page */
+#define MAX_DYNAMIC 4096u    /* dynamic casters placing dynamic-layer pages (ALLOC tests each) */
 #define MAX_PAIRS (1u << 24) /* (caster, page) pairs a frame: 16M, 128 MiB; more are counted as overflow */
 #define ALLOC_INVALIDATE_ALL 1u
 #define ALLOC_DYNAMIC_CHANGED 2u
@@ -53,8 +53,8 @@ static uint32_t pages_total(const gn_vsm_gpu *v)
     return v->s.levels * n * n;
 }
 
-static gn_result storage(gn_renderer *r, VkDeviceSize size, VkBufferUsageFlags extra, bool host, const char *name,
-                         gn_vk_buffer *out, gn_error *err)
+static gn_result storage(gn_renderer *r, VkDeviceSize size, VkBufferUsageFlags extra, bool host,
+                         const char *name, gn_vk_buffer *out, gn_error *err)
 {
     gn_vk_buffer_desc d = {.size = size,
                            .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
@@ -68,23 +68,26 @@ static gn_result create_layouts(gn_renderer *r, gn_error *err)
 {
     gn_vsm_gpu *v = &r->vsm;
     gn_vk *vk = &r->vk;
-    const VkDescriptorType UBO = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, SSBO = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    const VkDescriptorType UBO = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
+                           SSBO = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     const gn_vk_binding mark[] = {{UBO, CS}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS}, {SSBO, CS}};
-    const gn_vk_binding alloc[] = {{UBO, CS},  {SSBO, CS}, {SSBO, CS}, {SSBO, CS}, {SSBO, CS},
-                                   {SSBO, CS}, {SSBO, CS}, {SSBO, CS}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, CS},
+    const gn_vk_binding alloc[] = {{UBO, CS},  {SSBO, CS}, {SSBO, CS},
+                                   {SSBO, CS}, {SSBO, CS}, {SSBO, CS},
+                                   {SSBO, CS}, {SSBO, CS}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, CS},
                                    {SSBO, CS}};
     const gn_vk_binding bin[] = {{UBO, CS},  {SSBO, CS}, {SSBO, CS}, {SSBO, CS},
                                  {SSBO, CS}, {SSBO, CS}, {SSBO, CS}, {SSBO, CS}};
-    const gn_vk_binding draw[] = {{SSBO, VS}, {SSBO, VS},
-                                  {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT}};
+    const gn_vk_binding draw[] = {
+        {SSBO, VS}, {SSBO, VS}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT}};
     gn_result res = gn_vk_set_layout(vk, mark, 3, "vsm mark set", &v->mark_layout, err);
     if (!res) res = gn_vk_set_layout(vk, alloc, 10, "vsm alloc set", &v->alloc_layout, err);
     if (!res) res = gn_vk_set_layout(vk, bin, 8, "vsm bin set", &v->bin_layout, err);
     if (!res) res = gn_vk_set_layout(vk, draw, 3, "vsm draw set", &v->draw_layout, err);
-    if (!res) res = gn_vk_pipeline_layout(vk, &v->mark_layout, 1, 0, "vsm mark", &v->mark_pipeline_layout, err);
     if (!res)
-        res = gn_vk_pipeline_layout(vk, &v->alloc_layout, 1, sizeof v->push, "vsm alloc", &v->alloc_pipeline_layout,
-                                    err);
+        res = gn_vk_pipeline_layout(vk, &v->mark_layout, 1, 0, "vsm mark", &v->mark_pipeline_layout, err);
+    if (!res)
+        res = gn_vk_pipeline_layout(vk, &v->alloc_layout, 1, sizeof v->push, "vsm alloc",
+                                    &v->alloc_pipeline_layout, err);
     if (!res) res = gn_vk_pipeline_layout(vk, &v->bin_layout, 1, 16, "vsm bin", &v->bin_pipeline_layout, err);
     /* the casters' pipelines: the frame, the material (alpha-tested ones), the pages and pairs */
     VkDescriptorSetLayout sets[3] = {r->pipes.frame_layout, r->pipes.material_layout, v->draw_layout};
@@ -92,7 +95,8 @@ static gn_result create_layouts(gn_renderer *r, gn_error *err)
     if (!res) res = gn_vk_descriptor_pool(vk, 2 * GN_FRAMES_IN_FLIGHT + 2, "vsm", &v->set_pool, err);
     for (uint32_t k = 0; !res && k < GN_FRAMES_IN_FLIGHT; k++) {
         res = gn_vk_alloc_set(vk, v->set_pool, v->mark_layout, "vsm mark", &v->mark_sets[k], err);
-        if (!res) res = gn_vk_alloc_set(vk, v->set_pool, v->alloc_layout, "vsm alloc", &v->alloc_sets[k], err);
+        if (!res)
+            res = gn_vk_alloc_set(vk, v->set_pool, v->alloc_layout, "vsm alloc", &v->alloc_sets[k], err);
     }
     if (!res) res = gn_vk_alloc_set(vk, v->set_pool, v->bin_layout, "vsm bin", &v->bin_set, err);
     if (!res) res = gn_vk_alloc_set(vk, v->set_pool, v->draw_layout, "vsm draw", &v->draw_set, err);
@@ -106,10 +110,11 @@ static gn_result create_pipelines(gn_renderer *r, gn_error *err)
     gn_result res = gn_vk_compute_pipeline(vk, "vsm_mark.comp", v->mark_pipeline_layout, "vsm mark",
                                            &v->mark_pipeline, err);
     if (!res)
-        res = gn_vk_compute_pipeline(vk, "vsm_alloc.comp", v->alloc_pipeline_layout, "vsm alloc", &v->alloc_pipeline,
-                                     err);
+        res = gn_vk_compute_pipeline(vk, "vsm_alloc.comp", v->alloc_pipeline_layout, "vsm alloc",
+                                     &v->alloc_pipeline, err);
     if (!res)
-        res = gn_vk_compute_pipeline(vk, "vsm_bin.comp", v->bin_pipeline_layout, "vsm bin", &v->bin_pipeline, err);
+        res = gn_vk_compute_pipeline(vk, "vsm_bin.comp", v->bin_pipeline_layout, "vsm bin", &v->bin_pipeline,
+                                     err);
     /* each staging layer into its page's tile, whatever the tile held */
     gn_vk_graphics_desc g = {
         .vert = "vsm_copy.vert",
@@ -185,7 +190,9 @@ static void write_alloc_sets(gn_renderer *r)
             {.binding = 5, .type = SSBO, .buffer = v->table.buffer},
             {.binding = 6, .type = SSBO, .buffer = v->versions_buf.buffer},
             {.binding = 7, .type = SSBO, .buffer = v->stats.buffer},
-            {.binding = 8, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, .buffer = r->vk.ring.buffer,
+            {.binding = 8,
+             .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
+             .buffer = r->vk.ring.buffer,
              .range = (MAX_INVALIDATE + MAX_DYNAMIC) * 16},
             {.binding = 9, .type = SSBO, .buffer = v->indirect.buffer},
         };
@@ -212,8 +219,9 @@ gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
     /* the atlas holds the pool's pages, then the dynamic layer's */
     uint32_t per_row = (uint32_t)ceil(sqrt((double)s.pool_pages + v->dyn_capacity));
     if (s.pool_pages < 4 || per_row * 128 > r->vk.props.limits.maxImageDimension2D)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "vsm: a pool of %u pages needs a %u^2 atlas (device: %u)",
-                       s.pool_pages, per_row * 128, r->vk.props.limits.maxImageDimension2D);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "vsm: a pool of %u pages needs a %u^2 atlas (device: %u)", s.pool_pages, per_row * 128,
+                       r->vk.props.limits.maxImageDimension2D);
     v->atlas_pages_per_row = per_row;
     /* receivers move 0.9 texel of their page along the normal: of 0.75, 0.9, 1, 1.25 and 1.5 the
      * best agreement with the ray-traced truth on the town (docs/SHADOWS.md) */
@@ -240,25 +248,32 @@ gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
     };
     if (!res) res = gn_vk_image_create(&r->vk, &sd, &v->staging, err);
     const VkBufferUsageFlags IND = VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
-    if (!res) res = storage(r, (VkDeviceSize)total * sizeof(gn_gpu_vsm_page), 0, false, "vsm page table", &v->table, err);
-    if (!res) res = storage(r, (VkDeviceSize)GN_VSM_VERSIONS * 4 * 16, 0, false, "vsm light versions", &v->versions_buf, err);
+    if (!res)
+        res = storage(r, (VkDeviceSize)total * sizeof(gn_gpu_vsm_page), 0, false, "vsm page table", &v->table,
+                      err);
+    if (!res)
+        res = storage(r, (VkDeviceSize)GN_VSM_VERSIONS * 4 * 16, 0, false, "vsm light versions",
+                      &v->versions_buf, err);
     for (uint32_t k = 0; !res && k < GN_FRAMES_IN_FLIGHT; k++)
         res = storage(r, (VkDeviceSize)GN_VSM_MASK_WORDS(s.levels, n) * 4, 0, false, "vsm page requests",
                       &v->requests[k], err);
-    if (!res) res = storage(r, (VkDeviceSize)total * sizeof(gn_gpu_vsm_state), 0, false, "vsm pages", &v->state, err);
     if (!res)
-        res = storage(r, 16 + (VkDeviceSize)4 * (s.pool_pages + 2 * v->dyn_capacity), 0, false, "vsm pool", &v->pool,
-                      err);
+        res =
+            storage(r, (VkDeviceSize)total * sizeof(gn_gpu_vsm_state), 0, false, "vsm pages", &v->state, err);
     if (!res)
-        res = storage(r, 16 + (VkDeviceSize)s.page_budget * sizeof(gn_gpu_vsm_render), 0, false, "vsm render list",
-                      &v->render, err);
+        res = storage(r, 16 + (VkDeviceSize)4 * (s.pool_pages + 2 * v->dyn_capacity), 0, false, "vsm pool",
+                      &v->pool, err);
+    if (!res)
+        res = storage(r, 16 + (VkDeviceSize)s.page_budget * sizeof(gn_gpu_vsm_render), 0, false,
+                      "vsm render list", &v->render, err);
     if (!res) res = storage(r, sizeof(gn_gpu_vsm_stats), 0, false, "vsm stats", &v->stats, err);
     if (!res) res = storage(r, 16, IND, false, "vsm tile copy", &v->indirect, err);
     /* BIN's buffers grow with the scene (make_casters); until then, one entry each */
     if (!res) res = storage(r, sizeof(gn_gpu_vsm_caster), 0, false, "vsm casters", &v->casters, err);
     if (!res) res = storage(r, 16, 0, false, "vsm draw slots", &v->slots, err);
     if (!res) res = storage(r, 8, 0, false, "vsm slot counts", &v->counts, err);
-    if (!res) res = storage(r, sizeof(VkDrawIndexedIndirectCommand), IND, false, "vsm draws", &v->commands, err);
+    if (!res)
+        res = storage(r, sizeof(VkDrawIndexedIndirectCommand), IND, false, "vsm draws", &v->commands, err);
     if (!res) res = storage(r, 8, 0, false, "vsm draw pairs", &v->pairs, err);
     v->pair_capacity = 1;
     if (!res) res = gn_vk_sampler_compare(&r->vk, false, true, true, "vsm compare", &v->atlas_sampler, err);
@@ -290,12 +305,13 @@ void gn_vsm_release(gn_renderer *r)
     gn_vk *vk = &r->vk;
     gn_vk_image_release(vk, &v->atlas);
     gn_vk_image_release(vk, &v->staging);
-    gn_vk_buffer *buffers[] = {&v->table,    &v->versions_buf, &v->state, &v->pool,     &v->render, &v->stats,
-                               &v->indirect, &v->casters,      &v->slots, &v->counts,   &v->commands, &v->pairs};
+    gn_vk_buffer *buffers[] = {&v->table,  &v->versions_buf, &v->state,    &v->pool,
+                               &v->render, &v->stats,        &v->indirect, &v->casters,
+                               &v->slots,  &v->counts,       &v->commands, &v->pairs};
     for (size_t k = 0; k < sizeof buffers / sizeof buffers[0]; k++) gn_vk_buffer_release(vk, buffers[k]);
     for (uint32_t k = 0; k < GN_FRAMES_IN_FLIGHT; k++) gn_vk_buffer_release(vk, &v->requests[k]);
-    VkPipeline pipes[] = {v->mark_pipeline, v->alloc_pipeline, v->bin_pipeline, v->copy_pipeline, v->page_pipeline,
-                          v->page_mask_pipeline};
+    VkPipeline pipes[] = {v->mark_pipeline, v->alloc_pipeline, v->bin_pipeline,
+                          v->copy_pipeline, v->page_pipeline,  v->page_mask_pipeline};
     for (size_t k = 0; k < sizeof pipes / sizeof pipes[0]; k++)
         gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)pipes[k]);
     VkPipelineLayout layouts[] = {v->mark_pipeline_layout, v->alloc_pipeline_layout, v->bin_pipeline_layout,
@@ -311,7 +327,10 @@ void gn_vsm_release(gn_renderer *r)
     memset(v, 0, sizeof *v);
 }
 
-static uint32_t slot_index(const gn_renderer *r) { return (uint32_t)(r->vk.frame_number % GN_FRAMES_IN_FLIGHT); }
+static uint32_t slot_index(const gn_renderer *r)
+{
+    return (uint32_t)(r->vk.frame_number % GN_FRAMES_IN_FLIGHT);
+}
 
 /* The first contents of ALLOC's state: no page resident, every pool page free (handed out
  * from the top of the stack: page 0 first), no dynamic page list rendered. */
@@ -351,8 +370,8 @@ static int cmp_u64(const void *a, const void *b)
 
 /* A buffer of BIN's that grows with the scene; the sets naming it are written again by the
  * caller. A scene change, the only time they grow, has waited for the GPU (gn_gpu_scene_sync). */
-static gn_result grow(gn_renderer *r, gn_vk_buffer *b, VkDeviceSize size, VkBufferUsageFlags extra, const char *name,
-                      bool *grown, gn_error *err)
+static gn_result grow(gn_renderer *r, gn_vk_buffer *b, VkDeviceSize size, VkBufferUsageFlags extra,
+                      const char *name, bool *grown, gn_error *err)
 {
     if (size <= b->size) return GN_OK;
     gn_vk_buffer_release(&r->vk, b);
@@ -388,10 +407,12 @@ static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
             if (it->pipeline == GN_DRAW_MASK) {
                 group = 1;
                 while (group < v->group_count && v->group_material[group] != it->material) group++;
-                if (group == v->group_count && group < GN_GPU_VSM_MAX_GROUPS) v->group_material[v->group_count++] = it->material;
+                if (group == v->group_count && group < GN_GPU_VSM_MAX_GROUPS)
+                    v->group_material[v->group_count++] = it->material;
                 if (group >= GN_GPU_VSM_MAX_GROUPS) {
                     if (!warned)
-                        gn_vk_log(&r->vk, GN_LOG_WARN, "vsm: over %u alpha-tested materials: the rest cast as opaque",
+                        gn_vk_log(&r->vk, GN_LOG_WARN,
+                                  "vsm: over %u alpha-tested materials: the rest cast as opaque",
                                   GN_GPU_VSM_MAX_GROUPS - 1);
                     warned = true;
                     group = 0;
@@ -409,7 +430,7 @@ static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
     v->caster_count = m;
     /* the slots: the distinct (group, mesh) keys in order */
     uint64_t *sorted = malloc(((size_t)m + 1) * sizeof *sorted);
-    uint32_t (*slot_info)[4] = malloc(((size_t)m + 1) * sizeof *slot_info);
+    uint32_t(*slot_info)[4] = malloc(((size_t)m + 1) * sizeof *slot_info);
     if (!sorted || !slot_info) {
         free(keys), free(sorted), free(slot_info);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory for %u casters", m);
@@ -440,19 +461,23 @@ static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
     uint32_t pairs = (uint32_t)(want < MAX_PAIRS ? (want ? want : 1) : MAX_PAIRS);
     bool grown = false;
     const VkBufferUsageFlags IND = VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
-    gn_result res = grow(r, &v->casters, (VkDeviceSize)(m ? m : 1) * sizeof(gn_gpu_vsm_caster), 0, "vsm casters",
-                         &grown, err);
-    if (!res) res = grow(r, &v->slots, (VkDeviceSize)(slots ? slots : 1) * 16, 0, "vsm draw slots", &grown, err);
-    if (!res) res = grow(r, &v->counts, (VkDeviceSize)(slots ? slots : 1) * 8, 0, "vsm slot counts", &grown, err);
+    gn_result res = grow(r, &v->casters, (VkDeviceSize)(m ? m : 1) * sizeof(gn_gpu_vsm_caster), 0,
+                         "vsm casters", &grown, err);
     if (!res)
-        res = grow(r, &v->commands, (VkDeviceSize)(slots ? slots : 1) * sizeof(VkDrawIndexedIndirectCommand), IND,
-                   "vsm draws", &grown, err);
+        res = grow(r, &v->slots, (VkDeviceSize)(slots ? slots : 1) * 16, 0, "vsm draw slots", &grown, err);
+    if (!res)
+        res = grow(r, &v->counts, (VkDeviceSize)(slots ? slots : 1) * 8, 0, "vsm slot counts", &grown, err);
+    if (!res)
+        res = grow(r, &v->commands, (VkDeviceSize)(slots ? slots : 1) * sizeof(VkDrawIndexedIndirectCommand),
+                   IND, "vsm draws", &grown, err);
     if (!res) res = grow(r, &v->pairs, (VkDeviceSize)pairs * 8, 0, "vsm draw pairs", &grown, err);
     if (!res) v->pair_capacity = (uint32_t)(v->pairs.size / 8);
     if (!res && grown) write_bin_sets(r);
     if (!res && slots) res = gn_vk_upload_buffer(&r->vk, &v->slots, 0, slot_info, (size_t)slots * 16, err);
     free(slot_info);
-    if (!res && m) res = gn_vk_upload_buffer(&r->vk, &v->casters, 0, v->casters_cpu, (size_t)m * sizeof *v->casters_cpu, err);
+    if (!res && m)
+        res = gn_vk_upload_buffer(&r->vk, &v->casters, 0, v->casters_cpu, (size_t)m * sizeof *v->casters_cpu,
+                                  err);
     return res;
 }
 
@@ -469,7 +494,8 @@ static gn_result upload_versions(gn_renderer *r, gn_error *err)
     for (int row = 0; row < 3; row++) memcpy(&rows[row * 4], &vv->rot[k][row * 3], 3 * sizeof(float));
     memcpy(&rows[12], vv->pivot[k], 3 * sizeof(float));
     v->versions_uploaded = vv->current + 1;
-    return gn_vk_upload_buffer(&r->vk, &v->versions_buf, (VkDeviceSize)k * sizeof rows, rows, sizeof rows, err);
+    return gn_vk_upload_buffer(&r->vk, &v->versions_buf, (VkDeviceSize)k * sizeof rows, rows, sizeof rows,
+                               err);
 }
 
 /* This frame's spheres for ALLOC, into the ring: static objects added since the cache was
@@ -491,7 +517,8 @@ static gn_result plan_inputs(gn_renderer *r, const gn_scene *s, uint32_t *invali
     if (scene_changed && !all) /* the API only adds after the first upload */
         for (uint32_t k = v->source_instances; k < s->instance_count && !all; k++) {
             all = *invalidate == MAX_INVALIDATE;
-            if (!all && !(s->instances[k].flags & GN_INSTANCE_DYNAMIC)) memcpy(inv[(*invalidate)++], s->instances[k].sphere, 16);
+            if (!all && !(s->instances[k].flags & GN_INSTANCE_DYNAMIC))
+                memcpy(inv[(*invalidate)++], s->instances[k].sphere, 16);
         }
     for (uint32_t e = 0; e < edits && !all; e++) {
         const struct gn_scene_edit *ed = &s->edits[(v->source_edits + e) % GN_SCENE_EDITS];
@@ -514,14 +541,16 @@ static gn_result plan_inputs(gn_renderer *r, const gn_scene *s, uint32_t *invali
     v->source_instances = s->instance_count;
     uint32_t nd = v->caster_count - v->static_casters;
     if (nd > MAX_DYNAMIC) {
-        gn_vk_log(&r->vk, GN_LOG_WARN, "vsm: %u dynamic casters; the first %u place dynamic pages", nd, MAX_DYNAMIC);
+        gn_vk_log(&r->vk, GN_LOG_WARN, "vsm: %u dynamic casters; the first %u place dynamic pages", nd,
+                  MAX_DYNAMIC);
         nd = MAX_DYNAMIC;
     }
     *dynamic = nd;
     void *ptr;
     uint32_t used = (*invalidate + nd) ? *invalidate + nd : 1;
-    gn_result res = gn_vk_ring_alloc_window(&r->vk, (VkDeviceSize)used * 16, (MAX_INVALIDATE + MAX_DYNAMIC) * 16,
-                                            gn_vk_storage_align(&r->vk), &v->inputs_offset, &ptr, err);
+    gn_result res =
+        gn_vk_ring_alloc_window(&r->vk, (VkDeviceSize)used * 16, (MAX_INVALIDATE + MAX_DYNAMIC) * 16,
+                                gn_vk_storage_align(&r->vk), &v->inputs_offset, &ptr, err);
     if (res) return res;
     float(*spheres)[4] = ptr;
     memcpy(spheres, inv, (size_t)*invalidate * 16);
@@ -545,13 +574,14 @@ static gn_result plan_inputs(gn_renderer *r, const gn_scene *s, uint32_t *invali
         memcpy(c->sphere, r->plan.items[c->draw[3]].sphere, 16);
     }
     if (changed && all_dynamic)
-        res = gn_vk_upload_buffer(&r->vk, &v->casters, (VkDeviceSize)v->static_casters * sizeof(gn_gpu_vsm_caster),
-                                  v->casters_cpu + v->static_casters, (size_t)all_dynamic * sizeof(gn_gpu_vsm_caster),
-                                  err);
+        res = gn_vk_upload_buffer(
+            &r->vk, &v->casters, (VkDeviceSize)v->static_casters * sizeof(gn_gpu_vsm_caster),
+            v->casters_cpu + v->static_casters, (size_t)all_dynamic * sizeof(gn_gpu_vsm_caster), err);
     return res;
 }
 
-gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g, gn_error *err)
+gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g,
+                      gn_error *err)
 {
     gn_vsm_gpu *v = &r->vsm;
     v->active = gn_frame_shadows(f) == GN_SHADOWS_VSM && r->view.sun_elevation > -4.0f;
@@ -567,9 +597,18 @@ gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
     if (!res) res = plan_inputs(r, s, &invalidate, &dynamic, err);
     if (res) return res;
     v->frame++;
-    uint32_t push[12] = {v->frame,       current,        v->s.page_budget, v->s.evict_frames,
-                         v->s.pool_pages, v->dyn_capacity, invalidate,      dynamic,
-                         v->alloc_flags,  pages_total(v), 0,               0};
+    uint32_t push[12] = {v->frame,
+                         current,
+                         v->s.page_budget,
+                         v->s.evict_frames,
+                         v->s.pool_pages,
+                         v->dyn_capacity,
+                         invalidate,
+                         dynamic,
+                         v->alloc_flags,
+                         pages_total(v),
+                         0,
+                         0};
     memcpy(v->push, push, sizeof push);
 
     uint32_t n = v->s.virtual_res / 128;
@@ -592,7 +631,8 @@ gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
     memcpy(g->vsm_pivot, v->view.pivot, 3 * sizeof(float));
     g->vsm_pivot[3] = 0.0f;
     for (uint32_t l = 0; l < GN_GPU_VSM_MAX_LEVELS; l++) {
-        int32_t o[2] = {l < v->s.levels ? v->view.origin[l][0] : 0, l < v->s.levels ? v->view.origin[l][1] : 0};
+        int32_t o[2] = {l < v->s.levels ? v->view.origin[l][0] : 0,
+                        l < v->s.levels ? v->view.origin[l][1] : 0};
         memcpy(&g->vsm_origin[l / 2][(l % 2) * 2], o, sizeof o);
     }
     /* the GPU counts this frame's pages; the frame's statistics take them when it is harvested */
@@ -678,7 +718,8 @@ void gn_pass_vsm_alloc(gn_renderer *r)
         {.buffer = &vk->cur->counters, .access = GN_ACCESS_TRANSFER_WRITE},
     };
     gn_vk_barriers(vk, vk->cur->cmd, copy, 2);
-    gn_vk_cmd_copy_buffer_at(vk, &v->stats, 0, &vk->cur->counters, GN_VK_COUNTERS_VSM, sizeof(gn_gpu_vsm_stats));
+    gn_vk_cmd_copy_buffer_at(vk, &v->stats, 0, &vk->cur->counters, GN_VK_COUNTERS_VSM,
+                             sizeof(gn_gpu_vsm_stats));
     gn_vk_use host = {.buffer = &vk->cur->counters, .access = GN_ACCESS_HOST_READ};
     gn_vk_barriers(vk, vk->cur->cmd, &host, 1);
 }
@@ -719,8 +760,8 @@ void gn_pass_vsm_render(gn_renderer *r)
         if (!v->group_slots[g]) continue;
         gn_vk_cmd_bind_pipeline(vk, false, g == 0 ? v->page_pipeline : v->page_mask_pipeline);
         if (g > 0)
-            gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, 1, 1, &r->scene.material_sets[v->group_material[g]],
-                                0, NULL);
+            gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, 1, 1,
+                                &r->scene.material_sets[v->group_material[g]], 0, NULL);
         gn_vk_cmd_draw_indexed_indirect(vk, v->commands.buffer, (VkDeviceSize)v->group_first[g] * stride,
                                         v->group_slots[g]);
         draws++;
@@ -770,18 +811,21 @@ static void record_read(gn_vk *vk, VkCommandBuffer cmd, void *user)
 gn_result gn_vsm_read(gn_renderer *r, gn_vsm_buffer which, void *out, size_t size, gn_error *err)
 {
     gn_vsm_gpu *v = &r->vsm;
-    gn_vk_buffer *src = which == GN_VSM_STATE    ? &v->state
-                        : which == GN_VSM_POOL   ? &v->pool
-                        : which == GN_VSM_RENDER ? &v->render
-                        : which == GN_VSM_TABLE  ? &v->table
-                        : which == GN_VSM_PAIRS  ? &v->pairs
-                        : which == GN_VSM_STATS  ? &v->stats
+    gn_vk_buffer *src = which == GN_VSM_STATE      ? &v->state
+                        : which == GN_VSM_POOL     ? &v->pool
+                        : which == GN_VSM_RENDER   ? &v->render
+                        : which == GN_VSM_TABLE    ? &v->table
+                        : which == GN_VSM_PAIRS    ? &v->pairs
+                        : which == GN_VSM_STATS    ? &v->stats
                         : which == GN_VSM_REQUESTS ? &v->requests[r->vk.frame_number % GN_FRAMES_IN_FLIGHT]
-                                                 : &v->commands;
-    if (size > src->size) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "vsm: %zu bytes of a %llu-byte buffer", size,
-                                         (unsigned long long)src->size);
+                                                   : &v->commands;
+    if (size > src->size)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "vsm: %zu bytes of a %llu-byte buffer", size,
+                       (unsigned long long)src->size);
     gn_vk_buffer dst = {0};
-    gn_vk_buffer_desc d = {.size = size ? size : 4, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT, .host_visible = true,
+    gn_vk_buffer_desc d = {.size = size ? size : 4,
+                           .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           .host_visible = true,
                            .name = "vsm readback"};
     gn_result res = gn_vk_wait_idle(&r->vk, err);
     if (!res) res = gn_vk_buffer_create(&r->vk, &d, &dst, err);

@@ -6,8 +6,8 @@
  * PCF is moved by a sub-texel offset that cycles over four frames. The two masks ping-pong:
  * one is written, the other is the history. A pixel without history gets no offset, so a
  * frame without any (the first, after a cut) is the forward pass's lookup. */
-#include "renderer.h"
 #include "decide/camera.h"
+#include "renderer.h"
 
 #include <math.h>
 #include <string.h>

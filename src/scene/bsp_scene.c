@@ -125,7 +125,6 @@ static gn_result add_face(gn_scene *s, const gn_bsp_mesh *m, uint32_t face, uint
     return res;
 }
 
-
 /* The map's light entities as point lights, up to the scene's light cap. */
 static gn_result add_map_lights(gn_scene *s, const gn_bsp *b, float scale, gn_error *err)
 {
@@ -168,10 +167,10 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
     uint32_t atlas_tex = GN_NO_TEXTURE;
     if (!res && atlas.count) {
         gn_texture_desc atlas_desc = {.width = atlas.width,
-                              .height = atlas.height,
-                              .format = GN_TEXTURE_RGB9E5,
-                              .rgb9e5 = atlas.texels,
-                              .label = "lightmap atlas"};
+                                      .height = atlas.height,
+                                      .format = GN_TEXTURE_RGB9E5,
+                                      .rgb9e5 = atlas.texels,
+                                      .label = "lightmap atlas"};
         res = gn_scene_add_texture(s, &atlas_desc, &atlas_tex, err);
     }
     uint32_t tcount = b->texture_count ? b->texture_count : 1;
@@ -209,8 +208,8 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
         if (!w->mesh.faces[f].index_count) continue;
         const gn_bsp_face *bf = &b->faces[f];
         int32_t lightmap = bf->lightmap >= 0 && atlas.count ? bf->lightmap : -1;
-        res = add_face(s, &w->mesh, f, materials[(uint32_t)bf->texture * 2 + (lightmap >= 0)], &atlas, lightmap,
-                       b->textures[bf->texture].name, &w->face_instance[f], err);
+        res = add_face(s, &w->mesh, f, materials[(uint32_t)bf->texture * 2 + (lightmap >= 0)], &atlas,
+                       lightmap, b->textures[bf->texture].name, &w->face_instance[f], err);
     }
     w->lightmaps = atlas.count;
     gn_bsp_atlas_free(&atlas);
@@ -226,7 +225,8 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
         else
             fprintf(stderr, "gnomon: %s\n", line);
     }
-    if (!res && d->map_lights) res = add_map_lights(s, b, d->map_light_scale > 0 ? d->map_light_scale : 1.0f, err);
+    if (!res && d->map_lights)
+        res = add_map_lights(s, b, d->map_light_scale > 0 ? d->map_light_scale : 1.0f, err);
     float eye[3], yaw = 0;
     if (!res && gn_bsp_default_camera(b, eye, &yaw)) {
         memcpy(s->default_camera, eye, sizeof eye);

@@ -57,8 +57,7 @@ static gn_result load_bsp(gn_scene *s, const gn_load_desc *d, gn_error *err)
         res = gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
                       "%s: not a .gltf, .glb or .bsp file, and no archives (paks) to find a map in", d->path);
     }
-    if (!res)
-        res = gn_bsp_scene_build(s, data, size, d->path, pak, d, err);
+    if (!res) res = gn_bsp_scene_build(s, data, size, d->path, pak, d, err);
     free(data);
     gn_pak_close(pak);
     return res;

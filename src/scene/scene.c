@@ -351,11 +351,12 @@ gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *
     if (d->width == 0 || d->height == 0 || d->width > GN_TEXTURE_MAX_SIZE || d->height > GN_TEXTURE_MAX_SIZE)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': size %ux%u is outside 1..%u", label,
                        d->width, d->height, GN_TEXTURE_MAX_SIZE);
-    const void *src = d->format == GN_TEXTURE_RGBA8 ? (const void *)d->rgba8
+    const void *src = d->format == GN_TEXTURE_RGBA8    ? (const void *)d->rgba8
                       : d->format == GN_TEXTURE_RGB9E5 ? (const void *)d->rgb9e5
                                                        : NULL;
     if (d->format != GN_TEXTURE_RGBA8 && d->format != GN_TEXTURE_RGB9E5)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': unknown format %d", label, (int)d->format);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': unknown format %d", label,
+                       (int)d->format);
     if (!src)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': %s is NULL", label,
                        d->format == GN_TEXTURE_RGBA8 ? "rgba8" : "rgb9e5");
@@ -419,17 +420,22 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
     m.alpha_mode = (uint32_t)d->alpha_mode;
     m.alpha_cutoff = d->alpha_cutoff == 0.0f && !d->alpha_cutoff_set ? 0.5f : d->alpha_cutoff;
     if (!(m.alpha_cutoff >= 0.0f && m.alpha_cutoff <= 1.0f))
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': alpha cutoff %g is outside 0..1", label,
-                       (double)m.alpha_cutoff);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': alpha cutoff %g is outside 0..1",
+                       label, (double)m.alpha_cutoff);
     m.lightmap_texture = d->lightmap_set ? d->lightmap_texture : GN_NO_TEXTURE;
     m.metallic_roughness_texture = d->maps_set ? d->metallic_roughness_texture : GN_NO_TEXTURE;
     m.occlusion_texture = d->maps_set ? d->occlusion_texture : GN_NO_TEXTURE;
     m.emissive_texture = d->maps_set ? d->emissive_texture : GN_NO_TEXTURE;
     const uint32_t maps[3] = {m.metallic_roughness_texture, m.occlusion_texture, m.emissive_texture};
     for (int k = 0; k < 3; k++)
-        if (maps[k] != GN_NO_TEXTURE && (maps[k] >= s->texture_count || s->textures[maps[k]].format != GN_TEXTURE_RGBA8))
-            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': %s texture %u is not an RGBA8 texture of the scene",
-                           label, k == 0 ? "metallic-roughness" : k == 1 ? "occlusion" : "emissive", maps[k]);
+        if (maps[k] != GN_NO_TEXTURE &&
+            (maps[k] >= s->texture_count || s->textures[maps[k]].format != GN_TEXTURE_RGBA8))
+            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                           "material '%s': %s texture %u is not an RGBA8 texture of the scene", label,
+                           k == 0   ? "metallic-roughness"
+                           : k == 1 ? "occlusion"
+                                    : "emissive",
+                           maps[k]);
     if (d->lightmap_set && (m.lightmap_texture >= s->texture_count ||
                             s->textures[m.lightmap_texture].format != GN_TEXTURE_RGB9E5))
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
@@ -535,8 +541,9 @@ gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float tra
     if (!s || !transform)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_set_transform: NULL scene or transform");
     if (instance >= s->instance_count || (s->instances[instance].flags & GN_INSTANCE_REMOVED))
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u does not exist (%u instances, removed ones gone)",
-                       instance, s->instance_count);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "instance %u does not exist (%u instances, removed ones gone)", instance,
+                       s->instance_count);
     gn_result r = gn_check_transform(transform, instance, err);
     if (r != GN_OK) return r;
     gn_instance *in = &s->instances[instance];
@@ -555,8 +562,9 @@ gn_result gn_scene_remove_instance(gn_scene *s, uint32_t instance, gn_error *err
 {
     if (!s) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_remove_instance: NULL scene");
     if (instance >= s->instance_count || (s->instances[instance].flags & GN_INSTANCE_REMOVED))
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u does not exist (%u instances, removed ones gone)",
-                       instance, s->instance_count);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "instance %u does not exist (%u instances, removed ones gone)", instance,
+                       s->instance_count);
     gn_instance *in = &s->instances[instance];
     in->flags |= GN_INSTANCE_REMOVED; /* ids stay stable: the slot stays, drawn by nobody */
     static const float none[4] = {0};

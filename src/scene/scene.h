@@ -33,8 +33,8 @@ typedef struct gn_material {
     uint32_t base_color_texture, normal_texture; /* GN_NO_TEXTURE for none */
     uint32_t lightmap_texture;                   /* an RGB9E5 texture or GN_NO_TEXTURE */
     uint32_t metallic_roughness_texture, occlusion_texture, emissive_texture; /* or GN_NO_TEXTURE */
-    uint32_t alpha_mode;                         /* gn_alpha_mode */
-    float alpha_cutoff;                          /* GN_ALPHA_MASK's threshold */
+    uint32_t alpha_mode;                                                      /* gn_alpha_mode */
+    float alpha_cutoff;                                                       /* GN_ALPHA_MASK's threshold */
 } gn_material;
 
 typedef struct gn_texture {
@@ -115,10 +115,10 @@ struct gn_scene {
     uint32_t instance_count, instance_cap;
     gn_orbit *orbits;
     uint32_t orbit_count, orbit_cap;
-    float default_camera[5];     /* x, y, z, yaw, pitch */
-    uint64_t uid;                /* this scene's identity (gn_scene_create): the renderer's caches tell
-                                    scenes apart by it, never by address, which malloc reuses */
-    uint32_t generation;         /* bumped when geometry, materials or instances are added */
+    float default_camera[5]; /* x, y, z, yaw, pitch */
+    uint64_t uid;            /* this scene's identity (gn_scene_create): the renderer's caches tell
+                                scenes apart by it, never by address, which malloc reuses */
+    uint32_t generation;     /* bumped when geometry, materials or instances are added */
     /* Static instances moved or removed since the scene was made: a ring of the last
      * GN_SCENE_EDITS edits, each the instance and the bounds it had before and has after
      * (radius 0: none, i.e. removed). Caches that hold static content (the GPU's instance
@@ -131,7 +131,7 @@ struct gn_scene {
     uint32_t edit_count;
     uint32_t dynamic_generation; /* bumped when a dynamic transform changes */
     float viewpoints[3][5];      /* a built-in scene's scenic cameras (gn_town_viewpoints) */
-    struct gn_world *world;  /* a BSP map's visibility data, or NULL (src/scene/world.h) */
+    struct gn_world *world;      /* a BSP map's visibility data, or NULL (src/scene/world.h) */
     /* Local lights, kept normalised (gn_light_normalize): the renderer packs them as they are. */
     gn_light_desc *lights;
     uint8_t *light_origin; /* gn_light_origin of each light */

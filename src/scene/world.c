@@ -20,7 +20,8 @@ static uint32_t oct_encode12(const float d[3])
         float fy = (1.0f - fabsf(x)) * (y >= 0.0f ? 1.0f : -1.0f);
         x = fx, y = fy;
     }
-    uint32_t qx = (uint32_t)lrintf((x * 0.5f + 0.5f) * 4095.0f), qy = (uint32_t)lrintf((y * 0.5f + 0.5f) * 4095.0f);
+    uint32_t qx = (uint32_t)lrintf((x * 0.5f + 0.5f) * 4095.0f),
+             qy = (uint32_t)lrintf((y * 0.5f + 0.5f) * 4095.0f);
     return (qx > 4095u ? 4095u : qx) | (qy > 4095u ? 4095u : qy) << 12;
 }
 

@@ -11,7 +11,7 @@ typedef struct gn_world {
     gn_bsp bsp;
     gn_bsp_mesh mesh;
     gn_bsp_vis vis;
-    uint32_t *face_instance; /* per BSP face: its instance, or UINT32_MAX (no triangles) */
+    uint32_t *face_instance;                 /* per BSP face: its instance, or UINT32_MAX (no triangles) */
     uint32_t first_instance, instance_count; /* the world's instances, contiguous */
     uint32_t *vis_faces, *vis_seen;          /* scratch for gn_bsp_visible_faces */
     uint32_t lightmaps;                      /* lightmaps in the scene's atlas texture */

@@ -450,8 +450,8 @@ gn_result gn_vk_create(gn_vk *vk, const gn_vk_desc *desc, gn_error *err)
     vk->log_user = desc->log_user;
     vk->log_level = desc->log_level ? desc->log_level : GN_LOG_WARN;
     vk->frame_number = 0;
-    gn_result res = create_instance(vk, desc->validation, desc->instance_extensions,
-                                    desc->instance_extension_count, err);
+    gn_result res =
+        create_instance(vk, desc->validation, desc->instance_extensions, desc->instance_extension_count, err);
     if (!res) res = create_device(vk, device_selector(desc->device), desc->presentable, err);
     vk->presentable = desc->presentable;
     if (!res) res = create_frames(vk, err);

@@ -327,14 +327,14 @@ void gn_vk_cmd_dispatch(gn_vk *vk, uint32_t x, uint32_t y, uint32_t z);
 void gn_vk_cmd_copy_image_to_buffer(gn_vk *vk, gn_vk_image *src, gn_vk_buffer *dst);
 void gn_vk_cmd_copy_ring(gn_vk *vk, gn_vk_buffer *dst, const VkBufferCopy *regions, uint32_t count);
 void gn_vk_cmd_fill(gn_vk *vk, gn_vk_buffer *dst, uint32_t value); /* the whole buffer */
-void gn_vk_cmd_copy_buffer(gn_vk *vk, gn_vk_buffer *src, gn_vk_buffer *dst,
-                           VkDeviceSize size);
+void gn_vk_cmd_copy_buffer(gn_vk *vk, gn_vk_buffer *src, gn_vk_buffer *dst, VkDeviceSize size);
 void gn_vk_cmd_copy_buffer_at(gn_vk *vk, gn_vk_buffer *src, VkDeviceSize src_offset, gn_vk_buffer *dst,
                               VkDeviceSize dst_offset, VkDeviceSize size);
 /* Viewport and scissor to a region of the current attachments (a shadow page in its atlas). */
 void gn_vk_cmd_set_region(gn_vk *vk, uint32_t x, uint32_t y, uint32_t w, uint32_t h);
 /* Clears a rectangle of the current depth attachment (inside a rendering). */
-void gn_vk_cmd_clear_depth_rect(gn_vk *vk, uint32_t x, uint32_t y, uint32_t w, uint32_t h, float depth); /* from 0 to 0 */
+void gn_vk_cmd_clear_depth_rect(gn_vk *vk, uint32_t x, uint32_t y, uint32_t w, uint32_t h,
+                                float depth); /* from 0 to 0 */
 
 /* The whole of src scaled into the whole of dst, filtered linearly (the output into a window). */
 void gn_vk_cmd_blit(gn_vk *vk, gn_vk_image *src, gn_vk_image *dst);
@@ -363,7 +363,7 @@ typedef struct gn_vk_swapchain {
 gn_result gn_vk_swapchain_attach(gn_vk *vk, gn_vk_swapchain *sc, VkSurfaceKHR surface, bool vsync,
                                  gn_error *err);
 void gn_vk_swapchain_destroy(gn_vk *vk, gn_vk_swapchain *sc); /* waits for the device */
-void gn_vk_surface_destroy(gn_vk *vk, VkSurfaceKHR surface);   /* one never attached */
+void gn_vk_surface_destroy(gn_vk *vk, VkSurfaceKHR surface);  /* one never attached */
 /* The next image for the frame being recorded, remade first when stale (the surface's size,
  * else width x height). *image is NULL when the window has no area; the frame then presents
  * nothing. */

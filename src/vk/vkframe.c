@@ -63,9 +63,11 @@ gn_result gn_vk_frame_harvest(gn_vk *vk, gn_vk_frame *f, gn_error *err)
         memcpy(f->vsm.rendered_level, g.rendered_level, sizeof f->vsm.rendered_level);
     }
     s->vsm_pages_requested = f->vsm.requested, s->vsm_pages_resident = f->vsm.resident;
-    s->vsm_pages_rendered_static = f->vsm.rendered_static, s->vsm_pages_rendered_dynamic = f->vsm.rendered_dynamic;
+    s->vsm_pages_rendered_static = f->vsm.rendered_static,
+    s->vsm_pages_rendered_dynamic = f->vsm.rendered_dynamic;
     s->vsm_pages_rendered_fresh = f->vsm.rendered_fresh;
-    s->vsm_pages_evicted = f->vsm.evicted, s->vsm_overflow = f->vsm.overflow, s->vsm_pages_waiting = f->vsm.waiting;
+    s->vsm_pages_evicted = f->vsm.evicted, s->vsm_overflow = f->vsm.overflow,
+    s->vsm_pages_waiting = f->vsm.waiting;
     s->vsm_pool_used = f->vsm.pool_used, s->vsm_pool_pages = f->vsm.pool_pages;
     s->vsm_sun_lag_deg = f->vsm.sun_lag_deg;
     memcpy(s->vsm_requested_level, f->vsm.requested_level, sizeof s->vsm_requested_level);

@@ -22,18 +22,26 @@ static gn_scene *make_scene(int mode)
     const float wall[] = {-2, 0, 0, 2, 0, 0, 2, 4, 0, -2, 4, 0};
     const float wall_uv[] = {0, 1, 1, 1, 1, 0, 0, 0};
     const uint32_t quad[] = {0, 1, 2, 0, 2, 3};
-    gn_mesh_desc gd = {.positions = ground, .vertex_count = 4, .indices = quad, .index_count = 6, .label = "ground"};
-    gn_mesh_desc wd = {
-        .positions = wall, .uvs = wall_uv, .vertex_count = 4, .indices = quad, .index_count = 6, .label = "wall"};
+    gn_mesh_desc gd = {
+        .positions = ground, .vertex_count = 4, .indices = quad, .index_count = 6, .label = "ground"};
+    gn_mesh_desc wd = {.positions = wall,
+                       .uvs = wall_uv,
+                       .vertex_count = 4,
+                       .indices = quad,
+                       .index_count = 6,
+                       .label = "wall"};
     uint8_t px[8 * 4]; /* 8x1: alpha 0 on the left four texels */
-    for (int i = 0; i < 8; i++) px[i * 4] = 220, px[i * 4 + 1] = 40, px[i * 4 + 2] = 30, px[i * 4 + 3] = i < 4 ? 0 : 255;
+    for (int i = 0; i < 8; i++)
+        px[i * 4] = 220, px[i * 4 + 1] = 40, px[i * 4 + 2] = 30, px[i * 4 + 3] = i < 4 ? 0 : 255;
     gn_texture_desc td = {.width = 8, .height = 1, .rgba8 = px, .srgb = true, .label = "half transparent"};
     uint32_t gm, wm, tex, gmat, wmat, id;
     gn_material_desc gmd = {.base_color = {0.7f, 0.7f, 0.7f, 1}, .label = "ground"};
     gn_material_desc wmd = {.base_color = {1, 1, 1, mode == BLEND ? 0.5f : 1.0f},
                             .normal_texture = GN_NO_TEXTURE,
                             .textures_set = true,
-                            .alpha_mode = mode == MASK ? GN_ALPHA_MASK : mode == BLEND ? GN_ALPHA_BLEND : GN_ALPHA_OPAQUE,
+                            .alpha_mode = mode == MASK    ? GN_ALPHA_MASK
+                                          : mode == BLEND ? GN_ALPHA_BLEND
+                                                          : GN_ALPHA_OPAQUE,
                             .label = "wall"};
     bool ok = !gn_scene_add_mesh(s, &gd, &gm, &err) && !gn_scene_add_mesh(s, &wd, &wm, &err) &&
               !gn_scene_add_texture(s, &td, &tex, &err) && !gn_scene_add_material(s, &gmd, &gmat, &err);
@@ -104,17 +112,19 @@ int main(void)
            opaque, mask, opaque ? (double)mask / opaque : 0.0, opaque_x, mask_x, blend_tinted, blend_depth);
     CHECK(opaque > 1000, "the opaque wall covers only %u pixels", opaque);
     CHECK(outside == 0, "%u alpha-tested pixels where the opaque wall is not", outside);
-    CHECK(mask > opaque * 35 / 100 && mask < opaque * 65 / 100, "the cut-out kept %u of %u pixels", mask, opaque);
+    CHECK(mask > opaque * 35 / 100 && mask < opaque * 65 / 100, "the cut-out kept %u of %u pixels", mask,
+          opaque);
     CHECK(mask_x > opaque_x + 10.0, "the kept half is not the right one (mean column %.1f vs %.1f)", mask_x,
           opaque_x);
     CHECK(blend_depth == 0, "the blended wall wrote depth at %u pixels", blend_depth);
-    CHECK(blend_tinted > opaque * 9 / 10, "the blended wall tinted only %u of %u pixels", blend_tinted, opaque);
+    CHECK(blend_tinted > opaque * 9 / 10, "the blended wall tinted only %u of %u pixels", blend_tinted,
+          opaque);
     uint32_t sn = shadowed(&fr[NONE]), so = shadowed(&fr[OPAQUE]), sm = shadowed(&fr[MASK]),
              sb = shadowed(&fr[BLEND]);
     printf("shadowed pixels: none %u, opaque %u, alpha-tested %u, blended %u\n", sn, so, sm, sb);
     CHECK(so > sn + 200, "the opaque wall casts too little shadow (%u vs %u)", so, sn);
-    CHECK(sm > sn + 50 && sm + 50 < so, "the alpha-tested wall's shadow (%u) is not between none (%u) and opaque (%u)",
-          sm, sn, so);
+    CHECK(sm > sn + 50 && sm + 50 < so,
+          "the alpha-tested wall's shadow (%u) is not between none (%u) and opaque (%u)", sm, sn, so);
     CHECK(sb == sn, "the blended wall cast shadow (%u vs %u)", sb, sn);
     for (int m = 0; m < 4; m++) {
         free(fr[m].color);

@@ -145,7 +145,10 @@ gn_frame_stats gt_frame(gn_renderer *r, gn_scene *s, const gn_frame_desc *f)
     return st;
 }
 
-uint32_t gt_vsm_settle(gn_renderer *r, gn_scene *s, const gn_frame_desc *f) { return settle(r, s, f, 200, true); }
+uint32_t gt_vsm_settle(gn_renderer *r, gn_scene *s, const gn_frame_desc *f)
+{
+    return settle(r, s, f, 200, true);
+}
 
 gn_frame_desc gt_vsm_at(float x, float z, float yaw, float hours)
 {

@@ -66,7 +66,8 @@ static int test_mark(gn_renderer *r, gn_scene *s)
             surface++;
             /* the shader's order: pixel centre to NDC, then each row of the inverse summed left
              * to right, then the divide */
-            float nx = ((float)x + 0.5f) / (float)W * 2.0f - 1.0f, ny = ((float)y + 0.5f) / (float)H * 2.0f - 1.0f;
+            float nx = ((float)x + 0.5f) / (float)W * 2.0f - 1.0f,
+                  ny = ((float)y + 0.5f) / (float)H * 2.0f - 1.0f;
             float wx = m[0] * nx + m[4] * ny + m[8] * d + m[12];
             float wy = m[1] * nx + m[5] * ny + m[9] * d + m[13];
             float wz = m[2] * nx + m[6] * ny + m[10] * d + m[14];
@@ -161,7 +162,8 @@ static uint32_t replay_frame(gn_renderer *r, replay *rp)
     free(mask);
     /* the dynamic layer: the casters ALLOC was given (they follow the static ones) */
     uint32_t nd = v->push[7], cap = v->dyn_capacity;
-    for (uint32_t q = 0; q < nd; q++) memcpy(rp->spheres[q], v->casters_cpu[v->static_casters + q].sphere, 16);
+    for (uint32_t q = 0; q < nd; q++)
+        memcpy(rp->spheres[q], v->casters_cpu[v->static_casters + q].sphere, 16);
     uint32_t needed = gn_vsm_dynamic_pages(&rp->st, &v->view, (const float(*)[4])rp->spheres, nd, rp->scratch,
                                            rp->dyn, cap);
     uint32_t dyn_count = needed < cap ? needed : cap;
@@ -183,16 +185,20 @@ static uint32_t replay_frame(gn_renderer *r, replay *rp)
     for (uint32_t k = 0; k < total; k++) {
         const gn_vsm_page *c = &rp->st.pages[k];
         const gn_gpu_vsm_state *g = &gpu[k];
-        bool g_rendered = (g->b[1] & GN_GPU_VSM_STATE_RENDERED) != 0, g_dirty = (g->b[1] & GN_GPU_VSM_STATE_DIRTY) != 0;
+        bool g_rendered = (g->b[1] & GN_GPU_VSM_STATE_RENDERED) != 0,
+             g_dirty = (g->b[1] & GN_GPU_VSM_STATE_DIRTY) != 0;
         bool same = c->physical == g->a[2];
         if (same && c->physical != GN_VSM_NONE)
             same = (int32_t)g->a[0] == c->i && (int32_t)g->a[1] == c->j && g_rendered == c->rendered &&
-                   g_dirty == c->dirty && g->b[0] == c->last_requested && (!c->rendered || g->a[3] == c->version);
+                   g_dirty == c->dirty && g->b[0] == c->last_requested &&
+                   (!c->rendered || g->a[3] == c->version);
         if (!same && differ++ < 5)
-            printf("  page %u (level %u): GPU physical %u (%d, %d) rendered %d dirty %d version %u frame %u; CPU %u "
+            printf("  page %u (level %u): GPU physical %u (%d, %d) rendered %d dirty %d version %u frame %u; "
+                   "CPU %u "
                    "(%d, %d) %d %d %u %u\n",
-                   k, k / per_level, g->a[2], (int32_t)g->a[0], (int32_t)g->a[1], g_rendered, g_dirty, g->a[3],
-                   g->b[0], c->physical, c->i, c->j, c->rendered, c->dirty, c->version, c->last_requested);
+                   k, k / per_level, g->a[2], (int32_t)g->a[0], (int32_t)g->a[1], g_rendered, g_dirty,
+                   g->a[3], g->b[0], c->physical, c->i, c->j, c->rendered, c->dirty, c->version,
+                   c->last_requested);
     }
     /* the free stack, in order */
     size_t pool_words = 4 + v->s.pool_pages;
@@ -228,10 +234,11 @@ static uint32_t replay_frame(gn_renderer *r, replay *rp)
         fs.vsm_pages_rendered_fresh != stats.rendered_fresh ||
         fabsf(fs.vsm_sun_lag_deg - stats.sun_lag_deg) > 1e-3f) {
         differ++;
-        printf("  stats: GPU requested %u resident %u evicted %u waiting %u fresh %u lag %g; CPU %u %u %u %u %u %g\n",
+        printf("  stats: GPU requested %u resident %u evicted %u waiting %u fresh %u lag %g; CPU %u %u %u %u "
+               "%u %g\n",
                fs.vsm_pages_requested, fs.vsm_pages_resident, fs.vsm_pages_evicted, fs.vsm_pages_waiting,
-               fs.vsm_pages_rendered_fresh, fs.vsm_sun_lag_deg, stats.requested, stats.resident, stats.evicted,
-               stats.waiting, stats.rendered_fresh, stats.sun_lag_deg);
+               fs.vsm_pages_rendered_fresh, fs.vsm_sun_lag_deg, stats.requested, stats.resident,
+               stats.evicted, stats.waiting, stats.rendered_fresh, stats.sun_lag_deg);
     }
     free(gpu);
     free(entries);
@@ -287,10 +294,12 @@ static uint32_t check_bin(gn_renderer *r, const gn_scene *s, uint32_t *pairs_see
     for (uint32_t e = 0; e < head[0]; e++) {
         const gn_gpu_vsm_render *page = &entries[e];
         float size = page->rect[2];
-        int32_t i = (int32_t)floorf(page->rect[0] / size + 0.5f), j = (int32_t)floorf(page->rect[1] / size + 0.5f);
+        int32_t i = (int32_t)floorf(page->rect[0] / size + 0.5f),
+                j = (int32_t)floorf(page->rect[1] / size + 0.5f);
         uint32_t found = 0;
         if (!page->page[3]) {
-            found = gn_vsm_bins_page(&bins, &v->view, xy, rad, page->page[2], i, j, 0.5f * size / 128.0f, list);
+            found =
+                gn_vsm_bins_page(&bins, &v->view, xy, rad, page->page[2], i, j, 0.5f * size / 128.0f, list);
         } else {
             for (uint32_t k = v->static_casters; k < m; k++) {
                 float r2 = v->casters_cpu[k].sphere[3], x = xy[2 * k], y = xy[2 * k + 1];
@@ -344,7 +353,8 @@ static int test_alloc_reference(gn_scene *s)
     rp.dyn_prev_count = ~0u;
     uint32_t differ = 0, rendered = 0, pairs = 0, frames = 24;
     for (uint32_t k = 0; k < frames; k++) {
-        gn_frame_desc f = gt_vsm_at(-30.0f + 0.8f * (float)k, 12.0f, -20.0f + 3.0f * (float)k, 9.0f + 0.01f * (float)(k / 4));
+        gn_frame_desc f = gt_vsm_at(-30.0f + 0.8f * (float)k, 12.0f, -20.0f + 3.0f * (float)k,
+                                    9.0f + 0.01f * (float)(k / 4));
         f.seconds = 0.1 * k; /* the town's carts and balloons move */
         gn_frame_stats st = gt_frame(r, s, &f);
         rendered += st.vsm_pages_rendered_static + st.vsm_pages_rendered_dynamic;
@@ -352,8 +362,8 @@ static int test_alloc_reference(gn_scene *s)
         if (d) printf("frame %u: %u differences\n", k, d);
         differ += d;
     }
-    printf("ALLOC and BIN against the CPU: %u frames, %u pages rendered, %u caster pairs, %u differences\n", frames,
-           rendered, pairs, differ);
+    printf("ALLOC and BIN against the CPU: %u frames, %u pages rendered, %u caster pairs, %u differences\n",
+           frames, rendered, pairs, differ);
     CHECK(rendered > 50 && pairs > 100, "too little happened: %u pages, %u pairs", rendered, pairs);
     CHECK(differ == 0, "the GPU's ALLOC or BIN differs from the CPU reference");
     GT_CHECK_VALIDATION(r, "replaying ALLOC");
@@ -376,8 +386,8 @@ static uint32_t rerendered(gn_renderer *r, const gn_gpu_vsm_state *before, uint3
     for (uint32_t k = 0; k < head[1]; k++) {
         const gn_gpu_vsm_state *b = &before[entries[k].page[0]], *a = &now[entries[k].page[0]];
         bool was_valid = b->a[2] != GN_VSM_NONE && (b->b[1] & GN_GPU_VSM_STATE_RENDERED) &&
-                         !(b->b[1] & GN_GPU_VSM_STATE_DIRTY) && b->a[3] == before_version && b->a[0] == a->a[0] &&
-                         b->a[1] == a->a[1];
+                         !(b->b[1] & GN_GPU_VSM_STATE_DIRTY) && b->a[3] == before_version &&
+                         b->a[0] == a->a[0] && b->a[1] == a->a[1];
         bad += was_valid;
     }
     free(entries);
@@ -397,7 +407,8 @@ static int test_still_sun(gn_renderer *r, gn_scene *s)
     first = gt_render(r, s, &f);
     gn_frame_stats st = gt_frame(r, s, &f);
     CHECK(st.vsm_pages_rendered_static == 0 && st.vsm_pages_rendered_dynamic == 0,
-          "a still camera rendered %u + %u pages", st.vsm_pages_rendered_static, st.vsm_pages_rendered_dynamic);
+          "a still camera rendered %u + %u pages", st.vsm_pages_rendered_static,
+          st.vsm_pages_rendered_dynamic);
     const gn_vsm_versions *vs = &r->vsm.versions;
     uint32_t rendered = 0, bad = 0, frames = 20, start_version = vs->current;
     /* walk 0.4 m a frame and turn 2 degrees a frame, then come back the same way */
@@ -412,20 +423,20 @@ static int test_still_sun(gn_renderer *r, gn_scene *s)
         free(before);
         rendered += fs.vsm_pages_rendered_static + fs.vsm_pages_rendered_dynamic;
     }
-    printf("still sun, walking camera: %u pages rendered over %u frames, %u of them cached already\n", rendered,
-           2 * frames, bad);
+    printf("still sun, walking camera: %u pages rendered over %u frames, %u of them cached already\n",
+           rendered, 2 * frames, bad);
     CHECK(bad == 0, "%u cached pages of the current sun were rendered again", bad);
     CHECK(rendered > 0, "walking and turning requested no new page");
-    CHECK(vs->current == start_version, "the light version changed under a still sun (%u to %u)", start_version,
-          vs->current);
+    CHECK(vs->current == start_version, "the light version changed under a still sun (%u to %u)",
+          start_version, vs->current);
     /* back where it started, once the pages it needs there are back */
     gt_vsm_settle(r, s, &f);
     r->vsm_resolve.have_prev = false;
     uint8_t *again = gt_render(r, s, &f);
     gt_diff diff = gt_compare(first, again, W, H, 0);
     printf("back at the start: shadow image max difference %u\n", diff.max_channel);
-    CHECK(diff.max_channel == 0, "the shadow image changed after a walk and back (max diff %u): the grid crawls",
-          diff.max_channel);
+    CHECK(diff.max_channel == 0,
+          "the shadow image changed after a walk and back (max diff %u): the grid crawls", diff.max_channel);
     /* dynamic objects move: only pages they touch are rendered, counted as dynamic. The camera
      * looks down at the lowest dynamic object (a cart on a street) from 12 m away. */
     const float *low = NULL;
@@ -434,7 +445,8 @@ static int test_still_sun(gn_renderer *r, gn_scene *s)
             low = s->instances[i].sphere;
     CHECK(low != NULL, "the town has no dynamic object");
     gn_frame_desc d = {.camera_set = true, .time_of_day = 10.0f, .time_set = true, .shadows = GN_SHADOWS_VSM};
-    d.camera.position[0] = low[0], d.camera.position[1] = low[1] + 8.0f, d.camera.position[2] = low[2] + 12.0f;
+    d.camera.position[0] = low[0], d.camera.position[1] = low[1] + 8.0f,
+    d.camera.position[2] = low[2] + 12.0f;
     d.camera.pitch = -30.0f;
     gt_vsm_settle(r, s, &d);
     uint32_t dynamic = 0, fixed = 0;
@@ -463,7 +475,8 @@ static int test_added_object(gn_renderer *r, gn_scene *s)
     gn_frame_stats st = gt_frame(r, s, &f);
     uint32_t requested = st.vsm_pages_requested;
     /* a 3 m cube 12 m in front of the camera, on the ground (yaw -20: forward is (-sin, 0, -cos)) */
-    float cx = -40.0f + 12.0f * sinf(20.0f * 3.14159265f / 180.0f), cz = 10.0f - 12.0f * cosf(20.0f * 3.14159265f / 180.0f);
+    float cx = -40.0f + 12.0f * sinf(20.0f * 3.14159265f / 180.0f),
+          cz = 10.0f - 12.0f * cosf(20.0f * 3.14159265f / 180.0f);
     float pos[24];
     for (int k = 0; k < 8; k++) {
         pos[k * 3 + 0] = cx + ((k & 1) ? 1.5f : -1.5f);
@@ -472,7 +485,8 @@ static int test_added_object(gn_renderer *r, gn_scene *s)
     }
     static const uint32_t idx[36] = {0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4,
                                      2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3, 7, 1, 7, 5};
-    gn_mesh_desc md = {.positions = pos, .vertex_count = 8, .indices = idx, .index_count = 36, .label = "cube"};
+    gn_mesh_desc md = {
+        .positions = pos, .vertex_count = 8, .indices = idx, .index_count = 36, .label = "cube"};
     gn_error err = {0};
     uint32_t mesh, id;
     CHECK(gn_scene_add_mesh(s, &md, &mesh, &err) == GN_OK, "%s", err.message);
@@ -488,13 +502,27 @@ static int test_added_object(gn_renderer *r, gn_scene *s)
     printf("added object: %u static pages rendered again of %u requested; shadow image changed on %.2f%% of "
            "pixels\n",
            rendered, requested, d.over_share * 100.0);
-    CHECK(rendered > 0 && rendered * 4 < requested, "%u pages rendered for one added cube (%u requested)", rendered,
-          requested);
+    CHECK(rendered > 0 && rendered * 4 < requested, "%u pages rendered for one added cube (%u requested)",
+          rendered, requested);
     CHECK(d.over_share > 0.001, "the added cube's shadow did not appear");
 
     /* moved 6 m sideways: the pages its old and new bounds touch, no more; its shadow moves */
-    float t[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 6.0f * cosf(20.0f * 3.14159265f / 180.0f), 0,
-                   -6.0f * sinf(20.0f * 3.14159265f / 180.0f), 1}; /* the camera's right */
+    float t[16] = {1,
+                   0,
+                   0,
+                   0,
+                   0,
+                   1,
+                   0,
+                   0,
+                   0,
+                   0,
+                   1,
+                   0,
+                   6.0f * cosf(20.0f * 3.14159265f / 180.0f),
+                   0,
+                   -6.0f * sinf(20.0f * 3.14159265f / 180.0f),
+                   1}; /* the camera's right */
     CHECK(gn_scene_set_transform(s, id, t, &err) == GN_OK, "%s", err.message);
     uint32_t moved = 0;
     for (int k = 0; k < 4; k++) moved += gt_frame(r, s, &f).vsm_pages_rendered_static;
@@ -508,14 +536,16 @@ static int test_added_object(gn_renderer *r, gn_scene *s)
     for (int k = 0; k < 4; k++) removed += gt_frame(r, s, &f).vsm_pages_rendered_static;
     uint8_t *gone = gt_render(r, s, &f);
     gt_diff dg = gt_compare(before, gone, W, H, 96), da = gt_compare(before, after, W, H, 96);
-    printf("moved object: %u pages rendered again, shadow moved on %.2f%% of pixels; removed: %u pages, %.3f%% of "
+    printf("moved object: %u pages rendered again, shadow moved on %.2f%% of pixels; removed: %u pages, "
+           "%.3f%% of "
            "pixels differ from before it was added (%.3f%% with it)\n",
            moved, dm.over_share * 100.0, removed, dg.over_share * 100.0, da.over_share * 100.0);
     /* two sets of bounds (before and after) touch twice the pages an added cube's do */
-    CHECK(moved > 0 && moved * 2 < requested, "%u pages rendered for one moved cube (%u requested)", moved, requested);
-    CHECK(dm.over_share > 0.001, "the moved cube's shadow did not move");
-    CHECK(removed > 0 && removed * 2 < requested, "%u pages rendered for one removed cube (%u requested)", removed,
+    CHECK(moved > 0 && moved * 2 < requested, "%u pages rendered for one moved cube (%u requested)", moved,
           requested);
+    CHECK(dm.over_share > 0.001, "the moved cube's shadow did not move");
+    CHECK(removed > 0 && removed * 2 < requested, "%u pages rendered for one removed cube (%u requested)",
+          removed, requested);
     CHECK(da.over_share > 0.001 && dg.over_share * 10.0 < da.over_share,
           "the removed cube's shadow stayed (%.3f%% of pixels against %.3f%%)", dg.over_share * 100.0,
           da.over_share * 100.0);
@@ -559,9 +589,11 @@ static int test_moving_sun(gn_renderer *r, gn_scene *s)
         uint32_t left = budget - max_other;
         float bound = max_step * (float)((max_req + left - 1) / left + 1);
         if (st.vsm_sun_lag_deg > worst_lag) worst_lag = st.vsm_sun_lag_deg, worst_bound = bound;
-        CHECK(st.vsm_sun_lag_deg <= bound, "frame %d: lag %g deg over the bound %g", k, st.vsm_sun_lag_deg, bound);
+        CHECK(st.vsm_sun_lag_deg <= bound, "frame %d: lag %g deg over the bound %g", k, st.vsm_sun_lag_deg,
+              bound);
     }
-    printf("moving sun: %.5f deg a frame, at most %u pages a frame (budget %u), worst lag %.5f deg (bound %.5f)\n",
+    printf("moving sun: %.5f deg a frame, at most %u pages a frame (budget %u), worst lag %.5f deg (bound "
+           "%.5f)\n",
            max_step, max_rendered, budget, worst_lag, worst_bound);
     CHECK(over == 0, "%u frames rendered more pages than the budget", over);
     CHECK(worst_lag > 0.0f, "no lag at all: are pages versioned?");

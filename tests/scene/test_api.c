@@ -158,7 +158,8 @@ static int test_instances_and_animation(void)
     const struct gn_scene_edit *ed = &s->edits[0];
     CHECK(ed->instance == st && memcmp(ed->before, was, sizeof was) == 0 && ed->after[0] == was[0] + 5 &&
               ed->after[3] == was[3],
-          "edit of a static move: instance %u, before x %g, after x %g", ed->instance, ed->before[0], ed->after[0]);
+          "edit of a static move: instance %u, before x %g, after x %g", ed->instance, ed->before[0],
+          ed->after[0]);
     uint32_t gen = s->dynamic_generation;
     CHECK(gn_scene_set_transform(s, dy, t, &e) == GN_OK && s->dynamic_generation != gen, "%s", e.message);
 

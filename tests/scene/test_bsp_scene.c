@@ -29,8 +29,8 @@ static void build_batches(const gn_scene *s, batches *b)
                              .scratch_keys = calloc(n, sizeof(uint64_t))};
     for (uint32_t i = 0; i < n; i++) {
         const gn_instance *in = &s->instances[i];
-        b->items[i] = (gn_cull_item){{in->sphere[0], in->sphere[1], in->sphere[2], in->sphere[3]},
-                                     in->mesh, in->material, 0, i};
+        b->items[i] = (gn_cull_item){
+            {in->sphere[0], in->sphere[1], in->sphere[2], in->sphere[3]}, in->mesh, in->material, 0, i};
     }
     gn_draw_list_build(b->items, n, NULL, &b->list);
 }
@@ -85,7 +85,8 @@ int main(void)
               memcmp(x.list.groups, y.list.groups, x.list.group_count * sizeof *x.list.groups) == 0 &&
               memcmp(x.list.instances, y.list.instances, x.list.instance_count * sizeof(uint32_t)) == 0,
           "the batch order differs between loads");
-    printf("%u faces in %u groups, %u batches\n", x.list.instance_count, x.list.group_count, x.list.batch_count);
+    printf("%u faces in %u groups, %u batches\n", x.list.instance_count, x.list.group_count,
+           x.list.batch_count);
 
     /* every instance is lit one way: a lightmapped material, or the grid (or neither only when
      * the grid is dark or missing there) */

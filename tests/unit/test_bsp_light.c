@@ -69,8 +69,8 @@ static void test_atlas(void)
     gn_bsp_atlas a, again;
     CHECK(gn_bsp_lightmap_atlas(&b, &a, &err) == GN_OK, "atlas: %s", err.message);
     CHECK(gn_bsp_lightmap_atlas(&b, &again, &err) == GN_OK, "atlas again: %s", err.message);
-    CHECK(a.count == 1 && a.width >= 130 && a.height >= 130, "atlas %ux%u with %u lightmaps", a.width, a.height,
-          a.count);
+    CHECK(a.count == 1 && a.width >= 130 && a.height >= 130, "atlas %ux%u with %u lightmaps", a.width,
+          a.height, a.count);
     CHECK(a.width == again.width && a.height == again.height &&
               memcmp(a.texels, again.texels, (size_t)a.width * a.height * 4) == 0,
           "two atlases of one map differ");
@@ -116,7 +116,8 @@ static void test_grid(void)
     float want = 0.5f * lin(1) + 0.5f * lin(9);
     CHECK(fabsf(amb[0] - want) < 1e-4f && amb[1] == 0.0f && dl[1] == 0.0f,
           "ambient %g (want %g), directed %g", amb[0], want, dl[1]);
-    CHECK(fabsf(dir[1] - 1.0f) < 1e-5f, "Quake +Z should be the renderer's +Y: %g %g %g", dir[0], dir[1], dir[2]);
+    CHECK(fabsf(dir[1] - 1.0f) < 1e-5f, "Quake +Z should be the renderer's +Y: %g %g %g", dir[0], dir[1],
+          dir[2]);
     /* a quarter of the way up: directed is a quarter of the top cells' */
     float q[3] = {0.0f, 128.0f * GN_BSP_UNIT, 0.0f};
     CHECK(gn_bsp_light_grid_sample(&b, q, amb, dl, dir), "no light at Quake (0, 0, 128)");
@@ -126,7 +127,8 @@ static void test_grid(void)
     float near_dark[3] = {1024.0f * GN_BSP_UNIT, 512.0f * GN_BSP_UNIT, -512.0f * GN_BSP_UNIT};
     CHECK(gn_bsp_light_grid_sample(&b, near_dark, amb, dl, dir), "no light near the dark cell");
     CHECK(fabsf(dl[1] - lin(16)) < 1e-4f && fabsf(amb[0] - lin(17)) < 1e-4f,
-          "next to the dark cell: directed %g (want %g), ambient %g (want %g)", dl[1], lin(16), amb[0], lin(17));
+          "next to the dark cell: directed %g (want %g), ambient %g (want %g)", dl[1], lin(16), amb[0],
+          lin(17));
     /* outside the grid: its edge */
     float far[3] = {-5000.0f, 0.0f, 0.0f};
     CHECK(gn_bsp_light_grid_sample(&b, far, amb, dl, dir) && fabsf(amb[0] - lin(1)) < 1e-4f,

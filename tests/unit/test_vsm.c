@@ -62,8 +62,8 @@ static void test_mark(void)
          * last level; the level below it would have been too fine */
         float texel = ldexpf(v.texel0, (int)level);
         float dist = sqrtf(d * d + 4.0f);
-        CHECK(texel * GN_VSM_MATCH >= dist * pixel || level + 1 == s.levels, "level %u texel %g below footprint %g",
-              level, texel, dist * pixel);
+        CHECK(texel * GN_VSM_MATCH >= dist * pixel || level + 1 == s.levels,
+              "level %u texel %g below footprint %g", level, texel, dist * pixel);
         CHECK(level == 0 || ldexpf(v.texel0, (int)level - 1) * GN_VSM_MATCH < dist * pixel,
               "level %u chosen at %g m where level %u matched", level, d, level - 1);
         prev = level;
@@ -117,7 +117,8 @@ static void test_cache_still_sun(void)
     gn_vsm_alloc(&st, &v, mask, &stats);
     gn_vsm_select(&st, s.page_budget, &stats);
     CHECK(st.render_count == 0 && stats.requested == requested && stats.sun_lag_deg == 0.0f,
-          "still frame rendered %u, requested %u, lag %g", st.render_count, stats.requested, stats.sun_lag_deg);
+          "still frame rendered %u, requested %u, lag %g", st.render_count, stats.requested,
+          stats.sun_lag_deg);
     gn_vsm_commit(&st);
     /* the camera walks and turns: only pages never seen before are rendered */
     uint32_t seen_new = 0;
@@ -128,11 +129,12 @@ static void test_cache_still_sun(void)
         mark_ground(&v, mask, 60.0f, 0.5f);
         uint32_t per = 32 * 32;
         for (uint32_t k = 0; k < 6 * per; k++)
-            if ((mask[k >> 5] >> (k & 31)) & 1u) before_new += st.pages[k].physical == GN_VSM_NONE || !st.pages[k].rendered;
+            if ((mask[k >> 5] >> (k & 31)) & 1u)
+                before_new += st.pages[k].physical == GN_VSM_NONE || !st.pages[k].rendered;
         gn_vsm_alloc(&st, &v, mask, &stats);
         gn_vsm_select(&st, s.page_budget, &stats);
-        CHECK(st.render_count <= before_new, "frame %d rendered %u pages, only %u were new", f, st.render_count,
-              before_new);
+        CHECK(st.render_count <= before_new, "frame %d rendered %u pages, only %u were new", f,
+              st.render_count, before_new);
         seen_new += st.render_count;
         gn_vsm_commit(&st);
     }

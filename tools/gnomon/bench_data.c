@@ -157,7 +157,8 @@ bool gn_bench_summarize(const gn_bench_data *d, gn_bench_summary *out)
         gn_bench_series(col, d->count, tmp, scratch, &st);
         out->vsm_overflow_max = st.max;
         free(col);
-    }    gn_series_stats c;
+    }
+    gn_series_stats c;
     gn_bench_series(d->draws, d->count, tmp, scratch, &c);
     out->draws = c.median;
     gn_bench_series(d->triangles, d->count, tmp, scratch, &c);
@@ -194,7 +195,9 @@ void gn_bench_print_table(FILE *f, const gn_bench_summary *s)
     gn_bench_row(f, "shadow GPU", &s->shadow);
     fprintf(f, "%-22s %.2fx\n", "frame spike max/med", s->frame_spike);
     if (s->vsm_requested_median > 0 || s->vsm_rendered_max > 0)
-        fprintf(f, "%-22s requested %.0f (median), rendered %.0f median / %.0f max, overflow max %.0f, sun lag max %.4f deg\n",
+        fprintf(f,
+                "%-22s requested %.0f (median), rendered %.0f median / %.0f max, overflow max %.0f, sun lag "
+                "max %.4f deg\n",
                 "vsm pages", s->vsm_requested_median, s->vsm_rendered_median, s->vsm_rendered_max,
                 s->vsm_overflow_max, s->vsm_lag_max);
     fprintf(f, "%-22s %s\n", "draws (median)", gn_report_count(gn_bench_count(s->draws), a, sizeof a));

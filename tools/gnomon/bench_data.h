@@ -16,7 +16,8 @@
  * and the virtual shadow map's page counts (zero under CSM). */
 typedef struct gn_bench_shadow_frame {
     double shadow_ms;
-    uint32_t requested, resident, rendered_static, rendered_dynamic, rendered_fresh, evicted, overflow, waiting;
+    uint32_t requested, resident, rendered_static, rendered_dynamic, rendered_fresh, evicted, overflow,
+        waiting;
     float sun_lag_deg;
 } gn_bench_shadow_frame;
 
@@ -24,7 +25,7 @@ typedef struct gn_bench_data {
     uint32_t capacity, count;
     uint64_t *frame_index;
     double *frame_ms, *cpu_ms, *vis_ms, *draws, *triangles, *visible, *draw_groups, *lights, *overflow;
-    uint32_t instances_total; /* of the newest sample */
+    uint32_t instances_total;      /* of the newest sample */
     gn_bench_shadow_frame *shadow; /* per frame */
     double *shadow_ms;             /* per frame, the same as shadow[].shadow_ms (for the summary) */
     uint32_t pass_count;
@@ -53,7 +54,7 @@ typedef struct gn_bench_summary {
     gn_series_stats frame, cpu, visibility; /* visibility: the CPU's culling and draw list */
     gn_series_stats shadow;                 /* GPU time of the sun's shadow passes */
     double vsm_rendered_median, vsm_rendered_max, vsm_requested_median, vsm_lag_max, vsm_overflow_max;
-    double frame_spike;                     /* max / median frame GPU time */
+    double frame_spike;                            /* max / median frame GPU time */
     double draws, triangles, visible, draw_groups; /* medians */
     double lights;                                 /* median */
     double overflow_max;                           /* the most light-froxel pairs dropped in a frame */

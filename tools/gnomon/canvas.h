@@ -12,8 +12,8 @@ typedef struct gn_rgb {
 
 typedef struct gn_canvas {
     int width, height;
-    uint8_t *rgb;  /* `channels` bytes a pixel, top row first */
-    int channels;  /* 3: RGB; 4: RGBA, every pixel drawn taking `alpha` (the viewer's overlay) */
+    uint8_t *rgb; /* `channels` bytes a pixel, top row first */
+    int channels; /* 3: RGB; 4: RGBA, every pixel drawn taking `alpha` (the viewer's overlay) */
     uint8_t alpha;
 } gn_canvas;
 

@@ -41,8 +41,8 @@ int gn_cli_fail(const char *command, const gn_error *err);
 #define GN_CLI_SETTLE_FRAMES 256
 gn_result gn_cli_render_settled(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, uint32_t *frames,
                                 gn_frame_stats *stats, gn_error *err);
-gn_result gn_cli_load_scene(const char *scene, const char *paks, bool map_lights, uint32_t seed, uint32_t scale,
-                            gn_scene **out, gn_error *err);
+gn_result gn_cli_load_scene(const char *scene, const char *paks, bool map_lights, uint32_t seed,
+                            uint32_t scale, gn_scene **out, gn_error *err);
 int gn_cli_after_parse(int status, const char *msg, void (*help)(FILE *f));
 
 /* Creates the missing parent folders of path (mkdir -p of its directory). On failure writes

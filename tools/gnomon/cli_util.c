@@ -91,8 +91,8 @@ int gn_cli_after_parse(int status, const char *msg, void (*help)(FILE *f))
     return GN_CLI_GO_ON;
 }
 
-gn_result gn_cli_load_scene(const char *scene, const char *paks, bool map_lights, uint32_t seed, uint32_t scale,
-                            gn_scene **out, gn_error *err)
+gn_result gn_cli_load_scene(const char *scene, const char *paks, bool map_lights, uint32_t seed,
+                            uint32_t scale, gn_scene **out, gn_error *err)
 {
     if (strcmp(scene, "town") == 0) {
         gn_builtin_desc bd = {.name = scene, .seed = seed, .scale = scale};

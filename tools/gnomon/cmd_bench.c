@@ -123,7 +123,8 @@ static int gn_bench_run_all(gn_bench_run *b)
     gn_light_opts_apply(&o->light, &rd.lights);
     gn_shadows shadow_mode;
     char shadow_err[256];
-    if (!gn_shadow_opts_apply(&o->shadow, "bench", &rd.csm, &rd.vsm, &shadow_mode, shadow_err, sizeof shadow_err)) {
+    if (!gn_shadow_opts_apply(&o->shadow, "bench", &rd.csm, &rd.vsm, &shadow_mode, shadow_err,
+                              sizeof shadow_err)) {
         fprintf(stderr, "%s\n", shadow_err);
         return GN_EXIT_USAGE;
     }

@@ -37,8 +37,8 @@ void gn_light_opts_apply(const gn_light_opts *o, gn_lights_desc *d);
  * ranges, defaults and help lines. */
 typedef struct gn_frame_opts {
     const char *scene;
-    const char *paks; /* folder of .pk3 archives for Quake 3 maps */
-    uint32_t pvs;     /* 1: BSP worlds cull by PVS and frustum (default); 0: frustum only */
+    const char *paks;    /* folder of .pk3 archives for Quake 3 maps */
+    uint32_t pvs;        /* 1: BSP worlds cull by PVS and frustum (default); 0: frustum only */
     uint32_t map_lights; /* 1: a Quake 3 map's light entities become point lights */
     uint32_t size[2];
     float time;
@@ -67,8 +67,8 @@ typedef enum gn_bench_path { GN_PATH_STATIC, GN_PATH_SUN, GN_PATH_WALK, GN_PATH_
 
 typedef struct gn_bench_opts {
     const char *scene;
-    const char *paks; /* folder of .pk3 archives for Quake 3 maps */
-    uint32_t pvs;     /* 1: BSP worlds cull by PVS and frustum (default); 0: frustum only */
+    const char *paks;    /* folder of .pk3 archives for Quake 3 maps */
+    uint32_t pvs;        /* 1: BSP worlds cull by PVS and frustum (default); 0: frustum only */
     uint32_t map_lights; /* 1: a Quake 3 map's light entities become point lights */
     uint32_t size[2];
     uint32_t frames, warmup;
@@ -93,7 +93,11 @@ typedef struct gn_shadowref_opts {
 #define GN_SHADOWCHECK_MAX_VIEWS 4
 
 /* zero is the default: virtual shadow maps (docs/SHADOWS.md: why) */
-typedef enum gn_shadowcheck_mode { GN_SHADOWCHECK_VSM, GN_SHADOWCHECK_NONE, GN_SHADOWCHECK_CSM } gn_shadowcheck_mode;
+typedef enum gn_shadowcheck_mode {
+    GN_SHADOWCHECK_VSM,
+    GN_SHADOWCHECK_NONE,
+    GN_SHADOWCHECK_CSM
+} gn_shadowcheck_mode;
 
 typedef struct gn_shadowcheck_opts {
     gn_frame_opts frame;

@@ -30,14 +30,16 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
     gn_light_opts_apply(&o->light, &rd.lights);
     gn_shadows shadow_mode;
     char shadow_err[256];
-    if (!gn_shadow_opts_apply(&o->shadow, "render", &rd.csm, &rd.vsm, &shadow_mode, shadow_err, sizeof shadow_err)) {
+    if (!gn_shadow_opts_apply(&o->shadow, "render", &rd.csm, &rd.vsm, &shadow_mode, shadow_err,
+                              sizeof shadow_err)) {
         fprintf(stderr, "%s\n", shadow_err);
         return GN_EXIT_USAGE;
     }
     if (gn_renderer_create(&rd, r, &err) != GN_OK) return gn_cli_fail("render", &err);
 
     double t0 = gn_cli_now_ms();
-    if (gn_cli_load_scene(o->frame.scene, o->frame.paks, o->frame.map_lights, o->frame.seed, o->frame.scale, scene, &err) != GN_OK)
+    if (gn_cli_load_scene(o->frame.scene, o->frame.paks, o->frame.map_lights, o->frame.seed, o->frame.scale,
+                          scene, &err) != GN_OK)
         return gn_cli_fail("render", &err);
     if (o->light.lights && gn_scene_add_builtin_lights(*scene, o->light.lights, o->frame.seed, &err) != GN_OK)
         return gn_cli_fail("render", &err);
@@ -53,7 +55,8 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
     frame.naive_lights = !o->light.clustered;
     uint32_t settled = 0;
     gn_frame_stats vs;
-    if (gn_cli_render_settled(*r, *scene, &frame, &settled, &vs, &err) != GN_OK) return gn_cli_fail("render", &err);
+    if (gn_cli_render_settled(*r, *scene, &frame, &settled, &vs, &err) != GN_OK)
+        return gn_cli_fail("render", &err);
     if (shadow_mode == GN_SHADOWS_VSM)
         printf("vsm: the page cache settled after %u frames (%u pages requested)\n", settled,
                vs.vsm_pages_requested);

@@ -61,8 +61,9 @@ static int gn_check_view_run(gn_check_run *c, uint32_t i)
     gn_frame_view fv;
     uint32_t settled;
     gn_frame_stats vs;
-    if (gn_cli_render_settled(c->r, c->scene, &f, &settled, &vs, &err) != GN_OK || gn_read_pixels(c->r, c->rgba, &err) != GN_OK ||
-        gn_read_depth(c->r, c->depth, &err) != GN_OK || gn_get_frame_view(c->r, &fv, &err) != GN_OK)
+    if (gn_cli_render_settled(c->r, c->scene, &f, &settled, &vs, &err) != GN_OK ||
+        gn_read_pixels(c->r, c->rgba, &err) != GN_OK || gn_read_depth(c->r, c->depth, &err) != GN_OK ||
+        gn_get_frame_view(c->r, &fv, &err) != GN_OK)
         return gn_cli_fail("shadowcheck", &err);
     /* Built after the first gn_render, which moves dynamic objects to the frame's time; every
      * view renders the same time, so one build serves them all. */

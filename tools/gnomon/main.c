@@ -64,10 +64,10 @@ int main(int argc, char **argv)
     if (strcmp(name, "help") == 0) {
         const gn_command *c = gn_find_command(argv[2]);
         if (!c || argc > 3) {
-            fprintf(
-                stderr,
-                "gnomon help: unknown command '%s' (commands: render, bench, info, view, shadowref, shadowcheck)\n",
-                argv[2]);
+            fprintf(stderr,
+                    "gnomon help: unknown command '%s' (commands: render, bench, info, view, shadowref, "
+                    "shadowcheck)\n",
+                    argv[2]);
             return GN_EXIT_USAGE;
         }
         c->help(stdout);
@@ -75,10 +75,11 @@ int main(int argc, char **argv)
     }
     const gn_command *c = gn_find_command(name);
     if (!c) {
-        fprintf(stderr,
-                "gnomon: unknown command '%s' (commands: render, bench, info, view, shadowref, shadowcheck; see "
-                "'gnomon --help')\n",
-                name);
+        fprintf(
+            stderr,
+            "gnomon: unknown command '%s' (commands: render, bench, info, view, shadowref, shadowcheck; see "
+            "'gnomon --help')\n",
+            name);
         return GN_EXIT_USAGE;
     }
     return c->run(argc - 2, argv + 2);

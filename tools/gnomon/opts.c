@@ -160,13 +160,13 @@ static bool gn_opt_apply(const char *command, const gn_opt *o, const char *v, ch
     case GN_OPT_CAMERA: {
         float c[5];
         if (!gn_opt_camera(v, c)) {
-            gn_opt_error(err, err_size, command, "%s expects x,y,z,yaw,pitch (five numbers), got '%s'",
-                         name, v);
+            gn_opt_error(err, err_size, command, "%s expects x,y,z,yaw,pitch (five numbers), got '%s'", name,
+                         v);
             return false;
         }
         if (c[4] < o->min || c[4] > o->max) {
-            gn_opt_error(err, err_size, command, "%s expects pitch in %.10g..%.10g degrees, got '%s'",
-                         name, o->min, o->max, v);
+            gn_opt_error(err, err_size, command, "%s expects pitch in %.10g..%.10g degrees, got '%s'", name,
+                         o->min, o->max, v);
             return false;
         }
         memcpy(o->dest, c, sizeof c);

@@ -40,12 +40,14 @@ void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
                 s->world_faces, s->world_faces_pvs, s->world_faces_frustum, s->visibility_ms);
     if (s->vsm_pool_pages) {
         /* a physical page is 128^2 D32 texels: 64 KiB */
-        fprintf(f, "%-22s requested %u, resident %u, rendered %u static (%u new or dirty) + %u dynamic, evicted %u, "
-                   "waiting %u, overflow %u; pool %u of %u pages (%.0f of %.0f MiB); sun lag %.4f deg\n",
-                "vsm pages", s->vsm_pages_requested, s->vsm_pages_resident, s->vsm_pages_rendered_static,
-                s->vsm_pages_rendered_fresh, s->vsm_pages_rendered_dynamic, s->vsm_pages_evicted, s->vsm_pages_waiting, s->vsm_overflow,
-                s->vsm_pool_used, s->vsm_pool_pages, s->vsm_pool_used / 16.0, s->vsm_pool_pages / 16.0,
-                (double)s->vsm_sun_lag_deg);
+        fprintf(
+            f,
+            "%-22s requested %u, resident %u, rendered %u static (%u new or dirty) + %u dynamic, evicted %u, "
+            "waiting %u, overflow %u; pool %u of %u pages (%.0f of %.0f MiB); sun lag %.4f deg\n",
+            "vsm pages", s->vsm_pages_requested, s->vsm_pages_resident, s->vsm_pages_rendered_static,
+            s->vsm_pages_rendered_fresh, s->vsm_pages_rendered_dynamic, s->vsm_pages_evicted,
+            s->vsm_pages_waiting, s->vsm_overflow, s->vsm_pool_used, s->vsm_pool_pages,
+            s->vsm_pool_used / 16.0, s->vsm_pool_pages / 16.0, (double)s->vsm_sun_lag_deg);
         fprintf(f, "%-22s", "vsm requested a level");
         for (uint32_t l = 0; l < 16; l++)
             if (s->vsm_requested_level[l] || l < 8) fprintf(f, " %u", s->vsm_requested_level[l]);
