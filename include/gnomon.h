@@ -62,8 +62,8 @@ typedef struct gn_csm_desc {
     uint32_t cascades;                 /* 1..8; default 4 */
     uint32_t resolution;               /* texels per side of each cascade; default 2048 */
     float shadow_distance;             /* metres of view depth that receive sun shadows; default 600 */
-    float split_lambda;                /* blend of logarithmic (1) and uniform (0) splits; default 0.6 */
-    bool split_lambda_set;             /* true: split_lambda is taken as given, even 0 */
+    float split_lambda;                /* blend of logarithmic (1) and uniform (0) splits; 0 is read as
+                                          the default 0.6 (uniform splits: any value under 1e-6) */
     float splits[GN_CSM_MAX_CASCADES]; /* explicit far distance of each cascade; all 0: lambda */
     float overlap;                     /* fraction of a cascade shared with the next, blended; default 0.1 */
     uint32_t update_period[GN_CSM_MAX_CASCADES]; /* frames between updates; all 0: 1,1,2,4,4.. */
@@ -343,12 +343,11 @@ typedef struct gn_camera {
 } gn_camera;
 
 typedef struct gn_frame_desc {
-    gn_camera camera;  /* all zero: the scene's default camera */
-    bool camera_set;   /* false: use the scene's default camera */
-    float time_of_day; /* hours, local solar time; 0 is read as 18.5 (sunset) */
-    bool time_set;     /* true: time_of_day is taken as given, even 0 (midnight) */
-    float latitude;    /* degrees; 0 is read as the default 45 unless latitude_set */
-    bool latitude_set;
+    gn_camera camera;     /* all zero: the scene's default camera (give fov_y to set one at the origin) */
+    float time_of_day;    /* hours, local solar time, in (0, 24]; 0 is read as 18.5 (sunset), 24 is
+                             midnight */
+    float latitude;       /* degrees; 0 is read as the default 45 (for the equator give a value
+                             under 1e-3: the sun moves less than a thousandth of a degree) */
     uint32_t day_of_year; /* 1..365; default 230 (mid August: 18.5 h is just before sunset at 45 N) */
     float exposure;       /* EV offset; default 0 */
     gn_tonemap tonemap;   /* default ACES */

@@ -22,7 +22,8 @@ static void decide_frame(gn_renderer *r, const gn_scene *s, const gn_frame_desc 
                          gn_gpu_frame *g, gn_frustum *frustum)
 {
     gn_camera cam = f->camera;
-    if (!f->camera_set) {
+    static const gn_camera unset;
+    if (memcmp(&cam, &unset, sizeof cam) == 0) {
         memset(&cam, 0, sizeof cam);
         memcpy(cam.position, s->default_camera, sizeof cam.position);
         cam.yaw = s->default_camera[3];
@@ -49,8 +50,8 @@ static void decide_frame(gn_renderer *r, const gn_scene *s, const gn_frame_desc 
     memcpy(g->camera_pos, cam.position, sizeof(float) * 3);
     g->camera_pos[3] = near_plane;
 
-    float hours = f->time_set || f->time_of_day != 0.0f ? f->time_of_day : 18.5f;
-    float latitude = f->latitude_set || f->latitude != 0.0f ? f->latitude : 45.0f;
+    float hours = f->time_of_day != 0.0f ? f->time_of_day : 18.5f;
+    float latitude = f->latitude != 0.0f ? f->latitude : 45.0f;
     uint32_t day = f->day_of_year ? f->day_of_year : 230; /* sun ~4 degrees up at 18.5 h, 45 N */
     gn_sun sun;
     gn_sky sky;

@@ -20,7 +20,7 @@ static void resolve(const gn_csm_desc *d, gn_csm_settings *s, float *normal_offs
     s->shadow_distance = d->shadow_distance > 0 ? d->shadow_distance : 600.0f;
     /* 0.6, as one shipped engine uses: log enough to give the near cascade ~10 m, uniform
      * enough that the far ones do not stretch over hundreds of metres each */
-    s->split_lambda = d->split_lambda_set ? d->split_lambda : 0.6f;
+    s->split_lambda = d->split_lambda > 0.0f ? d->split_lambda : 0.6f;
     for (uint32_t i = 0; i < s->cascades; i++) {
         s->splits[i] = d->splits[i];
         s->explicit_splits |= d->splits[i] > 0.0f;

@@ -56,7 +56,8 @@ static void test_render_defaults(void)
     GN_CHECK(strcmp(o.out, "out/town.png") == 0);
     gn_frame_desc f;
     gn_render_opts_frame(&o, &f);
-    GN_CHECK(!f.camera_set && !f.time_set && f.view == GN_VIEW_FINAL && f.tonemap == GN_TONEMAP_ACES);
+    GN_CHECK(f.camera.fov_y == 0.0f && f.time_of_day == 18.5f && f.view == GN_VIEW_FINAL &&
+             f.tonemap == GN_TONEMAP_ACES);
     GN_CHECK(f.latitude == 0.0f && f.day_of_year == 0 && f.exposure == 0.0f);
 }
 
@@ -79,12 +80,12 @@ static void test_render_values(void)
     GN_CHECK(strcmp(o.out, "a.png") == 0 && strcmp(o.stats, "s.json") == 0);
     gn_frame_desc f;
     gn_render_opts_frame(&o, &f);
-    GN_CHECK(f.camera_set && f.camera.position[2] == 30.0f && f.camera.yaw == 45.0f &&
+    GN_CHECK(f.camera.fov_y == GN_CLI_FOV_Y && f.camera.position[2] == 30.0f && f.camera.yaw == 45.0f &&
              f.camera.pitch == -89.0f);
-    GN_CHECK(f.time_set && f.time_of_day == 0.0f);
+    GN_CHECK(f.time_of_day == 24.0f); /* --time 0: midnight, which gnomon.h spells 24 */
     GN_CHECK(f.tonemap == GN_TONEMAP_CLIP && f.view == GN_VIEW_NORMALS && f.day_of_year == 365);
-    /* Latitude 0 must not read as the default 45: latitude_set says it was asked for. */
-    GN_CHECK(f.latitude == 0.0f && f.latitude_set); /* the equator, asked for explicitly */
+    /* Latitude 0 must not read as the default 45: the equator is a latitude under 1e-3 there. */
+    GN_CHECK(f.latitude != 0.0f && fabsf(f.latitude) < 1e-3f);
 
     GN_CHECK(parse_render(
                  GN_ARGS("--out", "a.png", "--size", "16X16384", "--tonemap", "reinhard", "--size", "32x32"),

@@ -180,11 +180,11 @@ static void test_opts(void)
     GN_CHECK(strcmp(gn_shadowcheck_mode_name(c.shadow.shadows), "none") == 0);
     gn_frame_desc f;
     gn_frame_opts_frame(&c.frame, c.frame.camera, GN_VIEW_SHADOW, &f);
-    GN_CHECK(f.view == GN_VIEW_SHADOW && f.camera_set && f.time_set && f.time_of_day == 10.0f);
+    GN_CHECK(f.view == GN_VIEW_SHADOW && f.camera.fov_y > 0.0f && f.time_of_day == 10.0f);
     GN_CHECK(f.camera.position[2] == 3.0f && f.camera.yaw == 45.0f && f.camera.pitch == -10.0f);
     GN_CHECK(gn_frame_opts_time(&c.frame) == 10.0f);
     gn_frame_opts_frame(&c.frame, NULL, GN_VIEW_SHADOW, &f);
-    GN_CHECK(!f.camera_set);
+    GN_CHECK(f.camera.fov_y == 0.0f); /* all zero: the scene's default camera */
 
     GN_CHECK(gn_shadowcheck_opts_parse(GN_ARGS("--views", "0"), &c, err, sizeof err) == GN_PARSE_ERROR);
     GN_CHECK(strstr(err, "gnomon shadowcheck: --views") != NULL);

@@ -70,7 +70,7 @@ static bool render(gn_renderer *r, int mode, frame *out)
     if (!s) return false;
     gn_error err = {0};
     /* above and in front of the wall, looking down at it and the ground behind */
-    gn_frame_desc f = {.camera_set = true, .time_of_day = 15.5f, .time_set = true};
+    gn_frame_desc f = {.time_of_day = 15.5f};
     f.camera.position[0] = 0, f.camera.position[1] = 9, f.camera.position[2] = 9;
     f.camera.pitch = -35;
     out->color = gt_render(r, s, &f);

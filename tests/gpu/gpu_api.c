@@ -36,7 +36,7 @@ int main(void)
     CHECK(gn_get_visible_instances(r, NULL, 4, &count, &err) == GN_ERROR_INVALID_ARGUMENT,
           "NULL ids with max 4 accepted");
     /* an empty scene renders: sky only */
-    f = (gn_frame_desc){.camera_set = true};
+    f = (gn_frame_desc){.camera.fov_y = 60}; /* a camera at the origin (all zero is the default camera) */
     CHECK(gn_render(r, s, &f, &err) == GN_OK, "empty scene: %s", err.message);
     CHECK(gn_renderer_wait_idle(r, &err) == GN_OK, "%s", err.message);
     CHECK(gn_get_frame_stats(r, &st, &err) == GN_OK, "%s", err.message);

@@ -88,9 +88,7 @@ static void run_case(const gn_brdf_material *bm, const char *name)
     gn_renderer *r = gt_renderer(W, H, 1);
     gn_frame_desc f = {
         .camera = {.position = {0, 0, 3.2f}, .yaw = 0, .pitch = 0, .fov_y = 40, .near_plane = 0.1f},
-        .camera_set = true,
         .time_of_day = 10.0f,
-        .time_set = true,
         .latitude = 45,
         .day_of_year = 172,
         .tonemap = GN_TONEMAP_CLIP,

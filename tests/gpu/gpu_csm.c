@@ -22,8 +22,7 @@
 
 static gn_frame_desc at(const float vp[5], float hours, gn_view view)
 {
-    gn_frame_desc f = {
-        .camera_set = true, .time_of_day = hours, .time_set = true, .view = view, .shadows = GN_SHADOWS_CSM};
+    gn_frame_desc f = {.time_of_day = hours, .view = view, .shadows = GN_SHADOWS_CSM};
     memcpy(f.camera.position, vp, 3 * sizeof(float));
     f.camera.yaw = vp[3];
     f.camera.pitch = vp[4];
@@ -125,8 +124,7 @@ static void tower_behind_camera(gn_renderer *r, gn_scene *town)
 
     /* the afternoon sun's shadow direction, on the ground */
     const float hours = 16.0f;
-    gn_frame_desc probe = {
-        .camera_set = true, .time_of_day = hours, .time_set = true, .shadows = GN_SHADOWS_CSM};
+    gn_frame_desc probe = {.time_of_day = hours, .shadows = GN_SHADOWS_CSM};
     uint8_t *px = gt_render(r, town, &probe);
     free(px);
     gn_frame_view fv;

@@ -24,12 +24,7 @@
 
 static gn_frame_desc night(const float vp[5], gn_view view, bool naive)
 {
-    gn_frame_desc f = {.camera_set = true,
-                       .time_of_day = 22.0f,
-                       .time_set = true,
-                       .view = view,
-                       .naive_lights = naive,
-                       .exposure = 2.0f};
+    gn_frame_desc f = {.time_of_day = 22.0f, .view = view, .naive_lights = naive, .exposure = 2.0f};
     memcpy(f.camera.position, vp, 3 * sizeof(float));
     f.camera.yaw = vp[3];
     f.camera.pitch = vp[4];

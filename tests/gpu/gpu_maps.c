@@ -20,9 +20,8 @@ static const char *sponza_path(void) { return GT_SPONZA; }
 /* camera NULL: the scene's default camera */
 static void golden(gn_renderer *r, gn_scene *s, const char *name, const float *camera)
 {
-    gn_frame_desc f = {.time_of_day = 14, .time_set = true};
+    gn_frame_desc f = {.time_of_day = 14};
     if (camera) {
-        f.camera_set = true;
         memcpy(f.camera.position, camera, 3 * sizeof(float));
         f.camera.yaw = camera[3], f.camera.pitch = camera[4];
     }
@@ -53,7 +52,7 @@ int main(void)
             gn_result res = gn_scene_load(&ld, &s, &err);
             CHECK(res == GN_OK, "map %s: %s", name, err.message);
             if (res == GN_OK) {
-                gn_frame_desc f = {.time_of_day = 14, .time_set = true};
+                gn_frame_desc f = {.time_of_day = 14};
                 res = gn_render(r, s, &f, &err);
                 CHECK(res == GN_OK, "map %s: %s", name, err.message);
                 rendered += res == GN_OK;

@@ -14,7 +14,7 @@ int main(void)
     CHECK(gn_scene_create_builtin(&(gn_builtin_desc){0}, &town, &err) == GN_OK, "%s", err.message);
     /* cascades: the frames compared here must depend on their own inputs alone, and the default
      * virtual shadow map blends in the previous frames' mask (temporal accumulation) */
-    gn_frame_desc f = {.time_of_day = 15.0f, .time_set = true, .shadows = GN_SHADOWS_CSM};
+    gn_frame_desc f = {.time_of_day = 15.0f, .shadows = GN_SHADOWS_CSM};
 
     /* resized from 64x48 to 96x64 against one made at 96x64 */
     gn_renderer *r = gt_renderer(64, 48, 4);

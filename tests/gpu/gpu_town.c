@@ -13,7 +13,7 @@
 
 static gn_frame_desc at(const float vp[5], float hours)
 {
-    gn_frame_desc f = {.camera_set = true, .time_of_day = hours, .time_set = true};
+    gn_frame_desc f = {.time_of_day = hours};
     memcpy(f.camera.position, vp, 3 * sizeof(float));
     f.camera.yaw = vp[3];
     f.camera.pitch = vp[4];

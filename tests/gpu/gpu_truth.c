@@ -163,11 +163,8 @@ int main(void)
      * field, so the top rows see sky past the ground's edge. */
     gn_frame_desc f = {
         .camera = {.position = {3.0f, 16.0f, -16.0f}, .yaw = 180.0f, .pitch = -40.0f, .fov_y = 90.0f},
-        .camera_set = true,
         .time_of_day = 10.0f,
-        .time_set = true,
         .latitude = 45.0f,
-        .latitude_set = true,
         .day_of_year = 172};
     uint8_t *final = gt_render(r, s, &f);
     gn_error err = {0};

@@ -152,7 +152,7 @@ uint32_t gt_vsm_settle(gn_renderer *r, gn_scene *s, const gn_frame_desc *f)
 
 gn_frame_desc gt_vsm_at(float x, float z, float yaw, float hours)
 {
-    gn_frame_desc f = {.camera_set = true, .time_of_day = hours, .time_set = true, .shadows = GN_SHADOWS_VSM};
+    gn_frame_desc f = {.time_of_day = hours, .shadows = GN_SHADOWS_VSM};
     f.camera.position[0] = x, f.camera.position[1] = 6.0f, f.camera.position[2] = z;
     f.camera.yaw = yaw;
     f.camera.pitch = -12.0f;

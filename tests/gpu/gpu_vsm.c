@@ -444,7 +444,7 @@ static int test_still_sun(gn_renderer *r, gn_scene *s)
         if ((s->instances[i].flags & GN_INSTANCE_DYNAMIC) && (!low || s->instances[i].sphere[1] < low[1]))
             low = s->instances[i].sphere;
     CHECK(low != NULL, "the town has no dynamic object");
-    gn_frame_desc d = {.camera_set = true, .time_of_day = 10.0f, .time_set = true, .shadows = GN_SHADOWS_VSM};
+    gn_frame_desc d = {.time_of_day = 10.0f, .shadows = GN_SHADOWS_VSM};
     d.camera.position[0] = low[0], d.camera.position[1] = low[1] + 8.0f,
     d.camera.position[2] = low[2] + 12.0f;
     d.camera.pitch = -30.0f;

@@ -170,8 +170,7 @@ int main(void)
         /* cascades: a frame that depends on its own inputs alone. The default virtual shadow
          * map blends in the previous frames' mask (temporal accumulation), so the second render
          * of a view differs from the first by a few levels whatever the culling */
-        gn_frame_desc f = {
-            .camera_set = true, .time_of_day = 14, .time_set = true, .shadows = GN_SHADOWS_CSM};
+        gn_frame_desc f = {.time_of_day = 14, .shadows = GN_SHADOWS_CSM};
         memcpy(f.camera.position, cams[c].pos, sizeof cams[c].pos);
         f.camera.yaw = cams[c].yaw;
         f.camera.pitch = cams[c].pitch;

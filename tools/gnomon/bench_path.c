@@ -52,7 +52,7 @@ void gn_bench_walker_next(gn_bench_walker *w, gn_frame_desc *frame)
                      : 0.0f;
     float yaw = w->heading + sway;
 
-    *frame = (gn_frame_desc){.camera_set = true, .time_set = true, .seconds = w->seconds};
+    *frame = (gn_frame_desc){.camera.fov_y = GN_CLI_FOV_Y, .seconds = w->seconds};
     memcpy(frame->camera.position, w->pos, sizeof w->pos);
     frame->camera.yaw = yaw;
     frame->camera.pitch = w->pitch;
@@ -61,7 +61,7 @@ void gn_bench_walker_next(gn_bench_walker *w, gn_frame_desc *frame)
         /* a day passing at sun_speed: slow enough per frame that the shadows' texel grid
          * slides by fractions of a texel, the case where cached cascades would "tick" */
         double hours = GN_BENCH_SUN_START + w->seconds * w->sun_speed / 3600.0;
-        frame->time_of_day = (float)fmod(hours, 24.0);
+        frame->time_of_day = gn_cli_hours((float)fmod(hours, 24.0));
     }
 
     if (gn_bench_walks(w->path)) {

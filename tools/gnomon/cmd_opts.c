@@ -128,8 +128,8 @@ bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_d
         .cascades = o->cascades,
         .resolution = o->resolution,
         .shadow_distance = o->distance,
-        .split_lambda = o->lambda,
-        .split_lambda_set = o->lambda_set,
+        /* gnomon.h: 0 is the default; --csm-lambda 0 (uniform) is asked for with a tiny one */
+        .split_lambda = o->lambda_set && o->lambda <= 0.0f ? 1e-9f : o->lambda,
         .overlap = o->overlap,
         .normal_offset_texels = o->normal_offset,
         .depth_bias_slope = o->bias_slope,
@@ -425,24 +425,29 @@ void gn_shadowcheck_opts_help(FILE *f)
 void gn_frame_opts_frame(const gn_frame_opts *o, const float *camera, gn_view view, gn_frame_desc *out)
 {
     *out = (gn_frame_desc){
-        .time_of_day = o->time,
-        .time_set = o->time_set,
-        .latitude = o->latitude,
-        .latitude_set = o->latitude_set,
+        .time_of_day = gn_frame_opts_time(o),
+        .latitude = gn_frame_opts_latitude(o),
         .day_of_year = o->day,
         .view = view,
         .no_pvs = !o->pvs,
     };
     if (camera) {
-        out->camera_set = true;
         memcpy(out->camera.position, camera, 3 * sizeof(float));
+        out->camera.fov_y = GN_CLI_FOV_Y; /* never all zero: that is the scene's default camera */
         out->camera.yaw = camera[3];
         out->camera.pitch = camera[4];
     }
 }
 
-/* gnomon.h: time_of_day 0 without time_set is read as 18.5. */
-float gn_frame_opts_time(const gn_frame_opts *o) { return o->time_set ? o->time : 18.5f; }
+/* gnomon.h: time_of_day 0 is read as 18.5 and 24 is midnight, so --time 0 becomes 24. */
+float gn_frame_opts_time(const gn_frame_opts *o) { return o->time_set ? gn_cli_hours(o->time) : 18.5f; }
+
+/* gnomon.h: latitude 0 is read as 45; the equator (--latitude 0) is a latitude under 1e-3. */
+float gn_frame_opts_latitude(const gn_frame_opts *o)
+{
+    if (!o->latitude_set) return 0.0f;
+    return o->latitude == 0.0f ? 1e-4f : o->latitude;
+}
 
 const char *gn_shadowcheck_mode_name(int mode)
 {

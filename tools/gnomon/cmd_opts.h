@@ -151,8 +151,12 @@ void gn_render_opts_frame(const gn_render_opts *o, gn_frame_desc *out);
 /* The frame shadowref and shadowcheck render: o's sun, the given camera (x, y, z, yaw,
  * pitch; NULL: the scene's default) and view. */
 void gn_frame_opts_frame(const gn_frame_opts *o, const float *camera, gn_view view, gn_frame_desc *out);
-float gn_frame_opts_time(const gn_frame_opts *o); /* the time of day the frame uses, hours */
-const char *gn_shadowcheck_mode_name(int mode);   /* "csm", "none", "vsm" */
+float gn_frame_opts_time(const gn_frame_opts *o);     /* the time of day the frame uses, hours (0..24] */
+float gn_frame_opts_latitude(const gn_frame_opts *o); /* gn_frame_desc.latitude: 0 unless asked */
+/* gn_frame_desc.time_of_day of a time in [0, 24]: midnight is 24 there (0 reads as the default) */
+static inline float gn_cli_hours(float hours) { return hours == 0.0f ? 24.0f : hours; }
+#define GN_CLI_FOV_Y 60.0f /* the library's default field of view, given so a camera is never all zero */
+const char *gn_shadowcheck_mode_name(int mode); /* "csm", "none", "vsm" */
 
 const char *gn_bench_path_name(int path); /* "static", "sun", "walk", "walk-sun" */
 const char *gn_render_view_name(int view);

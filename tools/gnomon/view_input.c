@@ -150,12 +150,11 @@ void gn_view_advance(gn_view_state *s, float dt, gn_frame_desc *out)
     if (s->sun_follows) s->time_of_day = gn_wrap_hours(s->time_of_day + dt * GN_SUN_HOURS_PER_SECOND);
 
     gn_view_opts_frame(&s->opts, out);
-    out->camera_set = true;
+    out->camera.fov_y = GN_CLI_FOV_Y;
     memcpy(out->camera.position, s->camera.position, sizeof out->camera.position);
     out->camera.yaw = s->camera.yaw;
     out->camera.pitch = s->camera.pitch;
-    out->time_of_day = s->time_of_day;
-    out->time_set = true;
+    out->time_of_day = gn_cli_hours(s->time_of_day);
     out->seconds = s->seconds;
 }
 
