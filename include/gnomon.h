@@ -318,6 +318,8 @@ typedef enum gn_view {
     GN_VIEW_VSM_PAGES,     /* virtual shadow map: a colour per clipmap level, pages rendered this
                               frame bright, no page (beyond the clipmap or waiting) dark */
     GN_VIEW_VSM_ATLAS,     /* the VSM's physical page pool as an image (depth, near the sun dark) */
+    GN_VIEW_DISTANCE,      /* linear distance from the camera: white near, black at half the scene's
+                              size, a dark contour every 1, 2 or 5 x 10^k metres (about ten) */
     GN_VIEW_COUNT
 } gn_view;
 
@@ -396,7 +398,10 @@ gn_result gn_get_visible_instances(const gn_renderer *r, uint32_t *out, uint32_t
                                    gn_error *err);
 
 /* ---- statistics ---------------------------------------------------------------------------- */
-#define GN_MAX_PASSES 16
+/* Passes a gn_frame_stats reports. The renderer's own pass table decides how many passes a frame
+ * times (its timestamp queries are sized to it); a renderer whose table could time more than this
+ * refuses to be made, so no pass is ever dropped from the statistics. */
+#define GN_STATS_PASSES 64
 typedef struct gn_pass_stats {
     char name[32];
     double gpu_ms;      /* from timestamp queries around the pass */
@@ -407,7 +412,7 @@ typedef struct gn_pass_stats {
 typedef struct gn_frame_stats {
     uint64_t frame_index; /* the frame these statistics describe */
     uint32_t pass_count;
-    gn_pass_stats passes[GN_MAX_PASSES];
+    gn_pass_stats passes[GN_STATS_PASSES];
     double gpu_ms; /* first pass start to last pass end */
     double cpu_ms; /* CPU time of gn_render for that frame (decide + record + submit) */
     uint32_t instances_total, instances_visible, draw_groups;

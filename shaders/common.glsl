@@ -1,18 +1,22 @@
-// Bindings shared by the scene passes (depth prepass and forward): set 0 is the frame.
+// The frame set shared by the scene passes (depth prepass, forward, shadow casters): set 0.
 #ifndef GN_COMMON_GLSL
 #define GN_COMMON_GLSL
 #extension GL_GOOGLE_include_directive : require
+#include "shared/bindings.h"
 #include "shared/gpu_types.h"
 
-layout(set = 0, binding = 0) uniform FrameBlock { gn_gpu_frame frame; };
-layout(std430, set = 0, binding = 1) readonly buffer InstanceBlock { gn_gpu_instance instances[]; };
-layout(std430, set = 0, binding = 2) readonly buffer MaterialBlock { gn_gpu_material materials[]; };
+layout(set = GN_SET_FRAME, binding = GN_BIND_FRAME_CONSTANTS) uniform FrameBlock { gn_gpu_frame frame; };
+layout(std430, set = GN_SET_FRAME, binding = GN_BIND_FRAME_INSTANCES) readonly buffer InstanceBlock
+{
+    gn_gpu_instance instances[];
+};
+layout(std430, set = GN_SET_FRAME, binding = GN_BIND_FRAME_MATERIALS) readonly buffer MaterialBlock
+{
+    gn_gpu_material materials[];
+};
 // Sorted ids of this frame's visible instances; gl_InstanceIndex (which includes the
 // indirect command's firstInstance) indexes it.
-layout(std430, set = 0, binding = 3) readonly buffer VisibleBlock { uint visible[]; };
-// Local lights and each froxel's list (count, then indices), written by light binning.
-layout(std430, set = 0, binding = 5) readonly buffer LightBlock { gn_gpu_light lights[]; };
-layout(std430, set = 0, binding = 6) readonly buffer ClusterBlock { uint cluster_lists[]; };
+layout(std430, set = GN_SET_FRAME, binding = GN_BIND_FRAME_VISIBLE) readonly buffer VisibleBlock { uint visible[]; };
 
 vec3 gn_to_world(gn_gpu_instance inst, vec3 p)
 {

@@ -5,8 +5,15 @@
 #ifndef GN_LIGHT_SHADOW_GLSL
 #define GN_LIGHT_SHADOW_GLSL
 
-layout(set = 0, binding = 7) uniform sampler2DArrayShadow light_shadow_map;
-layout(std430, set = 0, binding = 8) readonly buffer LightShadowBlock { mat4 light_shadow_vp[]; };
+// Local lights and each froxel's list (count, then indices), written by light binning; the
+// shadowed lights' layers and their matrices: the lights' set of the forward pass.
+layout(std430, set = GN_SET_LIGHTS, binding = GN_BIND_LIGHTS_LIGHTS) readonly buffer LightBlock { gn_gpu_light lights[]; };
+layout(std430, set = GN_SET_LIGHTS, binding = GN_BIND_LIGHTS_LISTS) readonly buffer ClusterBlock { uint cluster_lists[]; };
+layout(set = GN_SET_LIGHTS, binding = GN_BIND_LIGHTS_SHADOW_MAP) uniform sampler2DArrayShadow light_shadow_map;
+layout(std430, set = GN_SET_LIGHTS, binding = GN_BIND_LIGHTS_SHADOW_MATRIX) readonly buffer LightShadowBlock
+{
+    mat4 light_shadow_vp[];
+};
 
 uint gn_light_shadow_face(vec3 d)
 {

@@ -5,7 +5,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
-layout(set = 1, binding = 0) uniform sampler2D base_tex;
+layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_BASE) uniform sampler2D base_tex;
 layout(location = 0) in vec2 in_uv;
 layout(location = 1) flat in uint in_material;
 

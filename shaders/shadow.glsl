@@ -5,7 +5,7 @@
 #ifndef GN_SHADOW_GLSL
 #define GN_SHADOW_GLSL
 
-layout(set = 0, binding = 4) uniform sampler2DArrayShadow sun_shadow_map;
+layout(set = GN_SET_SUN, binding = GN_BIND_CSM_MAP) uniform sampler2DArrayShadow sun_shadow_map;
 
 float gn_cascade_pcf(uint c, vec3 world, vec3 n)
 {

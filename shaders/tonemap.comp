@@ -2,14 +2,14 @@
 // Exposure and a tone curve from the resolved HDR colour into the 8-bit sRGB output; the
 // depth view is drawn here from the resolved depth.
 #extension GL_GOOGLE_include_directive : require
+#include "shared/bindings.h"
 #include "shared/gpu_types.h"
 
 layout(local_size_x = 8, local_size_y = 8) in;
-layout(set = 0, binding = 0) uniform sampler2D hdr;
-layout(set = 0, binding = 1) uniform sampler2D depth;
-layout(set = 0, binding = 2, rgba8) uniform writeonly image2D ldr;
-layout(set = 0, binding = 3) uniform FrameBlock { gn_gpu_frame frame; };
-layout(set = 0, binding = 4) uniform sampler2D vsm_atlas; // the vsm-atlas view
+layout(set = 0, binding = GN_BIND_TONEMAP_HDR) uniform sampler2D hdr;
+layout(set = 0, binding = GN_BIND_TONEMAP_DEPTH) uniform sampler2D depth;
+layout(set = 0, binding = GN_BIND_TONEMAP_OUTPUT, rgba8) uniform writeonly image2D ldr;
+layout(set = 0, binding = GN_BIND_TONEMAP_FRAME) uniform FrameBlock { gn_gpu_frame frame; };
 
 // Narkowicz's fit of the ACES filmic curve.
 vec3 aces(vec3 x) { return clamp((x * (2.51 * x + 0.03)) / (x * (2.43 * x + 0.59) + 0.14), 0.0, 1.0); }
@@ -33,21 +33,6 @@ void main()
         float dist = d > 0.0 ? frame.camera_pos.w / d : 1e9;
         float t = clamp(log2(max(dist, 1.0)) / 11.0, 0.0, 1.0); // 1 m white .. 2 km black
         out_rgb = vec3(1.0 - t);
-    } else if (view == GN_GPU_VIEW_VSM_ATLAS) {
-        // the physical page pool, scaled to fit the image's height: light depth (0.5 at the
-        // pivot, +-1000 m to 0 and 1) stretched around the pivot so that casters show, near
-        // the sun dark; cleared texels (nothing cast) white; page borders in blue
-        vec2 size = vec2(textureSize(vsm_atlas, 0));
-        vec2 t = vec2(p) / float(frame.mode.w) * size.y;
-        if (t.x >= size.x) {
-            out_rgb = vec3(0.0);
-        } else {
-            float d = texelFetch(vsm_atlas, ivec2(t), 0).r;
-            out_rgb = vec3(d >= 1.0 ? 1.0 : clamp((d - 0.5) * 25.0 + 0.5, 0.0, 0.9));
-            vec2 f = fract(t / 128.0) * 128.0;
-            float texels_per_pixel = size.y / float(frame.mode.w);
-            if (texels_per_pixel < 6.0 && min(f.x, f.y) < texels_per_pixel) out_rgb = vec3(0.1, 0.2, 0.7);
-        }
     } else if (view == GN_GPU_VIEW_NORMALS || view == GN_GPU_VIEW_SHADOW || view == GN_GPU_VIEW_CASCADES ||
                view == GN_GPU_VIEW_LIGHT_HEATMAP || view == GN_GPU_VIEW_VSM_PAGES) {
         out_rgb = texelFetch(hdr, p, 0).rgb; // already a display value

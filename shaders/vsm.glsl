@@ -6,14 +6,11 @@
 #ifndef GN_VSM_GLSL
 #define GN_VSM_GLSL
 
-// The page table, the light versions and the atlas: bindings 9-11 of the frame set (the forward
-// pass); a compute pass with a set of its own (RESOLVE) defines GN_VSM_BINDING first.
-#ifndef GN_VSM_BINDING
-#define GN_VSM_BINDING 9
-#endif
-layout(std430, set = 0, binding = GN_VSM_BINDING) readonly buffer VsmTable { gn_gpu_vsm_page vsm_table[]; };
-layout(std430, set = 0, binding = GN_VSM_BINDING + 1) readonly buffer VsmVersions { vec4 vsm_versions[]; };
-layout(set = 0, binding = GN_VSM_BINDING + 2) uniform sampler2DShadow vsm_atlas;
+// The page table, the light versions and the atlas: the includer names their set and bindings
+// (shared/bindings.h): the forward pass's sun set, or RESOLVE's own set.
+layout(std430, set = GN_VSM_SET, binding = GN_VSM_BIND_TABLE) readonly buffer VsmTable { gn_gpu_vsm_page vsm_table[]; };
+layout(std430, set = GN_VSM_SET, binding = GN_VSM_BIND_VERSIONS) readonly buffer VsmVersions { vec4 vsm_versions[]; };
+layout(set = GN_VSM_SET, binding = GN_VSM_BIND_ATLAS) uniform sampler2DShadow vsm_atlas;
 
 #include "vsm_mark.glsl"
 

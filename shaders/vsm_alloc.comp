@@ -9,24 +9,25 @@
 // the order threads run in. It writes the page table the lookups read, the list of pages
 // RENDER draws (BIN culls their casters) and the frame's statistics.
 #extension GL_GOOGLE_include_directive : require
+#include "shared/bindings.h"
 #include "shared/gpu_types.h"
 
 #define THREADS 1024u // the most a workgroup may have: fewer chunks, so fewer serial steps
 #define CHUNK (4u * THREADS)
 layout(local_size_x = 1024) in;
-layout(set = 0, binding = 0) uniform FrameBlock { gn_gpu_frame frame; };
-layout(std430, set = 0, binding = 1) readonly buffer Requests { uint requests[]; };
-layout(std430, set = 0, binding = 2) buffer State { gn_gpu_vsm_state pages[]; };
+layout(set = 0, binding = GN_BIND_ALLOC_FRAME) uniform FrameBlock { gn_gpu_frame frame; };
+layout(std430, set = 0, binding = GN_BIND_ALLOC_REQUESTS) readonly buffer Requests { uint requests[]; };
+layout(std430, set = 0, binding = GN_BIND_ALLOC_STATE) buffer State { gn_gpu_vsm_state pages[]; };
 // x free pages; y dynamic pages last rendered (~0u: none valid). lists: the free stack
 // [0, pool), the dynamic pages last rendered [pool, pool + cap), this frame's [pool + cap, ..)
-layout(std430, set = 0, binding = 3) buffer Pool { uvec4 pool_head; uint lists[]; };
-layout(std430, set = 0, binding = 4) buffer Render { uvec4 render_head; gn_gpu_vsm_render entries[]; };
-layout(std430, set = 0, binding = 5) writeonly buffer Table { gn_gpu_vsm_page table[]; };
-layout(std430, set = 0, binding = 6) readonly buffer Versions { vec4 versions[]; };
-layout(std430, set = 0, binding = 7) buffer Stats { gn_gpu_vsm_stats stats; };
+layout(std430, set = 0, binding = GN_BIND_ALLOC_POOL) buffer Pool { uvec4 pool_head; uint lists[]; };
+layout(std430, set = 0, binding = GN_BIND_ALLOC_RENDER) buffer Render { uvec4 render_head; gn_gpu_vsm_render entries[]; };
+layout(std430, set = 0, binding = GN_BIND_ALLOC_TABLE) writeonly buffer Table { gn_gpu_vsm_page table[]; };
+layout(std430, set = 0, binding = GN_BIND_ALLOC_VERSIONS) readonly buffer Versions { vec4 versions[]; };
+layout(std430, set = 0, binding = GN_BIND_ALLOC_STATS) buffer Stats { gn_gpu_vsm_stats stats; };
 // this frame's invalidation spheres, then the dynamic casters' spheres (world xyz, radius)
-layout(std430, set = 0, binding = 8) readonly buffer Inputs { vec4 spheres[]; };
-layout(std430, set = 0, binding = 9) buffer Indirect { uvec4 copy_draw; }; // RENDER's tile copy: 6 vertices a page
+layout(std430, set = 0, binding = GN_BIND_ALLOC_INPUTS) readonly buffer Inputs { vec4 spheres[]; };
+layout(std430, set = 0, binding = GN_BIND_ALLOC_INDIRECT) buffer Indirect { uvec4 copy_draw; }; // RENDER's tile copy: 6 vertices a page
 
 layout(push_constant) uniform Push {
     uvec4 a; // x frame, y current light version id, z page budget, w evict_frames

@@ -14,17 +14,18 @@
 // gn_vsm_bins_page in src/decide/vsm.c (tests/gpu/gpu_vsm.c compares the pairs). The order of
 // pairs within a run depends on thread timing; the depth they rasterise does not.
 #extension GL_GOOGLE_include_directive : require
+#include "shared/bindings.h"
 #include "shared/gpu_types.h"
 
 layout(local_size_x = 256) in;
-layout(set = 0, binding = 0) uniform FrameBlock { gn_gpu_frame frame; };
-layout(std430, set = 0, binding = 1) readonly buffer Render { uvec4 render_head; gn_gpu_vsm_render entries[]; };
-layout(std430, set = 0, binding = 2) readonly buffer Casters { gn_gpu_vsm_caster casters[]; };
-layout(std430, set = 0, binding = 3) readonly buffer Slots { uvec4 slots[]; }; // index count, first index, vertex offset
-layout(std430, set = 0, binding = 4) buffer Commands { uint commands[]; }; // VkDrawIndexedIndirectCommand a slot
-layout(std430, set = 0, binding = 5) writeonly buffer Pairs { uvec2 pairs[]; };     // instance, render entry
-layout(std430, set = 0, binding = 6) buffer Counts { uint counts[]; };              // a count, then a cursor, a slot
-layout(std430, set = 0, binding = 7) buffer Stats { gn_gpu_vsm_stats stats; };
+layout(set = 0, binding = GN_BIND_BINV_FRAME) uniform FrameBlock { gn_gpu_frame frame; };
+layout(std430, set = 0, binding = GN_BIND_BINV_RENDER) readonly buffer Render { uvec4 render_head; gn_gpu_vsm_render entries[]; };
+layout(std430, set = 0, binding = GN_BIND_BINV_CASTERS) readonly buffer Casters { gn_gpu_vsm_caster casters[]; };
+layout(std430, set = 0, binding = GN_BIND_BINV_SLOTS) readonly buffer Slots { uvec4 slots[]; }; // index count, first index, vertex offset
+layout(std430, set = 0, binding = GN_BIND_BINV_COMMANDS) buffer Commands { uint commands[]; }; // VkDrawIndexedIndirectCommand a slot
+layout(std430, set = 0, binding = GN_BIND_BINV_PAIRS) writeonly buffer Pairs { uvec2 pairs[]; };     // instance, render entry
+layout(std430, set = 0, binding = GN_BIND_BINV_COUNTS) buffer Counts { uint counts[]; };              // a count, then a cursor, a slot
+layout(std430, set = 0, binding = GN_BIND_BINV_STATS) buffer Stats { gn_gpu_vsm_stats stats; };
 layout(push_constant) uniform Push {
     uint phase, caster_count, slot_count, pair_capacity;
 } pc;

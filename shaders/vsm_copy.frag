@@ -1,6 +1,9 @@
 #version 450
 // A texel of a page's staging layer into its atlas tile (vsm_copy.vert).
-layout(set = 2, binding = 2) uniform sampler2DArray staging;
+#extension GL_GOOGLE_include_directive : require
+#include "shared/bindings.h"
+
+layout(set = GN_SET_VSM_DRAW, binding = GN_BIND_VSM_DRAW_STAGING) uniform sampler2DArray staging;
 layout(location = 0) flat in ivec3 in_origin;
 
 void main()

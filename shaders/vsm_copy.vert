@@ -4,10 +4,11 @@
 // triangles over the tile; vsm_copy.frag writes every texel's depth. Every other tile keeps its
 // depth.
 #extension GL_GOOGLE_include_directive : require
+#include "shared/bindings.h"
 #include "shared/gpu_types.h"
 
-layout(set = 0, binding = 0) uniform FrameBlock { gn_gpu_frame frame; };
-layout(std430, set = 2, binding = 0) readonly buffer Render { uvec4 render_head; gn_gpu_vsm_render entries[]; };
+layout(set = GN_SET_FRAME, binding = GN_BIND_FRAME_CONSTANTS) uniform FrameBlock { gn_gpu_frame frame; };
+layout(std430, set = GN_SET_VSM_DRAW, binding = GN_BIND_VSM_DRAW_RENDER) readonly buffer Render { uvec4 render_head; gn_gpu_vsm_render entries[]; };
 layout(location = 0) flat out ivec3 out_origin; // the tile's first texel, the staging layer
 
 void main()

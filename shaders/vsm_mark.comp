@@ -9,12 +9,13 @@
 #extension GL_GOOGLE_include_directive : require
 #extension GL_KHR_shader_subgroup_basic : require
 #extension GL_KHR_shader_subgroup_vote : require
+#include "shared/bindings.h"
 #include "shared/gpu_types.h"
 
 layout(local_size_x = 8, local_size_y = 8) in;
-layout(set = 0, binding = 0) uniform FrameBlock { gn_gpu_frame frame; };
-layout(set = 0, binding = 1) uniform sampler2D depth_tex;
-layout(std430, set = 0, binding = 2) buffer Requests { uint requests[]; };
+layout(set = 0, binding = GN_BIND_MARK_FRAME) uniform FrameBlock { gn_gpu_frame frame; };
+layout(set = 0, binding = GN_BIND_MARK_DEPTH) uniform sampler2D depth_tex;
+layout(std430, set = 0, binding = GN_BIND_MARK_REQUESTS) buffer Requests { uint requests[]; };
 
 #include "vsm_mark.glsl"
 

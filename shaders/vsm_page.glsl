@@ -10,8 +10,8 @@
 #include "common.glsl"
 #include "vsm_mark.glsl"
 
-layout(std430, set = 2, binding = 0) readonly buffer Render { uvec4 render_head; gn_gpu_vsm_render entries[]; };
-layout(std430, set = 2, binding = 1) readonly buffer Pairs { uvec2 pairs[]; };
+layout(std430, set = GN_SET_VSM_DRAW, binding = GN_BIND_VSM_DRAW_RENDER) readonly buffer Render { uvec4 render_head; gn_gpu_vsm_render entries[]; };
+layout(std430, set = GN_SET_VSM_DRAW, binding = GN_BIND_VSM_DRAW_PAIRS) readonly buffer Pairs { uvec2 pairs[]; };
 
 // The clip position in the page's layer (x, y in [-1, 1] over the page, y down).
 vec4 gn_vsm_page_position(uvec2 pair, vec3 world)

@@ -8,14 +8,18 @@
 // this frame's sub-texel offset, so the frames average a finer filter; everywhere else the
 // pixel gets this frame's lookup alone, with no offset: exactly the forward pass's value.
 #extension GL_GOOGLE_include_directive : require
+#include "shared/bindings.h"
 #include "shared/gpu_types.h"
 
 layout(local_size_x = 8, local_size_y = 8) in;
-layout(set = 0, binding = 0) uniform FrameBlock { gn_gpu_frame frame; };
-layout(set = 0, binding = 1) uniform sampler2D depth_tex;      // resolved, sample 0
-layout(set = 0, binding = 2) uniform usampler2D history_tex;   // the previous frame's words
-layout(set = 0, binding = 3, r32ui) uniform writeonly uimage2D mask_out; // this frame's
-#define GN_VSM_BINDING 4
+layout(set = 0, binding = GN_BIND_RESOLVE_FRAME) uniform FrameBlock { gn_gpu_frame frame; };
+layout(set = 0, binding = GN_BIND_RESOLVE_DEPTH) uniform sampler2D depth_tex;      // resolved, sample 0
+layout(set = 0, binding = GN_BIND_RESOLVE_HISTORY) uniform usampler2D history_tex;   // the previous frame's words
+layout(set = 0, binding = GN_BIND_RESOLVE_MASK, r32ui) uniform writeonly uimage2D mask_out; // this frame's
+#define GN_VSM_SET 0
+#define GN_VSM_BIND_TABLE GN_BIND_RESOLVE_TABLE
+#define GN_VSM_BIND_VERSIONS GN_BIND_RESOLVE_VERSIONS
+#define GN_VSM_BIND_ATLAS GN_BIND_RESOLVE_ATLAS
 #include "vsm.glsl"
 #include "vsm_resolve.glsl"
 

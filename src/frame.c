@@ -1,9 +1,12 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
-/* The frame, top to bottom: decide on the CPU, upload, then the passes in order. */
+/* The frame, top to bottom: decide on the CPU, upload, plan every feature, then the table of
+ * passes in order, recorded by one loop. */
 #include "decide/camera.h"
 #include "decide/frustum.h"
 #include "decide/sun.h"
-#include "renderer.h"
+#include "passes/passes.h"
+
+#include <stdio.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -80,78 +83,129 @@ static void decide_frame(gn_renderer *r, const gn_scene *s, const gn_frame_desc 
     g->mode[3] = r->height;
 }
 
+/* The frame's passes, in order. Each entry: its name (a label and a timing), the feature whose
+ * state it records with, how many times it runs this frame (NULL: once; 0: not this frame), the
+ * most it can run (NULL: 1; for the timestamp queries), what it reads and writes (the barriers
+ * and layouts follow from that), and its record function. */
+static const gn_pass PASSES[] = {
+    /* 3. depth prepass (reversed-Z, MSAA) and its sample-0 resolve */
+    {"depth prepass", GN_FEATURE_DEPTH, NULL, NULL, gn_depth_prepass_uses, gn_depth_prepass_record},
+    /* 4. sun shadows: the cascades due this frame, a pass each ... */
+    {"csm", GN_FEATURE_CSM, gn_csm_runs, gn_csm_max_runs, gn_csm_uses, gn_csm_record, gn_csm_name},
+    /*    ... or the virtual shadow map: MARK which pages this frame's pixels need (from the
+     *    prepass's depth), ALLOC and BIN on the GPU in the same frame, the chosen pages' casters
+     *    into staging layers and those into the atlas, then RESOLVE: the sun's visibility per
+     *    pixel, accumulated over frames, for the forward pass */
+    {"vsm mark", GN_FEATURE_VSM, gn_vsm_runs, NULL, gn_vsm_mark_uses, gn_vsm_mark_record},
+    {"vsm alloc", GN_FEATURE_VSM, gn_vsm_runs, NULL, gn_vsm_alloc_uses, gn_vsm_alloc_record},
+    {"vsm bin", GN_FEATURE_VSM, gn_vsm_runs, NULL, gn_vsm_bin_uses, gn_vsm_bin_record},
+    {"vsm pages", GN_FEATURE_VSM, gn_vsm_runs, NULL, gn_vsm_pages_uses, gn_vsm_pages_record},
+    {"vsm copy", GN_FEATURE_VSM, gn_vsm_runs, NULL, gn_vsm_copy_uses, gn_vsm_copy_record},
+    {"vsm resolve", GN_FEATURE_VSM, gn_vsm_resolve_runs, NULL, gn_vsm_resolve_uses, gn_vsm_resolve_record},
+    /* 5. local lights: the shadowed ones' layers, then each froxel's list (not on the naive
+     *    A/B path, which reads none) */
+    {"light shadows", GN_FEATURE_LIGHTS, gn_light_shadows_runs, NULL, gn_light_shadows_uses,
+     gn_light_shadows_record},
+    {"light binning", GN_FEATURE_LIGHTS, gn_clusters_runs, NULL, gn_clusters_uses, gn_clusters_record},
+    /* 6. opaque forward pass (HDR, depth EQUAL, sun shadow, lights), sky, blended, resolve */
+    {"forward", GN_FEATURE_FORWARD, NULL, NULL, gn_forward_uses, gn_forward_record},
+    /* 7. tone map into the 8-bit output */
+    {"tonemap", GN_FEATURE_TONEMAP, NULL, NULL, gn_tonemap_uses, gn_tonemap_record},
+    /*    debug views drawn over the output (--view vsm-atlas, --view distance) */
+    {"vsm atlas view", GN_FEATURE_VSM, gn_vsm_atlas_view_runs, NULL, gn_vsm_atlas_view_uses,
+     gn_vsm_atlas_view_record},
+    {"distance view", GN_FEATURE_DEPTH_VIEW, gn_depth_view_runs, NULL, gn_depth_view_uses,
+     gn_depth_view_record},
+    /* 8. into the window, when there is one: the overlay blended over the output, then the blit */
+    {"overlay", GN_FEATURE_PRESENT, gn_overlay_runs, NULL, gn_overlay_uses, gn_overlay_record},
+    {"present", GN_FEATURE_PRESENT, gn_present_runs, NULL, gn_present_uses, gn_present_record},
+    /* tests only: empty passes that fill the table (gn_noop_set) */
+    {"noop %u", GN_FEATURE_NOOP, gn_noop_runs, gn_noop_max_runs, gn_noop_uses, gn_noop_record},
+};
+#define PASS_COUNT (sizeof PASSES / sizeof PASSES[0])
+
+uint32_t gn_frame_max_passes(const gn_renderer *r)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < PASS_COUNT; i++) {
+        const gn_pass *p = &PASSES[i];
+        n += p->max_runs ? p->max_runs(r, gn_feature_state(r, p->feature)) : 1;
+    }
+    return n;
+}
+
+/* The generic loop: gating, debug labels, barriers and timestamps for every pass of the table.
+ * Fails only when the frame runs out of timestamp queries (a pass's runs exceeding its
+ * max_runs): the passes recorded so far stay, the rest are left out, and the frame says so. */
+static gn_result record_passes(gn_renderer *r, gn_error *err)
+{
+    gn_vk *vk = &r->vk;
+    for (uint32_t i = 0; i < PASS_COUNT; i++) {
+        const gn_pass *p = &PASSES[i];
+        void *self = gn_feature_state(r, p->feature);
+        uint32_t runs = p->runs ? p->runs(r, self) : 1;
+        for (uint32_t k = 0; k < runs; k++) {
+            gn_vk_use uses[GN_PASS_MAX_USES];
+            uint32_t n = p->uses(r, self, k, uses);
+            char name[32];
+            if (p->label)
+                p->label(r, k, name, sizeof name);
+            else
+                snprintf(name, sizeof name, p->name, k);
+            uint32_t pass;
+            gn_result res = gn_vk_pass_begin(vk, name, uses, n, &pass, err);
+            if (res) return res;
+            gn_pass_work w = p->record(r, self, k);
+            gn_vk_pass_end(vk, pass, w.draws, w.triangles);
+        }
+    }
+    return GN_OK;
+}
+
+gn_frame_stats *gn_frame_record(gn_renderer *r) { return &r->record[r->vk.cur - r->vk.frames]; }
+
 gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_error *err)
 {
     gn_result res = gn_vk_frame_begin(&r->vk, err); /* waits for this slot's previous frame */
     if (res) return res;
     double t0 = now_ms(); /* CPU time counts from here: the wait for the GPU is not CPU work */
     gn_scene_animate(s, f->seconds);
+    gn_frame_stats *rec = gn_frame_record(r);
+    memset(rec, 0, sizeof *rec);
+    r->frame = *f;
 
     /* 1. decide (CPU): camera, sun, sky; 2. upload the scene when new or changed and the
-     *    moved dynamic instances; then visibility: the camera's draw list, the casters of
-     *    each shadow cascade due this frame and of each shadowed light, into the ring */
+     *    moved dynamic instances; then visibility: the camera's draw list into the ring; then
+     *    every feature's plan: its frame constants, its views' casters, its uploads */
     gn_gpu_frame *frame;
     gn_frustum frustum;
     res = gn_vk_ring_alloc(&r->vk, sizeof *frame, gn_vk_storage_align(&r->vk), &r->plan.frame_offset,
                            (void **)&frame, err);
-    if (!res) decide_frame(r, s, f, &r->view, frame, &frustum);
+    if (!res) {
+        memset(frame, 0, sizeof *frame);
+        decide_frame(r, s, f, &r->view, frame, &frustum);
+    }
     if (!res) res = gn_gpu_scene_sync(r, s, err);
     r->plan.list_submitted = false; /* the camera's list changes now; true again once submitted */
     if (!res) res = gn_plan_camera(r, s, &frustum, f->no_pvs, err);
-    if (!res) res = gn_plan_shadows(r, s, f, &r->view, frame, err);
-    if (!res) res = gn_plan_vsm(r, s, f, frame, err);
-    /* VSM RESOLVE: whether it runs, whether last frame's mask is history, last frame's
-     * view-projection (gnomon has no jitter, so it is last frame's view_proj) */
-    if (!res) gn_plan_vsm_resolve(r, s, frame);
-    /* local lights: the shadowed ones and their layers' casters, then the light buffer
-     * (re-uploaded when lights moved or changed layers) and the froxel grid's constants */
-    if (!res) res = gn_plan_light_shadows(r, s, &frustum, err);
-    bool light_sets = false;
-    if (!res) res = gn_lights_sync(r, s, &light_sets, err);
-    if (!res && light_sets) gn_gpu_scene_write_frame_set(r);
-    if (!res) gn_lights_frame(r, r->camera.proj, r->camera.near_plane, f->naive_lights, frame);
+    for (uint32_t i = 0; i < GN_FEATURE_COUNT && !res; i++)
+        if (gn_features[i]->plan) res = gn_features[i]->plan(r, r->state[i], s, f, frame, err);
+    /* 3.-8. the passes */
+    if (!res) res = record_passes(r, err);
+    rec->instances_total = s->instance_count;
+    rec->instances_visible = r->plan.list.instance_count;
+    rec->draw_groups = r->plan.list.group_count;
+    rec->cpu_ms = now_ms() - t0;
     if (res) {
-        r->vsm_resolve.have_prev = false; /* no mask is written: none is history for the next frame */
-        gn_vk_frame_submit(&r->vk, NULL); /* close the slot; the frame draws nothing */
+        for (uint32_t i = 0; i < GN_FEATURE_COUNT; i++)
+            if (gn_features[i]->abandon) gn_features[i]->abandon(r, r->state[i]);
+        gn_vk_frame_submit(&r->vk, NULL); /* close the slot; what was recorded runs, nothing more */
         return res;
     }
-    /* 3. depth prepass (reversed-Z, MSAA) and its sample-0 resolve */
-    gn_pass_depth_prepass(r);
-    /* 4. sun shadows: the cascades due this frame, or the virtual shadow map: MARK (which
-     *    pages this frame's pixels need), ALLOC and BIN on the GPU, then the chosen pages */
-    gn_pass_csm(r);
-    gn_pass_vsm_mark(r);  /* needs the prepass's depth */
-    gn_pass_vsm_alloc(r); /* ALLOC and BIN from MARK's requests, in the same frame */
-    gn_pass_vsm_render(r);
-    /*    and RESOLVE: the sun's visibility per pixel, accumulated over frames, for the forward pass */
-    gn_pass_vsm_resolve(r);
-    /* 5. local lights: the shadowed ones' layers, then each froxel's list (the list is
-     *    skipped on the naive A/B path) */
-    gn_pass_light_shadows(r);
-    if (r->lights.count && !f->naive_lights) gn_pass_clusters(r);
-    /* 6. opaque forward pass (HDR, depth EQUAL, sun shadow), sky, colour resolve */
-    gn_pass_forward(r);
-    /* 7. tone map into the 8-bit output */
-    gn_pass_tonemap(r);
-    /* 8. into the window, when there is one: the output, the overlay blended over it */
-    res = gn_pass_present(r, f->overlay, err);
-
-    gn_vk_frame *slot = r->vk.cur;
-    slot->instances_total = s->instance_count;
-    slot->instances_visible = r->plan.list.instance_count;
-    slot->draw_groups = r->plan.list.group_count;
-    slot->shadow_updates = r->csm.due_count;
-    slot->lights = r->lights.count;
-    slot->shadowed_lights = r->lights.chosen_count;
-    slot->unshadowed_lights = r->lights.candidates - r->lights.chosen_count;
-    slot->shadow_casters = 0;
-    for (uint32_t i = 0; i < r->csm.due_count; i++)
-        slot->shadow_casters += r->csm.draws[r->csm.due[i]].instance_count;
-    slot->cpu_ms = now_ms() - t0;
-    gn_result submitted = gn_vk_frame_submit(&r->vk, res ? NULL : err);
-    if (!res) res = submitted;
-    r->rendered = !submitted;
-    r->plan.list_submitted = !submitted;
-    if (!res) res = gn_vk_swapchain_present(&r->vk, &r->present.swapchain, err);
+    res = gn_vk_frame_submit(&r->vk, err);
+    r->rendered = !res;
+    r->plan.list_submitted = !res;
+    for (uint32_t i = 0; i < GN_FEATURE_COUNT && !res; i++)
+        if (gn_features[i]->submitted) res = gn_features[i]->submitted(r, r->state[i], err);
     return res;
 }

@@ -148,16 +148,17 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
             m->lightmap_texture != GN_NO_TEXTURE ? &g->textures[m->lightmap_texture] : &g->black_light;
         /* the other maps: white where absent (the shader does not read them then) */
         const uint32_t maps[3] = {m->metallic_roughness_texture, m->occlusion_texture, m->emissive_texture};
-        gn_vk_write w[6] = {
-            gn_write_sampled(0, base, r->pipes.repeat),
-            gn_write_sampled(1, nrm, r->pipes.repeat),
-            gn_write_sampled(2, lm, r->pipes.clamp_linear),
+        gn_vk_write w[GN_BIND_MATERIAL_COUNT] = {
+            gn_write_sampled(GN_BIND_MATERIAL_BASE, base, r->pipes.repeat),
+            gn_write_sampled(GN_BIND_MATERIAL_NORMAL, nrm, r->pipes.repeat),
+            gn_write_sampled(GN_BIND_MATERIAL_LIGHTMAP, lm, r->pipes.clamp_linear),
         };
+        /* the other maps follow in the order of maps[]: metallic-roughness, occlusion, emissive */
         for (int k = 0; k < 3; k++)
-            w[3 + k] = gn_write_sampled((uint32_t)(3 + k),
-                                        maps[k] != GN_NO_TEXTURE ? &g->textures[maps[k]] : &g->white,
-                                        r->pipes.repeat);
-        gn_vk_write_set(&r->vk, g->material_sets[i], w, 6);
+            w[GN_BIND_MATERIAL_METAL_ROUGH + k] = gn_write_sampled(
+                (uint32_t)(GN_BIND_MATERIAL_METAL_ROUGH + k),
+                maps[k] != GN_NO_TEXTURE ? &g->textures[maps[k]] : &g->white, r->pipes.repeat);
+        gn_vk_write_set(&r->vk, g->material_sets[i], w, GN_BIND_MATERIAL_COUNT);
     }
     g->material_count = s->material_count;
     return res;
@@ -242,7 +243,7 @@ static gn_result upload_dynamic(gn_renderer *r, const gn_scene *s, gn_error *err
 static gn_result upload_edited(gn_renderer *r, const gn_scene *s, gn_error *err)
 {
     gn_gpu_scene *g = &r->scene;
-    uint32_t n = s->edit_count - g->edit_count;
+    uint32_t n = s->edit_count - g->stamp.edit_count;
     VkDeviceSize off;
     void *p;
     gn_result res = gn_vk_ring_alloc(&r->vk, (VkDeviceSize)n * sizeof(gn_gpu_instance), 16, &off, &p, err);
@@ -252,10 +253,10 @@ static gn_result upload_edited(gn_renderer *r, const gn_scene *s, gn_error *err)
     gn_vk_barriers(&r->vk, r->vk.cur->cmd, &use, 1);
     uint32_t nr = 0;
     for (uint32_t k = 0; k < n; k++) {
-        uint32_t id = s->edits[(g->edit_count + k) % GN_SCENE_EDITS].instance;
+        uint32_t id = s->edits[(g->stamp.edit_count + k) % GN_SCENE_EDITS].instance;
         bool again = false; /* an instance edited twice is written once: regions may not overlap */
         for (uint32_t q = k + 1; q < n && !again; q++)
-            again = s->edits[(g->edit_count + q) % GN_SCENE_EDITS].instance == id;
+            again = s->edits[(g->stamp.edit_count + q) % GN_SCENE_EDITS].instance == id;
         if (again) continue;
         gn_pack_instance(&s->instances[id], (gn_gpu_instance *)p + nr);
         regions[nr] = (VkBufferCopy){off + nr * sizeof(gn_gpu_instance), id * sizeof(gn_gpu_instance),
@@ -263,7 +264,7 @@ static gn_result upload_edited(gn_renderer *r, const gn_scene *s, gn_error *err)
         nr++;
     }
     gn_vk_cmd_copy_ring(&r->vk, &g->instances, regions, nr);
-    g->edit_count = s->edit_count;
+    g->stamp.edit_count = s->edit_count;
     return GN_OK;
 }
 
@@ -271,33 +272,23 @@ void gn_gpu_scene_write_frame_set(gn_renderer *r)
 {
     uint32_t n = r->scene.instance_count;
     uint32_t visible_bytes = (n ? n : 4) * sizeof(uint32_t);
-    gn_vk_write w[14] = {
-        gn_write_frame(r, 0),
-        {.binding = 1, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->scene.instances.buffer},
-        {.binding = 2, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->scene.materials.buffer},
-        {.binding = 3,
+    gn_vk_write w[GN_BIND_FRAME_COUNT] = {
+        gn_write_frame(r, GN_BIND_FRAME_CONSTANTS),
+        gn_write_storage(GN_BIND_FRAME_INSTANCES, &r->scene.instances),
+        gn_write_storage(GN_BIND_FRAME_MATERIALS, &r->scene.materials),
+        {.binding = GN_BIND_FRAME_VISIBLE,
          .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
          .buffer = r->vk.ring.buffer,
          .range = visible_bytes},
-        gn_write_sampled(4, &r->csm.map, r->csm.sampler),
-        {.binding = 5, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->lights.lights.buffer},
-        {.binding = 6, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->lights.lists.buffer},
-        gn_write_sampled(7, &r->lights.shadow_map, r->csm.sampler),
-        {.binding = 8, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->lights.shadow_matrices.buffer},
-        {.binding = 9, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->vsm.table.buffer},
-        {.binding = 10, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = r->vsm.versions_buf.buffer},
-        gn_write_sampled(11, &r->vsm.atlas, r->vsm.atlas_sampler),
-        gn_write_sampled(12, &r->targets.vsm_mask[0], r->pipes.clamp),
-        gn_write_sampled(13, &r->targets.vsm_mask[1], r->pipes.clamp),
     };
-    gn_vk_write_set(&r->vk, r->pipes.frame_set, w, 14);
+    gn_vk_write_set(&r->vk, r->pipes.frame_set, w, GN_BIND_FRAME_COUNT);
 }
 
 gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err)
 {
     gn_gpu_scene *g = &r->scene;
-    bool edits_lost = s->edit_count - g->edit_count > GN_SCENE_EDITS; /* fell behind the ring */
-    if (g->source_uid != s->uid || g->generation != s->generation || edits_lost) {
+    bool edits_lost = s->edit_count - g->stamp.edit_count > GN_SCENE_EDITS; /* fell behind the ring */
+    if (g->stamp.uid != s->uid || g->stamp.generation != s->generation || edits_lost) {
         /* A new or changed scene: the frame set is rewritten, so no frame may still use it. */
         gn_result res = gn_vk_wait_idle(&r->vk, err);
         if (res) return res;
@@ -309,19 +300,16 @@ gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err)
         }
         g->uploaded = true;
         g->instance_count = s->instance_count;
-        g->source_uid = s->uid;
-        g->edit_count = s->edit_count;
-        g->generation = s->generation;
-        g->dynamic_generation = s->dynamic_generation;
+        g->stamp = gn_scene_stamp_of(s);
         gn_gpu_scene_write_frame_set(r);
         return GN_OK;
     }
-    if (g->edit_count != s->edit_count) {
+    if (g->stamp.edit_count != s->edit_count) {
         gn_result res = upload_edited(r, s, err);
         if (res) return res;
     }
-    if (g->dynamic_generation != s->dynamic_generation) {
-        g->dynamic_generation = s->dynamic_generation;
+    if (g->stamp.dynamic_generation != s->dynamic_generation) {
+        g->stamp.dynamic_generation = s->dynamic_generation;
         return upload_dynamic(r, s, err);
     }
     return GN_OK;

@@ -130,9 +130,11 @@ static uint32_t world_filter(gn_renderer *r, const gn_scene *s, const gn_frustum
     uint32_t n = 0;
     for (uint32_t i = 0; i < s->instance_count; i++)
         if (keep[i]) p->subset[n++] = p->items[i];
-    gn_vk_frame *slot = r->vk.cur;
-    slot->world[0] = vr.leaves_total, slot->world[1] = vr.leaves_pvs, slot->world[2] = vr.leaves_frustum;
-    slot->world[3] = vr.face_total, slot->world[4] = vr.faces_pvs, slot->world[5] = vr.faces_frustum;
+    gn_frame_stats *rec = gn_frame_record(r);
+    rec->world_leaves = vr.leaves_total, rec->world_leaves_pvs = vr.leaves_pvs;
+    rec->world_leaves_frustum = vr.leaves_frustum;
+    rec->world_faces = vr.face_total, rec->world_faces_pvs = vr.faces_pvs,
+    rec->world_faces_frustum = vr.faces_frustum;
     return n;
 }
 
@@ -162,7 +164,7 @@ gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *fr
     } else {
         gn_draw_list_build(p->items, s->instance_count, frustum, &p->list);
     }
-    r->vk.cur->visibility_ms = gn_plan_now_ms() - t0;
+    gn_frame_record(r)->visibility_ms = gn_plan_now_ms() - t0;
     return gn_plan_write(r, s, &p->list, &p->camera, err);
 }
 
@@ -170,59 +172,4 @@ gn_shadows gn_frame_shadows(const gn_frame_desc *f)
 {
     /* virtual shadow maps met the targets against cascades (bench/RESULTS.md) */
     return f->shadows == GN_SHADOWS_DEFAULT ? GN_SHADOWS_VSM : f->shadows;
-}
-
-/* Cascades: their matrices for this camera and sun, which are due (the staggered schedule;
- * a layer never rendered is always due), each due one's casters culled against its box, and
- * the matrices every layer was rendered with into the frame constants, so that a stale
- * cascade is never read with a newer matrix. */
-gn_result gn_plan_shadows(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
-                          const gn_frame_view *view, gn_gpu_frame *g, gn_error *err)
-{
-    gn_csm_gpu *c = &r->csm;
-    const gn_csm_settings *cs = &c->settings;
-    c->due_count = 0;
-    bool on = gn_frame_shadows(f) == GN_SHADOWS_CSM && view->sun_elevation > -4.0f;
-    g->csm[0] = 0.0f;
-    if (!on) return GN_OK;
-
-    gn_csm_settings per_frame = *cs;
-    per_frame.near_plane = view->near_plane;
-    gn_csm_compute(&per_frame, view->camera_position, r->camera.view, r->camera.fov_y, r->camera.aspect,
-                   view->sun_direction, c->next);
-    for (uint32_t i = 0; i < cs->cascades; i++) {
-        /* due: never rendered, its turn in the schedule, or its old map no longer covers
-         * the slice (2 texels spare for the 3x3 filter) */
-        bool due = !c->rendered[i] || gn_csm_due(cs, i, c->counter) ||
-                   !gn_csm_covers(&c->cascades[i], &c->next[i], view->camera_position, r->camera.view,
-                                  r->camera.fov_y, r->camera.aspect, 2.0f);
-        if (!due) continue;
-        /* casters: every instance whose sphere reaches the cascade's box and is big enough */
-        uint32_t n = 0;
-        for (uint32_t k = 0; k < s->instance_count; k++)
-            if (GN_DRAW_CASTS(r->plan.items[k].pipeline) &&
-                gn_csm_caster_visible(&c->next[i], r->plan.items[k].sphere, cs->min_caster_texels))
-                r->plan.subset[n++] = r->plan.items[k];
-        gn_draw_list_build(r->plan.subset, n, NULL, &r->plan.shadow_list);
-        gn_result res = gn_plan_write(r, s, &r->plan.shadow_list, &c->draws[i], err);
-        if (res) return res;
-        c->due[c->due_count++] = i;
-        c->cascades[i] = c->next[i];
-        c->rendered[i] = true;
-    }
-    c->counter++;
-    g->csm[0] = (float)cs->cascades;
-    g->csm[1] = cs->shadow_distance;
-    g->csm[2] = c->normal_offset_texels;
-    g->csm[3] = cs->shadow_distance * 0.9f; /* the last tenth fades out */
-    for (uint32_t i = 0; i < cs->cascades; i++) {
-        /* the matrix each layer holds; the selection bands follow this frame's splits,
-         * which do not depend on the camera's pose */
-        memcpy(g->cascade_view_proj[i], c->cascades[i].view_proj, sizeof g->cascade_view_proj[i]);
-        g->cascade[i][0] = c->next[i].far_depth;
-        g->cascade[i][1] = c->next[i].blend_end;
-        g->cascade[i][2] = c->cascades[i].texel;
-        g->cascade[i][3] = 0.0f;
-    }
-    return GN_OK;
 }

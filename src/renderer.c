@@ -1,6 +1,6 @@
 /* The public renderer API: creation with defaults resolved in one place, frames, pixels
  * and statistics. */
-#include "renderer.h"
+#include "passes/present.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,11 +42,20 @@ gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out, gn
         .instance_extensions = d.instance_extensions,
         .instance_extension_count = d.instance_extension_count,
     };
+    /* each feature's GPU counters get their place in a frame slot's block */
+    uint32_t counters = 0;
+    for (uint32_t i = 0; i < GN_FEATURE_COUNT; i++) {
+        r->counter_offset[i] = counters;
+        counters += (gn_features[i]->counters + 15u) & ~15u;
+    }
+    vd.counters_size = counters;
     gn_result res = gn_vk_create(&r->vk, &vd, err);
     if (res) {
         free(r);
         return res;
     }
+    r->vk.harvested = gn_stats_harvested;
+    r->vk.harvest_user = r;
     r->width = d.width;
     r->height = d.height;
     r->msaa = d.msaa;
@@ -56,12 +65,21 @@ gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out, gn
     }
     if (!res) res = gn_targets_create(r, err);
     if (!res) res = gn_pipelines_create(r, err);
-    if (!res) res = gn_csm_create(r, &d.csm, err);
-    if (!res) res = gn_vsm_create(r, &d.vsm, err);
-    if (!res) res = gn_vsm_resolve_create(r, err);
-    if (!res) gn_pipelines_write_tonemap_set(r);
-    if (!res) res = gn_lights_create(r, &d.lights, err);
-    if (!res) res = gn_light_shadows_create(r, err);
+    /* the features, in the table's order (a feature may use what an earlier one made) */
+    for (uint32_t i = 0; i < GN_FEATURE_COUNT && !res; i++) {
+        const gn_feature *ft = gn_features[i];
+        r->state[i] = calloc(1, ft->size ? ft->size : 1);
+        if (!r->state[i])
+            res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for feature %s", ft->name);
+        if (!res && ft->create) res = ft->create(r, r->state[i], &d, err);
+    }
+    /* the timestamp queries: as many passes as the pass table can run in a frame */
+    uint32_t passes = res ? 0 : gn_frame_max_passes(r);
+    if (!res && passes > GN_STATS_PASSES)
+        res =
+            gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                    "the pass table can run %u passes a frame; statistics hold %u", passes, GN_STATS_PASSES);
+    if (!res) res = gn_vk_pass_capacity(&r->vk, passes, err);
     if (res) {
         gn_renderer_destroy(r);
         return res;
@@ -75,16 +93,14 @@ void gn_renderer_destroy(gn_renderer *r)
     if (!r) return;
     if (r->vk.device) {
         gn_vk_wait_idle(&r->vk, NULL);
-        gn_present_release(r); /* the surface before the instance that made it */
+        /* in reverse: the surface (present, last) before the instance that made it */
+        for (uint32_t i = GN_FEATURE_COUNT; i-- > 0;)
+            if (r->state[i] && gn_features[i]->release) gn_features[i]->release(r, r->state[i]);
         gn_gpu_scene_release(r);
         gn_targets_release(r);
-        gn_csm_release(r);
-        gn_vsm_resolve_release(r);
-        gn_vsm_release(r);
-        gn_light_shadows_release(r);
-        gn_lights_release(r);
         gn_pipelines_release(r);
     }
+    for (uint32_t i = 0; i < GN_FEATURE_COUNT; i++) free(r->state[i]);
     gn_frame_plan_free(&r->plan);
     gn_vk_destroy(&r->vk);
     free(r);
@@ -153,7 +169,7 @@ static gn_result read_image(gn_renderer *r, gn_vk_image *img, void *out, const c
 
 gn_result gn_read_pixels(gn_renderer *r, uint8_t *pixels, gn_error *err)
 {
-    return read_image(r, r ? &r->targets.ldr : NULL, pixels, "gn_read_pixels", err);
+    return read_image(r, r ? gn_target(r, GN_TARGET_OUTPUT) : NULL, pixels, "gn_read_pixels", err);
 }
 
 gn_result gn_read_depth(gn_renderer *r, float *depth, gn_error *err)
@@ -196,8 +212,8 @@ gn_result gn_get_frame_stats(gn_renderer *r, gn_frame_stats *out, gn_error *err)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_get_frame_stats: arguments are required");
     /* take what has finished without waiting */
     gn_vk_poll(&r->vk);
-    if (!r->vk.have_stats) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "no frame has finished yet");
-    *out = r->vk.last_stats;
+    if (!r->have_stats) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "no frame has finished yet");
+    *out = r->last_stats;
     return GN_OK;
 }
 
@@ -207,12 +223,11 @@ gn_result gn_take_frame_stats(gn_renderer *r, gn_frame_stats *out, uint32_t max,
     if (!r || !out || !count)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_take_frame_stats: arguments are required");
     gn_vk_poll(&r->vk);
-    gn_vk *vk = &r->vk;
     uint32_t n = 0;
-    while (n < max && vk->finished_count) {
-        out[n++] = vk->finished[vk->finished_head];
-        vk->finished_head = (vk->finished_head + 1) % GN_STATS_QUEUE;
-        vk->finished_count--;
+    while (n < max && r->finished_count) {
+        out[n++] = r->finished[r->finished_head];
+        r->finished_head = (r->finished_head + 1) % GN_STATS_QUEUE;
+        r->finished_count--;
     }
     *count = n;
     return GN_OK;
@@ -245,10 +260,11 @@ gn_result gn_renderer_attach_surface(gn_renderer *r, const gn_surface_desc *d, g
 
 gn_result gn_renderer_set_vsync(gn_renderer *r, bool vsync, gn_error *err)
 {
-    if (!r || !r->present.swapchain.surface)
+    gn_vk_swapchain *sc = r ? &gn_present_of(r)->swapchain : NULL;
+    if (!sc || !sc->surface)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_renderer_set_vsync: no surface attached");
-    if (r->present.swapchain.vsync != vsync) r->present.swapchain.stale = true;
-    r->present.swapchain.vsync = vsync;
+    if (sc->vsync != vsync) sc->stale = true;
+    sc->vsync = vsync;
     return GN_OK;
 }
 
@@ -266,24 +282,18 @@ gn_result gn_renderer_resize(gn_renderer *r, uint32_t width, uint32_t height, gn
     r->width = width;
     r->height = height;
     r->rendered = false; /* the new output holds no frame yet */
-    /* cascades fitted to the old aspect ratio would be reused by the schedule: a resize is a
-     * cut, like a camera jump, and every cascade renders again on the next frame */
-    memset(r->csm.rendered, 0, sizeof r->csm.rendered);
     res = gn_targets_create(r, err);
-    if (res) return res;
-    gn_pipelines_write_tonemap_set(r);
-    gn_vsm_write_mark_sets(r);
-    gn_vsm_resolve_write_sets(r);
-    /* the scene's buffers, not the scene (the caller may have destroyed it since) */
-    if (r->scene.uploaded) gn_gpu_scene_write_frame_set(r);
-    return gn_present_resize(r, err);
+    /* every feature rewrites the sets that name the targets (the swapchain follows next frame) */
+    for (uint32_t i = 0; i < GN_FEATURE_COUNT && !res; i++)
+        if (gn_features[i]->resize) res = gn_features[i]->resize(r, r->state[i], err);
+    return res;
 }
 
 void gn_renderer_present_stats(const gn_renderer *r, gn_present_stats *out)
 {
     memset(out, 0, sizeof *out);
     if (!r) return;
-    const gn_vk_swapchain *sc = &r->present.swapchain;
+    const gn_vk_swapchain *sc = &gn_present_of(r)->swapchain;
     out->presented = sc->presented;
     out->skipped = sc->skipped;
     out->recreated = sc->created > 1 ? sc->created - 1 : 0;

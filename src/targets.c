@@ -1,64 +1,64 @@
-/* Render targets: multisampled D32 depth and rgba16f colour, their resolves, the 8-bit
- * output and its readback buffer, and VSM RESOLVE's two masks. */
+/* Render targets: one table, one entry a target (its format, usage, sample count and when it
+ * exists), created and resized in one loop. A mip chain or a ping-pong pair (a bloom chain, the
+ * VSM masks) is one more entry each. */
 #include "renderer.h"
 
 #include <string.h>
+
+#define ATTACH_DEPTH VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT
+#define ATTACH_COLOR VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT
+#define SAMPLED VK_IMAGE_USAGE_SAMPLED_BIT
+#define STORAGE VK_IMAGE_USAGE_STORAGE_BIT
+#define COPY_SRC VK_IMAGE_USAGE_TRANSFER_SRC_BIT
+
+typedef struct target_def {
+    const char *name;
+    VkFormat format;
+    VkImageUsageFlags usage;
+    bool multisampled; /* the renderer's msaa samples, else 1 */
+    bool resolve;      /* exists only with msaa > 1 (else the multisampled one is read) */
+    /* usage it gains when msaa is 1 and it is the one later passes read */
+    VkImageUsageFlags single_sample_usage;
+    uint32_t mips; /* 0 is 1 */
+} target_def;
+
+static const target_def TARGETS[GN_TARGET_COUNT] = {
+    /* the depth later passes read is also copied out by gn_read_depth */
+    [GN_TARGET_DEPTH_MS] = {"depth (msaa)", VK_FORMAT_D32_SFLOAT, ATTACH_DEPTH, true, false,
+                            SAMPLED | COPY_SRC},
+    [GN_TARGET_DEPTH_RESOLVED] = {"depth (resolved, sample 0)", VK_FORMAT_D32_SFLOAT,
+                                  ATTACH_DEPTH | SAMPLED | COPY_SRC, false, true},
+    [GN_TARGET_HDR_MS] = {"hdr colour (msaa)", VK_FORMAT_R16G16B16A16_SFLOAT, ATTACH_COLOR, true, false,
+                          SAMPLED},
+    [GN_TARGET_HDR_RESOLVED] = {"hdr colour (resolved)", VK_FORMAT_R16G16B16A16_SFLOAT,
+                                ATTACH_COLOR | SAMPLED, false, true},
+    /* sampled: PRESENT blends the overlay over it */
+    [GN_TARGET_OUTPUT] = {"output (rgba8 srgb-encoded)", VK_FORMAT_R8G8B8A8_UNORM,
+                          STORAGE | COPY_SRC | SAMPLED},
+    /* VSM RESOLVE's mask and its history: a word a pixel, written as storage, read by texelFetch */
+    [GN_TARGET_VSM_MASK0] = {"vsm resolve mask 0", VK_FORMAT_R32_UINT, STORAGE | SAMPLED},
+    [GN_TARGET_VSM_MASK1] = {"vsm resolve mask 1", VK_FORMAT_R32_UINT, STORAGE | SAMPLED},
+};
 
 gn_result gn_targets_create(gn_renderer *r, gn_error *err)
 {
     gn_vk *vk = &r->vk;
     gn_targets *t = &r->targets;
     bool ms = r->msaa > 1;
-    /* the depth that later passes read is also copied out by gn_read_depth */
-    VkImageUsageFlags depth_usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT |
-                                    (ms ? 0 : VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
-    VkImageUsageFlags hdr_usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | (ms ? 0 : VK_IMAGE_USAGE_SAMPLED_BIT);
-    gn_vk_image_desc d = {r->width, r->height, r->msaa, 1, VK_FORMAT_D32_SFLOAT, depth_usage, "depth (msaa)"};
-    gn_result res = gn_vk_image_create(vk, &d, &t->depth_ms, err);
-    if (!res) {
-        d = (gn_vk_image_desc){r->width,  r->height,          r->msaa, 1, VK_FORMAT_R16G16B16A16_SFLOAT,
-                               hdr_usage, "hdr colour (msaa)"};
-        res = gn_vk_image_create(vk, &d, &t->hdr_ms, err);
-    }
-    if (!res && ms) {
-        d = (gn_vk_image_desc){r->width,
-                               r->height,
-                               1,
-                               1,
-                               VK_FORMAT_D32_SFLOAT,
-                               VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
-                                   VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                               "depth (resolved, sample 0)"};
-        res = gn_vk_image_create(vk, &d, &t->depth_resolved, err);
-    }
-    if (!res && ms) {
-        d = (gn_vk_image_desc){r->width,
-                               r->height,
-                               1,
-                               1,
-                               VK_FORMAT_R16G16B16A16_SFLOAT,
-                               VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
-                               "hdr colour (resolved)"};
-        res = gn_vk_image_create(vk, &d, &t->hdr_resolved, err);
-    }
-    if (!res) {
-        d = (gn_vk_image_desc){r->width, r->height, 1, 1, VK_FORMAT_R8G8B8A8_UNORM,
-                               /* sampled: PRESENT blends the overlay over it */
-                               VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT |
-                                   VK_IMAGE_USAGE_SAMPLED_BIT,
-                               "output (rgba8 srgb-encoded)"};
-        res = gn_vk_image_create(vk, &d, &t->ldr, err);
-    }
-    /* VSM RESOLVE's mask and its history: a word a pixel, written as storage, read by texelFetch */
-    for (uint32_t k = 0; k < 2 && !res; k++) {
-        d = (gn_vk_image_desc){r->width,
-                               r->height,
-                               1,
-                               1,
-                               VK_FORMAT_R32_UINT,
-                               VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
-                               k ? "vsm resolve mask 1" : "vsm resolve mask 0"};
-        res = gn_vk_image_create(vk, &d, &t->vsm_mask[k], err);
+    gn_result res = GN_OK;
+    for (uint32_t i = 0; i < GN_TARGET_COUNT && !res; i++) {
+        const target_def *def = &TARGETS[i];
+        if (def->resolve && !ms) continue;
+        gn_vk_image_desc d = {
+            .width = r->width,
+            .height = r->height,
+            .samples = def->multisampled ? r->msaa : 1,
+            .mips = def->mips ? def->mips : 1,
+            .format = def->format,
+            .usage = def->usage | (ms ? 0 : def->single_sample_usage),
+            .name = def->name,
+        };
+        res = gn_vk_image_create(vk, &d, &t->image[i], err);
     }
     if (!res) {
         gn_vk_buffer_desc bd = {(VkDeviceSize)r->width * r->height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -69,22 +69,15 @@ gn_result gn_targets_create(gn_renderer *r, gn_error *err)
         gn_targets_release(r);
         return res;
     }
-    t->depth = ms ? &t->depth_resolved : &t->depth_ms;
-    t->hdr = ms ? &t->hdr_resolved : &t->hdr_ms;
-    r->vsm_resolve.have_prev = false; /* new masks hold no history */
+    t->depth = &t->image[ms ? GN_TARGET_DEPTH_RESOLVED : GN_TARGET_DEPTH_MS];
+    t->hdr = &t->image[ms ? GN_TARGET_HDR_RESOLVED : GN_TARGET_HDR_MS];
     return GN_OK;
 }
 
 void gn_targets_release(gn_renderer *r)
 {
     gn_targets *t = &r->targets;
-    gn_vk_image_release(&r->vk, &t->depth_ms);
-    gn_vk_image_release(&r->vk, &t->depth_resolved);
-    gn_vk_image_release(&r->vk, &t->hdr_ms);
-    gn_vk_image_release(&r->vk, &t->hdr_resolved);
-    gn_vk_image_release(&r->vk, &t->ldr);
-    gn_vk_image_release(&r->vk, &t->vsm_mask[0]);
-    gn_vk_image_release(&r->vk, &t->vsm_mask[1]);
+    for (uint32_t i = 0; i < GN_TARGET_COUNT; i++) gn_vk_image_release(&r->vk, &t->image[i]);
     gn_vk_buffer_release(&r->vk, &t->readback);
     memset(t, 0, sizeof *t);
 }

@@ -21,8 +21,7 @@ typedef float gn_mat4[16];
 #endif
 
 /* Limits, each with its reason. */
-#define GN_FRAMES_IN_FLIGHT 2  /* CPU records frame N+1 while the GPU runs frame N */
-#define GN_MAX_PASS_QUERIES 32 /* two timestamps per pass, GN_MAX_PASSES passes */
+#define GN_FRAMES_IN_FLIGHT 2 /* CPU records frame N+1 while the GPU runs frame N */
 
 #define GN_GPU_MAX_CASCADES 8    /* layers of the sun's shadow map array (GN_CSM_MAX_CASCADES) */
 #define GN_GPU_VSM_MAX_LEVELS 16 /* virtual shadow map clipmap levels (GN_VSM_MAX_LEVELS) */
@@ -39,6 +38,7 @@ typedef float gn_mat4[16];
 #define GN_GPU_VIEW_LIGHT_HEATMAP 6
 #define GN_GPU_VIEW_VSM_PAGES 7
 #define GN_GPU_VIEW_VSM_ATLAS 8
+#define GN_GPU_VIEW_DISTANCE 9
 
 /* Alpha modes (gn_alpha_mode; same values). */
 #define GN_GPU_ALPHA_OPAQUE 0
@@ -104,6 +104,8 @@ GN_STRUCT(gn_gpu_frame)
                                    z: 1 accept any history (an A/B for tests); w unused */
     gn_vec4 vsm_resolve_params; /* xy this frame's PCF offset in texels (pixels with history only),
                                    zw sample 0's position in the pixel (where the depth is) */
+    gn_vec4 debug;              /* the distance view (src/passes/depth_view.c): x metres shown black, y metres
+                                   between contours; zw unused */
 };
 
 /* RESOLVE's mask: one 32-bit word a pixel (bits 0..9 the sun's visibility 0..1023, 10..14 the

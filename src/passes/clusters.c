@@ -5,12 +5,13 @@
  * statistics. The CPU reference of the binning is gn_cluster_bin (src/decide/clusters.c). */
 #include "decide/clusters.h"
 #include "decide/lights.h"
-#include "renderer.h"
+#include "passes/lights.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #define CS VK_SHADER_STAGE_COMPUTE_BIT
+#define FS VK_SHADER_STAGE_FRAGMENT_BIT
 
 /* Every default of gn_lights_desc, resolved here and nowhere else. */
 static void resolve(const gn_lights_desc *d, gn_lights_gpu *l)
@@ -29,7 +30,7 @@ static void resolve(const gn_lights_desc *d, gn_lights_gpu *l)
 
 static gn_result make_lights_buffer(gn_renderer *r, uint32_t capacity, gn_error *err)
 {
-    gn_lights_gpu *l = &r->lights;
+    gn_lights_gpu *l = gn_lights_of(r);
     gn_vk_buffer_release(&r->vk, &l->lights);
     gn_vk_buffer_desc d = {.size = (VkDeviceSize)(capacity ? capacity : 1) * sizeof(gn_gpu_light),
                            .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -39,11 +40,10 @@ static gn_result make_lights_buffer(gn_renderer *r, uint32_t capacity, gn_error 
     return res;
 }
 
-gn_result gn_lights_create(gn_renderer *r, const gn_lights_desc *desc, gn_error *err)
+static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *rd, gn_error *err)
 {
-    gn_lights_gpu *l = &r->lights;
-    gn_lights_desc zero = {0};
-    resolve(desc ? desc : &zero, l);
+    gn_lights_gpu *l = self;
+    resolve(&rd->lights, l);
     if (l->x * l->y * l->z > (1u << 20) || l->max_lights > 1023)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "lights: grid %ux%ux%u with %u a froxel is too large",
                        l->x, l->y, l->z, l->max_lights);
@@ -60,26 +60,40 @@ gn_result gn_lights_create(gn_renderer *r, const gn_lights_desc *desc, gn_error 
     gn_result res = gn_vk_buffer_create(&r->vk, &lists, &l->lists, err);
     if (!res) res = gn_vk_buffer_create(&r->vk, &overflow, &l->overflow, err);
     if (!res) res = make_lights_buffer(r, 64, err);
-    const gn_vk_binding b[] = {
-        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, CS}, /* gn_gpu_frame */
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},         /* lights */
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},         /* froxel lists (written) */
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},         /* overflow counter */
+    const VkDescriptorType SSBO = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+                           IMG = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    const gn_vk_binding b[GN_BIND_BIN_COUNT] = {
+        [GN_BIND_BIN_FRAME] = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, CS},
+        [GN_BIND_BIN_LIGHTS] = {SSBO, CS},
+        [GN_BIND_BIN_LISTS] = {SSBO, CS}, /* written */
+        [GN_BIND_BIN_OVERFLOW] = {SSBO, CS},
     };
-    if (!res) res = gn_vk_set_layout(&r->vk, b, 4, "light binning set", &l->layout, err);
+    const gn_vk_binding rb[GN_BIND_LIGHTS_COUNT] = {
+        [GN_BIND_LIGHTS_LIGHTS] = {SSBO, FS},
+        [GN_BIND_LIGHTS_LISTS] = {SSBO, FS},
+        [GN_BIND_LIGHTS_SHADOW_MAP] = {IMG, FS}, /* comparison sampler */
+        [GN_BIND_LIGHTS_SHADOW_MATRIX] = {SSBO, FS},
+    };
+    if (!res) res = gn_vk_set_layout(&r->vk, b, GN_BIND_BIN_COUNT, "light binning set", &l->layout, err);
+    if (!res)
+        res = gn_vk_set_layout(&r->vk, rb, GN_BIND_LIGHTS_COUNT, "set 3: lights", &l->receiver_layout, err);
     if (!res)
         res = gn_vk_pipeline_layout(&r->vk, &l->layout, 1, 0, "light binning", &l->pipeline_layout, err);
-    if (!res) res = gn_vk_descriptor_pool(&r->vk, 1, "light binning", &l->pool, err);
+    if (!res) res = gn_vk_descriptor_pool(&r->vk, 2, "light binning", &l->pool, err);
     if (!res) res = gn_vk_alloc_set(&r->vk, l->pool, l->layout, "light binning", &l->set, err);
+    if (!res) res = gn_vk_alloc_set(&r->vk, l->pool, l->receiver_layout, "set 3: lights", &l->receiver, err);
     if (!res)
         res = gn_vk_compute_pipeline(&r->vk, "cluster_bin.comp", l->pipeline_layout, "light binning",
                                      &l->pipeline, err);
+    if (!res) res = gn_light_shadows_create(r, l, rd, err);
     return res;
 }
 
-void gn_lights_release(gn_renderer *r)
+static void release(gn_renderer *r, void *self)
 {
-    gn_lights_gpu *l = &r->lights;
+    gn_lights_gpu *l = self;
+    gn_light_shadows_release(r, l);
+    gn_vk_release(&r->vk, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)(uintptr_t)l->receiver_layout);
     gn_vk_buffer_release(&r->vk, &l->lights);
     gn_vk_buffer_release(&r->vk, &l->lists);
     gn_vk_buffer_release(&r->vk, &l->overflow);
@@ -88,29 +102,36 @@ void gn_lights_release(gn_renderer *r)
     gn_vk_release(&r->vk, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)(uintptr_t)l->layout);
     gn_vk_release(&r->vk, VK_OBJECT_TYPE_DESCRIPTOR_POOL, (uint64_t)(uintptr_t)l->pool);
     free(l->packed);
-    memset(l, 0, sizeof *l);
 }
 
-/* The binning set points at the buffers; rewritten when the light buffer is replaced. */
+/* The binning set and the forward pass's set point at the buffers; rewritten when the light
+ * buffer is replaced. */
 static void write_set(gn_renderer *r)
 {
-    gn_lights_gpu *l = &r->lights;
-    gn_vk_write w[4] = {
-        gn_write_frame(r, 0),
-        {.binding = 1, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = l->lights.buffer},
-        {.binding = 2, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = l->lists.buffer},
-        {.binding = 3, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = l->overflow.buffer},
+    gn_lights_gpu *l = gn_lights_of(r);
+    gn_vk_write w[GN_BIND_BIN_COUNT] = {
+        gn_write_frame(r, GN_BIND_BIN_FRAME),
+        gn_write_storage(GN_BIND_BIN_LIGHTS, &l->lights),
+        gn_write_storage(GN_BIND_BIN_LISTS, &l->lists),
+        gn_write_storage(GN_BIND_BIN_OVERFLOW, &l->overflow),
     };
-    gn_vk_write_set(&r->vk, l->set, w, 4);
+    gn_vk_write_set(&r->vk, l->set, w, GN_BIND_BIN_COUNT);
+    gn_vk_write f[GN_BIND_LIGHTS_COUNT] = {
+        gn_write_storage(GN_BIND_LIGHTS_LIGHTS, &l->lights),
+        gn_write_storage(GN_BIND_LIGHTS_LISTS, &l->lists),
+        gn_write_sampled(GN_BIND_LIGHTS_SHADOW_MAP, &l->shadow_map, l->shadow_sampler),
+        gn_write_storage(GN_BIND_LIGHTS_SHADOW_MATRIX, &l->shadow_matrices),
+    };
+    gn_vk_write_set(&r->vk, l->receiver, f, GN_BIND_LIGHTS_COUNT);
 }
 
-gn_result gn_lights_sync(gn_renderer *r, const gn_scene *s, bool *sets_changed, gn_error *err)
+/* Uploads the scene's lights when they changed (or their shadow layers did). */
+static gn_result sync(gn_renderer *r, const gn_scene *s, gn_error *err)
 {
-    gn_lights_gpu *l = &r->lights;
-    *sets_changed = false;
+    gn_lights_gpu *l = gn_lights_of(r);
     uint32_t n = gn_scene_light_count(s);
-    if (l->source_uid == s->uid && l->generation == s->light_generation && l->count == n && l->set_written &&
-        !l->layers_changed)
+    if (l->source.uid == s->uid && l->source.light_generation == s->light_generation && l->count == n &&
+        l->set_written && !l->layers_changed)
         return GN_OK;
     if (n > l->capacity || !l->set_written) {
         /* a bigger buffer: the sets that point at the old one are rewritten, so no frame may
@@ -124,7 +145,6 @@ gn_result gn_lights_sync(gn_renderer *r, const gn_scene *s, bool *sets_changed, 
         if (res) return res;
         write_set(r);
         l->set_written = true;
-        *sets_changed = true;
     }
     if (n > l->packed_capacity) {
         free(l->packed);
@@ -140,53 +160,104 @@ gn_result gn_lights_sync(gn_renderer *r, const gn_scene *s, bool *sets_changed, 
     gn_result res =
         gn_vk_upload_buffer(&r->vk, &l->lights, 0, l->packed, (VkDeviceSize)n * sizeof *l->packed, err);
     if (res) return res;
-    l->source_uid = s->uid;
-    l->generation = s->light_generation;
+    l->source = gn_scene_stamp_of(s);
     l->layers_changed = false;
     l->count = n;
     return GN_OK;
 }
 
-void gn_lights_frame(const gn_renderer *r, const float proj[16], float near_plane, bool naive,
-                     gn_gpu_frame *g)
+/* The shadowed lights and their layers' casters, then the light buffer (re-uploaded when lights
+ * moved or changed layers), then the froxel grid and the light count into the frame constants. */
+static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g,
+                      gn_error *err)
 {
-    const gn_lights_gpu *l = &r->lights;
+    gn_lights_gpu *l = self;
+    gn_frustum frustum;
+    gn_frustum_from_view_proj(g->view_proj, &frustum);
+    gn_result res = gn_light_shadows_plan(r, l, s, &frustum, err);
+    if (!res) res = sync(r, s, err);
+    if (res) return res;
     gn_cluster_grid grid;
-    gn_cluster_grid_init(l->x, l->y, l->z, l->max_lights, near_plane, l->far_depth, proj, &grid);
+    gn_cluster_grid_init(l->x, l->y, l->z, l->max_lights, r->camera.near_plane, l->far_depth, r->camera.proj,
+                         &grid);
     gn_cluster_frame_params(&grid, g->cluster_grid, g->cluster_depth, g->cluster_proj);
     g->lights[0] = l->count;
-    g->lights[1] = naive ? 1u : 0u;
+    g->lights[1] = f->naive_lights ? 1u : 0u;
     g->lights[2] = g->lights[3] = 0;
+    l->binning = l->count && !f->naive_lights; /* the naive A/B path reads no lists */
+    gn_frame_stats *rec = gn_frame_record(r);
+    rec->lights = l->count;
+    rec->shadowed_lights = l->chosen_count;
+    rec->unshadowed_lights = l->candidates - l->chosen_count;
+    return GN_OK;
 }
 
-void gn_pass_clusters(gn_renderer *r)
+static void receiver(gn_renderer *r, void *self, gn_receiver *out)
 {
+    (void)r;
+    gn_lights_gpu *l = self;
+    *out = (gn_receiver){.layout = l->receiver_layout, .set = l->receiver, .use_count = 4};
+    out->uses[0] = (gn_vk_use){.buffer = &l->lights, .access = GN_ACCESS_SHADER_READ};
+    out->uses[1] = (gn_vk_use){.buffer = &l->lists, .access = GN_ACCESS_SHADER_READ};
+    out->uses[2] = (gn_vk_use){.image = &l->shadow_map, .access = GN_ACCESS_SHADER_READ};
+    out->uses[3] = (gn_vk_use){.buffer = &l->shadow_matrices, .access = GN_ACCESS_SHADER_READ};
+}
+
+static void harvest(const void *self, const uint8_t *counters, gn_frame_stats *out)
+{
+    (void)self;
+    memcpy(&out->light_overflow, counters, sizeof out->light_overflow);
+}
+
+const gn_feature gn_feature_lights = {.name = "lights",
+                                      .size = sizeof(gn_lights_gpu),
+                                      .counters = 16,
+                                      .create = create,
+                                      .plan = plan,
+                                      .receiver = receiver,
+                                      .harvest = harvest,
+                                      .release = release};
+
+uint32_t gn_clusters_runs(const gn_renderer *r, const void *self)
+{
+    (void)r;
+    return ((const gn_lights_gpu *)self)->binning ? 1 : 0;
+}
+
+uint32_t gn_clusters_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
+{
+    (void)r, (void)run;
+    gn_lights_gpu *l = self;
+    out[0] = (gn_vk_use){.buffer = &l->lights, .access = GN_ACCESS_SHADER_READ};
+    out[1] = (gn_vk_use){.buffer = &l->lists, .access = GN_ACCESS_COMPUTE_WRITE};
+    out[2] = (gn_vk_use){.buffer = &l->overflow, .access = GN_ACCESS_TRANSFER_WRITE};
+    return 3;
+}
+
+/* The binning, from a zeroed overflow count; the count into this frame's counters. */
+gn_pass_work gn_clusters_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
+    gn_lights_gpu *l = self;
     gn_vk *vk = &r->vk;
-    gn_lights_gpu *l = &r->lights;
     uint32_t froxels = l->x * l->y * l->z;
-    gn_vk_use clear = {.buffer = &l->overflow, .access = GN_ACCESS_TRANSFER_WRITE};
-    gn_vk_use uses[] = {
-        {.buffer = &l->lights, .access = GN_ACCESS_SHADER_READ},
-        {.buffer = &l->lists, .access = GN_ACCESS_COMPUTE_WRITE},
-        {.buffer = &l->overflow, .access = GN_ACCESS_COMPUTE_WRITE},
-    };
-    gn_vk_barriers(vk, vk->cur->cmd, &clear, 1);
     gn_vk_cmd_fill(vk, &l->overflow, 0);
-    uint32_t pass = gn_vk_pass_begin(vk, "light binning", uses, 3);
+    gn_vk_use write = {.buffer = &l->overflow, .access = GN_ACCESS_COMPUTE_WRITE};
+    gn_vk_barriers(vk, vk->cur->cmd, &write, 1);
     gn_vk_cmd_bind_pipeline(vk, true, l->pipeline);
     uint32_t dyn = (uint32_t)r->plan.frame_offset;
     gn_vk_cmd_bind_sets(vk, true, l->pipeline_layout, 0, 1, &l->set, 1, &dyn);
     gn_vk_cmd_dispatch(vk, (froxels + 63) / 64, 1, 1);
-    gn_vk_pass_end(vk, pass, 0, 0);
-    /* the overflow count into this frame's counters, read when the frame is harvested */
     gn_vk_use copy[] = {
         {.buffer = &l->overflow, .access = GN_ACCESS_TRANSFER_READ},
         {.buffer = &vk->cur->counters, .access = GN_ACCESS_TRANSFER_WRITE},
     };
     gn_vk_barriers(vk, vk->cur->cmd, copy, 2);
-    gn_vk_cmd_copy_buffer(vk, &l->overflow, &vk->cur->counters, sizeof(uint32_t));
+    gn_vk_cmd_copy_buffer_at(vk, &l->overflow, 0, &vk->cur->counters, gn_frame_counters(r, GN_FEATURE_LIGHTS),
+                             sizeof(uint32_t));
     gn_vk_use host = {.buffer = &vk->cur->counters, .access = GN_ACCESS_HOST_READ};
     gn_vk_barriers(vk, vk->cur->cmd, &host, 1);
+    return (gn_pass_work){0, 0};
 }
 
 typedef struct lists_readback {
@@ -198,11 +269,11 @@ static void record_lists(gn_vk *vk, VkCommandBuffer cmd, void *user)
 {
     lists_readback *rb = user;
     gn_vk_use uses[] = {
-        {.buffer = &rb->r->lights.lists, .access = GN_ACCESS_TRANSFER_READ},
+        {.buffer = &gn_lights_of(rb->r)->lists, .access = GN_ACCESS_TRANSFER_READ},
         {.buffer = rb->dst, .access = GN_ACCESS_TRANSFER_WRITE},
     };
     gn_vk_barriers(vk, cmd, uses, 2);
-    gn_vk_cmd_copy_buffer(vk, &rb->r->lights.lists, rb->dst, rb->r->lights.lists.size);
+    gn_vk_cmd_copy_buffer(vk, &gn_lights_of(rb->r)->lists, rb->dst, gn_lights_of(rb->r)->lists.size);
     gn_vk_use host = {.buffer = rb->dst, .access = GN_ACCESS_HOST_READ};
     gn_vk_barriers(vk, cmd, &host, 1);
 }
@@ -210,18 +281,18 @@ static void record_lists(gn_vk *vk, VkCommandBuffer cmd, void *user)
 gn_result gn_lights_read_lists(gn_renderer *r, uint32_t *out, size_t words, gn_error *err)
 {
     gn_vk_buffer tmp;
-    gn_vk_buffer_desc d = {.size = r->lights.lists.size,
+    gn_vk_buffer_desc d = {.size = gn_lights_of(r)->lists.size,
                            .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                            .host_visible = true,
                            .name = "froxel lists readback"};
-    if (words * sizeof(uint32_t) < r->lights.lists.size)
+    if (words * sizeof(uint32_t) < gn_lights_of(r)->lists.size)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "froxel lists: %zu words, need %llu", words,
-                       (unsigned long long)(r->lights.lists.size / sizeof(uint32_t)));
+                       (unsigned long long)(gn_lights_of(r)->lists.size / sizeof(uint32_t)));
     gn_result res = gn_vk_buffer_create(&r->vk, &d, &tmp, err);
     if (res) return res;
     lists_readback rb = {r, &tmp};
     res = gn_vk_run_once(&r->vk, record_lists, &rb, err);
-    if (!res) memcpy(out, tmp.alloc.mapped, r->lights.lists.size);
+    if (!res) memcpy(out, tmp.alloc.mapped, gn_lights_of(r)->lists.size);
     gn_vk_buffer_release(&r->vk, &tmp);
     return res;
 }

@@ -1,8 +1,10 @@
-/* Sun shadows I: cascaded shadow maps. Each cascade due this frame (src/plan.c decides
+/* Sun shadows I: cascaded shadow maps (a feature). Each cascade due this frame (plan decides
  * which, and its casters) is rendered depth-only into its layer of one D32 array, from the
  * light's orthographic view around its slice of the camera frustum. The forward pass reads
- * every layer with the matrix it was rendered with (shaders/shadow.glsl). */
-#include "renderer.h"
+ * every layer with the matrix it was rendered with (shaders/shadow.glsl), through the receiver
+ * set this feature lends it. */
+#include "passes/csm.h"
+#include "passes/passes.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -39,12 +41,20 @@ static void resolve(const gn_csm_desc *d, gn_csm_settings *s, float *normal_offs
     *bias_slope = d->depth_bias_slope > 0 ? d->depth_bias_slope : 1.5f;
 }
 
-gn_result gn_csm_create(gn_renderer *r, const gn_csm_desc *desc, gn_error *err)
+#define FS VK_SHADER_STAGE_FRAGMENT_BIT
+
+void gn_csm_caster_bias(const gn_csm_desc *d, float *constant, float *slope)
 {
-    gn_csm_gpu *c = &r->csm;
-    gn_csm_desc zero = {0};
+    gn_csm_settings s;
+    float normal_offset;
+    resolve(d, &s, &normal_offset, constant, slope);
+}
+
+static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *rd, gn_error *err)
+{
+    gn_csm_gpu *c = self;
     float bias_const, bias_slope;
-    resolve(desc ? desc : &zero, &c->settings, &c->normal_offset_texels, &bias_const, &bias_slope);
+    resolve(&rd->csm, &c->settings, &c->normal_offset_texels, &bias_const, &bias_slope);
     c->bias_constant = bias_const, c->bias_slope = bias_slope;
     const gn_csm_settings *s = &c->settings;
     if (s->cascades > GN_CSM_MAX)
@@ -73,77 +83,167 @@ gn_result gn_csm_create(gn_renderer *r, const gn_csm_desc *desc, gn_error *err)
     /* set 1 (the material) is read by the alpha-tested casters' pipeline only */
     VkDescriptorSetLayout sets[2] = {r->pipes.frame_layout, r->pipes.material_layout};
     if (!res) res = gn_vk_pipeline_layout(&r->vk, sets, 2, 64, "csm", &c->layout, err);
+    if (!res)
+        res = gn_caster_pipelines(r, c->layout, bias_const, bias_slope, "csm", &c->pipeline,
+                                  &c->mask_pipeline, err);
+    const gn_vk_binding b[GN_BIND_CSM_COUNT] = {
+        [GN_BIND_CSM_MAP] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}};
+    if (!res)
+        res = gn_vk_set_layout(&r->vk, b, GN_BIND_CSM_COUNT, "set 2: sun (csm)", &c->receiver_layout, err);
+    if (!res) res = gn_vk_descriptor_pool(&r->vk, 1, "csm receiver", &c->pool, err);
+    if (!res)
+        res = gn_vk_alloc_set(&r->vk, c->pool, c->receiver_layout, "set 2: sun (csm)", &c->receiver, err);
     if (!res) {
-        gn_vk_graphics_desc g = {
-            .vert = "csm.vert",
-            .layout = c->layout,
-            .vertex_input = true,
-            .attributes = 1u << 0, /* positions only */
-            .depth_format = VK_FORMAT_D32_SFLOAT,
-            .samples = 1,
-            .depth_compare = VK_COMPARE_OP_LESS, /* depth 0 is nearest the sun */
-            .depth_write = true,
-            .cull = VK_CULL_MODE_NONE, /* thin and open casters (fences, leaves) cast from both sides */
-            .name = "csm casters",
-            /* casters in front of the slice's near plane still cast: depth clamp pancakes
-             * them onto it (the caster range also reaches caster_extension towards the sun) */
-            .depth_clamp = true,
-            .bias_constant = bias_const,
-            .bias_slope = bias_slope,
-        };
-        res = gn_vk_graphics_pipeline(&r->vk, &g, &c->pipeline, err);
-        /* alpha-tested casters: their uvs and a fragment shader that discards by alpha */
-        g.vert = "shadow_mask.vert";
-        g.frag = "mask.frag";
-        g.attributes = 1u << 0 | 1u << 3; /* positions and uvs */
-        g.name = "csm casters, alpha-tested";
-        if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &c->mask_pipeline, err);
+        gn_vk_write w = gn_write_sampled(GN_BIND_CSM_MAP, &c->map, c->sampler);
+        gn_vk_write_set(&r->vk, c->receiver, &w, 1);
     }
     return res;
 }
 
-void gn_csm_release(gn_renderer *r)
+static void release(gn_renderer *r, void *self)
 {
-    gn_csm_gpu *c = &r->csm;
+    gn_csm_gpu *c = self;
     gn_vk_image_release(&r->vk, &c->map);
     gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)c->pipeline);
     gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)c->mask_pipeline);
     gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)(uintptr_t)c->layout);
     gn_vk_release(&r->vk, VK_OBJECT_TYPE_SAMPLER, (uint64_t)(uintptr_t)c->sampler);
-    memset(c, 0, sizeof *c);
+    gn_vk_release(&r->vk, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)(uintptr_t)c->receiver_layout);
+    gn_vk_release(&r->vk, VK_OBJECT_TYPE_DESCRIPTOR_POOL, (uint64_t)(uintptr_t)c->pool);
 }
 
-void gn_pass_csm(gn_renderer *r)
+/* Cascades fitted to the old aspect ratio would be reused by the schedule: a resize is a cut,
+ * like a camera jump, and every cascade renders again on the next frame. */
+static gn_result resize(gn_renderer *r, void *self, gn_error *err)
+{
+    (void)r, (void)err;
+    gn_csm_gpu *c = self;
+    memset(c->rendered, 0, sizeof c->rendered);
+    return GN_OK;
+}
+
+/* Cascades: their matrices for this camera and sun, which are due (the staggered schedule;
+ * a layer never rendered is always due), each due one's casters culled against its box, and
+ * the matrices every layer was rendered with into the frame constants, so that a stale
+ * cascade is never read with a newer matrix. */
+static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g,
+                      gn_error *err)
+{
+    gn_csm_gpu *c = self;
+    const gn_frame_view *view = &r->view;
+    const gn_csm_settings *cs = &c->settings;
+    c->due_count = 0;
+    bool on = gn_frame_shadows(f) == GN_SHADOWS_CSM && view->sun_elevation > -4.0f;
+    g->csm[0] = 0.0f;
+    if (!on) return GN_OK;
+
+    gn_csm_settings per_frame = *cs;
+    per_frame.near_plane = view->near_plane;
+    gn_csm_compute(&per_frame, view->camera_position, r->camera.view, r->camera.fov_y, r->camera.aspect,
+                   view->sun_direction, c->next);
+    gn_frame_stats *rec = gn_frame_record(r);
+    for (uint32_t i = 0; i < cs->cascades; i++) {
+        /* due: never rendered, its turn in the schedule, or its old map no longer covers
+         * the slice (2 texels spare for the 3x3 filter) */
+        bool due = !c->rendered[i] || gn_csm_due(cs, i, c->counter) ||
+                   !gn_csm_covers(&c->cascades[i], &c->next[i], view->camera_position, r->camera.view,
+                                  r->camera.fov_y, r->camera.aspect, 2.0f);
+        if (!due) continue;
+        /* casters: every instance whose sphere reaches the cascade's box and is big enough */
+        uint32_t n = 0;
+        for (uint32_t k = 0; k < s->instance_count; k++)
+            if (GN_DRAW_CASTS(r->plan.items[k].pipeline) &&
+                gn_csm_caster_visible(&c->next[i], r->plan.items[k].sphere, cs->min_caster_texels))
+                r->plan.subset[n++] = r->plan.items[k];
+        gn_draw_list_build(r->plan.subset, n, NULL, &r->plan.shadow_list);
+        gn_result res = gn_plan_write(r, s, &r->plan.shadow_list, &c->draws[i], err);
+        if (res) return res;
+        c->due[c->due_count++] = i;
+        c->cascades[i] = c->next[i];
+        c->rendered[i] = true;
+        rec->shadow_casters += c->draws[i].instance_count;
+    }
+    rec->shadow_updates = c->due_count;
+    c->counter++;
+    g->csm[0] = (float)cs->cascades;
+    g->csm[1] = cs->shadow_distance;
+    g->csm[2] = c->normal_offset_texels;
+    g->csm[3] = cs->shadow_distance * 0.9f; /* the last tenth fades out */
+    for (uint32_t i = 0; i < cs->cascades; i++) {
+        /* the matrix each layer holds; the selection bands follow this frame's splits,
+         * which do not depend on the camera's pose */
+        memcpy(g->cascade_view_proj[i], c->cascades[i].view_proj, sizeof g->cascade_view_proj[i]);
+        g->cascade[i][0] = c->next[i].far_depth;
+        g->cascade[i][1] = c->next[i].blend_end;
+        g->cascade[i][2] = c->cascades[i].texel;
+        g->cascade[i][3] = 0.0f;
+    }
+    return GN_OK;
+}
+
+static void receiver(gn_renderer *r, void *self, gn_receiver *out)
+{
+    (void)r;
+    gn_csm_gpu *c = self;
+    *out = (gn_receiver){.layout = c->receiver_layout, .set = c->receiver, .use_count = 1};
+    out->uses[0] = (gn_vk_use){.image = &c->map, .access = GN_ACCESS_SHADER_READ};
+}
+
+const gn_feature gn_feature_csm = {.name = "csm",
+                                   .size = sizeof(gn_csm_gpu),
+                                   .create = create,
+                                   .resize = resize,
+                                   .plan = plan,
+                                   .receiver = receiver,
+                                   .release = release};
+
+uint32_t gn_csm_runs(const gn_renderer *r, const void *self)
+{
+    (void)r;
+    return ((const gn_csm_gpu *)self)->due_count;
+}
+
+uint32_t gn_csm_max_runs(const gn_renderer *r, const void *self)
+{
+    (void)r;
+    return ((const gn_csm_gpu *)self)->settings.cascades;
+}
+
+uint32_t gn_csm_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
+{
+    (void)run;
+    gn_csm_gpu *c = self;
+    out[0] = (gn_vk_use){.image = &c->map, .access = GN_ACCESS_DEPTH_WRITE};
+    return 1 + gn_scene_uses(r, out + 1);
+}
+
+/* The pass's name carries the cascade, not the run: "csm 2" is cascade 2 whatever else is due. */
+const char *gn_csm_name(const gn_renderer *r, uint32_t run, char *buf, size_t size)
+{
+    const gn_csm_gpu *c = gn_feature_state(r, GN_FEATURE_CSM);
+    snprintf(buf, size, "csm %u", c->due[run]);
+    return buf;
+}
+
+gn_pass_work gn_csm_record(gn_renderer *r, void *self, uint32_t run)
 {
     gn_vk *vk = &r->vk;
-    gn_csm_gpu *c = &r->csm;
-    for (uint32_t k = 0; k < c->due_count; k++) {
-        uint32_t i = c->due[k];
-        gn_vk_use uses[] = {
-            {.image = &c->map, .access = GN_ACCESS_DEPTH_WRITE},
-            {.buffer = &r->scene.vertices, .access = GN_ACCESS_VERTEX_INPUT},
-            {.buffer = &r->scene.indices, .access = GN_ACCESS_VERTEX_INPUT},
-            {.buffer = &r->scene.instances, .access = GN_ACCESS_SHADER_READ},
-            {.buffer = &r->scene.materials, .access = GN_ACCESS_SHADER_READ},
-        };
-        char name[32];
-        snprintf(name, sizeof name, "csm %u", i);
-        uint32_t pass = gn_vk_pass_begin(vk, name, uses, sizeof uses / sizeof uses[0]);
-        /* one layer of the array: a 2D depth target of its own */
-        gn_vk_image layer = c->map;
-        layer.view = c->map.layer_views[i];
-        gn_vk_rendering ri = {
-            .depth = {.image = &layer, .clear = true, .clear_value = {1.0f}},
-            .width = c->settings.resolution,
-            .height = c->settings.resolution,
-        };
-        gn_vk_cmd_begin_rendering(vk, &ri);
-        gn_vk_cmd_bind_pipeline(vk, false, c->pipeline);
-        uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)c->draws[i].visible_offset};
-        gn_vk_cmd_bind_sets(vk, false, c->layout, 0, 1, &r->pipes.frame_set, 2, dyn);
-        gn_vk_cmd_push(vk, c->layout, 64, c->cascades[i].view_proj);
-        uint32_t draws = gn_draw_depth_only(r, &c->draws[i], c->mask_pipeline, c->layout);
-        gn_vk_cmd_end_rendering(vk);
-        gn_vk_pass_end(vk, pass, draws, c->draws[i].triangles);
-    }
+    gn_csm_gpu *c = self;
+    uint32_t i = c->due[run];
+    /* one layer of the array: a 2D depth target of its own */
+    gn_vk_image layer = c->map;
+    layer.view = c->map.layer_views[i];
+    gn_vk_rendering ri = {
+        .depth = {.image = &layer, .clear = true, .clear_value = {1.0f}},
+        .width = c->settings.resolution,
+        .height = c->settings.resolution,
+    };
+    gn_vk_cmd_begin_rendering(vk, &ri);
+    gn_vk_cmd_bind_pipeline(vk, false, c->pipeline);
+    uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)c->draws[i].visible_offset};
+    gn_vk_cmd_bind_sets(vk, false, c->layout, GN_SET_FRAME, 1, &r->pipes.frame_set, 2, dyn);
+    gn_vk_cmd_push(vk, c->layout, 64, c->cascades[i].view_proj);
+    uint32_t draws = gn_draw_depth_only(r, &c->draws[i], c->mask_pipeline, c->layout);
+    gn_vk_cmd_end_rendering(vk);
+    return (gn_pass_work){draws, c->draws[i].triangles};
 }

@@ -1,32 +1,83 @@
-/* Depth prepass: every visible opaque and alpha-tested instance (those cut out by their
- * alpha) into the multisampled D32 depth (reversed-Z, cleared to 0 = infinitely far),
+/* Depth prepass (a feature): every visible opaque and alpha-tested instance (those cut out by
+ * their alpha) into the multisampled D32 depth (reversed-Z, cleared to 0 = infinitely far),
  * resolved (sample 0) for the passes that read depth. Blended surfaces write no depth. */
-#include "renderer.h"
+#include "passes/passes.h"
 
-void gn_pass_depth_prepass(gn_renderer *r)
+#include <string.h>
+
+typedef struct depth_state {
+    VkPipelineLayout layout; /* the frame set and the material set */
+    VkPipeline opaque, masked;
+} depth_state;
+
+static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, gn_error *err)
 {
-    gn_vk *vk = &r->vk;
-    gn_targets *t = &r->targets;
-    bool ms = r->msaa > 1;
-    gn_vk_use uses[] = {
-        {.image = &t->depth_ms, .access = GN_ACCESS_DEPTH_WRITE},
-        {.image = ms ? &t->depth_resolved : NULL, .access = GN_ACCESS_DEPTH_RESOLVE},
-        {.buffer = &r->scene.vertices, .access = GN_ACCESS_VERTEX_INPUT},
-        {.buffer = &r->scene.indices, .access = GN_ACCESS_VERTEX_INPUT},
-        {.buffer = &r->scene.instances, .access = GN_ACCESS_SHADER_READ},
-        {.buffer = &r->scene.materials, .access = GN_ACCESS_SHADER_READ}, /* alpha-tested surfaces */
+    (void)d;
+    depth_state *s = self;
+    VkDescriptorSetLayout sets[2] = {r->pipes.frame_layout, r->pipes.material_layout};
+    gn_result res =
+        gn_vk_pipeline_layout(&r->vk, sets, 2, sizeof(uint32_t), "depth prepass", &s->layout, err);
+    gn_vk_graphics_desc g = {
+        .vert = "depth.vert",
+        .layout = s->layout,
+        .vertex_input = true,
+        .attributes = 1u << 0, /* positions only */
+        .depth_format = VK_FORMAT_D32_SFLOAT,
+        .samples = r->msaa,
+        .depth_compare = VK_COMPARE_OP_GREATER, /* reversed-Z: nearer is larger */
+        .depth_write = true,
+        .cull = VK_CULL_MODE_BACK_BIT,
+        .name = "depth prepass",
     };
-    uint32_t pass = gn_vk_pass_begin(vk, "depth prepass", uses, sizeof uses / sizeof uses[0]);
+    if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &s->opaque, err);
+    /* alpha-tested surfaces: uvs in, and a fragment shader that discards below the cutoff */
+    g.vert = "depth_mask.vert";
+    g.frag = "mask.frag";
+    g.attributes = 1u << 0 | 1u << 3; /* positions and uvs */
+    g.name = "depth prepass, alpha-tested";
+    if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &s->masked, err);
+    return res;
+}
+
+static void release(gn_renderer *r, void *self)
+{
+    depth_state *s = self;
+    gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)s->opaque);
+    gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)s->masked);
+    gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)(uintptr_t)s->layout);
+}
+
+const gn_feature gn_feature_depth = {
+    .name = "depth prepass", .size = sizeof(depth_state), .create = create, .release = release};
+
+uint32_t gn_depth_prepass_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
+{
+    (void)self, (void)run;
+    bool ms = r->msaa > 1;
+    out[0] = (gn_vk_use){.image = gn_target(r, GN_TARGET_DEPTH_MS), .access = GN_ACCESS_DEPTH_WRITE};
+    out[1] = (gn_vk_use){.image = ms ? gn_target(r, GN_TARGET_DEPTH_RESOLVED) : NULL,
+                         .access = GN_ACCESS_DEPTH_RESOLVE};
+    return 2 + gn_scene_uses(r, out + 2);
+}
+
+gn_pass_work gn_depth_prepass_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
+    depth_state *s = self;
+    gn_vk *vk = &r->vk;
+    bool ms = r->msaa > 1;
     gn_vk_rendering ri = {
-        .depth = {.image = &t->depth_ms, .resolve = ms ? &t->depth_resolved : NULL, .clear = true},
+        .depth = {.image = gn_target(r, GN_TARGET_DEPTH_MS),
+                  .resolve = ms ? gn_target(r, GN_TARGET_DEPTH_RESOLVED) : NULL,
+                  .clear = true},
         .width = r->width,
         .height = r->height,
     };
     gn_vk_cmd_begin_rendering(vk, &ri);
-    gn_vk_cmd_bind_pipeline(vk, false, r->pipes.depth);
+    gn_vk_cmd_bind_pipeline(vk, false, s->opaque);
     uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)r->plan.camera.visible_offset};
-    gn_vk_cmd_bind_sets(vk, false, r->pipes.scene_layout, 0, 1, &r->pipes.frame_set, 2, dyn);
-    uint32_t draws = gn_draw_depth_only(r, &r->plan.camera, r->pipes.depth_mask, r->pipes.scene_layout);
+    gn_vk_cmd_bind_sets(vk, false, s->layout, GN_SET_FRAME, 1, &r->pipes.frame_set, 2, dyn);
+    uint32_t draws = gn_draw_depth_only(r, &r->plan.camera, s->masked, s->layout);
     gn_vk_cmd_end_rendering(vk);
-    gn_vk_pass_end(vk, pass, draws, r->plan.camera.triangles);
+    return (gn_pass_work){draws, r->plan.camera.triangles};
 }

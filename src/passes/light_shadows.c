@@ -3,14 +3,13 @@
  * from the light with its own frustum culling of casters, through the sun cascades' caster
  * pipeline (slope-scaled bias, depth clamp). The forward pass reads them with 4-tap hardware
  * PCF (shaders/light_shadow.glsl); the other lights light unshadowed, and are counted. */
-#include "renderer.h"
+#include "passes/lights.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-gn_result gn_light_shadows_create(gn_renderer *r, gn_error *err)
+gn_result gn_light_shadows_create(gn_renderer *r, gn_lights_gpu *l, const gn_renderer_desc *rd, gn_error *err)
 {
-    gn_lights_gpu *l = &r->lights;
     if (l->max_layers > r->vk.props.limits.maxImageArrayLayers)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
                        "lights: %u shadowed lights need %u layers, the device has %u", l->max_shadowed,
@@ -35,12 +34,26 @@ gn_result gn_light_shadows_create(gn_renderer *r, gn_error *err)
     l->layer_draws = calloc(l->max_layers, sizeof *l->layer_draws);
     if (!res && (!l->chosen || !l->layer_vp || !l->layer_draws))
         res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u shadowed lights", l->max_shadowed);
+    if (!res)
+        res =
+            gn_vk_sampler_compare(&r->vk, false, true, true, "light shadow compare", &l->shadow_sampler, err);
+    /* the casters: the sun cascades' bias (slope-scaled, depth clamp), in pipelines of their own */
+    VkDescriptorSetLayout sets[2] = {r->pipes.frame_layout, r->pipes.material_layout};
+    if (!res) res = gn_vk_pipeline_layout(&r->vk, sets, 2, 64, "light shadows", &l->caster_layout, err);
+    float bias_constant, bias_slope;
+    gn_csm_caster_bias(&rd->csm, &bias_constant, &bias_slope);
+    if (!res)
+        res = gn_caster_pipelines(r, l->caster_layout, bias_constant, bias_slope, "light shadow",
+                                  &l->caster_pipeline, &l->caster_mask_pipeline, err);
     return res;
 }
 
-void gn_light_shadows_release(gn_renderer *r)
+void gn_light_shadows_release(gn_renderer *r, gn_lights_gpu *l)
 {
-    gn_lights_gpu *l = &r->lights;
+    gn_vk_release(&r->vk, VK_OBJECT_TYPE_SAMPLER, (uint64_t)(uintptr_t)l->shadow_sampler);
+    gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)l->caster_pipeline);
+    gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)l->caster_mask_pipeline);
+    gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)(uintptr_t)l->caster_layout);
     gn_vk_image_release(&r->vk, &l->shadow_map);
     gn_vk_buffer_release(&r->vk, &l->shadow_matrices);
     free(l->chosen);
@@ -52,9 +65,9 @@ void gn_light_shadows_release(gn_renderer *r)
     l->chosen = NULL, l->layer_vp = NULL, l->layer_draws = NULL, l->layer_of = NULL;
 }
 
-gn_result gn_plan_light_shadows(gn_renderer *r, const gn_scene *s, const gn_frustum *camera, gn_error *err)
+gn_result gn_light_shadows_plan(gn_renderer *r, gn_lights_gpu *l, const gn_scene *s, const gn_frustum *camera,
+                                gn_error *err)
 {
-    gn_lights_gpu *l = &r->lights;
     uint32_t n = gn_scene_light_count(s);
     if (n > l->layer_of_capacity) {
         int32_t *p = realloc(l->layer_of, n * sizeof *p);
@@ -105,21 +118,26 @@ gn_result gn_plan_light_shadows(gn_renderer *r, const gn_scene *s, const gn_frus
     return GN_OK;
 }
 
-void gn_pass_light_shadows(gn_renderer *r)
+uint32_t gn_light_shadows_runs(const gn_renderer *r, const void *self)
 {
+    (void)r;
+    return ((const gn_lights_gpu *)self)->layers_used ? 1 : 0;
+}
+
+uint32_t gn_light_shadows_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
+{
+    (void)run;
+    gn_lights_gpu *l = self;
+    out[0] = (gn_vk_use){.image = &l->shadow_map, .access = GN_ACCESS_DEPTH_WRITE};
+    return 1 + gn_scene_uses(r, out + 1);
+}
+
+gn_pass_work gn_light_shadows_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
     gn_vk *vk = &r->vk;
-    gn_lights_gpu *l = &r->lights;
-    if (!l->layers_used) return;
-    gn_vk_use uses[] = {
-        {.image = &l->shadow_map, .access = GN_ACCESS_DEPTH_WRITE},
-        {.buffer = &r->scene.vertices, .access = GN_ACCESS_VERTEX_INPUT},
-        {.buffer = &r->scene.indices, .access = GN_ACCESS_VERTEX_INPUT},
-        {.buffer = &r->scene.instances, .access = GN_ACCESS_SHADER_READ},
-        {.buffer = &r->scene.materials, .access = GN_ACCESS_SHADER_READ},
-    };
-    uint32_t pass = gn_vk_pass_begin(vk, "light shadows", uses, sizeof uses / sizeof uses[0]);
-    uint32_t draws = 0;
-    uint64_t triangles = 0;
+    gn_lights_gpu *l = self;
+    gn_pass_work w = {0, 0};
     for (uint32_t layer = 0; layer < l->layers_used; layer++) {
         gn_vk_image target = l->shadow_map;
         target.view = l->shadow_map.layer_views[layer];
@@ -129,13 +147,13 @@ void gn_pass_light_shadows(gn_renderer *r)
             .height = l->shadow_resolution,
         };
         gn_vk_cmd_begin_rendering(vk, &ri);
-        gn_vk_cmd_bind_pipeline(vk, false, r->csm.pipeline);
+        gn_vk_cmd_bind_pipeline(vk, false, l->caster_pipeline);
         uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)l->layer_draws[layer].visible_offset};
-        gn_vk_cmd_bind_sets(vk, false, r->csm.layout, 0, 1, &r->pipes.frame_set, 2, dyn);
-        gn_vk_cmd_push(vk, r->csm.layout, 64, &l->layer_vp[(size_t)layer * 16]);
-        draws += gn_draw_depth_only(r, &l->layer_draws[layer], r->csm.mask_pipeline, r->csm.layout);
-        triangles += l->layer_draws[layer].triangles;
+        gn_vk_cmd_bind_sets(vk, false, l->caster_layout, GN_SET_FRAME, 1, &r->pipes.frame_set, 2, dyn);
+        gn_vk_cmd_push(vk, l->caster_layout, 64, &l->layer_vp[(size_t)layer * 16]);
+        w.draws += gn_draw_depth_only(r, &l->layer_draws[layer], l->caster_mask_pipeline, l->caster_layout);
+        w.triangles += l->layer_draws[layer].triangles;
         gn_vk_cmd_end_rendering(vk);
     }
-    gn_vk_pass_end(vk, pass, draws, triangles);
+    return w;
 }

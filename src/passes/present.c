@@ -2,7 +2,7 @@
  * is one blit (scaled when the window and the output differ for a frame during a resize);
  * with one, a compute pass first blends the overlay over the output into `composed`, so the
  * output itself (what gn_read_pixels returns) never holds the overlay. */
-#include "renderer.h"
+#include "passes/present.h"
 
 #include <string.h>
 
@@ -11,7 +11,7 @@
 /* The images and buffers sized like the output; remade by gn_renderer_resize. */
 static gn_result make_targets(gn_renderer *r, gn_error *err)
 {
-    gn_present_gpu *p = &r->present;
+    gn_present_gpu *p = gn_present_of(r);
     gn_vk_image_desc d = {.width = r->width,
                           .height = r->height,
                           .samples = 1,
@@ -29,25 +29,19 @@ static gn_result make_targets(gn_renderer *r, gn_error *err)
         res = gn_vk_buffer_create(&r->vk, &bd, &p->overlay[i], err);
     }
     for (uint32_t i = 0; i < GN_FRAMES_IN_FLIGHT && !res; i++) {
-        gn_vk_write w[3] = {
-            gn_write_sampled(0, &r->targets.ldr, r->pipes.clamp),
-            {.binding = 1,
-             .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-             .buffer = p->overlay[i].buffer,
-             .range = VK_WHOLE_SIZE},
-            {.binding = 2,
-             .type = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
-             .image = &p->composed,
-             .layout = VK_IMAGE_LAYOUT_GENERAL},
+        gn_vk_write w[GN_BIND_PRESENT_COUNT] = {
+            gn_write_sampled(GN_BIND_PRESENT_OUTPUT, gn_target(r, GN_TARGET_OUTPUT), r->pipes.clamp),
+            gn_write_storage(GN_BIND_PRESENT_OVERLAY, &p->overlay[i]),
+            gn_write_storage_image(GN_BIND_PRESENT_COMPOSED, &p->composed),
         };
-        gn_vk_write_set(&r->vk, p->sets[i], w, 3);
+        gn_vk_write_set(&r->vk, p->sets[i], w, GN_BIND_PRESENT_COUNT);
     }
     return res;
 }
 
 static void release_targets(gn_renderer *r)
 {
-    gn_present_gpu *p = &r->present;
+    gn_present_gpu *p = gn_present_of(r);
     gn_vk_image_release(&r->vk, &p->composed);
     for (uint32_t i = 0; i < GN_FRAMES_IN_FLIGHT; i++) gn_vk_buffer_release(&r->vk, &p->overlay[i]);
 }
@@ -55,13 +49,13 @@ static void release_targets(gn_renderer *r)
 static gn_result present_create(gn_renderer *r, gn_error *err)
 {
     gn_vk *vk = &r->vk;
-    gn_present_gpu *p = &r->present;
-    const gn_vk_binding b[] = {
-        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS}, /* the output */
-        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},         /* the overlay, a word a pixel */
-        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, CS},          /* composed */
+    gn_present_gpu *p = gn_present_of(r);
+    const gn_vk_binding b[GN_BIND_PRESENT_COUNT] = {
+        [GN_BIND_PRESENT_OUTPUT] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS},
+        [GN_BIND_PRESENT_OVERLAY] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS}, /* a word a pixel */
+        [GN_BIND_PRESENT_COMPOSED] = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, CS},
     };
-    gn_result res = gn_vk_set_layout(vk, b, 3, "present set", &p->layout, err);
+    gn_result res = gn_vk_set_layout(vk, b, GN_BIND_PRESENT_COUNT, "present set", &p->layout, err);
     if (!res)
         res = gn_vk_pipeline_layout(vk, &p->layout, 1, 2 * sizeof(uint32_t), "present", &p->pipeline_layout,
                                     err);
@@ -78,26 +72,28 @@ static gn_result present_create(gn_renderer *r, gn_error *err)
 gn_result gn_present_attach(gn_renderer *r, VkSurfaceKHR surface, bool vsync, gn_error *err)
 {
     gn_result res = GN_OK;
-    if (!r->present.created) res = present_create(r, err);
+    if (!gn_present_of(r)->created) res = present_create(r, err);
     if (res) {
         gn_vk_surface_destroy(&r->vk, surface); /* ours from the call on, even when it fails */
         return res;
     }
-    return gn_vk_swapchain_attach(&r->vk, &r->present.swapchain, surface, vsync, err);
+    return gn_vk_swapchain_attach(&r->vk, &gn_present_of(r)->swapchain, surface, vsync, err);
 }
 
-gn_result gn_present_resize(gn_renderer *r, gn_error *err)
+static gn_result resize(gn_renderer *r, void *self, gn_error *err)
 {
-    if (!r->present.created) return GN_OK;
+    (void)self;
+    if (!gn_present_of(r)->created) return GN_OK;
     release_targets(r);
-    r->present.swapchain.stale = true;
+    gn_present_of(r)->swapchain.stale = true;
     return make_targets(r, err);
 }
 
-void gn_present_release(gn_renderer *r)
+static void release(gn_renderer *r, void *self)
 {
+    (void)self;
     gn_vk *vk = &r->vk;
-    gn_present_gpu *p = &r->present;
+    gn_present_gpu *p = gn_present_of(r);
     gn_vk_swapchain_destroy(vk, &p->swapchain);
     if (p->created) {
         release_targets(r);
@@ -106,42 +102,95 @@ void gn_present_release(gn_renderer *r)
         gn_vk_release(vk, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)(uintptr_t)p->layout);
         gn_vk_release(vk, VK_OBJECT_TYPE_DESCRIPTOR_POOL, (uint64_t)(uintptr_t)p->pool);
     }
-    memset(p, 0, sizeof *p);
 }
 
-gn_result gn_pass_present(gn_renderer *r, const uint8_t *overlay, gn_error *err)
+/* Acquires the window's next image (none when no surface is attached or the window has no
+ * area) and copies the frame's overlay into this slot's buffer. */
+static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g,
+                      gn_error *err)
 {
+    (void)s, (void)g;
+    gn_present_gpu *p = self;
     gn_vk *vk = &r->vk;
-    gn_present_gpu *p = &r->present;
-    gn_vk_image *target = NULL;
-    gn_result res = gn_vk_swapchain_acquire(vk, &p->swapchain, r->width, r->height, &target, err);
-    if (res || !target) return res;
-    gn_vk_image *src = &r->targets.ldr;
-    if (overlay) {
+    p->target = NULL;
+    p->overlay_now = false;
+    if (!p->created) return GN_OK;
+    gn_result res = gn_vk_swapchain_acquire(vk, &p->swapchain, r->width, r->height, &p->target, err);
+    if (res || !p->target) return res;
+    if (f->overlay) {
         uint32_t slot = (uint32_t)(vk->cur - vk->frames);
-        memcpy(p->overlay[slot].alloc.mapped, overlay, (size_t)r->width * r->height * 4);
-        gn_vk_use uses[] = {
-            {.image = &r->targets.ldr, .access = GN_ACCESS_SHADER_READ},
-            {.buffer = &p->overlay[slot], .access = GN_ACCESS_SHADER_READ},
-            {.image = &p->composed, .access = GN_ACCESS_COMPUTE_WRITE},
-        };
-        uint32_t pass = gn_vk_pass_begin(vk, "overlay", uses, 3);
-        gn_vk_cmd_bind_pipeline(vk, true, p->pipeline);
-        gn_vk_cmd_bind_sets(vk, true, p->pipeline_layout, 0, 1, &p->sets[slot], 0, NULL);
-        uint32_t size[2] = {r->width, r->height};
-        gn_vk_cmd_push(vk, p->pipeline_layout, sizeof size, size);
-        gn_vk_cmd_dispatch(vk, (r->width + 7) / 8, (r->height + 7) / 8, 1);
-        gn_vk_pass_end(vk, pass, 0, 0);
-        src = &p->composed;
+        memcpy(p->overlay[slot].alloc.mapped, f->overlay, (size_t)r->width * r->height * 4);
+        p->overlay_now = true;
     }
-    gn_vk_use uses[] = {
-        {.image = src, .access = GN_ACCESS_TRANSFER_READ},
-        {.image = target, .access = GN_ACCESS_TRANSFER_WRITE},
-    };
-    uint32_t pass = gn_vk_pass_begin(vk, "present", uses, 2);
-    gn_vk_cmd_blit(vk, src, target);
-    gn_vk_use hand_over = {.image = target, .access = GN_ACCESS_PRESENT};
-    gn_vk_barriers(vk, vk->cur->cmd, &hand_over, 1);
-    gn_vk_pass_end(vk, pass, 0, 0);
     return GN_OK;
+}
+
+static gn_result submitted(gn_renderer *r, void *self, gn_error *err)
+{
+    return gn_vk_swapchain_present(&r->vk, &((gn_present_gpu *)self)->swapchain, err);
+}
+
+const gn_feature gn_feature_present = {.name = "present",
+                                       .size = sizeof(gn_present_gpu),
+                                       .resize = resize,
+                                       .plan = plan,
+                                       .submitted = submitted,
+                                       .release = release};
+
+uint32_t gn_overlay_runs(const gn_renderer *r, const void *self)
+{
+    (void)r;
+    return ((const gn_present_gpu *)self)->overlay_now ? 1 : 0;
+}
+
+uint32_t gn_overlay_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
+{
+    (void)run;
+    gn_present_gpu *p = self;
+    uint32_t slot = (uint32_t)(r->vk.cur - r->vk.frames);
+    out[0] = (gn_vk_use){.image = gn_target(r, GN_TARGET_OUTPUT), .access = GN_ACCESS_SHADER_READ};
+    out[1] = (gn_vk_use){.buffer = &p->overlay[slot], .access = GN_ACCESS_SHADER_READ};
+    out[2] = (gn_vk_use){.image = &p->composed, .access = GN_ACCESS_COMPUTE_WRITE};
+    return 3;
+}
+
+gn_pass_work gn_overlay_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
+    gn_present_gpu *p = self;
+    gn_vk *vk = &r->vk;
+    uint32_t slot = (uint32_t)(vk->cur - vk->frames);
+    gn_vk_cmd_bind_pipeline(vk, true, p->pipeline);
+    gn_vk_cmd_bind_sets(vk, true, p->pipeline_layout, 0, 1, &p->sets[slot], 0, NULL);
+    uint32_t size[2] = {r->width, r->height};
+    gn_vk_cmd_push(vk, p->pipeline_layout, sizeof size, size);
+    gn_vk_cmd_dispatch(vk, (r->width + 7) / 8, (r->height + 7) / 8, 1);
+    return (gn_pass_work){0, 0};
+}
+
+uint32_t gn_present_runs(const gn_renderer *r, const void *self)
+{
+    (void)r;
+    return ((const gn_present_gpu *)self)->target ? 1 : 0;
+}
+
+uint32_t gn_present_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
+{
+    (void)run;
+    gn_present_gpu *p = self;
+    gn_vk_image *src = p->overlay_now ? &p->composed : gn_target(r, GN_TARGET_OUTPUT);
+    out[0] = (gn_vk_use){.image = src, .access = GN_ACCESS_TRANSFER_READ};
+    out[1] = (gn_vk_use){.image = p->target, .access = GN_ACCESS_TRANSFER_WRITE};
+    return 2;
+}
+
+gn_pass_work gn_present_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
+    gn_present_gpu *p = self;
+    gn_vk *vk = &r->vk;
+    gn_vk_cmd_blit(vk, p->overlay_now ? &p->composed : gn_target(r, GN_TARGET_OUTPUT), p->target);
+    gn_vk_use hand_over = {.image = p->target, .access = GN_ACCESS_PRESENT};
+    gn_vk_barriers(vk, vk->cur->cmd, &hand_over, 1);
+    return (gn_pass_work){0, 0};
 }

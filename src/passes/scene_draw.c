@@ -31,14 +31,15 @@ uint32_t gn_draw_depth_only(gn_renderer *r, const gn_view_draws *d, VkPipeline m
     gn_vk_cmd_bind_pipeline(vk, false, mask_pipeline);
     for (uint32_t b = 0; b < d->mask_count; b++) {
         const gn_draw_batch *batch = &r->plan.mask_batches[d->mask_first + b];
-        gn_vk_cmd_bind_sets(vk, false, layout, 1, 1, &r->scene.material_sets[batch->material], 0, NULL);
+        gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_MATERIAL, 1, &r->scene.material_sets[batch->material],
+                            0, NULL);
         draws += draw_range(r, d->indirect_offset, batch->first_group, batch->group_count);
     }
     return draws;
 }
 
 uint32_t gn_draw_materials(gn_renderer *r, const gn_view_draws *d, const gn_draw_list *list, uint32_t first,
-                           uint32_t count)
+                           uint32_t count, VkPipelineLayout layout)
 {
     if (!d->group_count || !count) return 0;
     gn_vk *vk = &r->vk;
@@ -46,9 +47,9 @@ uint32_t gn_draw_materials(gn_renderer *r, const gn_view_draws *d, const gn_draw
     uint32_t draws = 0;
     for (uint32_t b = first; b < first + count; b++) {
         const gn_draw_batch *batch = &list->batches[b];
-        gn_vk_cmd_bind_sets(vk, false, r->pipes.scene_layout, 1, 1, &r->scene.material_sets[batch->material],
+        gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_MATERIAL, 1, &r->scene.material_sets[batch->material],
                             0, NULL);
-        gn_vk_cmd_push(vk, r->pipes.scene_layout, sizeof batch->material, &batch->material);
+        gn_vk_cmd_push(vk, layout, sizeof batch->material, &batch->material);
         draws += draw_range(r, d->indirect_offset, batch->first_group, batch->group_count);
     }
     return draws;

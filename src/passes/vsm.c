@@ -15,7 +15,7 @@
  * changed and where the dynamic casters are, and keeps BIN's caster list in step with the
  * scene. The forward pass samples each page with the light version it was rendered with, and
  * the dynamic tile over it with this frame's light, taking the darker (shaders/vsm.glsl). */
-#include "renderer.h"
+#include "passes/vsm.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -66,7 +66,7 @@ static gn_result storage(gn_renderer *r, VkDeviceSize size, VkBufferUsageFlags e
 
 static gn_result create_layouts(gn_renderer *r, gn_error *err)
 {
-    gn_vsm_gpu *v = &r->vsm;
+    gn_vsm_gpu *v = gn_vsm_of(r);
     gn_vk *vk = &r->vk;
     const VkDescriptorType UBO = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC,
                            SSBO = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
@@ -79,10 +79,19 @@ static gn_result create_layouts(gn_renderer *r, gn_error *err)
                                  {SSBO, CS}, {SSBO, CS}, {SSBO, CS}, {SSBO, CS}};
     const gn_vk_binding draw[] = {
         {SSBO, VS}, {SSBO, VS}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT}};
-    gn_result res = gn_vk_set_layout(vk, mark, 3, "vsm mark set", &v->mark_layout, err);
-    if (!res) res = gn_vk_set_layout(vk, alloc, 10, "vsm alloc set", &v->alloc_layout, err);
-    if (!res) res = gn_vk_set_layout(vk, bin, 8, "vsm bin set", &v->bin_layout, err);
-    if (!res) res = gn_vk_set_layout(vk, draw, 3, "vsm draw set", &v->draw_layout, err);
+    const VkDescriptorType IMG = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+    const VkShaderStageFlags FS = VK_SHADER_STAGE_FRAGMENT_BIT;
+    const gn_vk_binding receiver[GN_BIND_VSM_COUNT] = {
+        [GN_BIND_VSM_TABLE] = {SSBO, FS}, [GN_BIND_VSM_VERSIONS] = {SSBO, FS},
+        [GN_BIND_VSM_ATLAS] = {IMG, FS},  [GN_BIND_VSM_MASK0] = {IMG, FS},
+        [GN_BIND_VSM_MASK1] = {IMG, FS},
+    };
+    gn_result res = gn_vk_set_layout(vk, mark, GN_BIND_MARK_COUNT, "vsm mark set", &v->mark_layout, err);
+    if (!res) res = gn_vk_set_layout(vk, alloc, GN_BIND_ALLOC_COUNT, "vsm alloc set", &v->alloc_layout, err);
+    if (!res) res = gn_vk_set_layout(vk, bin, GN_BIND_BINV_COUNT, "vsm bin set", &v->bin_layout, err);
+    if (!res) res = gn_vk_set_layout(vk, draw, GN_BIND_VSM_DRAW_COUNT, "vsm draw set", &v->draw_layout, err);
+    if (!res)
+        res = gn_vk_set_layout(vk, receiver, GN_BIND_VSM_COUNT, "set 2: sun (vsm)", &v->receiver_layout, err);
     if (!res)
         res = gn_vk_pipeline_layout(vk, &v->mark_layout, 1, 0, "vsm mark", &v->mark_pipeline_layout, err);
     if (!res)
@@ -92,7 +101,9 @@ static gn_result create_layouts(gn_renderer *r, gn_error *err)
     /* the casters' pipelines: the frame, the material (alpha-tested ones), the pages and pairs */
     VkDescriptorSetLayout sets[3] = {r->pipes.frame_layout, r->pipes.material_layout, v->draw_layout};
     if (!res) res = gn_vk_pipeline_layout(vk, sets, 3, 0, "vsm draw", &v->draw_pipeline_layout, err);
-    if (!res) res = gn_vk_descriptor_pool(vk, 2 * GN_FRAMES_IN_FLIGHT + 2, "vsm", &v->set_pool, err);
+    if (!res) res = gn_vk_descriptor_pool(vk, 2 * GN_FRAMES_IN_FLIGHT + 3, "vsm", &v->set_pool, err);
+    if (!res)
+        res = gn_vk_alloc_set(vk, v->set_pool, v->receiver_layout, "set 2: sun (vsm)", &v->receiver, err);
     for (uint32_t k = 0; !res && k < GN_FRAMES_IN_FLIGHT; k++) {
         res = gn_vk_alloc_set(vk, v->set_pool, v->mark_layout, "vsm mark", &v->mark_sets[k], err);
         if (!res)
@@ -103,9 +114,12 @@ static gn_result create_layouts(gn_renderer *r, gn_error *err)
     return res;
 }
 
-static gn_result create_pipelines(gn_renderer *r, gn_error *err)
+static gn_result create_pipelines(gn_renderer *r, const gn_renderer_desc *rd, gn_error *err)
 {
-    gn_vsm_gpu *v = &r->vsm;
+    /* the sun's casters have the sun cascades' bias, whichever technique renders them */
+    float bias_constant, bias_slope;
+    gn_csm_caster_bias(&rd->csm, &bias_constant, &bias_slope);
+    gn_vsm_gpu *v = gn_vsm_of(r);
     gn_vk *vk = &r->vk;
     gn_result res = gn_vk_compute_pipeline(vk, "vsm_mark.comp", v->mark_pipeline_layout, "vsm mark",
                                            &v->mark_pipeline, err);
@@ -142,8 +156,8 @@ static gn_result create_pipelines(gn_renderer *r, gn_error *err)
         .cull = VK_CULL_MODE_NONE,
         .name = "vsm casters",
         .depth_clamp = true,
-        .bias_constant = r->csm.bias_constant,
-        .bias_slope = r->csm.bias_slope,
+        .bias_constant = bias_constant,
+        .bias_slope = bias_slope,
     };
     if (!res) res = gn_vk_graphics_pipeline(vk, &g, &v->page_pipeline, err);
     g.vert = "vsm_page_mask.vert";
@@ -157,54 +171,55 @@ static gn_result create_pipelines(gn_renderer *r, gn_error *err)
 /* The sets that name the buffers BIN and RENDER use; after those buffers are made again. */
 static void write_bin_sets(gn_renderer *r)
 {
-    gn_vsm_gpu *v = &r->vsm;
-    const VkDescriptorType SSBO = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-    gn_vk_write b[8] = {
-        gn_write_frame(r, 0),
-        {.binding = 1, .type = SSBO, .buffer = v->render.buffer},
-        {.binding = 2, .type = SSBO, .buffer = v->casters.buffer},
-        {.binding = 3, .type = SSBO, .buffer = v->slots.buffer},
-        {.binding = 4, .type = SSBO, .buffer = v->commands.buffer},
-        {.binding = 5, .type = SSBO, .buffer = v->pairs.buffer},
-        {.binding = 6, .type = SSBO, .buffer = v->counts.buffer},
-        {.binding = 7, .type = SSBO, .buffer = v->stats.buffer},
+    gn_vsm_gpu *v = gn_vsm_of(r);
+    gn_vk_write b[GN_BIND_BINV_COUNT] = {
+        gn_write_frame(r, GN_BIND_BINV_FRAME),
+        gn_write_storage(GN_BIND_BINV_RENDER, &v->render),
+        gn_write_storage(GN_BIND_BINV_CASTERS, &v->casters),
+        gn_write_storage(GN_BIND_BINV_SLOTS, &v->slots),
+        gn_write_storage(GN_BIND_BINV_COMMANDS, &v->commands),
+        gn_write_storage(GN_BIND_BINV_PAIRS, &v->pairs),
+        gn_write_storage(GN_BIND_BINV_COUNTS, &v->counts),
+        gn_write_storage(GN_BIND_BINV_STATS, &v->stats),
     };
-    gn_vk_write_set(&r->vk, v->bin_set, b, 8);
-    gn_vk_write d[3] = {{.binding = 0, .type = SSBO, .buffer = v->render.buffer},
-                        {.binding = 1, .type = SSBO, .buffer = v->pairs.buffer},
-                        gn_write_sampled(2, &v->staging, r->pipes.clamp)};
-    gn_vk_write_set(&r->vk, v->draw_set, d, 3);
+    gn_vk_write_set(&r->vk, v->bin_set, b, GN_BIND_BINV_COUNT);
+    gn_vk_write d[GN_BIND_VSM_DRAW_COUNT] = {
+        gn_write_storage(GN_BIND_VSM_DRAW_RENDER, &v->render),
+        gn_write_storage(GN_BIND_VSM_DRAW_PAIRS, &v->pairs),
+        gn_write_sampled(GN_BIND_VSM_DRAW_STAGING, &v->staging, r->pipes.clamp)};
+    gn_vk_write_set(&r->vk, v->draw_set, d, GN_BIND_VSM_DRAW_COUNT);
 }
 
 static void write_alloc_sets(gn_renderer *r)
 {
-    gn_vsm_gpu *v = &r->vsm;
-    const VkDescriptorType SSBO = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    gn_vsm_gpu *v = gn_vsm_of(r);
     for (uint32_t k = 0; k < GN_FRAMES_IN_FLIGHT; k++) {
-        gn_vk_write w[10] = {
-            gn_write_frame(r, 0),
-            {.binding = 1, .type = SSBO, .buffer = v->requests[k].buffer},
-            {.binding = 2, .type = SSBO, .buffer = v->state.buffer},
-            {.binding = 3, .type = SSBO, .buffer = v->pool.buffer},
-            {.binding = 4, .type = SSBO, .buffer = v->render.buffer},
-            {.binding = 5, .type = SSBO, .buffer = v->table.buffer},
-            {.binding = 6, .type = SSBO, .buffer = v->versions_buf.buffer},
-            {.binding = 7, .type = SSBO, .buffer = v->stats.buffer},
-            {.binding = 8,
+        gn_vk_write w[GN_BIND_ALLOC_COUNT] = {
+            gn_write_frame(r, GN_BIND_ALLOC_FRAME),
+            gn_write_storage(GN_BIND_ALLOC_REQUESTS, &v->requests[k]),
+            gn_write_storage(GN_BIND_ALLOC_STATE, &v->state),
+            gn_write_storage(GN_BIND_ALLOC_POOL, &v->pool),
+            gn_write_storage(GN_BIND_ALLOC_RENDER, &v->render),
+            gn_write_storage(GN_BIND_ALLOC_TABLE, &v->table),
+            gn_write_storage(GN_BIND_ALLOC_VERSIONS, &v->versions_buf),
+            gn_write_storage(GN_BIND_ALLOC_STATS, &v->stats),
+            {.binding = GN_BIND_ALLOC_INPUTS,
              .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
              .buffer = r->vk.ring.buffer,
              .range = (MAX_INVALIDATE + MAX_DYNAMIC) * 16},
-            {.binding = 9, .type = SSBO, .buffer = v->indirect.buffer},
+            gn_write_storage(GN_BIND_ALLOC_INDIRECT, &v->indirect),
         };
-        gn_vk_write_set(&r->vk, v->alloc_sets[k], w, 10);
+        gn_vk_write_set(&r->vk, v->alloc_sets[k], w, GN_BIND_ALLOC_COUNT);
     }
 }
 
-gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
+static gn_result write_target_sets(gn_renderer *r, void *self, gn_error *err);
+
+static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *rd, gn_error *err)
 {
-    gn_vsm_gpu *v = &r->vsm;
-    gn_vsm_desc zero = {0};
-    gn_vsm_settings s = resolve(desc ? desc : &zero);
+    gn_vsm_gpu *v = self;
+    const gn_vsm_desc *desc = &rd->vsm;
+    gn_vsm_settings s = resolve(desc);
     if (s.levels > GN_VSM_MAX_LEVELS || s.virtual_res % 128 || s.virtual_res < 1024 || s.virtual_res > 16384)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
                        "vsm: %u levels (1..%u) of %u texels (1024..16384, a multiple of 128)", s.levels,
@@ -214,7 +229,7 @@ gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
                        GN_VK_MAX_LAYERS);
     v->s = s;
     /* the dynamic layer shares the budget, so it never needs more tiles than that */
-    uint32_t dyn = desc && desc->dynamic_pages ? desc->dynamic_pages : 256;
+    uint32_t dyn = desc->dynamic_pages ? desc->dynamic_pages : 256;
     v->dyn_capacity = dyn < s.page_budget ? dyn : s.page_budget;
     /* the atlas holds the pool's pages, then the dynamic layer's */
     uint32_t per_row = (uint32_t)ceil(sqrt((double)s.pool_pages + v->dyn_capacity));
@@ -278,30 +293,61 @@ gn_result gn_vsm_create(gn_renderer *r, const gn_vsm_desc *desc, gn_error *err)
     v->pair_capacity = 1;
     if (!res) res = gn_vk_sampler_compare(&r->vk, false, true, true, "vsm compare", &v->atlas_sampler, err);
     if (!res) res = create_layouts(r, err);
-    if (!res) res = create_pipelines(r, err);
+    if (!res) res = create_pipelines(r, rd, err);
+    const gn_vk_binding view[GN_BIND_ATLAS_VIEW_COUNT] = {
+        [GN_BIND_ATLAS_VIEW_ATLAS] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS},
+        [GN_BIND_ATLAS_VIEW_OUTPUT] = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, CS},
+        [GN_BIND_ATLAS_VIEW_FRAME] = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, CS},
+    };
+    if (!res)
+        res = gn_screen_pass_create(r, &v->atlas_view, "vsm_atlas_view.comp", "vsm atlas view", view,
+                                    GN_BIND_ATLAS_VIEW_COUNT, err);
+    if (!res) res = gn_vsm_resolve_create(r, v, err);
     if (res) return res;
-    gn_vsm_write_mark_sets(r);
+    write_target_sets(r, v, NULL);
     write_alloc_sets(r);
     write_bin_sets(r);
     return GN_OK;
 }
 
-void gn_vsm_write_mark_sets(gn_renderer *r)
+/* The sets that name the render targets: MARK's (depth), the receiver set (RESOLVE's masks),
+ * the atlas view's (the output) and RESOLVE's; at create and after a resize. */
+static gn_result write_target_sets(gn_renderer *r, void *self, gn_error *err)
 {
-    gn_vsm_gpu *v = &r->vsm;
+    (void)err;
+    gn_vsm_gpu *v = self;
     for (uint32_t k = 0; k < GN_FRAMES_IN_FLIGHT; k++) {
-        gn_vk_write w[3] = {
-            gn_write_frame(r, 0),
-            gn_write_sampled(1, r->targets.depth, r->pipes.clamp),
-            {.binding = 2, .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, .buffer = v->requests[k].buffer},
+        gn_vk_write w[GN_BIND_MARK_COUNT] = {
+            gn_write_frame(r, GN_BIND_MARK_FRAME),
+            gn_write_sampled(GN_BIND_MARK_DEPTH, r->targets.depth, r->pipes.clamp),
+            gn_write_storage(GN_BIND_MARK_REQUESTS, &v->requests[k]),
         };
-        gn_vk_write_set(&r->vk, v->mark_sets[k], w, 3);
+        gn_vk_write_set(&r->vk, v->mark_sets[k], w, GN_BIND_MARK_COUNT);
     }
+    gn_vk_write rw[GN_BIND_VSM_COUNT] = {
+        gn_write_storage(GN_BIND_VSM_TABLE, &v->table),
+        gn_write_storage(GN_BIND_VSM_VERSIONS, &v->versions_buf),
+        gn_write_sampled(GN_BIND_VSM_ATLAS, &v->atlas, v->atlas_sampler),
+        gn_write_sampled(GN_BIND_VSM_MASK0, gn_target(r, GN_TARGET_VSM_MASK0), r->pipes.clamp),
+        gn_write_sampled(GN_BIND_VSM_MASK1, gn_target(r, GN_TARGET_VSM_MASK1), r->pipes.clamp),
+    };
+    gn_vk_write_set(&r->vk, v->receiver, rw, GN_BIND_VSM_COUNT);
+    gn_vk_write aw[GN_BIND_ATLAS_VIEW_COUNT] = {
+        gn_write_sampled(GN_BIND_ATLAS_VIEW_ATLAS, &v->atlas, r->pipes.clamp),
+        gn_write_storage_image(GN_BIND_ATLAS_VIEW_OUTPUT, gn_target(r, GN_TARGET_OUTPUT)),
+        gn_write_frame(r, GN_BIND_ATLAS_VIEW_FRAME),
+    };
+    gn_vk_write_set(&r->vk, v->atlas_view.set, aw, GN_BIND_ATLAS_VIEW_COUNT);
+    gn_vsm_resolve_write_sets(r, v);
+    v->resolve.have_prev = false; /* new masks hold no history */
+    return GN_OK;
 }
 
-void gn_vsm_release(gn_renderer *r)
+static void release(gn_renderer *r, void *self)
 {
-    gn_vsm_gpu *v = &r->vsm;
+    gn_vsm_gpu *v = self;
+    gn_vsm_resolve_release(r, v);
+    gn_screen_pass_release(r, &v->atlas_view);
     gn_vk *vk = &r->vk;
     gn_vk_image_release(vk, &v->atlas);
     gn_vk_image_release(vk, &v->staging);
@@ -318,13 +364,13 @@ void gn_vsm_release(gn_renderer *r)
                                   v->draw_pipeline_layout};
     for (size_t k = 0; k < sizeof layouts / sizeof layouts[0]; k++)
         gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)(uintptr_t)layouts[k]);
-    VkDescriptorSetLayout sets[] = {v->mark_layout, v->alloc_layout, v->bin_layout, v->draw_layout};
+    VkDescriptorSetLayout sets[] = {v->mark_layout, v->alloc_layout, v->bin_layout, v->draw_layout,
+                                    v->receiver_layout};
     for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++)
         gn_vk_release(vk, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)(uintptr_t)sets[k]);
     gn_vk_release(vk, VK_OBJECT_TYPE_DESCRIPTOR_POOL, (uint64_t)(uintptr_t)v->set_pool);
     gn_vk_release(vk, VK_OBJECT_TYPE_SAMPLER, (uint64_t)(uintptr_t)v->atlas_sampler);
     free(v->casters_cpu);
-    memset(v, 0, sizeof *v);
 }
 
 static uint32_t slot_index(const gn_renderer *r)
@@ -336,7 +382,7 @@ static uint32_t slot_index(const gn_renderer *r)
  * from the top of the stack: page 0 first), no dynamic page list rendered. */
 static gn_result initialize(gn_renderer *r, gn_error *err)
 {
-    gn_vsm_gpu *v = &r->vsm;
+    gn_vsm_gpu *v = gn_vsm_of(r);
     uint32_t total = pages_total(v), pool = v->s.pool_pages;
     size_t state_bytes = (size_t)total * sizeof(gn_gpu_vsm_state);
     size_t pool_words = 4 + (size_t)pool + 2 * v->dyn_capacity;
@@ -385,7 +431,7 @@ static gn_result grow(gn_renderer *r, gn_vk_buffer *b, VkDeviceSize size, VkBuff
  * each group's slots are one run of indirect commands. */
 static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
 {
-    gn_vsm_gpu *v = &r->vsm;
+    gn_vsm_gpu *v = gn_vsm_of(r);
     uint32_t count = s->instance_count;
     if (count > v->caster_cap) {
         gn_gpu_vsm_caster *grown = realloc(v->casters_cpu, (size_t)count * sizeof *grown);
@@ -486,7 +532,7 @@ static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
  * read them (they subtract the pivot first, as gn_vsm_to_light does). */
 static gn_result upload_versions(gn_renderer *r, gn_error *err)
 {
-    gn_vsm_gpu *v = &r->vsm;
+    gn_vsm_gpu *v = gn_vsm_of(r);
     const gn_vsm_versions *vv = &v->versions;
     if (v->versions_uploaded == vv->current + 1) return GN_OK;
     uint32_t k = vv->current % GN_VSM_VERSIONS;
@@ -503,25 +549,26 @@ static gn_result upload_versions(gn_renderer *r, gn_error *err)
 static gn_result plan_inputs(gn_renderer *r, const gn_scene *s, uint32_t *invalidate, uint32_t *dynamic,
                              gn_error *err)
 {
-    gn_vsm_gpu *v = &r->vsm;
+    gn_vsm_gpu *v = gn_vsm_of(r);
     *invalidate = *dynamic = 0;
     v->alloc_flags = 0;
     /* Static content that changed invalidates only the pages its bounds touch: instances added
      * (their bounds), moved (before and after) or removed (before); another scene, or more
      * than MAX_INVALIDATE bounds or edits the scene's ring no longer holds, every page. */
     float inv[MAX_INVALIDATE][4];
-    bool same = v->source_uid == s->uid;
-    bool scene_changed = !same || v->source_generation != s->generation;
-    uint32_t edits = same ? s->edit_count - v->source_edits : 0;
-    bool all = !same || (scene_changed && s->instance_count <= v->source_instances) || edits > GN_SCENE_EDITS;
+    bool same = v->source.uid == s->uid;
+    bool scene_changed = !same || v->source.generation != s->generation;
+    uint32_t edits = same ? s->edit_count - v->source.edit_count : 0;
+    bool all =
+        !same || (scene_changed && s->instance_count <= v->source.instance_count) || edits > GN_SCENE_EDITS;
     if (scene_changed && !all) /* the API only adds after the first upload */
-        for (uint32_t k = v->source_instances; k < s->instance_count && !all; k++) {
+        for (uint32_t k = v->source.instance_count; k < s->instance_count && !all; k++) {
             all = *invalidate == MAX_INVALIDATE;
             if (!all && !(s->instances[k].flags & GN_INSTANCE_DYNAMIC))
                 memcpy(inv[(*invalidate)++], s->instances[k].sphere, 16);
         }
     for (uint32_t e = 0; e < edits && !all; e++) {
-        const struct gn_scene_edit *ed = &s->edits[(v->source_edits + e) % GN_SCENE_EDITS];
+        const struct gn_scene_edit *ed = &s->edits[(v->source.edit_count + e) % GN_SCENE_EDITS];
         if (s->instances[ed->instance].flags & GN_INSTANCE_DYNAMIC) continue; /* in no static page */
         all = *invalidate + 2 > MAX_INVALIDATE;
         if (!all && ed->before[3] > 0.0f) memcpy(inv[(*invalidate)++], ed->before, 16);
@@ -534,11 +581,11 @@ static gn_result plan_inputs(gn_renderer *r, const gn_scene *s, uint32_t *invali
     if (scene_changed || edits) { /* the caster list follows: bounds, removals */
         gn_result res = make_casters(r, s, err);
         if (res) return res;
-        v->source_uid = s->uid;
-        v->source_generation = s->generation;
+        v->source.uid = s->uid;
+        v->source.generation = s->generation;
     }
-    v->source_edits = s->edit_count;
-    v->source_instances = s->instance_count;
+    v->source.edit_count = s->edit_count;
+    v->source.instance_count = s->instance_count;
     uint32_t nd = v->caster_count - v->static_casters;
     if (nd > MAX_DYNAMIC) {
         gn_vk_log(&r->vk, GN_LOG_WARN, "vsm: %u dynamic casters; the first %u place dynamic pages", nd,
@@ -580,13 +627,17 @@ static gn_result plan_inputs(gn_renderer *r, const gn_scene *s, uint32_t *invali
     return res;
 }
 
-gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g,
+static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g,
                       gn_error *err)
 {
-    gn_vsm_gpu *v = &r->vsm;
+    gn_vsm_gpu *v = self;
     v->active = gn_frame_shadows(f) == GN_SHADOWS_VSM && r->view.sun_elevation > -4.0f;
+    v->atlas_view_run = f->view == GN_VIEW_VSM_ATLAS;
     memset(g->vsm, 0, sizeof g->vsm);
-    if (!v->active) return GN_OK;
+    if (!v->active) {
+        gn_vsm_resolve_plan(r, v, s, g);
+        return GN_OK;
+    }
     gn_result res = v->initialized ? GN_OK : initialize(r, err);
     if (res) return res;
     float pixel_angle = 2.0f * tanf(0.5f * r->camera.fov_y) / (float)r->height;
@@ -635,42 +686,101 @@ gn_result gn_plan_vsm(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f,
                         l < v->s.levels ? v->view.origin[l][1] : 0};
         memcpy(&g->vsm_origin[l / 2][(l % 2) * 2], o, sizeof o);
     }
-    /* the GPU counts this frame's pages; the frame's statistics take them when it is harvested */
-    r->vk.cur->vsm.counted = true;
-    r->vk.cur->vsm.pool_pages = v->s.pool_pages;
+    /* the GPU counts this frame's pages (harvest); the pool's size is the CPU's */
+    gn_frame_record(r)->vsm_pool_pages = v->s.pool_pages;
+    /* RESOLVE: whether it runs, whether last frame's mask is history, last frame's
+     * view-projection (gnomon has no jitter, so it is last frame's view_proj) */
+    gn_vsm_resolve_plan(r, v, s, g);
     return GN_OK;
 }
 
-void gn_pass_vsm_mark(gn_renderer *r)
+/* A finished frame's pages, as ALLOC and BIN counted them (copied after BIN). */
+static void harvest(const void *self, const uint8_t *counters, gn_frame_stats *out)
 {
-    gn_vsm_gpu *v = &r->vsm;
+    (void)self;
+    if (!out->vsm_pool_pages) return; /* the frame did not use VSM */
+    gn_gpu_vsm_stats g;
+    memcpy(&g, counters, sizeof g);
+    out->vsm_pages_requested = g.pages[0], out->vsm_pages_resident = g.pages[1];
+    out->vsm_pages_rendered_static = g.pages[2], out->vsm_pages_rendered_dynamic = g.pages[3];
+    out->vsm_pages_evicted = g.pool[0], out->vsm_overflow = g.pool[1] + g.misc[1],
+    out->vsm_pages_waiting = g.pool[2];
+    out->vsm_pool_used = g.pool[3], out->vsm_pages_rendered_fresh = g.fresh[0];
+    memcpy(&out->vsm_sun_lag_deg, &g.misc[0], sizeof out->vsm_sun_lag_deg);
+    memcpy(out->vsm_requested_level, g.requested_level, sizeof out->vsm_requested_level);
+    memcpy(out->vsm_rendered_level, g.rendered_level, sizeof out->vsm_rendered_level);
+}
+
+static void receiver(gn_renderer *r, void *self, gn_receiver *out)
+{
+    gn_vsm_gpu *v = self;
+    *out = (gn_receiver){.layout = v->receiver_layout, .set = v->receiver, .use_count = 5};
+    out->uses[0] = (gn_vk_use){.image = &v->atlas, .access = GN_ACCESS_SHADER_READ};
+    out->uses[1] = (gn_vk_use){.buffer = &v->table, .access = GN_ACCESS_SHADER_READ};
+    out->uses[2] = (gn_vk_use){.buffer = &v->versions_buf, .access = GN_ACCESS_SHADER_READ};
+    /* both: the set binds both, whichever RESOLVE wrote this frame */
+    out->uses[3] = (gn_vk_use){.image = gn_target(r, GN_TARGET_VSM_MASK0), .access = GN_ACCESS_SHADER_READ};
+    out->uses[4] = (gn_vk_use){.image = gn_target(r, GN_TARGET_VSM_MASK1), .access = GN_ACCESS_SHADER_READ};
+}
+
+/* A failed frame writes no mask: none is history for the next frame. */
+static void abandon(gn_renderer *r, void *self)
+{
+    (void)r;
+    ((gn_vsm_gpu *)self)->resolve.have_prev = false;
+}
+
+const gn_feature gn_feature_vsm = {.name = "vsm",
+                                   .size = sizeof(gn_vsm_gpu),
+                                   .counters = (sizeof(gn_gpu_vsm_stats) + 15) / 16 * 16,
+                                   .create = create,
+                                   .resize = write_target_sets,
+                                   .plan = plan,
+                                   .receiver = receiver,
+                                   .harvest = harvest,
+                                   .abandon = abandon,
+                                   .release = release};
+
+uint32_t gn_vsm_runs(const gn_renderer *r, const void *self)
+{
+    (void)r;
+    return ((const gn_vsm_gpu *)self)->active ? 1 : 0;
+}
+
+/* MARK over the resolved depth into this slot's request mask, cleared first. */
+uint32_t gn_vsm_mark_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
+{
+    (void)run;
+    gn_vsm_gpu *v = self;
+    out[0] = (gn_vk_use){.image = r->targets.depth, .access = GN_ACCESS_SHADER_READ};
+    out[1] = (gn_vk_use){.buffer = &v->requests[slot_index(r)], .access = GN_ACCESS_TRANSFER_WRITE};
+    return 2;
+}
+
+gn_pass_work gn_vsm_mark_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
+    gn_vsm_gpu *v = self;
     gn_vk *vk = &r->vk;
-    if (!v->active) return;
     uint32_t slot = slot_index(r);
     gn_vk_buffer *mask = &v->requests[slot];
-    gn_vk_use clear = {.buffer = mask, .access = GN_ACCESS_TRANSFER_WRITE};
-    gn_vk_barriers(vk, vk->cur->cmd, &clear, 1);
     gn_vk_cmd_fill(vk, mask, 0);
-    gn_vk_use uses[] = {
-        {.image = r->targets.depth, .access = GN_ACCESS_SHADER_READ},
-        {.buffer = mask, .access = GN_ACCESS_COMPUTE_WRITE},
-    };
-    uint32_t pass = gn_vk_pass_begin(vk, "vsm mark", uses, 2);
+    gn_vk_use write = {.buffer = mask, .access = GN_ACCESS_COMPUTE_WRITE};
+    gn_vk_barriers(vk, vk->cur->cmd, &write, 1);
     gn_vk_cmd_bind_pipeline(vk, true, v->mark_pipeline);
     uint32_t dyn = (uint32_t)r->plan.frame_offset;
     gn_vk_cmd_bind_sets(vk, true, v->mark_pipeline_layout, 0, 1, &v->mark_sets[slot], 1, &dyn);
     gn_vk_cmd_dispatch(vk, (r->width + 15) / 16, (r->height + 15) / 16, 1); /* 8x8 threads of 2x2 pixels */
-    gn_vk_pass_end(vk, pass, 0, 0);
+    return (gn_pass_work){0, 0};
 }
 
-void gn_pass_vsm_alloc(gn_renderer *r)
+/* ALLOC: the pages to keep, allocate, return and render, from MARK's requests, in the same frame. */
+uint32_t gn_vsm_alloc_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
 {
-    gn_vsm_gpu *v = &r->vsm;
-    gn_vk *vk = &r->vk;
-    if (!v->active) return;
-    uint32_t slot = slot_index(r);
-    gn_vk_use alloc_uses[] = {
-        {.buffer = &v->requests[slot], .access = GN_ACCESS_SHADER_READ},
+    (void)run;
+    gn_vsm_gpu *v = self;
+    gn_vk_use uses[] = {
+        {.buffer = &v->requests[slot_index(r)], .access = GN_ACCESS_SHADER_READ},
         {.buffer = &v->versions_buf, .access = GN_ACCESS_SHADER_READ},
         {.buffer = &v->state, .access = GN_ACCESS_COMPUTE_WRITE},
         {.buffer = &v->pool, .access = GN_ACCESS_COMPUTE_WRITE},
@@ -679,68 +789,95 @@ void gn_pass_vsm_alloc(gn_renderer *r)
         {.buffer = &v->stats, .access = GN_ACCESS_COMPUTE_WRITE},
         {.buffer = &v->indirect, .access = GN_ACCESS_COMPUTE_WRITE},
     };
-    uint32_t pass = gn_vk_pass_begin(vk, "vsm alloc", alloc_uses, sizeof alloc_uses / sizeof alloc_uses[0]);
+    memcpy(out, uses, sizeof uses);
+    return sizeof uses / sizeof uses[0];
+}
+
+gn_pass_work gn_vsm_alloc_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
+    gn_vsm_gpu *v = self;
+    gn_vk *vk = &r->vk;
     gn_vk_cmd_bind_pipeline(vk, true, v->alloc_pipeline);
     uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)v->inputs_offset};
-    gn_vk_cmd_bind_sets(vk, true, v->alloc_pipeline_layout, 0, 1, &v->alloc_sets[slot], 2, dyn);
+    gn_vk_cmd_bind_sets(vk, true, v->alloc_pipeline_layout, 0, 1, &v->alloc_sets[slot_index(r)], 2, dyn);
     gn_vk_cmd_push(vk, v->alloc_pipeline_layout, sizeof v->push, v->push);
     gn_vk_cmd_dispatch(vk, 1, 1, 1); /* one workgroup: its choices run in page order */
-    gn_vk_pass_end(vk, pass, 0, 0);
+    return (gn_pass_work){0, 0};
+}
 
-    /* BIN: count, offsets, fill (vsm_bin.comp), from zeroed counts */
-    gn_vk_use zero = {.buffer = &v->counts, .access = GN_ACCESS_TRANSFER_WRITE};
-    gn_vk_barriers(vk, vk->cur->cmd, &zero, 1);
-    gn_vk_cmd_fill(vk, &v->counts, 0);
-    gn_vk_use bin_uses[] = {
+/* BIN: count, offsets, fill (vsm_bin.comp), from zeroed counts; then the frame's statistics into
+ * the frame's counters. */
+uint32_t gn_vsm_bin_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
+{
+    (void)r, (void)run;
+    gn_vsm_gpu *v = self;
+    gn_vk_use uses[] = {
         {.buffer = &v->render, .access = GN_ACCESS_SHADER_READ},
         {.buffer = &v->casters, .access = GN_ACCESS_SHADER_READ},
         {.buffer = &v->slots, .access = GN_ACCESS_SHADER_READ},
         {.buffer = &v->commands, .access = GN_ACCESS_COMPUTE_WRITE},
         {.buffer = &v->pairs, .access = GN_ACCESS_COMPUTE_WRITE},
+        {.buffer = &v->counts, .access = GN_ACCESS_TRANSFER_WRITE},
+        {.buffer = &v->stats, .access = GN_ACCESS_COMPUTE_WRITE},
+    };
+    memcpy(out, uses, sizeof uses);
+    return sizeof uses / sizeof uses[0];
+}
+
+gn_pass_work gn_vsm_bin_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
+    gn_vsm_gpu *v = self;
+    gn_vk *vk = &r->vk;
+    gn_vk_cmd_fill(vk, &v->counts, 0);
+    /* what each phase writes, read by the next */
+    gn_vk_use phase_uses[] = {
+        {.buffer = &v->commands, .access = GN_ACCESS_COMPUTE_WRITE},
+        {.buffer = &v->pairs, .access = GN_ACCESS_COMPUTE_WRITE},
         {.buffer = &v->counts, .access = GN_ACCESS_COMPUTE_WRITE},
         {.buffer = &v->stats, .access = GN_ACCESS_COMPUTE_WRITE},
     };
-    pass = gn_vk_pass_begin(vk, "vsm bin", bin_uses, sizeof bin_uses / sizeof bin_uses[0]);
+    gn_vk_barriers(vk, vk->cur->cmd, phase_uses + 2, 1);
     gn_vk_cmd_bind_pipeline(vk, true, v->bin_pipeline);
-    gn_vk_cmd_bind_sets(vk, true, v->bin_pipeline_layout, 0, 1, &v->bin_set, 1, dyn);
+    uint32_t dyn = (uint32_t)r->plan.frame_offset;
+    gn_vk_cmd_bind_sets(vk, true, v->bin_pipeline_layout, 0, 1, &v->bin_set, 1, &dyn);
     for (uint32_t phase = 0; phase < 3; phase++) {
         uint32_t push[4] = {phase, v->caster_count, v->slot_count, v->pair_capacity};
         gn_vk_cmd_push(vk, v->bin_pipeline_layout, sizeof push, push);
         gn_vk_cmd_dispatch(vk, phase == 1 ? 1 : (v->caster_count + 255) / 256, 1, 1);
-        /* each phase reads what the one before wrote */
-        if (phase < 2) gn_vk_barriers(vk, vk->cur->cmd, bin_uses + 3, 4);
+        if (phase < 2) gn_vk_barriers(vk, vk->cur->cmd, phase_uses, 4);
     }
-    gn_vk_pass_end(vk, pass, 0, 0);
-
-    /* the statistics into the frame's counters */
     gn_vk_use copy[] = {
         {.buffer = &v->stats, .access = GN_ACCESS_TRANSFER_READ},
         {.buffer = &vk->cur->counters, .access = GN_ACCESS_TRANSFER_WRITE},
     };
     gn_vk_barriers(vk, vk->cur->cmd, copy, 2);
-    gn_vk_cmd_copy_buffer_at(vk, &v->stats, 0, &vk->cur->counters, GN_VK_COUNTERS_VSM,
+    gn_vk_cmd_copy_buffer_at(vk, &v->stats, 0, &vk->cur->counters, gn_frame_counters(r, GN_FEATURE_VSM),
                              sizeof(gn_gpu_vsm_stats));
     gn_vk_use host = {.buffer = &vk->cur->counters, .access = GN_ACCESS_HOST_READ};
     gn_vk_barriers(vk, vk->cur->cmd, &host, 1);
+    return (gn_pass_work){0, 0};
 }
 
-void gn_pass_vsm_render(gn_renderer *r)
+/* The chosen pages' casters, a staging layer a page, cleared first. */
+uint32_t gn_vsm_pages_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
 {
-    gn_vsm_gpu *v = &r->vsm;
+    (void)run;
+    gn_vsm_gpu *v = self;
+    out[0] = (gn_vk_use){.image = &v->staging, .access = GN_ACCESS_DEPTH_WRITE};
+    uint32_t n = 1 + gn_scene_uses(r, out + 1);
+    out[n++] = (gn_vk_use){.buffer = &v->render, .access = GN_ACCESS_SHADER_READ};
+    out[n++] = (gn_vk_use){.buffer = &v->pairs, .access = GN_ACCESS_SHADER_READ};
+    out[n++] = (gn_vk_use){.buffer = &v->commands, .access = GN_ACCESS_INDIRECT};
+    return n;
+}
+
+gn_pass_work gn_vsm_pages_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
+    gn_vsm_gpu *v = self;
     gn_vk *vk = &r->vk;
-    if (!v->active) return;
-    /* the casters, a staging layer a page, cleared first */
-    gn_vk_use uses[] = {
-        {.image = &v->staging, .access = GN_ACCESS_DEPTH_WRITE},
-        {.buffer = &r->scene.vertices, .access = GN_ACCESS_VERTEX_INPUT},
-        {.buffer = &r->scene.indices, .access = GN_ACCESS_VERTEX_INPUT},
-        {.buffer = &r->scene.instances, .access = GN_ACCESS_SHADER_READ},
-        {.buffer = &r->scene.materials, .access = GN_ACCESS_SHADER_READ},
-        {.buffer = &v->render, .access = GN_ACCESS_SHADER_READ},
-        {.buffer = &v->pairs, .access = GN_ACCESS_SHADER_READ},
-        {.buffer = &v->commands, .access = GN_ACCESS_INDIRECT},
-    };
-    uint32_t pass = gn_vk_pass_begin(vk, "vsm pages", uses, sizeof uses / sizeof uses[0]);
     gn_vk_rendering ri = {
         .depth = {.image = &v->staging, .clear = true, .clear_value = {1.0f}},
         .width = 128,
@@ -749,8 +886,8 @@ void gn_pass_vsm_render(gn_renderer *r)
     };
     gn_vk_cmd_begin_rendering(vk, &ri);
     uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)r->plan.camera.visible_offset};
-    gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, 0, 1, &r->pipes.frame_set, 2, dyn);
-    gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, 2, 1, &v->draw_set, 0, NULL);
+    gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, GN_SET_FRAME, 1, &r->pipes.frame_set, 2, dyn);
+    gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, GN_SET_VSM_DRAW, 1, &v->draw_set, 0, NULL);
     /* one indirect draw a group, a command a slot: the opaque casters, then each alpha-tested
      * material's */
     gn_vk_cmd_bind_geometry(vk, &r->scene.vertices, &r->scene.indices);
@@ -760,23 +897,33 @@ void gn_pass_vsm_render(gn_renderer *r)
         if (!v->group_slots[g]) continue;
         gn_vk_cmd_bind_pipeline(vk, false, g == 0 ? v->page_pipeline : v->page_mask_pipeline);
         if (g > 0)
-            gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, 1, 1,
+            gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, GN_SET_MATERIAL, 1,
                                 &r->scene.material_sets[v->group_material[g]], 0, NULL);
         gn_vk_cmd_draw_indexed_indirect(vk, v->commands.buffer, (VkDeviceSize)v->group_first[g] * stride,
                                         v->group_slots[g]);
         draws++;
     }
     gn_vk_cmd_end_rendering(vk);
-    gn_vk_pass_end(vk, pass, draws, 0);
+    return (gn_pass_work){draws, 0};
+}
 
-    /* each layer into its page's tile */
-    gn_vk_use copy[] = {
-        {.image = &v->staging, .access = GN_ACCESS_SHADER_READ},
-        {.image = &v->atlas, .access = GN_ACCESS_DEPTH_WRITE},
-        {.buffer = &v->render, .access = GN_ACCESS_SHADER_READ},
-        {.buffer = &v->indirect, .access = GN_ACCESS_INDIRECT},
-    };
-    pass = gn_vk_pass_begin(vk, "vsm copy", copy, sizeof copy / sizeof copy[0]);
+/* Each staging layer into its page's tile of the atlas. */
+uint32_t gn_vsm_copy_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
+{
+    (void)r, (void)run;
+    gn_vsm_gpu *v = self;
+    out[0] = (gn_vk_use){.image = &v->staging, .access = GN_ACCESS_SHADER_READ};
+    out[1] = (gn_vk_use){.image = &v->atlas, .access = GN_ACCESS_DEPTH_WRITE};
+    out[2] = (gn_vk_use){.buffer = &v->render, .access = GN_ACCESS_SHADER_READ};
+    out[3] = (gn_vk_use){.buffer = &v->indirect, .access = GN_ACCESS_INDIRECT};
+    return 4;
+}
+
+gn_pass_work gn_vsm_copy_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
+    gn_vsm_gpu *v = self;
+    gn_vk *vk = &r->vk;
     gn_vk_rendering ci = {
         .depth = {.image = &v->atlas, .clear = false},
         .width = v->atlas.width,
@@ -784,11 +931,35 @@ void gn_pass_vsm_render(gn_renderer *r)
     };
     gn_vk_cmd_begin_rendering(vk, &ci);
     gn_vk_cmd_bind_pipeline(vk, false, v->copy_pipeline);
-    gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, 0, 1, &r->pipes.frame_set, 2, dyn);
-    gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, 2, 1, &v->draw_set, 0, NULL);
+    uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)r->plan.camera.visible_offset};
+    gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, GN_SET_FRAME, 1, &r->pipes.frame_set, 2, dyn);
+    gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, GN_SET_VSM_DRAW, 1, &v->draw_set, 0, NULL);
     gn_vk_cmd_draw_indirect(vk, &v->indirect, 0);
     gn_vk_cmd_end_rendering(vk);
-    gn_vk_pass_end(vk, pass, 1, 0);
+    return (gn_pass_work){1, 0};
+}
+
+/* The vsm-atlas debug view over the output, after the tone map. */
+uint32_t gn_vsm_atlas_view_runs(const gn_renderer *r, const void *self)
+{
+    (void)r;
+    return ((const gn_vsm_gpu *)self)->atlas_view_run ? 1 : 0;
+}
+
+uint32_t gn_vsm_atlas_view_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
+{
+    (void)run;
+    gn_vsm_gpu *v = self;
+    out[0] = (gn_vk_use){.image = &v->atlas, .access = GN_ACCESS_SHADER_READ};
+    out[1] = (gn_vk_use){.image = gn_target(r, GN_TARGET_OUTPUT), .access = GN_ACCESS_COMPUTE_WRITE};
+    return 2;
+}
+
+gn_pass_work gn_vsm_atlas_view_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
+    gn_screen_pass_dispatch(r, &((gn_vsm_gpu *)self)->atlas_view);
+    return (gn_pass_work){0, 0};
 }
 
 /* ---- readback for tests ------------------------------------------------------------------- */
@@ -810,7 +981,7 @@ static void record_read(gn_vk *vk, VkCommandBuffer cmd, void *user)
 
 gn_result gn_vsm_read(gn_renderer *r, gn_vsm_buffer which, void *out, size_t size, gn_error *err)
 {
-    gn_vsm_gpu *v = &r->vsm;
+    gn_vsm_gpu *v = gn_vsm_of(r);
     gn_vk_buffer *src = which == GN_VSM_STATE      ? &v->state
                         : which == GN_VSM_POOL     ? &v->pool
                         : which == GN_VSM_RENDER   ? &v->render

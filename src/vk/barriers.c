@@ -167,15 +167,20 @@ static void label_end(gn_vk *vk, VkCommandBuffer cmd)
     if (vk->label_end) vk->label_end(cmd);
 }
 
-uint32_t gn_vk_pass_begin(gn_vk *vk, const char *name, const gn_vk_use *uses, uint32_t count)
+gn_result gn_vk_pass_begin(gn_vk *vk, const char *name, const gn_vk_use *uses, uint32_t count, uint32_t *pass,
+                           gn_error *err)
 {
     gn_vk_frame *f = vk->cur;
-    uint32_t pass = f->pass_count < GN_MAX_PASSES ? f->pass_count++ : GN_MAX_PASSES - 1;
-    snprintf(f->pass_names[pass], sizeof f->pass_names[pass], "%s", name);
+    if (f->pass_count >= vk->pass_capacity)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "pass \"%s\": this frame has already timed %u passes, all its query pool holds", name,
+                       vk->pass_capacity);
+    *pass = f->pass_count++;
+    snprintf(f->pass_names[*pass], sizeof f->pass_names[*pass], "%s", name);
     label_begin(vk, f->cmd, name);
     gn_vk_barriers(vk, f->cmd, uses, count);
-    vkCmdWriteTimestamp2(f->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f->queries, pass * 2);
-    return pass;
+    vkCmdWriteTimestamp2(f->cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, f->queries, *pass * 2);
+    return GN_OK;
 }
 
 void gn_vk_pass_end(gn_vk *vk, uint32_t pass, uint32_t draws, uint64_t triangles)

@@ -418,28 +418,52 @@ static gn_result create_frames(gn_vk *vk, gn_error *err)
                                  .flags = VK_FENCE_CREATE_SIGNALED_BIT};
         r = vkCreateFence(vk->device, &fci, NULL, &f->fence);
         if (r) return gn_vk_check(vk, r, "vkCreateFence", err);
-        VkQueryPoolCreateInfo qci = {
-            .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
-            .queryType = VK_QUERY_TYPE_TIMESTAMP,
-            .queryCount = GN_MAX_PASS_QUERIES,
-        };
-        r = vkCreateQueryPool(vk->device, &qci, NULL, &f->queries);
-        if (r) return gn_vk_check(vk, r, "vkCreateQueryPool", err);
-        vkResetQueryPool(vk->device, f->queries, 0, GN_MAX_PASS_QUERIES);
-        gn_vk_buffer_desc cd = {.size = GN_VK_COUNTERS_SIZE,
+        gn_vk_buffer_desc cd = {.size = vk->counters_size,
                                 .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                                 .host_visible = true,
                                 .name = "frame counters"};
         gn_result cres = gn_vk_buffer_create(vk, &cd, &f->counters, err);
         if (cres) return cres;
-        memset(f->counters.alloc.mapped, 0, GN_VK_COUNTERS_SIZE);
+        memset(f->counters.alloc.mapped, 0, (size_t)vk->counters_size);
         char name[64];
         snprintf(name, sizeof name, "frame slot %u", i);
         gn_vk_name(vk, VK_OBJECT_TYPE_COMMAND_BUFFER, (uint64_t)(uintptr_t)f->cmd, name);
         gn_vk_name(vk, VK_OBJECT_TYPE_FENCE, (uint64_t)(uintptr_t)f->fence, name);
-        gn_vk_name(vk, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)(uintptr_t)f->queries, name);
         gn_vk_name(vk, VK_OBJECT_TYPE_COMMAND_POOL, (uint64_t)(uintptr_t)f->pool, name);
     }
+    return GN_OK;
+}
+
+gn_result gn_vk_pass_capacity(gn_vk *vk, uint32_t passes, gn_error *err)
+{
+    if (passes <= vk->pass_capacity) return GN_OK;
+    gn_result res = gn_vk_wait_idle(vk, err); /* the old pools may still be written */
+    if (res) return res;
+    for (uint32_t i = 0; i < GN_FRAMES_IN_FLIGHT; i++) {
+        gn_vk_frame *f = &vk->frames[i];
+        if (f->queries) vkDestroyQueryPool(vk->device, f->queries, NULL);
+        f->queries = VK_NULL_HANDLE;
+        VkQueryPoolCreateInfo qci = {
+            .sType = VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO,
+            .queryType = VK_QUERY_TYPE_TIMESTAMP,
+            .queryCount = passes * 2,
+        };
+        VkResult r = vkCreateQueryPool(vk->device, &qci, NULL, &f->queries);
+        if (r) return gn_vk_check(vk, r, "vkCreateQueryPool", err);
+        vkResetQueryPool(vk->device, f->queries, 0, passes * 2);
+        char name[64];
+        snprintf(name, sizeof name, "frame slot %u timestamps", i);
+        gn_vk_name(vk, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)(uintptr_t)f->queries, name);
+        char(*names)[32] = realloc(f->pass_names, passes * sizeof *names);
+        if (names) f->pass_names = names;
+        uint32_t *draws = realloc(f->pass_draws, passes * sizeof *draws);
+        if (draws) f->pass_draws = draws;
+        uint64_t *tris = realloc(f->pass_triangles, passes * sizeof *tris);
+        if (tris) f->pass_triangles = tris;
+        if (!names || !draws || !tris)
+            return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u passes' timings", passes);
+    }
+    vk->pass_capacity = passes;
     return GN_OK;
 }
 
@@ -450,11 +474,13 @@ gn_result gn_vk_create(gn_vk *vk, const gn_vk_desc *desc, gn_error *err)
     vk->log_user = desc->log_user;
     vk->log_level = desc->log_level ? desc->log_level : GN_LOG_WARN;
     vk->frame_number = 0;
+    vk->counters_size = desc->counters_size ? (desc->counters_size + 15) / 16 * 16 : 16;
     gn_result res =
         create_instance(vk, desc->validation, desc->instance_extensions, desc->instance_extension_count, err);
     if (!res) res = create_device(vk, device_selector(desc->device), desc->presentable, err);
     vk->presentable = desc->presentable;
     if (!res) res = create_frames(vk, err);
+    if (!res) res = gn_vk_pass_capacity(vk, 16, err); /* the renderer sizes it to its pass table */
     if (!res) {
         gn_vk_buffer_desc rd = {
             .size = desc->ring_size ? desc->ring_size : (32ull << 20),
@@ -481,6 +507,9 @@ void gn_vk_destroy(gn_vk *vk)
         for (uint32_t i = 0; i < GN_FRAMES_IN_FLIGHT; i++) {
             gn_vk_frame *f = &vk->frames[i];
             if (f->queries) vkDestroyQueryPool(vk->device, f->queries, NULL);
+            free(f->pass_names);
+            free(f->pass_draws);
+            free(f->pass_triangles);
             if (f->counters.buffer) {
                 vkDestroyBuffer(vk->device, f->counters.buffer, NULL);
                 gn_vk_free_memory(vk, &f->counters.alloc);

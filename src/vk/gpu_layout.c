@@ -8,10 +8,10 @@
 
 _Static_assert(sizeof(gn_gpu_frame) == 2 * 64 + 11 * 16 + 16 + GN_GPU_MAX_CASCADES * (64 + 16) + 64 + 3 * 16 +
                                            16 + 3 * 16 + 4 * 16 + GN_GPU_VSM_MAX_LEVELS / 2 * 16 + 64 + 16 +
-                                           16,
+                                           16 + 16,
                "gn_gpu_frame: 2 mat4, 11 vec4, 1 uvec4, a mat4 and a vec4 per cascade, then the "
                "view mat4, cluster_grid, cluster_depth, lights, cluster_proj, the VSM block and RESOLVE's "
-               "mat4 and two vec4");
+               "mat4 and two vec4, the debug views' vec4");
 _Static_assert(offsetof(gn_gpu_frame, prev_view_proj) % 16 == 0, "std140: matrices on 16 bytes");
 _Static_assert(sizeof(gn_gpu_vsm_page) == 16, "gn_gpu_vsm_page: one uvec4");
 _Static_assert(sizeof(gn_gpu_vsm_state) == 32, "gn_gpu_vsm_state: two uvec4");
@@ -25,4 +25,3 @@ _Static_assert(sizeof(gn_gpu_material) == 64, "gn_gpu_material: 4 vec4");
 _Static_assert(sizeof(gn_vertex) == 56, "gn_vertex: the vertex input layout in src/vk/pipeline.c");
 _Static_assert(sizeof(VkDrawIndexedIndirectCommand) == 20, "indirect command stride");
 #include "gnomon.h"
-_Static_assert(GN_MAX_PASS_QUERIES >= 2 * GN_MAX_PASSES, "two timestamps for each of GN_MAX_PASSES passes");

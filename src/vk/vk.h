@@ -9,6 +9,7 @@
 
 #include "base/error.h"
 #include "gnomon.h"
+#include "shared/bindings.h"
 #include "shared/gpu_types.h"
 
 #include <vulkan/vulkan.h>
@@ -97,44 +98,36 @@ typedef struct gn_vk_garbage {
 } gn_vk_garbage;
 
 /* ---- per-frame slot ------------------------------------------------------------------------ */
+/* A frame slot knows its command buffer, its timestamps and an opaque block of GPU counters;
+ * what the renderer counted lives in the renderer (src/stats.c), which the slot tells when the
+ * frame has finished (gn_vk.harvested). */
 typedef struct gn_vk_frame {
     VkCommandPool pool;
     VkCommandBuffer cmd;
     VkFence fence;
-    VkQueryPool queries;
+    VkQueryPool queries;   /* two timestamps a pass, gn_vk.pass_capacity passes */
     uint64_t number;       /* frame number recorded in this slot; 0 = never */
     bool pending;          /* submitted, not yet harvested */
     bool utility;          /* a one-off (readback): no frame statistics */
     VkDeviceSize ring_end; /* staging ring position when this frame was submitted */
     uint32_t pass_count;
-    char pass_names[GN_MAX_PASSES][32];
-    uint32_t pass_draws[GN_MAX_PASSES];
-    uint64_t pass_triangles[GN_MAX_PASSES];
-    double cpu_ms;
-    uint32_t instances_total, instances_visible, draw_groups;
-    uint32_t shadow_updates, shadow_casters;
-    uint32_t lights, shadowed_lights, unshadowed_lights;
-    uint32_t world[6]; /* leaves, leaves after PVS, after frustum, faces, faces after PVS, after frustum */
-    double visibility_ms;
-    struct { /* virtual shadow maps: what src/passes/vsm.c decided for this frame */
-        uint32_t requested, resident, rendered_static, rendered_dynamic, evicted, overflow, waiting;
-        uint32_t pool_used, pool_pages, rendered_fresh;
-        float sun_lag_deg;
-        uint32_t requested_level[16], rendered_level[16];
-        bool counted; /* the GPU counted them: gn_gpu_vsm_stats at GN_VK_COUNTERS_VSM */
-    } vsm;
-    /* GPU-side counters of this frame, copied here by the passes and read when the frame is
-     * harvested: host-visible, one per slot. Bytes 0..3 the light-list overflow; from
-     * GN_VK_COUNTERS_VSM a gn_gpu_vsm_stats. */
+    char (*pass_names)[32]; /* pass_capacity each */
+    uint32_t *pass_draws;
+    uint64_t *pass_triangles;
+    /* GPU-side counters of this frame, written by the passes and read when the frame is
+     * harvested: host-visible, gn_vk_desc.counters_size bytes, their layout the renderer's. */
     gn_vk_buffer counters;
     /* Presenting: the submit waits for the swapchain image (at the blit) and signals that
      * the image may be presented; both VK_NULL_HANDLE in a frame that presents nothing. */
     VkSemaphore wait_semaphore, signal_semaphore;
 } gn_vk_frame;
 
-#define GN_VK_COUNTERS_VSM 64
-#define GN_VK_COUNTERS_SIZE 256
-_Static_assert(GN_VK_COUNTERS_VSM + sizeof(gn_gpu_vsm_stats) <= GN_VK_COUNTERS_SIZE, "the VSM counters fit");
+/* A finished frame's timestamps, handed to gn_vk.harvested. */
+typedef struct gn_vk_timings {
+    const gn_vk_frame *frame; /* names, draws and triangles of its passes; counters */
+    const double *pass_ms;    /* pass_count GPU times */
+    double gpu_ms;            /* first pass start to last pass end */
+} gn_vk_timings;
 
 /* ---- the context ----------------------------------------------------------------------------- */
 typedef struct gn_vk {
@@ -173,10 +166,11 @@ typedef struct gn_vk {
     gn_vk_garbage *garbage;
     uint32_t garbage_count, garbage_cap;
 
-    gn_frame_stats last_stats;
-    bool have_stats;
-    gn_frame_stats finished[GN_STATS_QUEUE]; /* finished frames not yet taken, oldest first */
-    uint32_t finished_head, finished_count;
+    uint32_t pass_capacity; /* passes a frame may time (gn_vk_pass_capacity): the renderer's pass table */
+    VkDeviceSize counters_size;
+    /* Called once for every finished frame that recorded passes (not for utility frames). */
+    void (*harvested)(void *user, const gn_vk_timings *t);
+    void *harvest_user;
 } gn_vk;
 
 typedef struct gn_vk_desc {
@@ -189,6 +183,7 @@ typedef struct gn_vk_desc {
     bool presentable; /* enable VK_KHR_swapchain; the instance extensions below come with it */
     const char *const *instance_extensions;
     uint32_t instance_extension_count;
+    VkDeviceSize counters_size; /* bytes of GPU counters a frame slot holds; 0 is 16 */
 } gn_vk_desc;
 
 /* device.c */
@@ -254,13 +249,17 @@ typedef struct gn_vk_use {
 } gn_vk_use;
 
 void gn_vk_barriers(gn_vk *vk, VkCommandBuffer cmd, const gn_vk_use *uses, uint32_t count);
-/* Debug label, barriers, and the opening timestamp; returns the pass index. */
-uint32_t gn_vk_pass_begin(gn_vk *vk, const char *name, const gn_vk_use *uses, uint32_t count);
+/* Debug label, barriers, and the opening timestamp into *pass. Fails, recording nothing, when the
+ * frame has already timed pass_capacity passes: a query slot is never reused. */
+gn_result gn_vk_pass_begin(gn_vk *vk, const char *name, const gn_vk_use *uses, uint32_t count, uint32_t *pass,
+                           gn_error *err);
 void gn_vk_pass_end(gn_vk *vk, uint32_t pass, uint32_t draws, uint64_t triangles);
 
 /* frame.c of the vk layer (vkframe.c): begin waits for the slot's previous frame and
  * harvests its timestamps; end submits. */
 gn_result gn_vk_frame_begin(gn_vk *vk, gn_error *err);
+/* Makes every frame slot able to time `passes` passes (waits for the GPU when it grows). */
+gn_result gn_vk_pass_capacity(gn_vk *vk, uint32_t passes, gn_error *err);
 gn_result gn_vk_frame_submit(gn_vk *vk, gn_error *err);
 gn_result gn_vk_wait_idle(gn_vk *vk, gn_error *err);
 /* Waits for one submitted frame and takes its timestamps and ring space back. */

@@ -13,6 +13,7 @@
 #include "decide/camera.h"
 #include "decide/clusters.h"
 #include "gpu_util.h"
+#include "passes/lights.h"
 #include "renderer.h"
 
 #include <math.h>
@@ -34,7 +35,7 @@ static gn_frame_desc night(const float vp[5], gn_view view, bool naive)
 /* The GPU lists of the frame just rendered against gn_cluster_bin over the same lights. */
 static void check_lists(gn_renderer *r, const char *what)
 {
-    gn_lights_gpu *l = &r->lights;
+    gn_lights_gpu *l = gn_lights_of(r);
     gn_cluster_grid g;
     gn_cluster_grid_init(l->x, l->y, l->z, l->max_lights, r->camera.near_plane, l->far_depth, r->camera.proj,
                          &g);

@@ -16,6 +16,7 @@
  * (4) a deliberately small pool: overflow is counted, coarser pages stand in, the frame
  *     renders, no validation message. */
 #include "gpu_util.h"
+#include "passes/vsm.h"
 #include "renderer.h"
 
 #include <math.h>
@@ -53,7 +54,7 @@ static int test_mark(gn_renderer *r, gn_scene *s)
     gn_frame_view fv;
     CHECK(depth && gn_read_depth(r, depth, &err) == GN_OK && gn_get_frame_view(r, &fv, &err) == GN_OK, "%s",
           err.message);
-    const gn_vsm_view *v = &r->vsm.view;
+    const gn_vsm_view *v = &gn_vsm_of(r)->view;
     uint32_t n = v->pages_per_side, words = GN_VSM_MASK_WORDS(v->levels, n);
     uint32_t *gpu = read_mask(r);
     uint32_t *cpu = calloc(words, sizeof *cpu);
@@ -94,8 +95,8 @@ static int test_mark(gn_renderer *r, gn_scene *s)
 
 static uint32_t total_pages(const gn_renderer *r)
 {
-    uint32_t n = r->vsm.s.virtual_res / 128;
-    return r->vsm.s.levels * n * n;
+    uint32_t n = gn_vsm_of(r)->s.virtual_res / 128;
+    return gn_vsm_of(r)->s.levels * n * n;
 }
 
 static void read_gpu(gn_renderer *r, gn_vsm_buffer which, void *out, size_t size)
@@ -110,7 +111,8 @@ static void read_gpu(gn_renderer *r, gn_vsm_buffer which, void *out, size_t size
 /* MARK's request mask of the frame just drawn */
 static uint32_t *read_mask(gn_renderer *r)
 {
-    size_t size = GN_VSM_MASK_WORDS(r->vsm.view.levels, r->vsm.view.pages_per_side) * sizeof(uint32_t);
+    size_t size =
+        GN_VSM_MASK_WORDS(gn_vsm_of(r)->view.levels, gn_vsm_of(r)->view.pages_per_side) * sizeof(uint32_t);
     uint32_t *m = malloc(size);
     read_gpu(r, GN_VSM_REQUESTS, m, size);
     return m;
@@ -126,12 +128,12 @@ static gn_gpu_vsm_state *read_state(gn_renderer *r)
 
 static gn_gpu_vsm_render *read_render(gn_renderer *r, uint32_t head[4])
 {
-    size_t size = 16 + (size_t)r->vsm.s.page_budget * sizeof(gn_gpu_vsm_render);
+    size_t size = 16 + (size_t)gn_vsm_of(r)->s.page_budget * sizeof(gn_gpu_vsm_render);
     uint8_t *raw = malloc(size);
     read_gpu(r, GN_VSM_RENDER, raw, size);
     memcpy(head, raw, 16);
-    gn_gpu_vsm_render *e = malloc(r->vsm.s.page_budget * sizeof *e);
-    memcpy(e, raw + 16, r->vsm.s.page_budget * sizeof *e);
+    gn_gpu_vsm_render *e = malloc(gn_vsm_of(r)->s.page_budget * sizeof *e);
+    memcpy(e, raw + 16, gn_vsm_of(r)->s.page_budget * sizeof *e);
     free(raw);
     return e;
 }
@@ -154,7 +156,7 @@ typedef struct replay {
  * compared with it; returns the differences (printing the first few). */
 static uint32_t replay_frame(gn_renderer *r, replay *rp)
 {
-    gn_vsm_gpu *v = &r->vsm;
+    gn_vsm_gpu *v = gn_vsm_of(r);
     uint32_t n = v->s.virtual_res / 128, total = total_pages(r), per_level = n * n;
     uint32_t *mask = read_mask(r);
     gn_vsm_stats stats;
@@ -251,7 +253,7 @@ static uint32_t replay_frame(gn_renderer *r, replay *rp)
 /* BIN's pairs of this frame against the CPU's binned caster lookup for the same pages. */
 static uint32_t check_bin(gn_renderer *r, const gn_scene *s, uint32_t *pairs_seen)
 {
-    gn_vsm_gpu *v = &r->vsm;
+    gn_vsm_gpu *v = gn_vsm_of(r);
     uint32_t head[4];
     gn_gpu_vsm_render *entries = read_render(r, head);
     uint32_t slots = v->slot_count;
@@ -346,7 +348,7 @@ static int test_alloc_reference(gn_scene *s)
 {
     gn_renderer *r = vsm_renderer(0, 24);
     replay rp = {0};
-    CHECK(gn_vsm_state_init(&rp.st, &r->vsm.s), "reference state");
+    CHECK(gn_vsm_state_init(&rp.st, &gn_vsm_of(r)->s), "reference state");
     uint32_t cap = s->instance_count + 1;
     rp.dyn = malloc(cap * 4), rp.dyn_prev = malloc(cap * 4), rp.scratch = malloc(cap * sizeof *rp.scratch);
     rp.spheres = malloc(cap * sizeof *rp.spheres);
@@ -403,13 +405,13 @@ static int test_still_sun(gn_renderer *r, gn_scene *s)
     f.view = GN_VIEW_SHADOW;
     /* the page grid alone: RESOLVE's history (which softens edges the walk crossed, then fades
      * over frames; tests/gpu/gpu_vsm_resolve.c) is dropped for both images */
-    r->vsm_resolve.have_prev = false;
+    gn_vsm_of(r)->resolve.have_prev = false;
     first = gt_render(r, s, &f);
     gn_frame_stats st = gt_frame(r, s, &f);
     CHECK(st.vsm_pages_rendered_static == 0 && st.vsm_pages_rendered_dynamic == 0,
           "a still camera rendered %u + %u pages", st.vsm_pages_rendered_static,
           st.vsm_pages_rendered_dynamic);
-    const gn_vsm_versions *vs = &r->vsm.versions;
+    const gn_vsm_versions *vs = &gn_vsm_of(r)->versions;
     uint32_t rendered = 0, bad = 0, frames = 20, start_version = vs->current;
     /* walk 0.4 m a frame and turn 2 degrees a frame, then come back the same way */
     for (uint32_t k = 0; k < 2 * frames; k++) {
@@ -431,7 +433,7 @@ static int test_still_sun(gn_renderer *r, gn_scene *s)
           start_version, vs->current);
     /* back where it started, once the pages it needs there are back */
     gt_vsm_settle(r, s, &f);
-    r->vsm_resolve.have_prev = false;
+    gn_vsm_of(r)->resolve.have_prev = false;
     uint8_t *again = gt_render(r, s, &f);
     gt_diff diff = gt_compare(first, again, W, H, 0);
     printf("back at the start: shadow image max difference %u\n", diff.max_channel);
@@ -566,7 +568,7 @@ static int test_moving_sun(gn_renderer *r, gn_scene *s)
     gn_frame_view prev, now;
     gn_get_frame_view(r, &prev, &err);
     float worst_lag = 0.0f, worst_bound = 0.0f, max_step = 0.0f;
-    uint32_t budget = r->vsm.s.page_budget, over = 0, max_rendered = 0, max_req = 0, max_other = 0;
+    uint32_t budget = gn_vsm_of(r)->s.page_budget, over = 0, max_rendered = 0, max_req = 0, max_other = 0;
     for (int k = 0; k < 50; k++) {
         hours += step;
         f.time_of_day = (float)hours;

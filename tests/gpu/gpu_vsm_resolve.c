@@ -9,6 +9,7 @@
  *     by more than half (a ghost of the old surface); accepting all history (the A/B switch)
  *     shows such ghosts, so the check can fail. */
 #include "gpu_util.h"
+#include "passes/vsm.h"
 #include "renderer.h"
 
 #include <math.h>
@@ -92,9 +93,9 @@ static int test_still(gn_renderer *r, gn_scene *s, float hours)
     gn_frame_desc f = at(-40.0f, 10.0f, -20.0f, hours);
     CHECK(gt_vsm_settle(r, s, &f), "the cache did not settle");
     /* the forward pass's own lookup, then the same frame resolved without history */
-    r->vsm_resolve.per_fragment = true;
+    gn_vsm_of(r)->resolve.per_fragment = true;
     shot before = take(r, s, &f);
-    r->vsm_resolve.per_fragment = false;
+    gn_vsm_of(r)->resolve.per_fragment = false;
     shot fresh = take(r, s, &f);
     cmp c = compare(&before, &fresh, 2);
     printf(
@@ -138,12 +139,12 @@ static uint32_t ghosts(gn_renderer *r, gn_scene *s, bool accept_all, uint32_t *s
     b.camera.position[2] += 1.0f;
     gt_vsm_settle(r, s, &a);
     for (int k = 0; k < 8; k++) gt_frame(r, s, &a);
-    r->vsm_resolve.accept_all = accept_all;
+    gn_vsm_of(r)->resolve.accept_all = accept_all;
     shot moved = take(r, s, &b);
-    r->vsm_resolve.accept_all = false;
+    gn_vsm_of(r)->resolve.accept_all = false;
     /* the same frame again, without history: the page table is the same (ALLOC reads MARK's
      * mask of two frames ago, which was still at a) */
-    r->vsm_resolve.have_prev = false;
+    gn_vsm_of(r)->resolve.have_prev = false;
     shot fresh = take(r, s, &b);
     cmp c = compare(&moved, &fresh, 127);
     *surface = c.surface;

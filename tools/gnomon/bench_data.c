@@ -81,7 +81,7 @@ bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s)
     d->lights[k] = s->lights;
     d->overflow[k] = s->light_overflow;
     d->instances_total = s->instances_total;
-    uint32_t n = s->pass_count < GN_MAX_PASSES ? s->pass_count : GN_MAX_PASSES;
+    uint32_t n = s->pass_count < GN_STATS_PASSES ? s->pass_count : GN_STATS_PASSES;
     for (uint32_t i = 0; i < n; i++) {
         char name[32];
         snprintf(name, sizeof name, "%.31s", s->passes[i].name);

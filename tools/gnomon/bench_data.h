@@ -8,9 +8,9 @@
 
 #include <stdio.h>
 
-/* Pass names seen over a whole run; a frame has at most GN_MAX_PASSES, but passes may come
+/* Pass names seen over a whole run; a frame has at most GN_STATS_PASSES, but passes may come
  * and go (a shadow cache that skips a frame), so allow twice that. */
-#define GN_BENCH_MAX_PASSES (2 * GN_MAX_PASSES)
+#define GN_BENCH_MAX_PASSES (2 * GN_STATS_PASSES)
 
 /* What one frame's shadows did: their GPU time (the passes named "csm ..." and "vsm ...")
  * and the virtual shadow map's page counts (zero under CSM). */

@@ -9,7 +9,8 @@
  * costs no device start-up. */
 static const char *const gn_builtin_scenes[] = {"town", NULL};
 static const char *const gn_view_names[] = {"final",    "depth",         "normals",   "albedo",    "shadow",
-                                            "cascades", "light-heatmap", "vsm-pages", "vsm-atlas", NULL};
+                                            "cascades", "light-heatmap", "vsm-pages", "vsm-atlas", "distance",
+                                            NULL};
 static const char *const gn_tonemap_names[] = {"aces", "reinhard", "clip", NULL};
 static const char *const gn_path_names[] = {"static", "sun", "walk", "walk-sun", NULL};
 static const char *const gn_shadow_mode_names[] = {"vsm", "none", "csm", NULL}; /* gn_shadowcheck_mode */

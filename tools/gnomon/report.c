@@ -20,7 +20,7 @@ void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
 {
     char a[32], b[32];
     fprintf(f, "%-22s %10s %8s %14s\n", "pass", "GPU ms", "draws", "triangles");
-    uint32_t n = s->pass_count < GN_MAX_PASSES ? s->pass_count : GN_MAX_PASSES;
+    uint32_t n = s->pass_count < GN_STATS_PASSES ? s->pass_count : GN_STATS_PASSES;
     for (uint32_t i = 0; i < n; i++) {
         const gn_pass_stats *p = &s->passes[i];
         fprintf(f, "%-22.31s %10.3f %8u %14s\n", p->name, p->gpu_ms, p->draws,
@@ -71,7 +71,7 @@ bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame
     gn_json_uint(&j, "frame_index", s->frame_index);
     /* An object keyed by pass name, like bench's "passes", so scripts read both alike. */
     gn_json_object_begin(&j, "passes");
-    uint32_t n = s->pass_count < GN_MAX_PASSES ? s->pass_count : GN_MAX_PASSES;
+    uint32_t n = s->pass_count < GN_STATS_PASSES ? s->pass_count : GN_STATS_PASSES;
     for (uint32_t i = 0; i < n; i++) {
         char name[sizeof s->passes[i].name + 1];
         snprintf(name, sizeof name, "%s", s->passes[i].name); /* the library's name may lack a NUL */

@@ -1,26 +1,40 @@
-#version 450
 // The opaque forward pass: PBR (shaders/brdf.glsl, mirrored by src/decide/brdf.c) lit by
 // the sun and a hemisphere ambient, plus emission. Debug views replace the colour.
+// One body, compiled once per sun technique (forward_csm.frag, forward_vsm.frag,
+// forward_none.frag define GN_SUN_CSM, GN_SUN_VSM or neither): each variant declares only the
+// receiver set (set 2) of its technique.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #include "brdf.glsl"
-#include "shadow.glsl"
 #include "lights.glsl"
 #include "clusters.glsl"
 #include "light_shadow.glsl"
+#if defined(GN_SUN_CSM)
+#include "shadow.glsl"
+#else
+// no cascades: what shadow.glsl answers when frame.csm.x is 0
+float gn_sun_shadow(vec3 world, vec3 n) { return 1.0; }
+vec3 gn_cascade_colour(vec3 world) { return vec3(0.1); }
+#endif
+#if defined(GN_SUN_VSM)
+#define GN_VSM_SET GN_SET_SUN
+#define GN_VSM_BIND_TABLE GN_BIND_VSM_TABLE
+#define GN_VSM_BIND_VERSIONS GN_BIND_VSM_VERSIONS
+#define GN_VSM_BIND_ATLAS GN_BIND_VSM_ATLAS
 #include "vsm.glsl"
 #include "vsm_resolve.glsl"
-
-layout(set = 1, binding = 0) uniform sampler2D base_tex;
-layout(set = 1, binding = 1) uniform sampler2D normal_tex;
-layout(set = 1, binding = 2) uniform sampler2D lightmap_tex; // RGB9E5 atlas, linear
-layout(set = 1, binding = 3) uniform sampler2D metal_rough_tex; // glTF: roughness g, metallic b
-layout(set = 1, binding = 4) uniform sampler2D occlusion_tex;   // glTF: occlusion r
-layout(set = 1, binding = 5) uniform sampler2D emissive_tex;    // sRGB
-layout(push_constant) uniform Push { uint material; } pc;
 // VSM RESOLVE's masks (frame.vsm_resolve.x says which one is this frame's; the other is history)
-layout(set = 0, binding = 12) uniform usampler2D vsm_mask0;
-layout(set = 0, binding = 13) uniform usampler2D vsm_mask1;
+layout(set = GN_SET_SUN, binding = GN_BIND_VSM_MASK0) uniform usampler2D vsm_mask0;
+layout(set = GN_SET_SUN, binding = GN_BIND_VSM_MASK1) uniform usampler2D vsm_mask1;
+#endif
+
+layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_BASE) uniform sampler2D base_tex;
+layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_NORMAL) uniform sampler2D normal_tex;
+layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_LIGHTMAP) uniform sampler2D lightmap_tex; // RGB9E5, linear
+layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_METAL_ROUGH) uniform sampler2D metal_rough_tex;
+layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_OCCLUSION) uniform sampler2D occlusion_tex;
+layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_EMISSIVE) uniform sampler2D emissive_tex; // sRGB
+layout(push_constant) uniform Push { uint material; } pc;
 
 layout(location = 0) in vec3 in_world;
 layout(location = 1) in vec3 in_normal;
@@ -76,6 +90,7 @@ void main()
     // surface (sample 0 is within half a pixel of the centre), plus the mask's half float
     // (derivatives taken here, in uniform control flow)
     float same_surface = 0.5 * fwidth(gl_FragCoord.z) + 2e-3 * gl_FragCoord.z;
+#if defined(GN_SUN_VSM)
     if (frame.vsm.x > 0.0) {
         uint vsm_level;
         bool vsm_now;
@@ -106,7 +121,9 @@ void main()
             out_color = vec4(c * (0.55 + 0.45 * sun_visible), 1.0);
             return;
         }
-    } else {
+    } else
+#endif
+    {
         sun_visible = gn_sun_shadow(in_world, n_geo) * facing;
         if (view == GN_GPU_VIEW_VSM_PAGES) { out_color = vec4(vec3(0.08), 1.0); return; }
     }

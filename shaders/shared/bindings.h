@@ -1,0 +1,122 @@
+/* Descriptor set and binding numbers: the one place C and GLSL take them from (no literal
+ * binding number in a shader, no hand-typed index in a C set layout). Valid C11 and GLSL.
+ *
+ * Every feature owns its sets (docs/ARCHITECTURE.md, "Descriptor sets"). The scene passes (depth
+ * prepass, forward, every shadow caster pass) share sets 0 and 1; the forward pass adds the sun
+ * technique's receiver set (2) and the local lights' set (3); a compute pass has a set 0 of its
+ * own. A binding is named for its set: GN_BIND_<SET>_<WHAT>. */
+#ifndef GN_BINDINGS_H
+#define GN_BINDINGS_H
+
+/* ---- set 0 of the scene passes: the frame (src/gpu_scene.c writes it) -------------------- */
+#define GN_SET_FRAME 0
+#define GN_BIND_FRAME_CONSTANTS 0 /* gn_gpu_frame, a dynamic offset into the ring */
+#define GN_BIND_FRAME_INSTANCES 1 /* gn_gpu_instance[] */
+#define GN_BIND_FRAME_MATERIALS 2 /* gn_gpu_material[] */
+#define GN_BIND_FRAME_VISIBLE 3   /* this view's visible instance ids, a dynamic offset */
+#define GN_BIND_FRAME_COUNT 4
+
+/* ---- set 1 of the scene passes: one material's textures ---------------------------------- */
+#define GN_SET_MATERIAL 1
+#define GN_BIND_MATERIAL_BASE 0        /* base colour (sRGB) */
+#define GN_BIND_MATERIAL_NORMAL 1      /* tangent-space normal map */
+#define GN_BIND_MATERIAL_LIGHTMAP 2    /* RGB9E5 lightmap atlas, clamped linear */
+#define GN_BIND_MATERIAL_METAL_ROUGH 3 /* glTF: roughness g, metallic b */
+#define GN_BIND_MATERIAL_OCCLUSION 4   /* glTF: occlusion r */
+#define GN_BIND_MATERIAL_EMISSIVE 5    /* sRGB */
+#define GN_BIND_MATERIAL_COUNT 6
+
+/* ---- set 2 of the forward pass: the sun technique's receiver set ------------------------- */
+#define GN_SET_SUN 2
+/* cascaded shadow maps (src/passes/csm.c) */
+#define GN_BIND_CSM_MAP 0 /* D32 array, comparison sampler */
+#define GN_BIND_CSM_COUNT 1
+/* virtual shadow maps (src/passes/vsm.c); RESOLVE's set repeats the first three */
+#define GN_BIND_VSM_TABLE 0    /* gn_gpu_vsm_page[] */
+#define GN_BIND_VSM_VERSIONS 1 /* 4 vec4 a light version */
+#define GN_BIND_VSM_ATLAS 2    /* D32 page atlas, comparison sampler */
+#define GN_BIND_VSM_MASK0 3    /* RESOLVE's mask 0 (frame.vsm_resolve.x says which is this frame's) */
+#define GN_BIND_VSM_MASK1 4
+#define GN_BIND_VSM_COUNT 5
+
+/* ---- set 3 of the forward pass: local lights (src/passes/clusters.c) --------------------- */
+#define GN_SET_LIGHTS 3
+#define GN_BIND_LIGHTS_LIGHTS 0        /* gn_gpu_light[] */
+#define GN_BIND_LIGHTS_LISTS 1         /* each froxel's count, then its light indices */
+#define GN_BIND_LIGHTS_SHADOW_MAP 2    /* shadowed lights' D32 layers, comparison sampler */
+#define GN_BIND_LIGHTS_SHADOW_MATRIX 3 /* mat4 a layer */
+#define GN_BIND_LIGHTS_COUNT 4
+
+/* ---- set 2 of the VSM page casters: the pages and their (caster, page) pairs ------------- */
+#define GN_SET_VSM_DRAW 2
+#define GN_BIND_VSM_DRAW_RENDER 0  /* header, then gn_gpu_vsm_render[] */
+#define GN_BIND_VSM_DRAW_PAIRS 1   /* (instance, render entry) */
+#define GN_BIND_VSM_DRAW_STAGING 2 /* the staging array the tile copy reads */
+#define GN_BIND_VSM_DRAW_COUNT 3
+
+/* ---- compute passes: each its own set 0 -------------------------------------------------- */
+/* light binning (cluster_bin.comp) */
+#define GN_BIND_BIN_FRAME 0
+#define GN_BIND_BIN_LIGHTS 1
+#define GN_BIND_BIN_LISTS 2
+#define GN_BIND_BIN_OVERFLOW 3
+#define GN_BIND_BIN_COUNT 4
+/* tone map (tonemap.comp) */
+#define GN_BIND_TONEMAP_HDR 0
+#define GN_BIND_TONEMAP_DEPTH 1
+#define GN_BIND_TONEMAP_OUTPUT 2
+#define GN_BIND_TONEMAP_FRAME 3
+#define GN_BIND_TONEMAP_COUNT 4
+/* VSM MARK (vsm_mark.comp) */
+#define GN_BIND_MARK_FRAME 0
+#define GN_BIND_MARK_DEPTH 1
+#define GN_BIND_MARK_REQUESTS 2
+#define GN_BIND_MARK_COUNT 3
+/* VSM ALLOC (vsm_alloc.comp) */
+#define GN_BIND_ALLOC_FRAME 0
+#define GN_BIND_ALLOC_REQUESTS 1
+#define GN_BIND_ALLOC_STATE 2
+#define GN_BIND_ALLOC_POOL 3
+#define GN_BIND_ALLOC_RENDER 4
+#define GN_BIND_ALLOC_TABLE 5
+#define GN_BIND_ALLOC_VERSIONS 6
+#define GN_BIND_ALLOC_STATS 7
+#define GN_BIND_ALLOC_INPUTS 8 /* this frame's invalidation and dynamic spheres, in the ring */
+#define GN_BIND_ALLOC_INDIRECT 9
+#define GN_BIND_ALLOC_COUNT 10
+/* VSM BIN (vsm_bin.comp) */
+#define GN_BIND_BINV_FRAME 0
+#define GN_BIND_BINV_RENDER 1
+#define GN_BIND_BINV_CASTERS 2
+#define GN_BIND_BINV_SLOTS 3
+#define GN_BIND_BINV_COMMANDS 4
+#define GN_BIND_BINV_PAIRS 5
+#define GN_BIND_BINV_COUNTS 6
+#define GN_BIND_BINV_STATS 7
+#define GN_BIND_BINV_COUNT 8
+/* VSM RESOLVE (vsm_resolve.comp): the page lookup's three bindings follow its own four */
+#define GN_BIND_RESOLVE_FRAME 0
+#define GN_BIND_RESOLVE_DEPTH 1
+#define GN_BIND_RESOLVE_HISTORY 2
+#define GN_BIND_RESOLVE_MASK 3
+#define GN_BIND_RESOLVE_TABLE 4
+#define GN_BIND_RESOLVE_VERSIONS 5
+#define GN_BIND_RESOLVE_ATLAS 6
+#define GN_BIND_RESOLVE_COUNT 7
+/* the vsm-atlas debug view (vsm_atlas_view.comp) */
+#define GN_BIND_ATLAS_VIEW_ATLAS 0
+#define GN_BIND_ATLAS_VIEW_OUTPUT 1
+#define GN_BIND_ATLAS_VIEW_FRAME 2
+#define GN_BIND_ATLAS_VIEW_COUNT 3
+/* the linear-depth debug view (depth_view.comp) */
+#define GN_BIND_DEPTH_VIEW_DEPTH 0
+#define GN_BIND_DEPTH_VIEW_OUTPUT 1
+#define GN_BIND_DEPTH_VIEW_FRAME 2
+#define GN_BIND_DEPTH_VIEW_COUNT 3
+/* presenting (present.comp) */
+#define GN_BIND_PRESENT_OUTPUT 0
+#define GN_BIND_PRESENT_OVERLAY 1
+#define GN_BIND_PRESENT_COMPOSED 2
+#define GN_BIND_PRESENT_COUNT 3
+
+#endif

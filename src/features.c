@@ -1,0 +1,12 @@
+/* The table of features, in the order they are created and planned (gn_feature_id): a feature
+ * may use what an earlier one made. Adding a feature: an id in src/feature.h, an entry here. */
+#include "passes/passes.h"
+
+const gn_feature *const gn_features[GN_FEATURE_COUNT] = {
+    [GN_FEATURE_DEPTH] = &gn_feature_depth,     [GN_FEATURE_CSM] = &gn_feature_csm,
+    [GN_FEATURE_VSM] = &gn_feature_vsm,         [GN_FEATURE_LIGHTS] = &gn_feature_lights,
+    [GN_FEATURE_FORWARD] = &gn_feature_forward, /* after the shadows and lights: their receiver sets */
+    [GN_FEATURE_TONEMAP] = &gn_feature_tonemap, [GN_FEATURE_DEPTH_VIEW] = &gn_feature_depth_view,
+    [GN_FEATURE_PRESENT] = &gn_feature_present, /* last: its plan acquires the window's image */
+    [GN_FEATURE_NOOP] = &gn_feature_noop,
+};

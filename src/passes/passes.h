@@ -1,0 +1,68 @@
+/* The features (the files of src/passes) and their passes, for the two tables that name them: the
+ * features' (src/features.c) and the frame's passes (src/frame.c). Nothing else calls these. */
+#ifndef GN_PASSES_H
+#define GN_PASSES_H
+
+#include "renderer.h"
+
+/* ---- a compute pass over the output, shared by the tone map and the debug views ---------- */
+typedef struct gn_screen_pass {
+    VkDescriptorSetLayout set_layout;
+    VkPipelineLayout layout;
+    VkDescriptorPool pool;
+    VkDescriptorSet set; /* its one set; the feature writes it */
+    VkPipeline pipeline;
+} gn_screen_pass;
+gn_result gn_screen_pass_create(gn_renderer *r, gn_screen_pass *p, const char *shader, const char *name,
+                                const gn_vk_binding *bindings, uint32_t count, gn_error *err);
+void gn_screen_pass_release(gn_renderer *r, gn_screen_pass *p);
+void gn_screen_pass_dispatch(gn_renderer *r, const gn_screen_pass *p); /* 8x8 tiles, set 0 at the frame */
+
+/* ---- the features ------------------------------------------------------------------------ */
+extern const gn_feature gn_feature_depth, gn_feature_csm, gn_feature_vsm, gn_feature_lights,
+    gn_feature_forward, gn_feature_tonemap, gn_feature_depth_view, gn_feature_present, gn_feature_noop;
+
+/* The sun cascades' caster bias (gn_csm_desc resolved), which the local lights' casters share. */
+void gn_csm_caster_bias(const gn_csm_desc *d, float *constant, float *slope);
+/* Test-only: the noop feature records `runs` empty passes a frame; the query pools grow to hold
+ * `reserve` of them beside the rest of the table. */
+gn_result gn_noop_set(gn_renderer *r, uint32_t runs, uint32_t reserve, gn_error *err);
+
+/* ---- the passes: for each, [runs,] uses and record (gn_pass in src/feature.h) ------------- */
+#define GN_PASS_FNS(p)                                                                                       \
+    uint32_t p##_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out);                             \
+    gn_pass_work p##_record(gn_renderer *r, void *self, uint32_t run)
+#define GN_PASS_RUNS(p) uint32_t p##_runs(const gn_renderer *r, const void *self)
+
+GN_PASS_FNS(gn_depth_prepass);
+GN_PASS_RUNS(gn_csm);
+GN_PASS_FNS(gn_csm);
+uint32_t gn_csm_max_runs(const gn_renderer *r, const void *self);
+const char *gn_csm_name(const gn_renderer *r, uint32_t run, char *buf, size_t size);
+GN_PASS_RUNS(gn_vsm);
+GN_PASS_FNS(gn_vsm_mark);
+GN_PASS_FNS(gn_vsm_alloc);
+GN_PASS_FNS(gn_vsm_bin);
+GN_PASS_FNS(gn_vsm_pages);
+GN_PASS_FNS(gn_vsm_copy);
+GN_PASS_RUNS(gn_vsm_resolve);
+GN_PASS_FNS(gn_vsm_resolve);
+GN_PASS_RUNS(gn_vsm_atlas_view);
+GN_PASS_FNS(gn_vsm_atlas_view);
+GN_PASS_RUNS(gn_light_shadows);
+GN_PASS_FNS(gn_light_shadows);
+GN_PASS_RUNS(gn_clusters);
+GN_PASS_FNS(gn_clusters);
+GN_PASS_FNS(gn_forward);
+GN_PASS_FNS(gn_tonemap);
+GN_PASS_RUNS(gn_depth_view);
+GN_PASS_FNS(gn_depth_view);
+GN_PASS_RUNS(gn_overlay);
+GN_PASS_FNS(gn_overlay);
+GN_PASS_RUNS(gn_present);
+GN_PASS_FNS(gn_present);
+GN_PASS_RUNS(gn_noop);
+GN_PASS_FNS(gn_noop);
+uint32_t gn_noop_max_runs(const gn_renderer *r, const void *self);
+
+#endif
