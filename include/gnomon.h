@@ -1,6 +1,6 @@
 /* gnomon: a real-time renderer on Vulkan 1.3. The one public header.
  *
- * Conventions (see STYLE in docs/ARCHITECTURE.md):
+ * Conventions (docs/ARCHITECTURE.md, "Conventions"):
  * - every name starts with gn_ / GN_; handles are opaque;
  * - creation takes a *_desc struct in which zero means "default";
  * - functions that can fail return gn_result and, when given a gn_error, fill it with one
