@@ -117,11 +117,9 @@ struct gn_renderer {
 static inline void *gn_feature_state(const gn_renderer *r, gn_feature_id id) { return r->state[id]; }
 /* This frame's statistics record, which features fill as they plan and record. */
 gn_frame_stats *gn_frame_record(gn_renderer *r);
-/* This frame's GPU counters of a feature: an offset into vk.cur->counters. */
-static inline VkDeviceSize gn_frame_counters(const gn_renderer *r, gn_feature_id id)
-{
-    return r->counter_offset[id];
-}
+/* Copies size bytes of a feature's GPU counters (from the start of src) into its slice of
+ * this frame's counters block, read when the frame is harvested (src/stats.c). */
+void gn_frame_count(gn_renderer *r, gn_feature_id id, gn_vk_buffer *src, VkDeviceSize size);
 
 /* gpu_scene.c */
 gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err);

@@ -6,6 +6,19 @@
 #include <stdio.h>
 #include <string.h>
 
+void gn_frame_count(gn_renderer *r, gn_feature_id id, gn_vk_buffer *src, VkDeviceSize size)
+{
+    gn_vk *vk = &r->vk;
+    gn_vk_use copy[] = {
+        {.buffer = src, .access = GN_ACCESS_TRANSFER_READ},
+        {.buffer = &vk->cur->counters, .access = GN_ACCESS_TRANSFER_WRITE},
+    };
+    gn_vk_barriers(vk, vk->cur->cmd, copy, 2);
+    gn_vk_cmd_copy_buffer_at(vk, src, 0, &vk->cur->counters, r->counter_offset[id], size);
+    gn_vk_use host = {.buffer = &vk->cur->counters, .access = GN_ACCESS_HOST_READ};
+    gn_vk_barriers(vk, vk->cur->cmd, &host, 1);
+}
+
 void gn_stats_harvested(void *renderer, const gn_vk_timings *t)
 {
     gn_renderer *r = renderer;

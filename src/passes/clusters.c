@@ -248,15 +248,7 @@ gn_pass_work gn_clusters_record(gn_renderer *r, void *self, uint32_t run)
     uint32_t dyn = (uint32_t)r->plan.frame_offset;
     gn_vk_cmd_bind_sets(vk, true, l->pipeline_layout, 0, 1, &l->set, 1, &dyn);
     gn_vk_cmd_dispatch(vk, (froxels + 63) / 64, 1, 1);
-    gn_vk_use copy[] = {
-        {.buffer = &l->overflow, .access = GN_ACCESS_TRANSFER_READ},
-        {.buffer = &vk->cur->counters, .access = GN_ACCESS_TRANSFER_WRITE},
-    };
-    gn_vk_barriers(vk, vk->cur->cmd, copy, 2);
-    gn_vk_cmd_copy_buffer_at(vk, &l->overflow, 0, &vk->cur->counters, gn_frame_counters(r, GN_FEATURE_LIGHTS),
-                             sizeof(uint32_t));
-    gn_vk_use host = {.buffer = &vk->cur->counters, .access = GN_ACCESS_HOST_READ};
-    gn_vk_barriers(vk, vk->cur->cmd, &host, 1);
+    gn_frame_count(r, GN_FEATURE_LIGHTS, &l->overflow, sizeof(uint32_t));
     return (gn_pass_work){0, 0};
 }
 

@@ -848,15 +848,7 @@ gn_pass_work gn_vsm_bin_record(gn_renderer *r, void *self, uint32_t run)
         gn_vk_cmd_dispatch(vk, phase == 1 ? 1 : (v->caster_count + 255) / 256, 1, 1);
         if (phase < 2) gn_vk_barriers(vk, vk->cur->cmd, phase_uses, 4);
     }
-    gn_vk_use copy[] = {
-        {.buffer = &v->stats, .access = GN_ACCESS_TRANSFER_READ},
-        {.buffer = &vk->cur->counters, .access = GN_ACCESS_TRANSFER_WRITE},
-    };
-    gn_vk_barriers(vk, vk->cur->cmd, copy, 2);
-    gn_vk_cmd_copy_buffer_at(vk, &v->stats, 0, &vk->cur->counters, gn_frame_counters(r, GN_FEATURE_VSM),
-                             sizeof(gn_gpu_vsm_stats));
-    gn_vk_use host = {.buffer = &vk->cur->counters, .access = GN_ACCESS_HOST_READ};
-    gn_vk_barriers(vk, vk->cur->cmd, &host, 1);
+    gn_frame_count(r, GN_FEATURE_VSM, &v->stats, sizeof(gn_gpu_vsm_stats));
     return (gn_pass_work){0, 0};
 }
 
