@@ -15,6 +15,7 @@ packages=(
   libphysfs-dev                       # PhysicsFS: Quake 3 pk3 archives
   openarena-data                      # real Quake 3 (IBSP 46) maps for the world tests
   libglfw3-dev                        # GLFW: the window of gnomon view (the CLI only, never libgnomon)
+  clang-format                        # clang-format 14: tests/format_check.sh holds every C file to .clang-format
   xvfb xauth                          # a virtual X server (xvfb-run) for the viewer's window test
 )
 

@@ -30,8 +30,9 @@ float gn_vsm_pcf(uint tile, vec2 local, vec2 jitter, float depth)
 {
     uint per_row = uint(frame.vsm_params.z);
     float atlas = float(frame.vsm_info.z);
-    vec2 origin = vec2(float(tile % per_row), float(tile / per_row)) * 128.0;
-    local = clamp(local + jitter, vec2(1.5), vec2(126.5));
+    float texels = float(frame.vsm_info.y); // a page's side
+    vec2 origin = vec2(float(tile % per_row), float(tile / per_row)) * texels;
+    local = clamp(local + jitter, vec2(1.5), vec2(texels - 1.5));
     float lit = 0.0;
     for (int y = -1; y <= 1; y++)
         for (int x = -1; x <= 1; x++) lit += texture(vsm_atlas, vec3((origin + local + 0.75 * vec2(x, y)) / atlas, depth));
@@ -42,7 +43,7 @@ float gn_vsm_pcf(uint tile, vec2 local, vec2 jitter, float depth)
 // top, as its matrix flips y) and its depth.
 vec3 gn_vsm_page_texel(vec3 q, ivec2 ij, float size)
 {
-    vec2 local = vec2(q.x / size - float(ij.x), 1.0 - (q.y / size - float(ij.y))) * 128.0;
+    vec2 local = vec2(q.x / size - float(ij.x), 1.0 - (q.y / size - float(ij.y))) * float(frame.vsm_info.y);
     return vec3(local, (q.z + frame.vsm_params.x) / (2.0 * frame.vsm_params.x));
 }
 
@@ -77,7 +78,7 @@ float gn_vsm_sample(vec3 world, vec3 n_geo, uint level, ivec2 ij, uvec4 e, vec2 
 {
     float size = gn_vsm_page_size(level);
     uint version = e.y & 0xffu;
-    float texel = size / 128.0;
+    float texel = size / float(frame.vsm_info.y);
     vec3 offset = n_geo * (frame.vsm_params.w * texel);
     vec3 t = gn_vsm_page_texel(gn_vsm_to_light(version, world + offset), ij, size);
     float lit = gn_vsm_pcf(e.x, t.xy, jitter, t.z);

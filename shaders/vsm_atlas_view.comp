@@ -26,7 +26,8 @@ void main()
         } else {
             float d = texelFetch(vsm_atlas, ivec2(t), 0).r;
             out_rgb = vec3(d >= 1.0 ? 1.0 : clamp((d - 0.5) * 25.0 + 0.5, 0.0, 0.9));
-            vec2 f = fract(t / 128.0) * 128.0;
+            float texels = float(frame.vsm_info.y);
+            vec2 f = fract(t / texels) * texels;
             float texels_per_pixel = size.y / float(frame.mode.w);
             if (texels_per_pixel < 6.0 && min(f.x, f.y) < texels_per_pixel) out_rgb = vec3(0.1, 0.2, 0.7);
         }

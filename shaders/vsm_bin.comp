@@ -48,7 +48,7 @@ void each_pair(uint k)
         if (page.page.w != c.info.y) continue; // static casters to static pages, dynamic to dynamic
         float x0 = page.rect.x, y0 = page.rect.y, size = page.rect.z;
         // a static caster under half a texel of this level casts nothing visible
-        if (page.page.w == 0u && r < 0.5 * size / 128.0) continue;
+        if (page.page.w == 0u && r < 0.5 * size / float(frame.vsm_info.y)) continue;
         if (lp.x + r < x0 || lp.x - r > x0 + size || lp.y + r < y0 || lp.y - r > y0 + size) continue;
         if (pc.phase == 0u) {
             atomicAdd(counts[2u * slot], 1u);

@@ -15,7 +15,8 @@ void main()
 {
     const vec2 corners[6] = vec2[6](vec2(0, 0), vec2(1, 0), vec2(0, 1), vec2(1, 0), vec2(1, 1), vec2(0, 1));
     uint per_row = uint(frame.vsm_params.z), tile = entries[gl_InstanceIndex].page.y;
-    vec2 origin = vec2(tile % per_row, tile / per_row) * 128.0;
+    float texels = float(frame.vsm_info.y); // a page's side
+    vec2 origin = vec2(tile % per_row, tile / per_row) * texels;
     out_origin = ivec3(ivec2(origin), gl_InstanceIndex);
-    gl_Position = vec4((origin + corners[gl_VertexIndex] * 128.0) / float(frame.vsm_info.z) * 2.0 - 1.0, 0.0, 1.0);
+    gl_Position = vec4((origin + corners[gl_VertexIndex] * texels) / float(frame.vsm_info.z) * 2.0 - 1.0, 0.0, 1.0);
 }

@@ -7,6 +7,7 @@
 #ifndef GN_FEATURE_H
 #define GN_FEATURE_H
 
+#include "decide/frame_inputs.h"
 #include "vk/vk.h"
 
 typedef struct gn_scene gn_scene;
@@ -47,8 +48,8 @@ typedef struct gn_feature {
     gn_result (*resize)(gn_renderer *r, void *self, gn_error *err);
     /* This frame's decisions: its part of the frame constants and of the ring, its CPU counts
      * into gn_frame_record; may fail (the frame then draws nothing). */
-    gn_result (*plan)(gn_renderer *r, void *self, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g,
-                      gn_error *err);
+    gn_result (*plan)(gn_renderer *r, void *self, const gn_scene *s, const gn_frame_inputs *in,
+                      gn_gpu_frame *g, gn_error *err);
     /* The set its readers bind this frame (e.g. the forward pass's set 2 from the sun technique). */
     void (*receiver)(gn_renderer *r, void *self, gn_receiver *out);
     /* A finished frame: its GPU counters (counter_offset into the slot's block) into the stats. */

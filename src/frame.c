@@ -1,9 +1,7 @@
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 /* The frame, top to bottom: decide on the CPU, upload, plan every feature, then the table of
  * passes in order, recorded by one loop. */
-#include "decide/camera.h"
 #include "decide/frustum.h"
-#include "decide/sun.h"
 #include "passes/passes.h"
 
 #include <stdio.h>
@@ -20,65 +18,36 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-/* Camera, sun and sky into the frame constants. */
-static void decide_frame(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f, gn_frame_view *out_view,
-                         gn_gpu_frame *g, gn_frustum *frustum)
+/* The frame's inputs (every default resolved: decide/frame_inputs.c) into the frame constants;
+ * the camera's frustum for visibility. */
+static void decide_frame(gn_renderer *r, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g,
+                         gn_frustum *frustum)
 {
-    gn_camera cam = f->camera;
-    static const gn_camera unset;
-    if (memcmp(&cam, &unset, sizeof cam) == 0) {
-        memset(&cam, 0, sizeof cam);
-        memcpy(cam.position, s->default_camera, sizeof cam.position);
-        cam.yaw = s->default_camera[3];
-        cam.pitch = s->default_camera[4];
-    }
-    float fov = cam.fov_y > 0 ? cam.fov_y : 60.0f;
-    float near_plane = cam.near_plane > 0 ? cam.near_plane : 0.1f;
-    float proj[16], view[16];
-    gn_camera_projection(fov * 0.017453293f /* degrees to radians */, (float)r->width / (float)r->height,
-                         near_plane, proj);
-    gn_camera_view(cam.position, cam.yaw, cam.pitch, view);
-    memcpy(r->camera.view, view, sizeof view);
-    memcpy(r->camera.proj, proj, sizeof proj);
-    r->camera.near_plane = near_plane;
-    memcpy(g->view, view, sizeof view);
-    r->camera.fov_y = fov * 0.017453293f;
-    r->camera.aspect = (float)r->width / (float)r->height;
-    gn_camera_forward(cam.yaw, cam.pitch, g->camera_forward);
+    gn_frame_inputs *in = &r->in;
+    gn_frame_inputs_resolve(f, s->default_camera, r->width, r->height, in);
+    memcpy(g->view, in->view, sizeof g->view);
+    memcpy(g->camera_forward, in->forward, sizeof(float) * 3);
     g->camera_forward[3] = 0.0f;
-    gn_mat4_mul(proj, view, g->view_proj);
-    if (!gn_mat4_inverse(g->view_proj, g->inv_view_proj))
-        memset(g->inv_view_proj, 0, sizeof g->inv_view_proj);
+    memcpy(g->view_proj, in->view_proj, sizeof g->view_proj);
+    memcpy(g->inv_view_proj, in->inv_view_proj, sizeof g->inv_view_proj);
     gn_frustum_from_view_proj(g->view_proj, frustum);
-    memcpy(g->camera_pos, cam.position, sizeof(float) * 3);
-    g->camera_pos[3] = near_plane;
-
-    float hours = f->time_of_day != 0.0f ? f->time_of_day : 18.5f;
-    float latitude = f->latitude != 0.0f ? f->latitude : 45.0f;
-    uint32_t day = f->day_of_year ? f->day_of_year : 230; /* sun ~4 degrees up at 18.5 h, 45 N */
-    gn_sun sun;
-    gn_sky sky;
-    gn_sun_compute(hours, latitude, day, &sun);
-    gn_sky_compute(&sun, &sky);
+    memcpy(g->camera_pos, in->position, sizeof(float) * 3);
+    g->camera_pos[3] = in->near_plane;
+    const gn_sun *sun = &in->sun;
+    const gn_sky *sky = &in->sky;
     for (int i = 0; i < 3; i++) {
-        g->sun_dir[i] = sun.direction[i];
-        g->sun_color[i] = sun.color[i] * sun.illuminance;
-        g->sky_zenith[i] = sky.zenith[i];
-        g->sky_horizon[i] = sky.horizon[i];
-        g->sky_ground[i] = sky.ground[i];
-        g->ambient_sky[i] = sky.ambient_sky[i];
-        g->ambient_ground[i] = sky.ambient_ground[i];
+        g->sun_dir[i] = sun->direction[i];
+        g->sun_color[i] = sun->color[i] * sun->illuminance;
+        g->sky_zenith[i] = sky->zenith[i];
+        g->sky_horizon[i] = sky->horizon[i];
+        g->sky_ground[i] = sky->ground[i];
+        g->ambient_sky[i] = sky->ambient_sky[i];
+        g->ambient_ground[i] = sky->ambient_ground[i];
     }
-    g->sun_dir[3] = sun.elevation_deg;
-    memcpy(out_view->view_proj, g->view_proj, sizeof out_view->view_proj);
-    memcpy(out_view->inv_view_proj, g->inv_view_proj, sizeof out_view->inv_view_proj);
-    memcpy(out_view->camera_position, cam.position, sizeof out_view->camera_position);
-    out_view->near_plane = near_plane;
-    memcpy(out_view->sun_direction, sun.direction, sizeof out_view->sun_direction);
-    out_view->sun_elevation = sun.elevation_deg;
-    g->exposure[0] = exp2f(f->exposure);
-    g->mode[0] = f->view < GN_VIEW_COUNT ? (uint32_t)f->view : 0;
-    g->mode[1] = f->tonemap ? (uint32_t)f->tonemap - 1 : GN_GPU_TONEMAP_ACES;
+    g->sun_dir[3] = sun->elevation_deg;
+    g->exposure[0] = in->exposure;
+    g->mode[0] = (uint32_t)in->debug_view;
+    g->mode[1] = (uint32_t)in->tonemap - 1;
     g->mode[2] = r->width;
     g->mode[3] = r->height;
 }
@@ -172,7 +141,6 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     gn_scene_animate(s, f->seconds);
     gn_frame_stats *rec = gn_frame_record(r);
     memset(rec, 0, sizeof *rec);
-    r->frame = *f;
 
     /* 1. decide (CPU): camera, sun, sky; 2. upload the scene when new or changed and the
      *    moved dynamic instances; then visibility: the camera's draw list into the ring; then
@@ -183,13 +151,13 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
                            (void **)&frame, err);
     if (!res) {
         memset(frame, 0, sizeof *frame);
-        decide_frame(r, s, f, &r->view, frame, &frustum);
+        decide_frame(r, s, f, frame, &frustum);
     }
     if (!res) res = gn_gpu_scene_sync(r, s, err);
     r->plan.list_submitted = false; /* the camera's list changes now; true again once submitted */
-    if (!res) res = gn_plan_camera(r, s, &frustum, f->no_pvs, err);
+    if (!res) res = gn_plan_camera(r, s, &frustum, r->in.no_pvs, err);
     for (uint32_t i = 0; i < GN_FEATURE_COUNT && !res; i++)
-        if (gn_features[i]->plan) res = gn_features[i]->plan(r, r->state[i], s, f, frame, err);
+        if (gn_features[i]->plan) res = gn_features[i]->plan(r, r->state[i], s, &r->in, frame, err);
     /* 3.-8. the passes */
     if (!res) res = record_passes(r, err);
     rec->instances_total = s->instance_count;

@@ -288,7 +288,7 @@ gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err)
 {
     gn_gpu_scene *g = &r->scene;
     bool edits_lost = s->edit_count - g->stamp.edit_count > GN_SCENE_EDITS; /* fell behind the ring */
-    if (g->stamp.uid != s->uid || g->stamp.generation != s->generation || edits_lost) {
+    if (!gn_scene_stamp_same_geometry(&g->stamp, s) || edits_lost) {
         /* A new or changed scene: the frame set is rewritten, so no frame may still use it. */
         gn_result res = gn_vk_wait_idle(&r->vk, err);
         if (res) return res;

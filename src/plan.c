@@ -117,7 +117,7 @@ static uint32_t world_filter(gn_renderer *r, const gn_scene *s, const gn_frustum
     const gn_world *w = s->world;
     gn_frame_plan *p = &r->plan;
     gn_bsp_vis_result vr = {.faces = w->vis_faces, .seen = w->vis_seen};
-    gn_bsp_visible_faces(&w->vis, r->view.camera_position, frustum, !no_pvs, &vr);
+    gn_bsp_visible_faces(&w->vis, r->in.position, frustum, !no_pvs, &vr);
     uint8_t *keep = p->keep;
     memset(keep, 1, s->instance_count);
     for (uint32_t i = 0; i < w->instance_count; i++) keep[w->first_instance + i] = 0;
@@ -166,10 +166,4 @@ gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *fr
     }
     gn_frame_record(r)->visibility_ms = gn_plan_now_ms() - t0;
     return gn_plan_write(r, s, &p->list, &p->camera, err);
-}
-
-gn_shadows gn_frame_shadows(const gn_frame_desc *f)
-{
-    /* virtual shadow maps met the targets against cascades (bench/RESULTS.md) */
-    return f->shadows == GN_SHADOWS_DEFAULT ? GN_SHADOWS_VSM : f->shadows;
 }

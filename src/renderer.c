@@ -6,25 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Every default of gn_renderer_desc, resolved here and nowhere else. */
-static gn_renderer_desc renderer_defaults(const gn_renderer_desc *in)
-{
-    gn_renderer_desc d = in ? *in : (gn_renderer_desc){0};
-    if (!d.width) d.width = 1280;
-    if (!d.height) d.height = 720;
-    if (!d.msaa) d.msaa = 4;
-    if (d.validation == GN_VALIDATION_DEFAULT) {
-        const char *env = getenv("GNOMON_VALIDATION");
-        d.validation = env && strcmp(env, "1") == 0 ? GN_VALIDATION_ON : GN_VALIDATION_OFF;
-    }
-    if (!d.log_level) d.log_level = GN_LOG_WARN;
-    return d;
-}
-
 gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out, gn_error *err)
 {
     *out = NULL;
-    gn_renderer_desc d = renderer_defaults(desc);
+    gn_renderer_desc d = gn_renderer_desc_resolve(desc, getenv("GNOMON_VALIDATION"));
     if (d.width < 16 || d.height < 16 || d.width > 16384 || d.height > 16384)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "size %ux%u out of range (16..16384)", d.width,
                        d.height);
@@ -183,7 +168,13 @@ gn_result gn_get_frame_view(const gn_renderer *r, gn_frame_view *out, gn_error *
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_get_frame_view: arguments are required");
     if (!r->rendered)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_get_frame_view: no frame rendered yet");
-    *out = r->view;
+    const gn_frame_inputs *in = &r->in;
+    memcpy(out->view_proj, in->view_proj, sizeof out->view_proj);
+    memcpy(out->inv_view_proj, in->inv_view_proj, sizeof out->inv_view_proj);
+    memcpy(out->camera_position, in->position, sizeof out->camera_position);
+    out->near_plane = in->near_plane;
+    memcpy(out->sun_direction, in->sun.direction, sizeof out->sun_direction);
+    out->sun_elevation = in->sun.elevation_deg;
     return GN_OK;
 }
 

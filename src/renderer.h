@@ -74,14 +74,6 @@ typedef struct gn_frame_plan {
     gn_view_draws camera;
 } gn_frame_plan;
 
-/* This frame's camera as decided (src/frame.c), for the passes that derive views from it. */
-typedef struct gn_camera_state {
-    float view[16]; /* world -> view */
-    float proj[16]; /* view -> clip (reversed-Z, infinite) */
-    float near_plane;
-    float fov_y, aspect; /* radians; width / height */
-} gn_camera_state;
-
 /* Shared by every pass that draws the scene (src/passes/setup.c): the frame set (set 0) and
  * the material set layout (set 1), and the samplers. */
 typedef struct gn_pipelines {
@@ -98,9 +90,7 @@ struct gn_renderer {
     gn_pipelines pipes;
     gn_gpu_scene scene;
     gn_frame_plan plan;
-    gn_camera_state camera;
-    gn_frame_view view;            /* camera and sun of this frame (gn_get_frame_view: the last submitted) */
-    gn_frame_desc frame;           /* this frame's desc, as gn_render was given it */
+    gn_frame_inputs in;            /* this frame's inputs, every default resolved: the one camera, the sun */
     void *state[GN_FEATURE_COUNT]; /* each feature's, opaque here */
     uint32_t counter_offset[GN_FEATURE_COUNT]; /* its GPU counters in a frame slot's block */
     /* statistics (src/stats.c): what a frame counted on the CPU, kept with its slot until the
@@ -164,7 +154,6 @@ gn_result gn_plan_write(gn_renderer *r, const gn_scene *s, const gn_draw_list *l
 gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, bool no_pvs,
                          gn_error *err);
 double gn_plan_now_ms(void);
-gn_shadows gn_frame_shadows(const gn_frame_desc *f); /* the technique a frame uses: DEFAULT read as VSM */
 
 /* frame.c */
 void gn_frame_plan_free(gn_frame_plan *p);

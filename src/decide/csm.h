@@ -11,6 +11,8 @@
 #ifndef GN_DECIDE_CSM_H
 #define GN_DECIDE_CSM_H
 
+#include "gnomon.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -69,5 +71,10 @@ bool gn_csm_covers(const gn_csm_cascade *rendered, const gn_csm_cascade *now, co
 uint32_t gn_csm_select(const gn_csm_cascade *c, uint32_t count, float view_depth, float *blend);
 /* Shadow strength: 1 up to 0.9 * shadow_distance, falling linearly to 0 at shadow_distance. */
 float gn_csm_fade(const gn_csm_settings *s, float view_depth);
+
+/* Every default of gn_csm_desc, resolved here and nowhere else: the settings, the receivers'
+ * normal offset (texels) and the casters' depth bias (constant, slope). */
+void gn_csm_resolve(const gn_csm_desc *d, gn_csm_settings *s, float *normal_offset, float *bias_const,
+                    float *bias_slope);
 
 #endif

@@ -75,3 +75,19 @@ void gn_light_radiance(const gn_gpu_light *l, const float p[3], float out_rgb[3]
     }
     for (int c = 0; c < 3; c++) out_rgb[c] = l->color_type[c] * a;
 }
+
+gn_lights_settings gn_lights_resolve(const gn_lights_desc *d)
+{
+    gn_lights_settings s;
+    s.x = d->cluster_x ? d->cluster_x : GN_CLUSTER_X;
+    s.y = d->cluster_y ? d->cluster_y : GN_CLUSTER_Y;
+    s.z = d->cluster_z ? d->cluster_z : GN_CLUSTER_Z;
+    s.max_lights = d->cluster_max_lights ? d->cluster_max_lights : GN_CLUSTER_MAX_LIGHTS;
+    /* slices run from the camera's near plane to 1 km: the town's far edge from any camera
+     * at scale 1 is within 800 m; lights beyond the last slice share it */
+    s.far_depth = d->cluster_far > 0 ? d->cluster_far : 1000.0f;
+    s.max_shadowed = d->shadowed_lights ? d->shadowed_lights : 16;
+    s.shadow_resolution = d->shadow_resolution ? d->shadow_resolution : 512;
+    s.max_layers = 6 * s.max_shadowed;
+    return s;
+}

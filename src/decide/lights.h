@@ -33,4 +33,15 @@ void gn_light_pack(const gn_light_desc *d, int32_t shadow_layer, gn_gpu_light *o
  * ((0,0,0) when p is the light's position). The caller multiplies by the BRDF. */
 void gn_light_radiance(const gn_gpu_light *l, const float p[3], float out_rgb[3], float out_to_light[3]);
 
+/* gn_lights_desc resolved: the froxel grid and the shadowed-light budget. */
+typedef struct gn_lights_settings {
+    uint32_t x, y, z, max_lights; /* froxels; light indices a froxel holds */
+    float far_depth;              /* view depth of the last slice's far end */
+    uint32_t max_shadowed;        /* lights with shadow maps a frame */
+    uint32_t shadow_resolution;   /* texels a side of a light's layer */
+    uint32_t max_layers;          /* layers: room for every shadowed light to be a point light */
+} gn_lights_settings;
+/* Every default of gn_lights_desc, resolved here and nowhere else. */
+gn_lights_settings gn_lights_resolve(const gn_lights_desc *d);
+
 #endif

@@ -405,3 +405,25 @@ uint32_t gn_vsm_dynamic_pages(const gn_vsm_state *st, const gn_vsm_view *v, cons
     }
     return found;
 }
+
+/* Every default of gn_vsm_desc, resolved here and nowhere else. */
+gn_vsm_settings gn_vsm_resolve(const gn_vsm_desc *d)
+{
+    gn_vsm_settings s = {
+        .levels = d->levels ? d->levels : 8, /* level 7 spans 2 km: the town's far side from any view */
+        .virtual_res = d->virtual_res ? d->virtual_res : 4096,
+        .page_texels = 128,
+        /* 16 m over 4096 texels: a 3.9 mm texel, about a 1080p pixel at 3.6 m with a 60 degree
+         * field of view; each further level doubles both */
+        .level0_size = d->level0_size > 0 ? d->level0_size : 16.0f,
+        .pool_pages = d->pool_pages ? d->pool_pages : 2048, /* 128 MiB of D32 */
+        .page_budget = d->page_budget ? d->page_budget : 64,
+        .evict_frames = d->evict_frames ? d->evict_frames : 60,
+        .pivot_grid = d->pivot_grid > 0 ? d->pivot_grid : 128.0f,
+        .depth_range = 1000.0f,
+    };
+    /* the dynamic layer shares the budget, so it never needs more tiles than that */
+    uint32_t dyn = d->dynamic_pages ? d->dynamic_pages : 256;
+    s.dynamic_pages = dyn < s.page_budget ? dyn : s.page_budget;
+    return s;
+}

@@ -22,6 +22,8 @@
 #ifndef GN_DECIDE_VSM_H
 #define GN_DECIDE_VSM_H
 
+#include "gnomon.h"
+
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -47,6 +49,7 @@ typedef struct gn_vsm_settings { /* resolved: no zero-means-default here */
     uint32_t evict_frames;       /* a page unrequested this many frames returns to the pool */
     float pivot_grid;            /* metres */
     float depth_range;           /* metres of light depth each side of the pivot */
+    uint32_t dynamic_pages;      /* tiles of the dynamic casters' layer (at most the budget: it shares it) */
 } gn_vsm_settings;
 
 /* The light of one frame: its basis and each level's window. */
@@ -181,5 +184,8 @@ uint32_t gn_vsm_dynamic_pages(const gn_vsm_state *st, const gn_vsm_view *v, cons
 
 /* Angle in degrees between two unit vectors. */
 float gn_vsm_angle_deg(const float a[3], const float b[3]);
+
+/* Every default of gn_vsm_desc, resolved here and nowhere else. */
+gn_vsm_settings gn_vsm_resolve(const gn_vsm_desc *d);
 
 #endif

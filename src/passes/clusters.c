@@ -13,21 +13,6 @@
 #define CS VK_SHADER_STAGE_COMPUTE_BIT
 #define FS VK_SHADER_STAGE_FRAGMENT_BIT
 
-/* Every default of gn_lights_desc, resolved here and nowhere else. */
-static void resolve(const gn_lights_desc *d, gn_lights_gpu *l)
-{
-    l->x = d->cluster_x ? d->cluster_x : GN_CLUSTER_X;
-    l->y = d->cluster_y ? d->cluster_y : GN_CLUSTER_Y;
-    l->z = d->cluster_z ? d->cluster_z : GN_CLUSTER_Z;
-    l->max_lights = d->cluster_max_lights ? d->cluster_max_lights : GN_CLUSTER_MAX_LIGHTS;
-    /* slices run from the camera's near plane to 1 km: the town's far edge from any camera
-     * at scale 1 is within 800 m; lights beyond the last slice share it */
-    l->far_depth = d->cluster_far > 0 ? d->cluster_far : 1000.0f;
-    l->max_shadowed = d->shadowed_lights ? d->shadowed_lights : 16;
-    l->shadow_resolution = d->shadow_resolution ? d->shadow_resolution : 512;
-    l->max_layers = 6 * l->max_shadowed; /* room for every shadowed light to be a point light */
-}
-
 static gn_result make_lights_buffer(gn_renderer *r, uint32_t capacity, gn_error *err)
 {
     gn_lights_gpu *l = gn_lights_of(r);
@@ -43,12 +28,12 @@ static gn_result make_lights_buffer(gn_renderer *r, uint32_t capacity, gn_error 
 static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *rd, gn_error *err)
 {
     gn_lights_gpu *l = self;
-    resolve(&rd->lights, l);
-    if (l->x * l->y * l->z > (1u << 20) || l->max_lights > 1023)
+    l->s = gn_lights_resolve(&rd->lights);
+    if (l->s.x * l->s.y * l->s.z > (1u << 20) || l->s.max_lights > 1023)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "lights: grid %ux%ux%u with %u a froxel is too large",
-                       l->x, l->y, l->z, l->max_lights);
-    uint32_t froxels = l->x * l->y * l->z;
-    gn_vk_buffer_desc lists = {.size = (VkDeviceSize)froxels * (l->max_lights + 1) * sizeof(uint32_t),
+                       l->s.x, l->s.y, l->s.z, l->s.max_lights);
+    uint32_t froxels = l->s.x * l->s.y * l->s.z;
+    gn_vk_buffer_desc lists = {.size = (VkDeviceSize)froxels * (l->s.max_lights + 1) * sizeof(uint32_t),
                                /* transfer source: the tests read the lists back */
                                .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                                .name = "froxel light lists"};
@@ -130,8 +115,7 @@ static gn_result sync(gn_renderer *r, const gn_scene *s, gn_error *err)
 {
     gn_lights_gpu *l = gn_lights_of(r);
     uint32_t n = gn_scene_light_count(s);
-    if (l->source.uid == s->uid && l->source.light_generation == s->light_generation && l->count == n &&
-        l->set_written && !l->layers_changed)
+    if (gn_scene_stamp_same_lights(&l->source, s) && l->count == n && l->set_written && !l->layers_changed)
         return GN_OK;
     if (n > l->capacity || !l->set_written) {
         /* a bigger buffer: the sets that point at the old one are rewritten, so no frame may
@@ -168,8 +152,8 @@ static gn_result sync(gn_renderer *r, const gn_scene *s, gn_error *err)
 
 /* The shadowed lights and their layers' casters, then the light buffer (re-uploaded when lights
  * moved or changed layers), then the froxel grid and the light count into the frame constants. */
-static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g,
-                      gn_error *err)
+static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_frame_inputs *in,
+                      gn_gpu_frame *g, gn_error *err)
 {
     gn_lights_gpu *l = self;
     gn_frustum frustum;
@@ -178,13 +162,13 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_fr
     if (!res) res = sync(r, s, err);
     if (res) return res;
     gn_cluster_grid grid;
-    gn_cluster_grid_init(l->x, l->y, l->z, l->max_lights, r->camera.near_plane, l->far_depth, r->camera.proj,
+    gn_cluster_grid_init(l->s.x, l->s.y, l->s.z, l->s.max_lights, in->near_plane, l->s.far_depth, in->proj,
                          &grid);
     gn_cluster_frame_params(&grid, g->cluster_grid, g->cluster_depth, g->cluster_proj);
     g->lights[0] = l->count;
-    g->lights[1] = f->naive_lights ? 1u : 0u;
+    g->lights[1] = in->naive_lights ? 1u : 0u;
     g->lights[2] = g->lights[3] = 0;
-    l->binning = l->count && !f->naive_lights; /* the naive A/B path reads no lists */
+    l->binning = l->count && !in->naive_lights; /* the naive A/B path reads no lists */
     gn_frame_stats *rec = gn_frame_record(r);
     rec->lights = l->count;
     rec->shadowed_lights = l->chosen_count;
@@ -240,7 +224,7 @@ gn_pass_work gn_clusters_record(gn_renderer *r, void *self, uint32_t run)
     (void)run;
     gn_lights_gpu *l = self;
     gn_vk *vk = &r->vk;
-    uint32_t froxels = l->x * l->y * l->z;
+    uint32_t froxels = l->s.x * l->s.y * l->s.z;
     gn_vk_cmd_fill(vk, &l->overflow, 0);
     gn_vk_use write = {.buffer = &l->overflow, .access = GN_ACCESS_COMPUTE_WRITE};
     gn_vk_barriers(vk, vk->cur->cmd, &write, 1);

@@ -9,52 +9,20 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Every default of gn_csm_desc, resolved here and nowhere else. */
-static void resolve(const gn_csm_desc *d, gn_csm_settings *s, float *normal_offset, float *bias_const,
-                    float *bias_slope)
-{
-    memset(s, 0, sizeof *s);
-    s->cascades = d->cascades ? d->cascades : 4;
-    s->resolution = d->resolution ? d->resolution : 2048;
-    s->near_plane = 0.1f;
-    /* the town at scale 1 is ~640 m across: 600 m of view depth shadows all of it from the
-     * overview (400 m left its far side unshadowed at sunset: 95.9% agreement, not 99.6%) */
-    s->shadow_distance = d->shadow_distance > 0 ? d->shadow_distance : 600.0f;
-    /* 0.6, as one shipped engine uses: log enough to give the near cascade ~10 m, uniform
-     * enough that the far ones do not stretch over hundreds of metres each */
-    s->split_lambda = d->split_lambda > 0.0f ? d->split_lambda : 0.6f;
-    for (uint32_t i = 0; i < s->cascades; i++) {
-        s->splits[i] = d->splits[i];
-        s->explicit_splits |= d->splits[i] > 0.0f;
-    }
-    if (s->explicit_splits) s->shadow_distance = s->splits[s->cascades - 1]; /* the last split ends shadows */
-    s->overlap = d->overlap > 0 ? d->overlap : 0.1f;
-    /* near cascades every frame, the third every second, the rest every fourth frame */
-    static const uint32_t periods[GN_CSM_MAX] = {1, 1, 2, 4, 4, 4, 4, 4};
-    for (uint32_t i = 0; i < GN_CSM_MAX; i++)
-        s->update_period[i] = d->update_period[i] ? d->update_period[i] : periods[i];
-    s->pivot_grid = d->pivot_grid > 0 ? d->pivot_grid : 4096.0f;
-    s->min_caster_texels = d->min_caster_texels > 0 ? d->min_caster_texels : 3.0f;
-    s->caster_extension = d->caster_extension > 0 ? d->caster_extension : 1000.0f;
-    *normal_offset = d->normal_offset_texels > 0 ? d->normal_offset_texels : 1.5f;
-    *bias_const = d->depth_bias_constant > 0 ? d->depth_bias_constant : 1.0f;
-    *bias_slope = d->depth_bias_slope > 0 ? d->depth_bias_slope : 1.5f;
-}
-
 #define FS VK_SHADER_STAGE_FRAGMENT_BIT
 
 void gn_csm_caster_bias(const gn_csm_desc *d, float *constant, float *slope)
 {
     gn_csm_settings s;
     float normal_offset;
-    resolve(d, &s, &normal_offset, constant, slope);
+    gn_csm_resolve(d, &s, &normal_offset, constant, slope);
 }
 
 static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *rd, gn_error *err)
 {
     gn_csm_gpu *c = self;
     float bias_const, bias_slope;
-    resolve(&rd->csm, &c->settings, &c->normal_offset_texels, &bias_const, &bias_slope);
+    gn_csm_resolve(&rd->csm, &c->settings, &c->normal_offset_texels, &bias_const, &bias_slope);
     c->bias_constant = bias_const, c->bias_slope = bias_slope;
     const gn_csm_settings *s = &c->settings;
     if (s->cascades > GN_CSM_MAX)
@@ -126,28 +94,26 @@ static gn_result resize(gn_renderer *r, void *self, gn_error *err)
  * a layer never rendered is always due), each due one's casters culled against its box, and
  * the matrices every layer was rendered with into the frame constants, so that a stale
  * cascade is never read with a newer matrix. */
-static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g,
-                      gn_error *err)
+static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_frame_inputs *in,
+                      gn_gpu_frame *g, gn_error *err)
 {
     gn_csm_gpu *c = self;
-    const gn_frame_view *view = &r->view;
     const gn_csm_settings *cs = &c->settings;
     c->due_count = 0;
-    bool on = gn_frame_shadows(f) == GN_SHADOWS_CSM && view->sun_elevation > -4.0f;
+    bool on = in->shadows == GN_SHADOWS_CSM && in->sun.elevation_deg > -4.0f;
     g->csm[0] = 0.0f;
     if (!on) return GN_OK;
 
     gn_csm_settings per_frame = *cs;
-    per_frame.near_plane = view->near_plane;
-    gn_csm_compute(&per_frame, view->camera_position, r->camera.view, r->camera.fov_y, r->camera.aspect,
-                   view->sun_direction, c->next);
+    per_frame.near_plane = in->near_plane;
+    gn_csm_compute(&per_frame, in->position, in->view, in->fov_y, in->aspect, in->sun.direction, c->next);
     gn_frame_stats *rec = gn_frame_record(r);
     for (uint32_t i = 0; i < cs->cascades; i++) {
         /* due: never rendered, its turn in the schedule, or its old map no longer covers
          * the slice (2 texels spare for the 3x3 filter) */
-        bool due = !c->rendered[i] || gn_csm_due(cs, i, c->counter) ||
-                   !gn_csm_covers(&c->cascades[i], &c->next[i], view->camera_position, r->camera.view,
-                                  r->camera.fov_y, r->camera.aspect, 2.0f);
+        bool due =
+            !c->rendered[i] || gn_csm_due(cs, i, c->counter) ||
+            !gn_csm_covers(&c->cascades[i], &c->next[i], in->position, in->view, in->fov_y, in->aspect, 2.0f);
         if (!due) continue;
         /* casters: every instance whose sphere reaches the cascade's box and is big enough */
         uint32_t n = 0;

@@ -50,12 +50,12 @@ static float step_125(float x)
     return p * (m >= 5.0f ? 5.0f : m >= 2.0f ? 2.0f : 1.0f);
 }
 
-static gn_result plan(gn_renderer *r, void *self, const gn_scene *scene, const gn_frame_desc *f,
+static gn_result plan(gn_renderer *r, void *self, const gn_scene *scene, const gn_frame_inputs *in,
                       gn_gpu_frame *g, gn_error *err)
 {
     (void)r, (void)err;
     depth_view_state *s = self;
-    s->run = f->view == GN_VIEW_DISTANCE;
+    s->run = in->debug_view == GN_VIEW_DISTANCE;
     if (!s->run) return GN_OK;
     gn_scene_info info;
     gn_scene_get_info(scene, &info);

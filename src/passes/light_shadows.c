@@ -10,30 +10,30 @@
 
 gn_result gn_light_shadows_create(gn_renderer *r, gn_lights_gpu *l, const gn_renderer_desc *rd, gn_error *err)
 {
-    if (l->max_layers > r->vk.props.limits.maxImageArrayLayers)
+    if (l->s.max_layers > r->vk.props.limits.maxImageArrayLayers)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "lights: %u shadowed lights need %u layers, the device has %u", l->max_shadowed,
-                       l->max_layers, r->vk.props.limits.maxImageArrayLayers);
+                       "lights: %u shadowed lights need %u layers, the device has %u", l->s.max_shadowed,
+                       l->s.max_layers, r->vk.props.limits.maxImageArrayLayers);
     gn_vk_image_desc d = {
-        .width = l->shadow_resolution,
-        .height = l->shadow_resolution,
+        .width = l->s.shadow_resolution,
+        .height = l->s.shadow_resolution,
         .samples = 1,
         .format = VK_FORMAT_D32_SFLOAT,
         .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
         .name = "light shadow layers",
-        .layers = l->max_layers,
+        .layers = l->s.max_layers,
         .array = true,
     };
     gn_result res = gn_vk_image_create(&r->vk, &d, &l->shadow_map, err);
-    gn_vk_buffer_desc b = {.size = (VkDeviceSize)l->max_layers * 16 * sizeof(float),
+    gn_vk_buffer_desc b = {.size = (VkDeviceSize)l->s.max_layers * 16 * sizeof(float),
                            .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                            .name = "light shadow matrices"};
     if (!res) res = gn_vk_buffer_create(&r->vk, &b, &l->shadow_matrices, err);
-    l->chosen = calloc(l->max_shadowed, sizeof *l->chosen);
-    l->layer_vp = calloc((size_t)l->max_layers * 16, sizeof *l->layer_vp);
-    l->layer_draws = calloc(l->max_layers, sizeof *l->layer_draws);
+    l->chosen = calloc(l->s.max_shadowed, sizeof *l->chosen);
+    l->layer_vp = calloc((size_t)l->s.max_layers * 16, sizeof *l->layer_vp);
+    l->layer_draws = calloc(l->s.max_layers, sizeof *l->layer_draws);
     if (!res && (!l->chosen || !l->layer_vp || !l->layer_draws))
-        res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u shadowed lights", l->max_shadowed);
+        res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u shadowed lights", l->s.max_shadowed);
     if (!res)
         res =
             gn_vk_sampler_compare(&r->vk, false, true, true, "light shadow compare", &l->shadow_sampler, err);
@@ -81,8 +81,8 @@ gn_result gn_light_shadows_plan(gn_renderer *r, gn_lights_gpu *l, const gn_scene
         l->layer_of = p;
         l->layer_of_capacity = n;
     }
-    const float *cam = r->view.camera_position;
-    l->chosen_count = gn_light_shadows_choose(s->lights, n, cam, camera, l->max_shadowed, l->max_layers,
+    const float *cam = r->in.position;
+    l->chosen_count = gn_light_shadows_choose(s->lights, n, cam, camera, l->s.max_shadowed, l->s.max_layers,
                                               l->chosen, &l->candidates, l->candidate_scratch);
     /* which light holds which layer; a change re-uploads the lights (gn_lights_sync) */
     for (uint32_t i = 0; i < n; i++) {
@@ -98,7 +98,7 @@ gn_result gn_light_shadows_plan(gn_renderer *r, gn_lights_gpu *l, const gn_scene
         for (uint32_t f = 0; f < c->layer_count; f++) {
             uint32_t layer = c->first_layer + f;
             float *vp = &l->layer_vp[(size_t)layer * 16];
-            gn_light_shadow_matrix(&s->lights[c->light], f, l->shadow_resolution, vp);
+            gn_light_shadow_matrix(&s->lights[c->light], f, l->s.shadow_resolution, vp);
             gn_frustum fr;
             gn_frustum_from_view_proj(vp, &fr);
             uint32_t m = 0;
@@ -143,8 +143,8 @@ gn_pass_work gn_light_shadows_record(gn_renderer *r, void *self, uint32_t run)
         target.view = l->shadow_map.layer_views[layer];
         gn_vk_rendering ri = {
             .depth = {.image = &target, .clear = true, .clear_value = {1.0f}},
-            .width = l->shadow_resolution,
-            .height = l->shadow_resolution,
+            .width = l->s.shadow_resolution,
+            .height = l->s.shadow_resolution,
         };
         gn_vk_cmd_begin_rendering(vk, &ri);
         gn_vk_cmd_bind_pipeline(vk, false, l->caster_pipeline);

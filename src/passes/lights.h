@@ -3,13 +3,13 @@
 #define GN_PASSES_LIGHTS_H
 
 #include "decide/light_shadows.h"
+#include "decide/lights.h"
 #include "passes/passes.h"
 
 /* Local lights (a feature): the froxel grid (src/passes/clusters.c) and the shadowed lights'
  * layers (src/passes/light_shadows.c). */
 typedef struct gn_lights_gpu {
-    uint32_t x, y, z, max_lights; /* the froxel grid, resolved from gn_lights_desc */
-    float far_depth;
+    gn_lights_settings s; /* the froxel grid and the shadow budget, resolved from gn_lights_desc */
     gn_vk_buffer lights, lists, overflow;
     uint32_t capacity, count; /* lights the buffer holds / the frame has */
     gn_gpu_light *packed;     /* CPU staging of the packed lights */
@@ -29,7 +29,6 @@ typedef struct gn_lights_gpu {
     VkPipelineLayout caster_layout;
     VkPipeline caster_pipeline, caster_mask_pipeline;
     /* shadowed lights (src/passes/light_shadows.c) */
-    uint32_t max_shadowed, shadow_resolution, max_layers;
     gn_vk_image shadow_map;       /* D32 array: a layer a spot, six a point light */
     VkSampler shadow_sampler;     /* comparison, linear: 4-tap hardware PCF */
     gn_vk_buffer shadow_matrices; /* mat4 a layer, read by the forward pass */

@@ -106,8 +106,8 @@ static void release(gn_renderer *r, void *self)
 
 /* Acquires the window's next image (none when no surface is attached or the window has no
  * area) and copies the frame's overlay into this slot's buffer. */
-static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g,
-                      gn_error *err)
+static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_frame_inputs *in,
+                      gn_gpu_frame *g, gn_error *err)
 {
     (void)s, (void)g;
     gn_present_gpu *p = self;
@@ -117,9 +117,9 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_fr
     if (!p->created) return GN_OK;
     gn_result res = gn_vk_swapchain_acquire(vk, &p->swapchain, r->width, r->height, &p->target, err);
     if (res || !p->target) return res;
-    if (f->overlay) {
+    if (in->overlay) {
         uint32_t slot = (uint32_t)(vk->cur - vk->frames);
-        memcpy(p->overlay[slot].alloc.mapped, f->overlay, (size_t)r->width * r->height * 4);
+        memcpy(p->overlay[slot].alloc.mapped, in->overlay, (size_t)r->width * r->height * 4);
         p->overlay_now = true;
     }
     return GN_OK;

@@ -8,13 +8,12 @@
  *     indirect command a draw slot (a mesh of a draw group: opaque, or one alpha-tested
  *     material) that instances the mesh over its pairs;
  *   RENDER: draws every group's slots with one vkCmdDrawIndexedIndirect into a staging array,
- *     a 128^2 layer a chosen page (the viewport is the page: no clipping beyond the guard band),
- *     then copies each layer into its page's tile of the D32 atlas; every other tile keeps its
- *     depth.
- * The CPU keeps the sun's versions (the sun is the CPU's), tells ALLOC which static objects
- * changed and where the dynamic casters are, and keeps BIN's caster list in step with the
- * scene. The forward pass samples each page with the light version it was rendered with, and
- * the dynamic tile over it with this frame's light, taking the darker (shaders/vsm.glsl). */
+ *     a page_texels^2 (128^2) layer a chosen page (the viewport is the page: no clipping beyond the guard
+ * band), then copies each layer into its page's tile of the D32 atlas; every other tile keeps its depth. The
+ * CPU keeps the sun's versions (the sun is the CPU's), tells ALLOC which static objects changed and where the
+ * dynamic casters are, and keeps BIN's caster list in step with the scene. The forward pass samples each page
+ * with the light version it was rendered with, and the dynamic tile over it with this frame's light, taking
+ * the darker (shaders/vsm.glsl). */
 #include "passes/vsm.h"
 
 #include <math.h>
@@ -28,24 +27,6 @@
 #define MAX_PAIRS (1u << 24) /* (caster, page) pairs a frame: 16M, 128 MiB; more are counted as overflow */
 #define ALLOC_INVALIDATE_ALL 1u
 #define ALLOC_DYNAMIC_CHANGED 2u
-
-/* Every default of gn_vsm_desc, resolved here and nowhere else. */
-static gn_vsm_settings resolve(const gn_vsm_desc *d)
-{
-    return (gn_vsm_settings){
-        .levels = d->levels ? d->levels : 8, /* level 7 spans 2 km: the town's far side from any view */
-        .virtual_res = d->virtual_res ? d->virtual_res : 4096,
-        .page_texels = 128,
-        /* 16 m over 4096 texels: a 3.9 mm texel, about a 1080p pixel at 3.6 m with a 60 degree
-         * field of view; each further level doubles both */
-        .level0_size = d->level0_size > 0 ? d->level0_size : 16.0f,
-        .pool_pages = d->pool_pages ? d->pool_pages : 2048, /* 128 MiB of D32 */
-        .page_budget = d->page_budget ? d->page_budget : 64,
-        .evict_frames = d->evict_frames ? d->evict_frames : 60,
-        .pivot_grid = d->pivot_grid > 0 ? d->pivot_grid : 128.0f,
-        .depth_range = 1000.0f,
-    };
-}
 
 static uint32_t pages_total(const gn_vsm_gpu *v)
 {
@@ -219,32 +200,32 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *rd, 
 {
     gn_vsm_gpu *v = self;
     const gn_vsm_desc *desc = &rd->vsm;
-    gn_vsm_settings s = resolve(desc);
-    if (s.levels > GN_VSM_MAX_LEVELS || s.virtual_res % 128 || s.virtual_res < 1024 || s.virtual_res > 16384)
+    gn_vsm_settings s = gn_vsm_resolve(desc);
+    if (s.levels > GN_VSM_MAX_LEVELS || s.virtual_res % s.page_texels || s.virtual_res < 1024 ||
+        s.virtual_res > 16384)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "vsm: %u levels (1..%u) of %u texels (1024..16384, a multiple of 128)", s.levels,
-                       GN_VSM_MAX_LEVELS, s.virtual_res);
+                       "vsm: %u levels (1..%u) of %u texels (1024..16384, a multiple of %u)", s.levels,
+                       GN_VSM_MAX_LEVELS, s.virtual_res, s.page_texels);
     if (s.page_budget > GN_VK_MAX_LAYERS) /* a staging layer a page */
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "vsm: a page budget of %u (at most %u)", s.page_budget,
                        GN_VK_MAX_LAYERS);
     v->s = s;
     /* the dynamic layer shares the budget, so it never needs more tiles than that */
-    uint32_t dyn = desc->dynamic_pages ? desc->dynamic_pages : 256;
-    v->dyn_capacity = dyn < s.page_budget ? dyn : s.page_budget;
+    v->dyn_capacity = s.dynamic_pages;
     /* the atlas holds the pool's pages, then the dynamic layer's */
     uint32_t per_row = (uint32_t)ceil(sqrt((double)s.pool_pages + v->dyn_capacity));
-    if (s.pool_pages < 4 || per_row * 128 > r->vk.props.limits.maxImageDimension2D)
+    if (s.pool_pages < 4 || per_row * s.page_texels > r->vk.props.limits.maxImageDimension2D)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "vsm: a pool of %u pages needs a %u^2 atlas (device: %u)", s.pool_pages, per_row * 128,
-                       r->vk.props.limits.maxImageDimension2D);
+                       "vsm: a pool of %u pages needs a %u^2 atlas (device: %u)", s.pool_pages,
+                       per_row * s.page_texels, r->vk.props.limits.maxImageDimension2D);
     v->atlas_pages_per_row = per_row;
     /* receivers move 0.9 texel of their page along the normal: of 0.75, 0.9, 1, 1.25 and 1.5 the
      * best agreement with the ray-traced truth on the town (docs/SHADOWS.md) */
     v->bias_texels = 0.9f;
-    uint32_t n = s.virtual_res / 128, total = s.levels * n * n;
+    uint32_t n = s.virtual_res / s.page_texels, total = s.levels * n * n;
     gn_vk_image_desc ad = {
-        .width = per_row * 128,
-        .height = per_row * 128,
+        .width = per_row * s.page_texels,
+        .height = per_row * s.page_texels,
         .samples = 1,
         .format = VK_FORMAT_D32_SFLOAT,
         .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
@@ -252,8 +233,8 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *rd, 
     };
     gn_result res = gn_vk_image_create(&r->vk, &ad, &v->atlas, err);
     gn_vk_image_desc sd = {
-        .width = 128,
-        .height = 128,
+        .width = s.page_texels,
+        .height = s.page_texels,
         .samples = 1,
         .format = VK_FORMAT_D32_SFLOAT,
         .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
@@ -627,21 +608,22 @@ static gn_result plan_inputs(gn_renderer *r, const gn_scene *s, uint32_t *invali
     return res;
 }
 
-static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_frame_desc *f, gn_gpu_frame *g,
-                      gn_error *err)
+static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_frame_inputs *in,
+                      gn_gpu_frame *g, gn_error *err)
 {
     gn_vsm_gpu *v = self;
-    v->active = gn_frame_shadows(f) == GN_SHADOWS_VSM && r->view.sun_elevation > -4.0f;
-    v->atlas_view_run = f->view == GN_VIEW_VSM_ATLAS;
+    v->active = in->shadows == GN_SHADOWS_VSM && in->sun.elevation_deg > -4.0f;
+    v->atlas_view_run = in->debug_view == GN_VIEW_VSM_ATLAS;
     memset(g->vsm, 0, sizeof g->vsm);
+    g->vsm_info[1] = v->s.page_texels; /* the atlas view reads it whether or not VSM runs */
     if (!v->active) {
         gn_vsm_resolve_plan(r, v, s, g);
         return GN_OK;
     }
     gn_result res = v->initialized ? GN_OK : initialize(r, err);
     if (res) return res;
-    float pixel_angle = 2.0f * tanf(0.5f * r->camera.fov_y) / (float)r->height;
-    gn_vsm_view_compute(&v->s, r->view.sun_direction, r->view.camera_position, pixel_angle, &v->view);
+    float pixel_angle = 2.0f * tanf(0.5f * in->fov_y) / (float)r->height;
+    gn_vsm_view_compute(&v->s, in->sun.direction, in->position, pixel_angle, &v->view);
     uint32_t current = gn_vsm_version_update(&v->versions, &v->view);
     res = upload_versions(r, err);
     uint32_t invalidate = 0, dynamic = 0;
@@ -662,7 +644,7 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_fr
                          0};
     memcpy(v->push, push, sizeof push);
 
-    uint32_t n = v->s.virtual_res / 128;
+    uint32_t n = v->s.virtual_res / v->s.page_texels;
     g->vsm[0] = (float)v->s.levels;
     g->vsm[1] = v->view.page_size[0];
     g->vsm[2] = v->view.texel0;
@@ -672,8 +654,8 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_fr
     g->vsm_params[2] = (float)v->atlas_pages_per_row;
     g->vsm_params[3] = v->bias_texels;
     g->vsm_info[0] = n;
-    g->vsm_info[1] = 128;
-    g->vsm_info[2] = v->atlas_pages_per_row * 128;
+    g->vsm_info[1] = v->s.page_texels;
+    g->vsm_info[2] = v->atlas_pages_per_row * v->s.page_texels;
     g->vsm_info[3] = v->s.pool_pages; /* the dynamic layer's tiles follow the pool's */
     for (int row = 0; row < 3; row++) {
         memcpy(g->vsm_light[row], &v->view.rot[row * 3], 3 * sizeof(float));
@@ -872,8 +854,8 @@ gn_pass_work gn_vsm_pages_record(gn_renderer *r, void *self, uint32_t run)
     gn_vk *vk = &r->vk;
     gn_vk_rendering ri = {
         .depth = {.image = &v->staging, .clear = true, .clear_value = {1.0f}},
-        .width = 128,
-        .height = 128,
+        .width = v->s.page_texels,
+        .height = v->s.page_texels,
         .layers = v->s.page_budget,
     };
     gn_vk_cmd_begin_rendering(vk, &ri);

@@ -32,4 +32,10 @@ static inline bool gn_scene_stamp_same_geometry(const gn_scene_stamp *cached, co
            cached->instance_count == s->instance_count;
 }
 
+/* The same scene with the same lights: what the light buffer needs. */
+static inline bool gn_scene_stamp_same_lights(const gn_scene_stamp *cached, const gn_scene *s)
+{
+    return cached->uid == s->uid && cached->light_generation == s->light_generation;
+}
+
 #endif

@@ -37,13 +37,13 @@ static void check_lists(gn_renderer *r, const char *what)
 {
     gn_lights_gpu *l = gn_lights_of(r);
     gn_cluster_grid g;
-    gn_cluster_grid_init(l->x, l->y, l->z, l->max_lights, r->camera.near_plane, l->far_depth, r->camera.proj,
-                         &g);
+    gn_cluster_grid_init(l->s.x, l->s.y, l->s.z, l->s.max_lights, r->in.near_plane, l->s.far_depth,
+                         r->in.proj, &g);
     size_t words = (size_t)gn_cluster_count(&g) * (g.max_lights + 1);
     uint32_t *gpu = calloc(words, sizeof *gpu), *cpu = calloc(words, sizeof *cpu), overflow = 0;
     gn_error err = {0};
     CHECK(gn_lights_read_lists(r, gpu, words, &err) == GN_OK, "%s", err.message);
-    gn_cluster_bin(&g, l->packed, l->count, r->camera.view, cpu, &overflow);
+    gn_cluster_bin(&g, l->packed, l->count, r->in.view, cpu, &overflow);
     size_t differ = 0, listed = 0;
     for (uint32_t i = 0; i < gn_cluster_count(&g); i++) {
         size_t base = (size_t)i * (g.max_lights + 1);

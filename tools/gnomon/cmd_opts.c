@@ -181,7 +181,8 @@ static uint32_t gn_look_rows(int *view, int *tonemap, float *exposure, gn_opt *t
 {
     gn_opt opts[] = {
         {"--view", GN_OPT_CHOICE, view, NULL, 0, 0, false, gn_view_names, "VIEW",
-         "final, depth, normals, albedo, shadow, cascades, light-heatmap, vsm-pages, vsm-atlas or distance (default "
+         "final, depth, normals, albedo, shadow, cascades, light-heatmap, vsm-pages, vsm-atlas or distance "
+         "(default "
          "final)"},
         {"--tonemap", GN_OPT_CHOICE, tonemap, NULL, 0, 0, false, gn_tonemap_names, "OP",
          "aces, reinhard or clip (default aces)"},

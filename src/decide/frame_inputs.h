@@ -1,0 +1,56 @@
+/* The door: every default of gn_renderer_desc and gn_frame_desc resolved in one function each,
+ * into the structs the renderer and its features read (zero-means-default never reaches them).
+ * The sub-descs (gn_csm_desc, gn_vsm_desc, gn_lights_desc) resolve in decide/csm.c, vsm.c and
+ * lights.c, one function each. Pure: no Vulkan, no globals, no environment (the caller passes
+ * what it read). */
+#ifndef GN_DECIDE_FRAME_INPUTS_H
+#define GN_DECIDE_FRAME_INPUTS_H
+
+#include "decide/sun.h"
+#include "gnomon.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define GN_DEFAULT_HOURS 18.5f    /* sunset in mid August at 45 N */
+#define GN_DEFAULT_LATITUDE 45.0f /* degrees north */
+#define GN_DEFAULT_DAY 230u       /* mid August: the sun ~4 degrees up at 18.5 h, 45 N */
+#define GN_DEFAULT_FOV_Y 60.0f    /* degrees */
+#define GN_DEFAULT_NEAR 0.1f      /* metres */
+
+/* A frame's inputs, resolved: the one camera (its matrices included), the sun and sky, and the
+ * settings, each with its default applied. */
+typedef struct gn_frame_inputs {
+    /* the camera */
+    float position[3];
+    float yaw, pitch;         /* degrees */
+    float fov_y;              /* radians */
+    float aspect, near_plane; /* width / height; metres */
+    float view[16], proj[16]; /* world -> view; view -> clip (reversed-Z, infinite) */
+    float view_proj[16];      /* world -> clip */
+    float inv_view_proj[16];  /* clip -> world (zero when view_proj is singular) */
+    float forward[3];         /* unit view axis: view depth = dot(p - position, forward) */
+    /* the sun and the sky */
+    float hours, latitude;
+    uint32_t day_of_year;
+    gn_sun sun;
+    gn_sky sky;
+    /* settings */
+    float exposure;     /* linear: 2^EV */
+    gn_view debug_view; /* gn_frame_desc.view: the final image or a debug view */
+    gn_tonemap tonemap; /* never DEFAULT */
+    gn_shadows shadows; /* never DEFAULT */
+    bool naive_lights, no_pvs;
+    double seconds;
+    const uint8_t *overlay;
+} gn_frame_inputs;
+
+/* scene_camera: the scene's default camera (x, y, z, yaw, pitch in degrees), used when f's
+ * camera is all zero. */
+void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[5], uint32_t width,
+                             uint32_t height, gn_frame_inputs *out);
+
+/* gn_renderer_desc with every default applied; validation_env is $GNOMON_VALIDATION (or NULL). */
+gn_renderer_desc gn_renderer_desc_resolve(const gn_renderer_desc *d, const char *validation_env);
+
+#endif
