@@ -13,6 +13,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* GN_API marks the public functions: built with -fvisibility=hidden, libgnomon.so exports
+ * these and nothing else. GN_BUILD_LIBRARY is defined only while compiling the library. */
+#if defined(GN_BUILD_LIBRARY) && (defined(__GNUC__) || defined(__clang__))
+#define GN_API __attribute__((visibility("default")))
+#else
+#define GN_API
+#endif
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -34,7 +42,7 @@ typedef struct gn_error {
     char message[512];
 } gn_error;
 
-const char *gn_result_name(gn_result r); /* "GN_ERROR_VULKAN", ... */
+GN_API const char *gn_result_name(gn_result r); /* "GN_ERROR_VULKAN", ... */
 
 /* ---- logging ----------------------------------------------------------------------------- */
 typedef enum gn_log_level {
@@ -115,13 +123,13 @@ typedef struct gn_renderer_desc {
     uint32_t instance_extension_count;
 } gn_renderer_desc;
 
-gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out,
-                             gn_error *err);                    /* a headless renderer */
-void gn_renderer_destroy(gn_renderer *r);                       /* waits for the GPU; NULL is fine */
-uint32_t gn_renderer_validation_messages(const gn_renderer *r); /* validation messages seen so far */
-const char *gn_renderer_device_name(const gn_renderer *r);      /* the chosen device */
-void gn_renderer_size(const gn_renderer *r, uint32_t *width, uint32_t *height); /* output size */
-uint32_t gn_renderer_msaa(const gn_renderer *r);                                /* samples per pixel */
+GN_API gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out,
+                                    gn_error *err);                    /* a headless renderer */
+GN_API void gn_renderer_destroy(gn_renderer *r);                       /* waits for the GPU; NULL is fine */
+GN_API uint32_t gn_renderer_validation_messages(const gn_renderer *r); /* validation messages seen so far */
+GN_API const char *gn_renderer_device_name(const gn_renderer *r);      /* the chosen device */
+GN_API void gn_renderer_size(const gn_renderer *r, uint32_t *width, uint32_t *height); /* output size */
+GN_API uint32_t gn_renderer_msaa(const gn_renderer *r);                                /* samples per pixel */
 
 /* ---- device report (gnomon info) --------------------------------------------------------- */
 typedef struct gn_device_info {
@@ -144,8 +152,8 @@ typedef struct gn_device_info {
 } gn_device_info;
 
 /* Fills up to max entries and sets *count to the number of devices found. */
-gn_result gn_enumerate_devices(gn_device_info *out, uint32_t max, uint32_t *count,
-                               const char *device_override, gn_error *err);
+GN_API gn_result gn_enumerate_devices(gn_device_info *out, uint32_t max, uint32_t *count,
+                                      const char *device_override, gn_error *err);
 
 /* ---- scenes ------------------------------------------------------------------------------ */
 typedef struct gn_builtin_desc {
@@ -154,10 +162,10 @@ typedef struct gn_builtin_desc {
     uint32_t scale;   /* 1 (default): ~1M triangles; 8: > 10M */
 } gn_builtin_desc;
 
-gn_result gn_scene_create(gn_scene **out, gn_error *err); /* an empty scene */
-gn_result gn_scene_create_builtin(const gn_builtin_desc *desc, gn_scene **out,
-                                  gn_error *err); /* a procedural scene */
-void gn_scene_destroy(gn_scene *s);
+GN_API gn_result gn_scene_create(gn_scene **out, gn_error *err); /* an empty scene */
+GN_API gn_result gn_scene_create_builtin(const gn_builtin_desc *desc, gn_scene **out,
+                                         gn_error *err); /* a procedural scene */
+GN_API void gn_scene_destroy(gn_scene *s);
 
 /* A scene from files (docs/WORLDS.md): a glTF 2.0 file (.gltf, .glb), a Quake 3 map (.bsp),
  * or the name of a map inside the archives of `paks` ("oa_dm1" reads maps/oa_dm1.bsp). */
@@ -172,7 +180,7 @@ typedef struct gn_load_desc {
     bool map_lights;
     float map_light_scale; /* multiplies their intensity; default 1 */
 } gn_load_desc;
-gn_result gn_scene_load(const gn_load_desc *desc, gn_scene **out, gn_error *err);
+GN_API gn_result gn_scene_load(const gn_load_desc *desc, gn_scene **out, gn_error *err);
 
 typedef struct gn_mesh_desc {
     const float *positions; /* 3 floats a vertex, required */
@@ -248,17 +256,20 @@ typedef struct gn_instance_desc {
     uint32_t flags;      /* gn_instance_flags */
 } gn_instance_desc;
 
-gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id, gn_error *err);
-gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *out_id, gn_error *err);
-gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t *out_id, gn_error *err);
-gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t *out_id, gn_error *err);
+GN_API gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id, gn_error *err);
+GN_API gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *out_id, gn_error *err);
+GN_API gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t *out_id,
+                                       gn_error *err);
+GN_API gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t *out_id,
+                                       gn_error *err);
 /* Moves an instance. A dynamic one is re-rendered wherever it is; moving a static one (an edit)
  * re-renders only the cached shadow pages its old and new bounds touch. */
-gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float transform[16], gn_error *err);
+GN_API gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float transform[16],
+                                        gn_error *err);
 /* Removes an instance: never drawn again, casts no shadow; its id stays taken (other ids do not
  * move). Removing a static one re-renders only the cached shadow pages its bounds touched. */
-gn_result gn_scene_remove_instance(gn_scene *s, uint32_t instance, gn_error *err);
-void gn_scene_animate(gn_scene *s, double seconds); /* moves the built-in scene's dynamic objects */
+GN_API gn_result gn_scene_remove_instance(gn_scene *s, uint32_t instance, gn_error *err);
+GN_API void gn_scene_animate(gn_scene *s, double seconds); /* moves the built-in scene's dynamic objects */
 
 /* ---- local lights (docs/LIGHTING.md) -------------------------------------------------------- */
 #define GN_MAX_LIGHTS 16384u /* per scene: the light buffer and the froxel lists index 14 bits */
@@ -275,13 +286,13 @@ typedef struct gn_light_desc {
     bool cast_shadows;  /* a candidate for the shadowed-light budget */
 } gn_light_desc;
 
-gn_result gn_scene_add_light(gn_scene *s, const gn_light_desc *d, uint32_t *out_id, gn_error *err);
-gn_result gn_scene_set_light(gn_scene *s, uint32_t light, const gn_light_desc *d, gn_error *err);
-uint32_t gn_scene_light_count(const gn_scene *s);
-gn_result gn_scene_get_light(const gn_scene *s, uint32_t light, gn_light_desc *out, gn_error *err);
+GN_API gn_result gn_scene_add_light(gn_scene *s, const gn_light_desc *d, uint32_t *out_id, gn_error *err);
+GN_API gn_result gn_scene_set_light(gn_scene *s, uint32_t light, const gn_light_desc *d, gn_error *err);
+GN_API uint32_t gn_scene_light_count(const gn_scene *s);
+GN_API gn_result gn_scene_get_light(const gn_scene *s, uint32_t light, gn_light_desc *out, gn_error *err);
 /* The built-in scene's lights: street lamps on its lamp posts, lit windows and a few moving
  * lights (which gn_scene_animate moves), count in all, deterministic from seed. */
-gn_result gn_scene_add_builtin_lights(gn_scene *s, uint32_t count, uint32_t seed, gn_error *err);
+GN_API gn_result gn_scene_add_builtin_lights(gn_scene *s, uint32_t count, uint32_t seed, gn_error *err);
 
 /* Read-only views of a scene's geometry (for tools such as ray-traced references). The
  * pointers stay valid until the scene changes. */
@@ -292,8 +303,9 @@ typedef struct gn_mesh_view {
     const uint32_t *indices; /* mesh-local, counter-clockwise triangles */
     uint32_t index_count;
 } gn_mesh_view;
-gn_result gn_scene_get_mesh(const gn_scene *s, uint32_t mesh, gn_mesh_view *out, gn_error *err);
-gn_result gn_scene_get_instance(const gn_scene *s, uint32_t instance, gn_instance_desc *out, gn_error *err);
+GN_API gn_result gn_scene_get_mesh(const gn_scene *s, uint32_t mesh, gn_mesh_view *out, gn_error *err);
+GN_API gn_result gn_scene_get_instance(const gn_scene *s, uint32_t instance, gn_instance_desc *out,
+                                       gn_error *err);
 
 typedef struct gn_scene_info {
     uint32_t meshes, materials, textures, instances, dynamic_instances;
@@ -304,7 +316,7 @@ typedef struct gn_scene_info {
     float viewpoints[3][5];  /* more scenic cameras of a built-in scene (town: street, rooftop, overview) */
     uint32_t viewpoint_count;
 } gn_scene_info;
-void gn_scene_get_info(const gn_scene *s, gn_scene_info *out);
+GN_API void gn_scene_get_info(const gn_scene *s, gn_scene_info *out);
 
 /* ---- a frame ------------------------------------------------------------------------------ */
 typedef enum gn_view {
@@ -366,15 +378,15 @@ typedef struct gn_frame_desc {
 } gn_frame_desc;
 
 /* Renders one frame of the scene. The first call with a scene uploads it. */
-gn_result gn_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_error *err);
+GN_API gn_result gn_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_error *err);
 
 /* Waits for the last rendered frame and copies its tone-mapped image (RGBA8, sRGB, top row
  * first) into pixels, which holds width*height*4 bytes. */
-gn_result gn_read_pixels(gn_renderer *r, uint8_t *pixels, gn_error *err);
+GN_API gn_result gn_read_pixels(gn_renderer *r, uint8_t *pixels, gn_error *err);
 
 /* Waits for the last frame and copies its resolved depth (sample 0; reversed-Z: 1 at the
  * near plane, 0 at infinity and in the sky) into depth, width*height floats, top row first. */
-gn_result gn_read_depth(gn_renderer *r, float *depth, gn_error *err);
+GN_API gn_result gn_read_depth(gn_renderer *r, float *depth, gn_error *err);
 
 /* The camera and sun of the last gn_render call, as the GPU used them. */
 typedef struct gn_frame_view {
@@ -385,7 +397,7 @@ typedef struct gn_frame_view {
     float sun_direction[3]; /* unit, towards the sun */
     float sun_elevation;    /* degrees */
 } gn_frame_view;
-gn_result gn_get_frame_view(const gn_renderer *r, gn_frame_view *out, gn_error *err);
+GN_API gn_result gn_get_frame_view(const gn_renderer *r, gn_frame_view *out, gn_error *err);
 
 /* The instances the last gn_render drew in its camera view after culling (the frustum; for a
  * BSP world also the PVS, unless no_pvs): up to max ids into out, in draw order (sorted by
@@ -394,8 +406,8 @@ gn_result gn_get_frame_view(const gn_renderer *r, gn_frame_view *out, gn_error *
  * belong to the last frame gn_render submitted: the next gn_render replaces them, and after
  * one that failed before submitting, this fails too until a frame succeeds. Shadow casters
  * are not included. */
-gn_result gn_get_visible_instances(const gn_renderer *r, uint32_t *out, uint32_t max, uint32_t *count,
-                                   gn_error *err);
+GN_API gn_result gn_get_visible_instances(const gn_renderer *r, uint32_t *out, uint32_t max, uint32_t *count,
+                                          gn_error *err);
 
 /* ---- statistics ---------------------------------------------------------------------------- */
 /* Passes a gn_frame_stats reports. The renderer's own pass table decides how many passes a frame
@@ -441,18 +453,18 @@ typedef struct gn_frame_stats {
 
 /* Statistics of the newest frame whose GPU work has finished (waits for none). Returns
  * GN_ERROR_INVALID_ARGUMENT when no frame has finished yet. */
-gn_result gn_get_frame_stats(gn_renderer *r, gn_frame_stats *out, gn_error *err);
+GN_API gn_result gn_get_frame_stats(gn_renderer *r, gn_frame_stats *out, gn_error *err);
 
 /* Statistics of every frame that finished since the last call, oldest first: up to max
  * into out, *count set to how many. The renderer keeps the last GN_STATS_QUEUE frames;
  * older ones are dropped (call at least that often). Waits for none. */
 #define GN_STATS_QUEUE 64
-gn_result gn_take_frame_stats(gn_renderer *r, gn_frame_stats *out, uint32_t max, uint32_t *count,
-                              gn_error *err);
-uint64_t gn_renderer_frame_index(const gn_renderer *r); /* the last frame submitted by gn_render */
+GN_API gn_result gn_take_frame_stats(gn_renderer *r, gn_frame_stats *out, uint32_t max, uint32_t *count,
+                                     gn_error *err);
+GN_API uint64_t gn_renderer_frame_index(const gn_renderer *r); /* the last frame submitted by gn_render */
 
 /* Waits until the GPU has finished every submitted frame. */
-gn_result gn_renderer_wait_idle(gn_renderer *r, gn_error *err);
+GN_API gn_result gn_renderer_wait_idle(gn_renderer *r, gn_error *err);
 
 /* ---- presenting to a window ------------------------------------------------------------------
  * The caller owns the window; the renderer owns a swapchain on its surface. With a surface
@@ -460,7 +472,7 @@ gn_result gn_renderer_wait_idle(gn_renderer *r, gn_error *err);
  * the next swapchain image and presents it. A swapchain that is out of date (the window was
  * resized) is recreated; while the window has no area (minimised) frames render but are not
  * presented. docs/ARCHITECTURE.md, "Presenting". */
-void *gn_renderer_vk_instance(const gn_renderer *r); /* the VkInstance: create the surface with it */
+GN_API void *gn_renderer_vk_instance(const gn_renderer *r); /* the VkInstance: create the surface with it */
 
 typedef struct gn_surface_desc {
     uint64_t surface; /* a VkSurfaceKHR of gn_renderer_vk_instance; the renderer owns it from here */
@@ -468,11 +480,12 @@ typedef struct gn_surface_desc {
 } gn_surface_desc;
 /* Needs a renderer made with presentable; fails (and destroys the surface) when the device
  * cannot present to it. A second call replaces the first surface. */
-gn_result gn_renderer_attach_surface(gn_renderer *r, const gn_surface_desc *d, gn_error *err);
-gn_result gn_renderer_set_vsync(gn_renderer *r, bool vsync, gn_error *err); /* rebuilds the swapchain */
+GN_API gn_result gn_renderer_attach_surface(gn_renderer *r, const gn_surface_desc *d, gn_error *err);
+GN_API gn_result gn_renderer_set_vsync(gn_renderer *r, bool vsync,
+                                       gn_error *err); /* rebuilds the swapchain */
 /* A new output size (the window's framebuffer): waits for the GPU and remakes the render
  * targets; the swapchain follows on the next frame. The next frame starts without history. */
-gn_result gn_renderer_resize(gn_renderer *r, uint32_t width, uint32_t height, gn_error *err);
+GN_API gn_result gn_renderer_resize(gn_renderer *r, uint32_t width, uint32_t height, gn_error *err);
 
 typedef struct gn_present_stats {
     uint64_t presented;     /* frames handed to the window */
@@ -482,7 +495,7 @@ typedef struct gn_present_stats {
     uint32_t image_count;
     bool vsync;
 } gn_present_stats;
-void gn_renderer_present_stats(const gn_renderer *r, gn_present_stats *out);
+GN_API void gn_renderer_present_stats(const gn_renderer *r, gn_present_stats *out);
 
 #ifdef __cplusplus
 }
