@@ -6,13 +6,13 @@
 
 #include "truth.h"
 
+#include "cli_error.h"
 #include "decide/camera.h"
 
 #include <embree3/rtcore.h>
 
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,18 +49,6 @@ static double gn_truth_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-static gn_result gn_truth_fail(gn_error *err, gn_result code, const char *fmt, ...)
-{
-    if (err) {
-        err->code = code;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
 /* Embree reports errors through this callback as well as rtcGetDeviceError; the callback
  * carries the text, so keep the first one for the gn_error. */
 static void gn_truth_on_error(void *user, enum RTCError code, const char *str)
@@ -76,7 +64,7 @@ static gn_result gn_truth_check(gn_truth *t, const char *what, gn_error *err)
     enum RTCError e = rtcGetDeviceError(t->device);
     if (e == RTC_ERROR_NONE && t->first_error[0] == '\0') return GN_OK;
     gn_result code = e == RTC_ERROR_OUT_OF_MEMORY ? GN_ERROR_OUT_OF_MEMORY : GN_ERROR_BAD_DATA;
-    return gn_truth_fail(err, code, "embree: %s: %s", what, t->first_error[0] ? t->first_error : "error");
+    return gn_cli_error(err, code, "embree: %s: %s", what, t->first_error[0] ? t->first_error : "error");
 }
 
 /* One Embree scene holding one mesh's triangles. Positions are shared when Embree's 16-byte
@@ -137,7 +125,7 @@ static gn_result gn_truth_build(gn_truth *t, const gn_scene *s, gn_error *err)
     gn_scene_get_info(s, &info);
     t->mesh_count = info.meshes;
     t->meshes = calloc(info.meshes ? info.meshes : 1, sizeof *t->meshes);
-    if (!t->meshes) return gn_truth_fail(err, GN_ERROR_OUT_OF_MEMORY, "embree: %u mesh scenes", info.meshes);
+    if (!t->meshes) return gn_cli_error(err, GN_ERROR_OUT_OF_MEMORY, "embree: %u mesh scenes", info.meshes);
     for (uint32_t i = 0; i < info.meshes; i++) {
         gn_mesh_view m;
         if (gn_scene_get_mesh(s, i, &m, err) != GN_OK) return err ? err->code : GN_ERROR_INVALID_ARGUMENT;
@@ -147,11 +135,11 @@ static gn_result gn_truth_build(gn_truth *t, const gn_scene *s, gn_error *err)
         snprintf(what, sizeof what, "mesh %u (%u triangles)", i, m.index_count / 3);
         gn_result r = gn_truth_check(t, what, err);
         if (r != GN_OK) return r;
-        if (!t->meshes[i]) return gn_truth_fail(err, GN_ERROR_BAD_DATA, "embree: %s: no scene", what);
+        if (!t->meshes[i]) return gn_cli_error(err, GN_ERROR_BAD_DATA, "embree: %s: no scene", what);
     }
     t->xform_count = info.instances;
     t->xforms = calloc(info.instances ? info.instances : 1, sizeof *t->xforms);
-    if (!t->xforms) return gn_truth_fail(err, GN_ERROR_OUT_OF_MEMORY, "embree: %u instances", info.instances);
+    if (!t->xforms) return gn_cli_error(err, GN_ERROR_OUT_OF_MEMORY, "embree: %u instances", info.instances);
     t->top = rtcNewScene(t->device);
     if (!t->top) return gn_truth_check(t, "top-level scene", err);
     rtcSetSceneFlags(t->top, RTC_SCENE_FLAG_CONTEXT_FILTER_FUNCTION);
@@ -159,8 +147,8 @@ static gn_result gn_truth_build(gn_truth *t, const gn_scene *s, gn_error *err)
         gn_instance_desc d;
         if (gn_scene_get_instance(s, i, &d, err) != GN_OK) return err ? err->code : GN_ERROR_INVALID_ARGUMENT;
         if (d.mesh >= t->mesh_count)
-            return gn_truth_fail(err, GN_ERROR_BAD_DATA, "embree: instance %u uses mesh %u of %u", i, d.mesh,
-                                 t->mesh_count);
+            return gn_cli_error(err, GN_ERROR_BAD_DATA, "embree: instance %u uses mesh %u of %u", i, d.mesh,
+                                t->mesh_count);
         if (!t->meshes[d.mesh]) continue; /* an empty mesh casts nothing */
         if (gn_truth_add_instance(t, i, &d) != GN_OK) return gn_truth_check(t, "instance", err);
     }
@@ -171,19 +159,19 @@ static gn_result gn_truth_build(gn_truth *t, const gn_scene *s, gn_error *err)
 gn_truth *gn_truth_create(const gn_scene *s, gn_error *err)
 {
     if (!s) {
-        gn_truth_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_truth_create: a scene is required");
+        gn_cli_error(err, GN_ERROR_INVALID_ARGUMENT, "gn_truth_create: a scene is required");
         return NULL;
     }
     gn_truth *t = calloc(1, sizeof *t);
     if (!t) {
-        gn_truth_fail(err, GN_ERROR_OUT_OF_MEMORY, "gn_truth_create: out of memory");
+        gn_cli_error(err, GN_ERROR_OUT_OF_MEMORY, "gn_truth_create: out of memory");
         return NULL;
     }
     double t0 = gn_truth_now_ms();
     t->device = rtcNewDevice(NULL);
     if (!t->device) {
-        gn_truth_fail(err, GN_ERROR_BAD_DATA, "embree: cannot create a device (error %d)",
-                      (int)rtcGetDeviceError(NULL));
+        gn_cli_error(err, GN_ERROR_BAD_DATA, "embree: cannot create a device (error %d)",
+                     (int)rtcGetDeviceError(NULL));
         free(t);
         return NULL;
     }
@@ -362,7 +350,7 @@ gn_result gn_truth_mask(const gn_truth *t, const gn_truth_frame *f, uint8_t *mas
                         gn_error *err)
 {
     if (!t || !f || !f->depth || !f->view || !mask || f->width == 0 || f->height == 0)
-        return gn_truth_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_truth_mask: arguments are required");
+        return gn_cli_error(err, GN_ERROR_INVALID_ARGUMENT, "gn_truth_mask: arguments are required");
     double t0 = gn_truth_now_ms();
     gn_truth_job j = {.t = t, .f = f, .mask = mask};
     for (int i = 0; i < 16; i++) j.inv[i] = f->view->inv_view_proj[i];
@@ -488,7 +476,7 @@ gn_result gn_truth_ids(const gn_truth *t, const gn_truth_frame *f, uint32_t *ids
                        gn_error *err)
 {
     if (!t || !f || !f->view || !ids || f->width == 0 || f->height == 0)
-        return gn_truth_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_truth_ids: arguments are required");
+        return gn_cli_error(err, GN_ERROR_INVALID_ARGUMENT, "gn_truth_ids: arguments are required");
     double t0 = gn_truth_now_ms();
     gn_truth_id_job j = {.t = t, .f = f, .ids = ids};
     for (int i = 0; i < 16; i++) j.inv[i] = f->view->inv_view_proj[i];
