@@ -7,7 +7,6 @@
 #include "truth.h"
 
 #include "cli_error.h"
-#include "decide/camera.h"
 
 #include <embree3/rtcore.h>
 
@@ -204,7 +203,7 @@ void gn_truth_sample0(uint32_t msaa, float *x, float *y)
      * returns is sample 0's (a SAMPLE_ZERO resolve), so the surface it measures lies under
      * sample 0, not under the pixel centre; starting the ray there keeps the origin on the
      * surface instead of up to half a pixel's depth gradient above or below it. */
-    gn_msaa_sample0(msaa, x, y);
+    gn_depth_sample_position(msaa, x, y);
 }
 
 typedef struct gn_truth_job {
