@@ -8,7 +8,8 @@
  * no surface are GN_TRUTH_SKY and no others are; (d) the brute-force instance ids
  * (gn_truth_ids) name the ground and the box where the render has them and nothing where it
  * has sky, also from below the ground, whose back face the rays must pass over as the
- * renderer culls it. No validation messages. */
+ * renderer culls it; (e) gn_depth_sample_position names the sample world_point uses. No
+ * validation messages. */
 #include "gpu_util.h"
 #include "shadowcmp.h"
 #include "truth.h"
@@ -157,6 +158,12 @@ static void check_ids(gn_renderer *r, const gn_truth *t, bool below, const char 
 int main(void)
 {
     gn_renderer *r = gt_renderer(W, H, 4);
+    /* world_point's sample 0 is the one gnomon.h reports (and 1 sample: the centre) */
+    float sx, sy, cx, cy;
+    gn_depth_sample_position(gn_renderer_msaa(r), &sx, &sy);
+    gn_depth_sample_position(1, &cx, &cy);
+    CHECK(sx == 0.375f && sy == 0.125f && cx == 0.5f && cy == 0.5f,
+          "depth sample at (%g, %g) for 4x, (%g, %g) for 1: not the standard sample 0", sx, sy, cx, cy);
     gn_scene *s = build_scene();
     /* At 45 N the sun stands to the south (+Z), so the shadow falls north: the camera stands
      * north of the box, above its top, looking south and down 40 degrees with a 90 degree
