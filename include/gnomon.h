@@ -497,6 +497,15 @@ typedef struct gn_present_stats {
 } gn_present_stats;
 GN_API void gn_renderer_present_stats(const gn_renderer *r, gn_present_stats *out);
 
+/* ---- where a read-back depth was measured (src/api_depth.c) ---------------------------------
+ * gn_read_depth keeps sample 0 of each pixel, which lies off the pixel's centre under MSAA. To
+ * turn a depth back into a world point, take clip ((px + x) / width * 2 - 1,
+ * (py + y) / height * 2 - 1, depth, 1) through gn_frame_view's inv_view_proj, with (x, y) from
+ * here: sample 0 of the standard sample locations (Vulkan spec, "Multisampling") for msaa
+ * samples (gn_renderer_msaa), in 0..1 from the pixel's top-left corner, y down; the centre for
+ * 1 or an unknown count. */
+GN_API void gn_depth_sample_position(uint32_t msaa, float *x, float *y); /* sample 0 in its pixel */
+
 #ifdef __cplusplus
 }
 #endif

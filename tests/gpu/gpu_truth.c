@@ -8,12 +8,15 @@
  * no surface are GN_TRUTH_SKY and no others are; (d) the brute-force instance ids
  * (gn_truth_ids) name the ground and the box where the render has them and nothing where it
  * has sky, also from below the ground, whose back face the rays must pass over as the
- * renderer culls it. No validation messages. */
+ * renderer culls it; (e) gn_depth_sample_position names the sample world_point uses; (f) in
+ * a room of single-sided walls (check_room), the sides facing away from the sun are shadowed in
+ * the truth as in the renderer, and the two agree off the edges. No validation messages. */
 #include "gpu_util.h"
 #include "shadowcmp.h"
 #include "truth.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,8 +35,26 @@ static uint32_t add_mesh(gn_scene *s, const float *pos, uint32_t nv, const uint3
     return id;
 }
 
+/* A mesh of count (at most 6) flat quads, four vertices each: quad i is q[i][0] +- q[i][1] +-
+ * q[i][2] (centre, u, v), counter-clockwise seen from the side u x v points to, the side drawn. */
+static uint32_t add_quads(gn_scene *s, const float q[][3][3], uint32_t count)
+{
+    static const float corner[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+    float pos[24 * 3];
+    uint32_t idx[36];
+    for (uint32_t i = 0; i < count && i < 6; i++) {
+        for (int k = 0; k < 4; k++)
+            for (int a = 0; a < 3; a++)
+                pos[(i * 4 + k) * 3 + a] = q[i][0][a] + corner[k][0] * q[i][1][a] + corner[k][1] * q[i][2][a];
+        uint32_t b = i * 4, t[6] = {b, b + 1, b + 2, b, b + 2, b + 3};
+        memcpy(&idx[i * 6], t, sizeof t);
+    }
+    count = count < 6 ? count : 6;
+    return add_mesh(s, pos, 4 * count, idx, 6 * count);
+}
+
 /* A box of half-extents (1, 5, 1) about the origin, four vertices a face so faces stay flat;
- * each face is c +- u +- v with u x v = n, listed counter-clockwise seen from outside. */
+ * each face is c +- u +- v with u x v along c, facing outwards. */
 static uint32_t add_box(gn_scene *s)
 {
     static const float f[6][3][3] = {
@@ -42,17 +63,7 @@ static uint32_t add_box(gn_scene *s)
         {{0, 5, 0}, {1, 0, 0}, {0, 0, -1}}, {{0, -5, 0}, {1, 0, 0}, {0, 0, 1}},
         {{0, 0, 1}, {1, 0, 0}, {0, 5, 0}},  {{0, 0, -1}, {-1, 0, 0}, {0, 5, 0}},
     };
-    static const float corner[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
-    float pos[24 * 3];
-    uint32_t idx[36];
-    for (int i = 0; i < 6; i++) {
-        for (int k = 0; k < 4; k++)
-            for (int a = 0; a < 3; a++)
-                pos[(i * 4 + k) * 3 + a] = f[i][0][a] + corner[k][0] * f[i][1][a] + corner[k][1] * f[i][2][a];
-        uint32_t b = (uint32_t)i * 4, q[6] = {b, b + 1, b + 2, b, b + 2, b + 3};
-        memcpy(&idx[i * 6], q, sizeof q);
-    }
-    return add_mesh(s, pos, 24, idx, 36);
+    return add_quads(s, f, 6);
 }
 
 static gn_scene *build_scene(void)
@@ -154,9 +165,127 @@ static void check_ids(gn_renderer *r, const gn_truth *t, bool below, const char 
     free(ids);
 }
 
+/* After a failed check: <name>.diff.png (truth against render, as gn_shadow_diff_rgba colours
+ * them), <name>.mask.png (the truth mask) and <name>.image.png (the render). */
+static void write_failure_pngs(const char *name, const uint8_t *truth, const uint8_t *render,
+                               const uint8_t *mask, const uint8_t *image)
+{
+    if (!gn_check_failures) return;
+    char path[256];
+    uint8_t *pic = malloc(W * H * 4);
+    if (pic) {
+        gn_shadow_diff_rgba(truth, render, W, H, pic);
+        snprintf(path, sizeof path, "%s.diff.png", name);
+        gt_write_png(path, pic, W, H);
+        gn_shadow_mask_rgba(mask, W, H, pic);
+        snprintf(path, sizeof path, "%s.mask.png", name);
+        gt_write_png(path, pic, W, H);
+        free(pic);
+    }
+    snprintf(path, sizeof path, "%s.image.png", name);
+    gt_write_png(path, image, W, H);
+}
+
+/* (f) A room of single-sided walls facing inward, 10 x 10 m and 4 m high, roofed over its north
+ * half and open to the sky over the rest, seen from inside under the same morning sun. Its south
+ * and east walls and its ceiling face away from the sun (south-east and high), so the renderer
+ * has them in their own shadow (N.L <= 0), while a ray from them towards the sun escapes through
+ * the zero-thickness wall or roof it starts on: the truth must call them shadowed too. */
+static void check_room(gn_renderer *r)
+{
+    /* centre, u, v of each quad (add_quads): u x v is the side drawn */
+    static const float q[6][3][3] = {
+        {{0, 0, 0}, {60, 0, 0}, {0, 0, -60}},     /* ground, +Y */
+        {{0, 2, 5}, {-5, 0, 0}, {0, 2, 0}},       /* south wall, facing north (-Z) */
+        {{0, 2, -5}, {5, 0, 0}, {0, 2, 0}},       /* north wall, +Z */
+        {{5, 2, 0}, {0, 0, 5}, {0, 2, 0}},        /* east wall, -X */
+        {{-5, 2, 0}, {0, 0, -5}, {0, 2, 0}},      /* west wall, +X */
+        {{0, 4, -2.5f}, {5, 0, 0}, {0, 0, 2.5f}}, /* ceiling over z -5..0, facing down */
+    };
+    gn_error err = {0};
+    gn_scene *s = NULL;
+    CHECK(gn_scene_create(&s, &err) == GN_OK, "%s", err.message);
+    if (!s) exit(1);
+    uint32_t mesh = add_quads(s, q, 6), mat = 0;
+    gn_material_desc md = {.base_color = {0.7f, 0.7f, 0.7f, 1}};
+    CHECK(gn_scene_add_material(s, &md, &mat, &err) == GN_OK, "%s", err.message);
+    gn_instance_desc in = {.mesh = mesh, .material = mat};
+    CHECK(gn_scene_add_instance(s, &in, NULL, &err) == GN_OK, "%s", err.message);
+
+    /* inside, near the north wall, looking south and a little up: the south wall, both side
+     * walls' southern parts, the floor, the ceiling overhead and the sky over the open half */
+    gn_frame_desc f = {
+        .camera = {.position = {0.0f, 1.5f, -4.0f}, .yaw = 180.0f, .pitch = 10.0f, .fov_y = 90.0f},
+        .time_of_day = 10.0f,
+        .latitude = 45.0f,
+        .day_of_year = 172,
+        .view = GN_VIEW_SHADOW};
+    uint8_t *shadow = gt_render(r, s, &f);
+    float *depth = malloc(W * H * sizeof *depth);
+    uint8_t *mask = malloc(W * H);
+    if (!depth || !mask) exit(1);
+    gn_frame_view v;
+    CHECK(gn_read_depth(r, depth, &err) == GN_OK, "%s", err.message);
+    CHECK(gn_get_frame_view(r, &v, &err) == GN_OK, "%s", err.message);
+    gn_truth *t = gn_truth_create(s, &err);
+    CHECK(t != NULL, "%s", err.message);
+    if (!t) exit(gn_check_exit());
+    gn_truth_frame tf = {.depth = depth, .width = W, .height = H, .msaa = gn_renderer_msaa(r), .view = &v};
+    CHECK(gn_truth_mask(t, &tf, mask, NULL, &err) == GN_OK, "%s", err.message);
+
+    /* the surfaces facing away from the sun, away from their edges */
+    uint32_t away = 0, away_truth_lit = 0, away_render_lit = 0;
+    for (uint32_t y = 0; y < H; y++)
+        for (uint32_t x = 0; x < W; x++) {
+            size_t i = (size_t)y * W + x;
+            if (depth[i] <= 0.0f) continue;
+            double p[3];
+            world_point(&v, x, y, depth[i], p);
+            bool south = fabs(p[2] - 5.0) < 0.02 && fabs(p[0]) < 4.8 && p[1] > 0.2 && p[1] < 3.8;
+            bool east = fabs(p[0] - 5.0) < 0.02 && fabs(p[2]) < 4.8 && p[1] > 0.2 && p[1] < 3.8;
+            bool ceiling = fabs(p[1] - 4.0) < 0.02 && fabs(p[0]) < 4.8 && p[2] > -4.8 && p[2] < -0.2;
+            if (!south && !east && !ceiling) continue;
+            away++;
+            away_truth_lit += mask[i] != GN_TRUTH_SHADOWED;
+            away_render_lit += shadow[4 * i] >= 128;
+        }
+    gn_shadow_agreement a;
+    CHECK(gn_shadow_compare(mask, shadow, W, H, &a), "out of memory");
+    printf("gpu_truth: room: sun (%.2f %.2f %.2f); %u px on walls and ceiling facing away from it, the truth "
+           "calls %u of them lit, the render %u; agreement %.4f, off the edges %.4f (false lit %.4f, false "
+           "shadow %.4f)\n",
+           v.sun_direction[0], v.sun_direction[1], v.sun_direction[2], away, away_truth_lit, away_render_lit,
+           a.agreement_all, a.agreement_off_edge, a.false_lit, a.false_shadow);
+    CHECK(v.sun_direction[0] > 0.1f && v.sun_direction[2] > 0.1f,
+          "sun (%.2f %.2f %.2f): the set-up expects it to the south-east", v.sun_direction[0],
+          v.sun_direction[1], v.sun_direction[2]);
+    CHECK(away >= 3000, "only %u px facing away from the sun: the set-up sees too little", away);
+    CHECK(away_render_lit <= away / 100, "the render lights %u of %u px facing away from the sun",
+          away_render_lit, away);
+    CHECK(away_truth_lit <= away / 100, "the truth lights %u of %u px facing away from the sun",
+          away_truth_lit, away);
+    /* and over the whole room, renderer and truth agree (measured 99.9% off the edges) */
+    CHECK(a.agreement_off_edge > 0.99,
+          "room: agreement off the edges %.4f (false lit %.4f, false shadow %.4f)", a.agreement_off_edge,
+          a.false_lit, a.false_shadow);
+    GT_CHECK_VALIDATION(r, "rendering the room");
+    write_failure_pngs("gpu_truth.room", mask, shadow, mask, shadow);
+    gn_truth_destroy(t);
+    gn_scene_destroy(s);
+    free(shadow);
+    free(depth);
+    free(mask);
+}
+
 int main(void)
 {
     gn_renderer *r = gt_renderer(W, H, 4);
+    /* world_point's sample 0 is the one gnomon.h reports (and 1 sample: the centre) */
+    float sx, sy, cx, cy;
+    gn_depth_sample_position(gn_renderer_msaa(r), &sx, &sy);
+    gn_depth_sample_position(1, &cx, &cy);
+    CHECK(sx == 0.375f && sy == 0.125f && cx == 0.5f && cy == 0.5f,
+          "depth sample at (%g, %g) for 4x, (%g, %g) for 1: not the standard sample 0", sx, sy, cx, cy);
     gn_scene *s = build_scene();
     /* At 45 N the sun stands to the south (+Z), so the shadow falls north: the camera stands
      * north of the box, above its top, looking south and down 40 degrees with a 90 degree
@@ -239,18 +368,9 @@ int main(void)
     free(gt_render(r, s, &under));
     check_ids(r, t, true, "from below");
     GT_CHECK_VALIDATION(r, "rendering the truth test's scene");
+    check_room(r);
 
-    if (gn_check_failures) {
-        uint8_t *pic = malloc(W * H * 4);
-        if (pic) {
-            gn_shadow_diff_rgba(kept, expect, W, H, pic);
-            gt_write_png("gpu_truth.diff.png", pic, W, H);
-            gn_shadow_mask_rgba(mask, W, H, pic);
-            gt_write_png("gpu_truth.mask.png", pic, W, H);
-            free(pic);
-        }
-        gt_write_png("gpu_truth.final.png", final, W, H);
-    }
+    write_failure_pngs("gpu_truth", kept, expect, mask, final);
     gn_truth_destroy(t);
     gn_scene_destroy(s);
     gn_renderer_destroy(r);

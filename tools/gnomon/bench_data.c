@@ -1,5 +1,5 @@
 /* Bench samples and their summary; see bench_data.h. Percentiles come from
- * gn_series_stats_compute (nearest rank on a sorted copy), shared with the library. */
+ * gn_series_stats_compute (series_stats.c: nearest rank on a sorted copy). */
 #include "bench_data.h"
 
 #include "json.h"

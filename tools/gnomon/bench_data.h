@@ -3,8 +3,8 @@
 #ifndef GN_CLI_BENCH_DATA_H
 #define GN_CLI_BENCH_DATA_H
 
-#include "decide/stats.h"
 #include "gnomon.h"
+#include "series_stats.h"
 
 #include <stdio.h>
 

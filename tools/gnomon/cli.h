@@ -34,10 +34,11 @@ int gn_cli_fail(const char *command, const gn_error *err);
  * help and gives GN_EXIT_OK; an error prints msg and gives GN_EXIT_USAGE. */
 #define GN_CLI_GO_ON (-1)
 /* The scene a command names: the built-in town (seed, scale) or a file / map (gn_scene_load). */
-/* Renders f; with virtual shadow maps, again until the page cache has settled (a frame that
- * renders no page and leaves none waiting, as a still camera reaches after a cut: MARK's
- * requests arrive two frames late and at most the page budget is rendered a frame), at most
- * GN_CLI_SETTLE_FRAMES frames. *frames: how many were rendered; stats: the last settled one's. */
+/* Renders f; with virtual shadow maps, again until the page cache has settled (a frame after
+ * the first two that renders no page and leaves none waiting, as a still camera reaches after a
+ * cut: at most the page budget is rendered a frame; whether it requested any or none; a frame
+ * in which the VSM did not run, the sun being down, at once), at most GN_CLI_SETTLE_FRAMES
+ * frames. *frames: how many were rendered; stats: the last settled one's. */
 #define GN_CLI_SETTLE_FRAMES 256
 gn_result gn_cli_render_settled(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, uint32_t *frames,
                                 gn_frame_stats *stats, gn_error *err);

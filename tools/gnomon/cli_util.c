@@ -113,9 +113,12 @@ gn_result gn_cli_render_settled(gn_renderer *r, gn_scene *s, const gn_frame_desc
         res = gn_renderer_wait_idle(r, err);
         if (!res) res = gn_get_frame_stats(r, stats, err);
         if (res) return res;
-        if (*frames > 2 && stats->vsm_pages_requested && !stats->vsm_pages_waiting &&
-            !stats->vsm_pages_rendered_static && !stats->vsm_pages_rendered_dynamic)
-            return GN_OK;
+        /* A cache with nothing to request is settled too: with the sun down the VSM does not run
+         * (its pool counts zero) and a view of sky asks for no page; waiting for a request
+         * there ran every night render to the limit. */
+        bool idle = !stats->vsm_pages_waiting && !stats->vsm_pages_rendered_static &&
+                    !stats->vsm_pages_rendered_dynamic;
+        if (idle && (*frames > 2 || !stats->vsm_pool_pages)) return GN_OK;
         if ((res = gn_render(r, s, f, err)) != GN_OK) return res;
     }
     return GN_OK;

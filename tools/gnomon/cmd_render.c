@@ -58,8 +58,8 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
     if (gn_cli_render_settled(*r, *scene, &frame, &settled, &vs, &err) != GN_OK)
         return gn_cli_fail("render", &err);
     if (shadow_mode == GN_SHADOWS_VSM)
-        printf("vsm: the page cache settled after %u frames (%u pages requested)\n", settled,
-               vs.vsm_pages_requested);
+        printf("vsm: the page cache settled after %u frame%s (%u pages requested)\n", settled,
+               settled == 1 ? "" : "s", vs.vsm_pages_requested);
 
     size_t bytes = (size_t)o->frame.size[0] * o->frame.size[1] * 4;
     uint8_t *pixels = malloc(bytes);

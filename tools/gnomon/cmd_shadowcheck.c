@@ -84,8 +84,12 @@ static int gn_check_view_run(gn_check_run *c, uint32_t i)
         ok = ok && gn_check_write_png(o->out_dir, i, "diff", c->picture, w, h);
         if (!ok) return GN_EXIT_RUNTIME;
     }
-    fprintf(stderr, "view %u: sun %.1f deg, %llu rays in %.0f ms (%.2f Mrays/s)\n", i, fv.sun_elevation,
-            (unsigned long long)st.rays, st.ms, st.ms > 0 ? (double)st.rays / st.ms * 1e-3 : 0.0);
+    char cache[64] = ""; /* how long the VSM's page cache took, as gnomon render says it */
+    if (f.shadows == GN_SHADOWS_VSM)
+        snprintf(cache, sizeof cache, ", the page cache settled after %u frame%s", settled,
+                 settled == 1 ? "" : "s");
+    fprintf(stderr, "view %u: sun %.1f deg%s, %llu rays in %.0f ms (%.2f Mrays/s)\n", i, fv.sun_elevation,
+            cache, (unsigned long long)st.rays, st.ms, st.ms > 0 ? (double)st.rays / st.ms * 1e-3 : 0.0);
     return GN_EXIT_OK;
 }
 

@@ -61,7 +61,8 @@ static int gn_shadowref_run(const gn_shadowref_opts *o, gn_renderer **r, gn_scen
             printf("rays: %llu in %.1f ms on %u threads, %.2f Mrays/s; %.1f%% of surface pixels shadowed\n",
                    (unsigned long long)st.rays, st.ms, st.threads,
                    st.ms > 0 ? (double)st.rays / st.ms * 1e-3 : 0.0,
-                   st.rays ? 100.0 * (double)shadowed / (double)st.rays : 0.0);
+                   st.rays + st.facing_away ? 100.0 * (double)shadowed / (double)(st.rays + st.facing_away)
+                                            : 0.0);
         }
     }
     free(depth);

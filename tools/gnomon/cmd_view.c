@@ -4,8 +4,8 @@
 #define GLFW_INCLUDE_VULKAN /* glfwCreateWindowSurface's types; gnomon's Vulkan calls stay in src/vk */
 #include <GLFW/glfw3.h>
 
-#include "base/error.h"
 #include "cli.h"
+#include "cli_error.h"
 #include "cmd_opts.h"
 #include "view_input.h"
 #include "view_keys.h"
@@ -95,8 +95,8 @@ static gn_result gn_make_surface(void *instance, void *user, uint64_t *surface, 
     VkSurfaceKHR s = VK_NULL_HANDLE;
     VkResult r = glfwCreateWindowSurface((VkInstance)instance, (GLFWwindow *)user, NULL, &s);
     if (r != VK_SUCCESS)
-        return gn_fail(err, GN_ERROR_VULKAN, "glfwCreateWindowSurface failed (VkResult %d): %s", (int)r,
-                       gn_glfw_last_error);
+        return gn_cli_error(err, GN_ERROR_VULKAN, "glfwCreateWindowSurface failed (VkResult %d): %s", (int)r,
+                            gn_glfw_last_error);
     *surface = (uint64_t)s;
     return GN_OK;
 }
@@ -289,7 +289,7 @@ static bool gn_viewer_fit(gn_viewer *v, gn_error *err, gn_result *res)
     *res = gn_renderer_resize(v->session.r, (uint32_t)fw, (uint32_t)fh, err);
     gn_canvas_free(&v->overlay);
     if (!*res && !gn_canvas_init_rgba(&v->overlay, fw, fh))
-        *res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for a %dx%d overlay", fw, fh);
+        *res = gn_cli_error(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for a %dx%d overlay", fw, fh);
     v->state.opts.frame.size[0] = (uint32_t)fw, v->state.opts.frame.size[1] = (uint32_t)fh;
     return !*res;
 }

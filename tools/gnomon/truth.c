@@ -6,13 +6,12 @@
 
 #include "truth.h"
 
-#include "decide/camera.h"
+#include "cli_error.h"
 
 #include <embree3/rtcore.h>
 
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,18 +48,6 @@ static double gn_truth_now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-static gn_result gn_truth_fail(gn_error *err, gn_result code, const char *fmt, ...)
-{
-    if (err) {
-        err->code = code;
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err->message, sizeof err->message, fmt, ap);
-        va_end(ap);
-    }
-    return code;
-}
-
 /* Embree reports errors through this callback as well as rtcGetDeviceError; the callback
  * carries the text, so keep the first one for the gn_error. */
 static void gn_truth_on_error(void *user, enum RTCError code, const char *str)
@@ -76,7 +63,7 @@ static gn_result gn_truth_check(gn_truth *t, const char *what, gn_error *err)
     enum RTCError e = rtcGetDeviceError(t->device);
     if (e == RTC_ERROR_NONE && t->first_error[0] == '\0') return GN_OK;
     gn_result code = e == RTC_ERROR_OUT_OF_MEMORY ? GN_ERROR_OUT_OF_MEMORY : GN_ERROR_BAD_DATA;
-    return gn_truth_fail(err, code, "embree: %s: %s", what, t->first_error[0] ? t->first_error : "error");
+    return gn_cli_error(err, code, "embree: %s: %s", what, t->first_error[0] ? t->first_error : "error");
 }
 
 /* One Embree scene holding one mesh's triangles. Positions are shared when Embree's 16-byte
@@ -137,7 +124,7 @@ static gn_result gn_truth_build(gn_truth *t, const gn_scene *s, gn_error *err)
     gn_scene_get_info(s, &info);
     t->mesh_count = info.meshes;
     t->meshes = calloc(info.meshes ? info.meshes : 1, sizeof *t->meshes);
-    if (!t->meshes) return gn_truth_fail(err, GN_ERROR_OUT_OF_MEMORY, "embree: %u mesh scenes", info.meshes);
+    if (!t->meshes) return gn_cli_error(err, GN_ERROR_OUT_OF_MEMORY, "embree: %u mesh scenes", info.meshes);
     for (uint32_t i = 0; i < info.meshes; i++) {
         gn_mesh_view m;
         if (gn_scene_get_mesh(s, i, &m, err) != GN_OK) return err ? err->code : GN_ERROR_INVALID_ARGUMENT;
@@ -147,11 +134,11 @@ static gn_result gn_truth_build(gn_truth *t, const gn_scene *s, gn_error *err)
         snprintf(what, sizeof what, "mesh %u (%u triangles)", i, m.index_count / 3);
         gn_result r = gn_truth_check(t, what, err);
         if (r != GN_OK) return r;
-        if (!t->meshes[i]) return gn_truth_fail(err, GN_ERROR_BAD_DATA, "embree: %s: no scene", what);
+        if (!t->meshes[i]) return gn_cli_error(err, GN_ERROR_BAD_DATA, "embree: %s: no scene", what);
     }
     t->xform_count = info.instances;
     t->xforms = calloc(info.instances ? info.instances : 1, sizeof *t->xforms);
-    if (!t->xforms) return gn_truth_fail(err, GN_ERROR_OUT_OF_MEMORY, "embree: %u instances", info.instances);
+    if (!t->xforms) return gn_cli_error(err, GN_ERROR_OUT_OF_MEMORY, "embree: %u instances", info.instances);
     t->top = rtcNewScene(t->device);
     if (!t->top) return gn_truth_check(t, "top-level scene", err);
     rtcSetSceneFlags(t->top, RTC_SCENE_FLAG_CONTEXT_FILTER_FUNCTION);
@@ -159,8 +146,8 @@ static gn_result gn_truth_build(gn_truth *t, const gn_scene *s, gn_error *err)
         gn_instance_desc d;
         if (gn_scene_get_instance(s, i, &d, err) != GN_OK) return err ? err->code : GN_ERROR_INVALID_ARGUMENT;
         if (d.mesh >= t->mesh_count)
-            return gn_truth_fail(err, GN_ERROR_BAD_DATA, "embree: instance %u uses mesh %u of %u", i, d.mesh,
-                                 t->mesh_count);
+            return gn_cli_error(err, GN_ERROR_BAD_DATA, "embree: instance %u uses mesh %u of %u", i, d.mesh,
+                                t->mesh_count);
         if (!t->meshes[d.mesh]) continue; /* an empty mesh casts nothing */
         if (gn_truth_add_instance(t, i, &d) != GN_OK) return gn_truth_check(t, "instance", err);
     }
@@ -171,19 +158,19 @@ static gn_result gn_truth_build(gn_truth *t, const gn_scene *s, gn_error *err)
 gn_truth *gn_truth_create(const gn_scene *s, gn_error *err)
 {
     if (!s) {
-        gn_truth_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_truth_create: a scene is required");
+        gn_cli_error(err, GN_ERROR_INVALID_ARGUMENT, "gn_truth_create: a scene is required");
         return NULL;
     }
     gn_truth *t = calloc(1, sizeof *t);
     if (!t) {
-        gn_truth_fail(err, GN_ERROR_OUT_OF_MEMORY, "gn_truth_create: out of memory");
+        gn_cli_error(err, GN_ERROR_OUT_OF_MEMORY, "gn_truth_create: out of memory");
         return NULL;
     }
     double t0 = gn_truth_now_ms();
     t->device = rtcNewDevice(NULL);
     if (!t->device) {
-        gn_truth_fail(err, GN_ERROR_BAD_DATA, "embree: cannot create a device (error %d)",
-                      (int)rtcGetDeviceError(NULL));
+        gn_cli_error(err, GN_ERROR_BAD_DATA, "embree: cannot create a device (error %d)",
+                     (int)rtcGetDeviceError(NULL));
         free(t);
         return NULL;
     }
@@ -216,8 +203,54 @@ void gn_truth_sample0(uint32_t msaa, float *x, float *y)
      * returns is sample 0's (a SAMPLE_ZERO resolve), so the surface it measures lies under
      * sample 0, not under the pixel centre; starting the ray there keeps the origin on the
      * surface instead of up to half a pixel's depth gradient above or below it. */
-    gn_msaa_sample0(msaa, x, y);
+    gn_depth_sample_position(msaa, x, y);
 }
+
+/* ---- back faces -------------------------------------------------------------------------- */
+
+/* A thread's intersect context for rays from the camera, with what its filter needs; Embree passes the filter
+ * the context's address, so the Embree part comes first. */
+typedef struct gn_truth_cull_context {
+    struct RTCIntersectContext rtc;
+    const gn_truth *t;
+    uint64_t back_faces;
+} gn_truth_cull_context;
+
+static double gn_truth_det3(const float *m)
+{
+    return m[0] * ((double)m[5] * m[10] - (double)m[6] * m[9]) -
+           m[4] * ((double)m[1] * m[10] - (double)m[2] * m[9]) +
+           m[8] * ((double)m[1] * m[6] - (double)m[2] * m[5]);
+}
+
+/* Passes over back faces, as the renderer's rasterizer culls them. Embree hands the filter the
+ * ray and hit in the instance's object space; there a hit is front-facing when the ray runs
+ * against Ng (Embree's Ng = (v1 - v0) x (v2 - v0), towards the side from which the triangle is
+ * counter-clockwise). A mirroring transform (negative determinant) reverses the winding the
+ * rasterizer sees, so it reverses the test. Edge-on hits cover no pixel on the GPU: passed
+ * over too. The arrays are Embree's SoA layouts (rtcore_ray.h; its accessors are C++ only):
+ * RTCRayN holds org x, y, z, tnear, then dir x, y, z, N floats each; RTCHitN Ng x, y, z, u, v,
+ * primID, geomID, then instID. */
+static void gn_truth_cull_back_faces(const struct RTCFilterFunctionNArguments *a)
+{
+    gn_truth_cull_context *c = (gn_truth_cull_context *)a->context;
+    const float *ray = (const float *)a->ray, *hit = (const float *)a->hit;
+    const unsigned *hit_u = (const unsigned *)a->hit;
+    unsigned n = a->N;
+    for (unsigned i = 0; i < n; i++) {
+        if (!a->valid[i]) continue;
+        double facing = (double)ray[4 * n + i] * hit[i] + (double)ray[5 * n + i] * hit[n + i] +
+                        (double)ray[6 * n + i] * hit[2 * n + i];
+        unsigned inst = hit_u[7 * n + i];
+        if (inst < c->t->xform_count && gn_truth_det3(c->t->xforms[inst]) < 0.0) facing = -facing;
+        if (facing >= 0.0) {
+            a->valid[i] = 0;
+            c->back_faces++;
+        }
+    }
+}
+
+/* ---- the shadow mask ---------------------------------------------------------------------- */
 
 typedef struct gn_truth_job {
     const gn_truth *t;
@@ -227,32 +260,39 @@ typedef struct gn_truth_job {
     double sun[3];
     float sx, sy;
     atomic_uint next_row;
-    atomic_ullong rays, grazing;
+    atomic_ullong rays, grazing, facing_away;
 } gn_truth_job;
 
-/* Whether the surface the depth buffer saw at p is edge-on to the sun: a primary ray from the
- * camera finds it (when it lands within 2% of the depth's distance, i.e. the same surface)
- * and its geometric normal, taken to world space by the instance's cofactor matrix. */
-static bool gn_truth_grazing(gn_truth_job *j, struct RTCIntersectContext *ctx, const double p[3], double dist)
+/* How the surface the depth buffer saw at p faces the sun. A primary ray from the camera,
+ * passing over back faces as the rasterizer does, finds it (when it lands within 2% of the
+ * depth's distance, i.e. the same surface) and its geometric normal, taken to world space by
+ * the instance's cofactor matrix and turned towards the camera: the side the renderer drew,
+ * whatever the winding or a mirroring transform say. GN_TRUTH_GRAZING within
+ * GN_TRUTH_GRAZING_COS of edge-on; GN_TRUTH_SHADOWED facing away from the sun, in its own
+ * shadow as in the renderer (N.L <= 0), however thin the surface (a single-sided wall or roof
+ * has nothing behind it for a ray to hit); GN_TRUTH_LIT facing the sun, or when the ray finds
+ * another surface: the occlusion ray decides. */
+static uint8_t gn_truth_facing(gn_truth_job *j, gn_truth_cull_context *ctx, const double p[3], double dist)
 {
     const float *cam = j->f->view->camera_position;
-    if (dist <= 0.0) return false;
+    if (dist <= 0.0) return GN_TRUTH_LIT;
+    double dir[3] = {(p[0] - cam[0]) / dist, (p[1] - cam[1]) / dist, (p[2] - cam[2]) / dist};
     struct RTCRayHit rh = {
         .ray = {.org_x = cam[0],
                 .org_y = cam[1],
                 .org_z = cam[2],
-                .dir_x = (float)((p[0] - cam[0]) / dist),
-                .dir_y = (float)((p[1] - cam[1]) / dist),
-                .dir_z = (float)((p[2] - cam[2]) / dist),
+                .dir_x = (float)dir[0],
+                .dir_y = (float)dir[1],
+                .dir_z = (float)dir[2],
                 .tnear = 0.0f,
                 .tfar = (float)(dist * 1.02 + 0.01),
                 .mask = 0xffffffffu},
         .hit = {.geomID = RTC_INVALID_GEOMETRY_ID, .instID = {RTC_INVALID_GEOMETRY_ID}},
     };
-    rtcIntersect1(j->t->top, ctx, &rh);
+    rtcIntersect1(j->t->top, &ctx->rtc, &rh);
     unsigned inst = rh.hit.instID[0];
-    if (rh.hit.geomID == RTC_INVALID_GEOMETRY_ID || inst >= j->t->xform_count) return false;
-    if (fabs(rh.ray.tfar - dist) > fmax(0.01, 0.02 * dist)) return false;
+    if (rh.hit.geomID == RTC_INVALID_GEOMETRY_ID || inst >= j->t->xform_count) return GN_TRUTH_LIT;
+    if (fabs(rh.ray.tfar - dist) > fmax(0.01, 0.02 * dist)) return GN_TRUTH_LIT;
     const float *m = j->t->xforms[inst];
     /* cofactor of the upper 3x3 (columns c0, c1, c2): rows cross(c1,c2), cross(c2,c0), cross(c0,c1) */
     double c[3][3] = {{m[0], m[1], m[2]}, {m[4], m[5], m[6]}, {m[8], m[9], m[10]}};
@@ -263,14 +303,18 @@ static bool gn_truth_grazing(gn_truth_job *j, struct RTCIntersectContext *ctx, c
         for (int r = 0; r < 3; r++) n[r] += cr[r] * ng[k];
     }
     double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (len <= 0.0) return false;
+    if (len <= 0.0) return GN_TRUTH_LIT;
+    if (n[0] * dir[0] + n[1] * dir[1] + n[2] * dir[2] > 0.0) len = -len; /* towards the camera */
     double cosl = (n[0] * j->sun[0] + n[1] * j->sun[1] + n[2] * j->sun[2]) / len;
-    return fabs(cosl) < GN_TRUTH_GRAZING_COS;
+    if (fabs(cosl) < GN_TRUTH_GRAZING_COS) return GN_TRUTH_GRAZING;
+    return cosl < 0.0 ? GN_TRUTH_SHADOWED : GN_TRUTH_LIT;
 }
 
-/* One pixel: the world position under its sample 0, then one occlusion ray to the sun. */
-static uint8_t gn_truth_pixel(gn_truth_job *j, struct RTCIntersectContext *ctx, uint32_t px, uint32_t py,
-                              float d)
+/* One pixel: the world position under its sample 0, how it faces the sun, then (facing it)
+ * one occlusion ray to the sun, *cast set. Casters are not culled: the renderer's shadow passes
+ * draw both sides. */
+static uint8_t gn_truth_pixel(gn_truth_job *j, gn_truth_cull_context *cull, struct RTCIntersectContext *ctx,
+                              uint32_t px, uint32_t py, float d, bool *cast)
 {
     const gn_truth_frame *f = j->f;
     /* Vulkan clip space: x right, y down (row 0 is the top and the projection already flips
@@ -284,6 +328,8 @@ static uint8_t gn_truth_pixel(gn_truth_job *j, struct RTCIntersectContext *ctx, 
     const float *cam = f->view->camera_position;
     double dist = sqrt((p[0] - cam[0]) * (p[0] - cam[0]) + (p[1] - cam[1]) * (p[1] - cam[1]) +
                        (p[2] - cam[2]) * (p[2] - cam[2]));
+    uint8_t facing = gn_truth_facing(j, cull, p, dist);
+    if (facing != GN_TRUTH_LIT) return facing;
     struct RTCRay ray = {
         .org_x = (float)p[0],
         .org_y = (float)p[1],
@@ -295,8 +341,8 @@ static uint8_t gn_truth_pixel(gn_truth_job *j, struct RTCIntersectContext *ctx, 
         .tfar = INFINITY,
         .mask = 0xffffffffu,
     };
-    if (gn_truth_grazing(j, ctx, p, dist)) return GN_TRUTH_GRAZING;
     rtcOccluded1(j->t->top, ctx, &ray);
+    *cast = true;
     return ray.tfar < 0.0f ? GN_TRUTH_SHADOWED : GN_TRUTH_LIT; /* Embree sets tfar to -inf on a hit */
 }
 
@@ -307,9 +353,12 @@ static void *gn_truth_worker(void *arg)
     gn_truth_job *j = arg;
     const gn_truth_frame *f = j->f;
     bool sun_up = j->sun[1] > 0.0;
-    struct RTCIntersectContext ctx;
+    struct RTCIntersectContext ctx; /* occlusion rays: every face casts */
     rtcInitIntersectContext(&ctx);
-    uint64_t rays = 0, grazing = 0;
+    gn_truth_cull_context cull = {.t = j->t}; /* primary rays: front faces only */
+    rtcInitIntersectContext(&cull.rtc);
+    cull.rtc.filter = gn_truth_cull_back_faces;
+    uint64_t rays = 0, grazing = 0, facing_away = 0;
     for (;;) {
         uint32_t y = atomic_fetch_add(&j->next_row, 1u);
         if (y >= f->height) break;
@@ -322,16 +371,17 @@ static void *gn_truth_worker(void *arg)
             } else if (!sun_up) {
                 mrow[x] = GN_TRUTH_SHADOWED; /* the sun is below the horizon: no direct light */
             } else {
-                mrow[x] = gn_truth_pixel(j, &ctx, x, y, d);
-                if (mrow[x] == GN_TRUTH_GRAZING)
-                    grazing++;
-                else
-                    rays++;
+                bool cast = false;
+                mrow[x] = gn_truth_pixel(j, &cull, &ctx, x, y, d, &cast);
+                grazing += mrow[x] == GN_TRUTH_GRAZING;
+                facing_away += mrow[x] == GN_TRUTH_SHADOWED && !cast;
+                rays += cast;
             }
         }
     }
     atomic_fetch_add(&j->rays, rays);
     atomic_fetch_add(&j->grazing, grazing);
+    atomic_fetch_add(&j->facing_away, facing_away);
     return NULL;
 }
 
@@ -362,7 +412,7 @@ gn_result gn_truth_mask(const gn_truth *t, const gn_truth_frame *f, uint8_t *mas
                         gn_error *err)
 {
     if (!t || !f || !f->depth || !f->view || !mask || f->width == 0 || f->height == 0)
-        return gn_truth_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_truth_mask: arguments are required");
+        return gn_cli_error(err, GN_ERROR_INVALID_ARGUMENT, "gn_truth_mask: arguments are required");
     double t0 = gn_truth_now_ms();
     gn_truth_job j = {.t = t, .f = f, .mask = mask};
     for (int i = 0; i < 16; i++) j.inv[i] = f->view->inv_view_proj[i];
@@ -371,11 +421,13 @@ gn_result gn_truth_mask(const gn_truth *t, const gn_truth_frame *f, uint8_t *mas
     atomic_init(&j.next_row, 0u);
     atomic_init(&j.rays, 0ull);
     atomic_init(&j.grazing, 0ull);
+    atomic_init(&j.facing_away, 0ull);
 
     uint32_t threads = gn_truth_parallel(f->height, gn_truth_worker, &j);
     if (stats)
         *stats = (gn_truth_stats){.rays = atomic_load(&j.rays),
                                   .grazing = atomic_load(&j.grazing),
+                                  .facing_away = atomic_load(&j.facing_away),
                                   .ms = gn_truth_now_ms() - t0,
                                   .threads = threads};
     return gn_truth_check((gn_truth *)t, "occlusion rays", err);
@@ -393,51 +445,9 @@ typedef struct gn_truth_id_job {
     atomic_ullong back_faces;
 } gn_truth_id_job;
 
-/* A thread's intersect context with what its filter needs; Embree passes the filter the
- * context's address, so the Embree part comes first. */
-typedef struct gn_truth_id_context {
-    struct RTCIntersectContext rtc;
-    const gn_truth *t;
-    uint64_t back_faces;
-} gn_truth_id_context;
-
-static double gn_truth_det3(const float *m)
-{
-    return m[0] * ((double)m[5] * m[10] - (double)m[6] * m[9]) -
-           m[4] * ((double)m[1] * m[10] - (double)m[2] * m[9]) +
-           m[8] * ((double)m[1] * m[6] - (double)m[2] * m[5]);
-}
-
-/* Passes over back faces, as the renderer's rasterizer culls them. Embree hands the filter the
- * ray and hit in the instance's object space; there a hit is front-facing when the ray runs
- * against Ng (Embree's Ng = (v1 - v0) x (v2 - v0), towards the side from which the triangle is
- * counter-clockwise). A mirroring transform (negative determinant) reverses the winding the
- * rasterizer sees, so it reverses the test. Edge-on hits cover no pixel on the GPU: passed
- * over too. The arrays are Embree's SoA layouts (rtcore_ray.h; its accessors are C++ only):
- * RTCRayN holds org x, y, z, tnear, then dir x, y, z, N floats each; RTCHitN Ng x, y, z, u, v,
- * primID, geomID, then instID. */
-static void gn_truth_cull_back_faces(const struct RTCFilterFunctionNArguments *a)
-{
-    gn_truth_id_context *c = (gn_truth_id_context *)a->context;
-    const float *ray = (const float *)a->ray, *hit = (const float *)a->hit;
-    const unsigned *hit_u = (const unsigned *)a->hit;
-    unsigned n = a->N;
-    for (unsigned i = 0; i < n; i++) {
-        if (!a->valid[i]) continue;
-        double facing = (double)ray[4 * n + i] * hit[i] + (double)ray[5 * n + i] * hit[n + i] +
-                        (double)ray[6 * n + i] * hit[2 * n + i];
-        unsigned inst = hit_u[7 * n + i];
-        if (inst < c->t->xform_count && gn_truth_det3(c->t->xforms[inst]) < 0.0) facing = -facing;
-        if (facing >= 0.0) {
-            a->valid[i] = 0;
-            c->back_faces++;
-        }
-    }
-}
-
 /* One pixel: a ray from the camera through sample 0, starting on the near plane (the renderer
  * clips there), to the nearest front face. */
-static uint32_t gn_truth_id_pixel(gn_truth_id_job *j, gn_truth_id_context *ctx, uint32_t px, uint32_t py)
+static uint32_t gn_truth_id_pixel(gn_truth_id_job *j, gn_truth_cull_context *ctx, uint32_t px, uint32_t py)
 {
     const gn_truth_frame *f = j->f;
     /* Vulkan clip space as in gn_truth_pixel; depth 1 is the near plane (reversed-Z) */
@@ -471,7 +481,7 @@ static uint32_t gn_truth_id_pixel(gn_truth_id_job *j, gn_truth_id_context *ctx, 
 static void *gn_truth_id_worker(void *arg)
 {
     gn_truth_id_job *j = arg;
-    gn_truth_id_context ctx = {.t = j->t};
+    gn_truth_cull_context ctx = {.t = j->t};
     rtcInitIntersectContext(&ctx.rtc);
     ctx.rtc.filter = gn_truth_cull_back_faces;
     for (;;) {
@@ -488,7 +498,7 @@ gn_result gn_truth_ids(const gn_truth *t, const gn_truth_frame *f, uint32_t *ids
                        gn_error *err)
 {
     if (!t || !f || !f->view || !ids || f->width == 0 || f->height == 0)
-        return gn_truth_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_truth_ids: arguments are required");
+        return gn_cli_error(err, GN_ERROR_INVALID_ARGUMENT, "gn_truth_ids: arguments are required");
     double t0 = gn_truth_now_ms();
     gn_truth_id_job j = {.t = t, .f = f, .ids = ids};
     for (int i = 0; i < 16; i++) j.inv[i] = f->view->inv_view_proj[i];

@@ -33,11 +33,12 @@ typedef struct gn_truth_frame {
 } gn_truth_frame;
 
 typedef struct gn_truth_stats {
-    uint64_t rays;       /* occlusion rays cast: surface pixels while the sun is up (ids: a pixel each) */
-    uint64_t grazing;    /* surface pixels left out as edge-on to the sun */
-    uint64_t back_faces; /* gn_truth_ids: hits passed over as back faces (some beyond the surface found:
-                            Embree's traversal order decides which it meets) */
-    double ms;           /* wall-clock time of the mask or the ids */
+    uint64_t rays; /* occlusion rays cast: surface pixels facing the sun while it is up (ids: a pixel each) */
+    uint64_t grazing;     /* surface pixels left out as edge-on to the sun */
+    uint64_t facing_away; /* surface pixels facing away from the sun: shadowed without a ray */
+    uint64_t back_faces;  /* gn_truth_ids: hits passed over as back faces (some beyond the surface found:
+                             Embree's traversal order decides which it meets) */
+    double ms;            /* wall-clock time of the mask or the ids */
     uint32_t threads;
 } gn_truth_stats;
 
@@ -51,8 +52,11 @@ void gn_truth_destroy(gn_truth *t);          /* NULL is fine */
 double gn_truth_build_ms(const gn_truth *t); /* BVH build time of gn_truth_create */
 
 /* Fills mask (width*height bytes, top row first) with GN_TRUTH_LIT, GN_TRUTH_SHADOWED,
- * GN_TRUTH_GRAZING or GN_TRUTH_SKY: a primary ray finds each surface pixel's geometric normal,
- * then one occlusion ray goes towards the frame's sun. stats may be NULL. */
+ * GN_TRUTH_GRAZING or GN_TRUTH_SKY: a primary ray (front faces only, as the renderer draws)
+ * finds each surface pixel's geometric normal, turned towards the camera; a surface facing away
+ * from the sun is shadowed (N.L <= 0, as in the renderer, even where a ray would escape through a
+ * single-sided wall), one facing it sends an occlusion ray towards the frame's sun. stats may be
+ * NULL. */
 gn_result gn_truth_mask(const gn_truth *t, const gn_truth_frame *f, uint8_t *mask, gn_truth_stats *stats,
                         gn_error *err);
 

@@ -1,7 +1,7 @@
 /* The viewer's renderer and scene; see view_session.h. */
 #include "view_session.h"
-#include "base/error.h"
 #include "cli.h"
+#include "cli_error.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -36,7 +36,7 @@ gn_result gn_view_session_renderer(gn_view_session *s, const gn_view_opts *o, ui
     gn_shadows mode;
     char msg[256];
     if (!gn_shadow_opts_apply(&o->shadow, "view", &rd.csm, &rd.vsm, &mode, msg, sizeof msg))
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s", msg);
+        return gn_cli_error(err, GN_ERROR_INVALID_ARGUMENT, "%s", msg);
     gn_view_session_drop(s); /* one device at a time: the old renderer (and its surface) goes first */
     gn_result res = gn_renderer_create(&rd, &s->r, err);
     uint64_t surface = 0;
@@ -93,11 +93,12 @@ gn_result gn_view_session_screenshot(gn_view_session *s, const char *path, const
                                      gn_error *err)
 {
     char msg[512];
-    if (!gn_cli_make_parent_dirs(path, msg, sizeof msg)) return gn_fail(err, GN_ERROR_IO, "%s", msg);
+    if (!gn_cli_make_parent_dirs(path, msg, sizeof msg)) return gn_cli_error(err, GN_ERROR_IO, "%s", msg);
     uint32_t w, h;
     gn_renderer_size(s->r, &w, &h);
     uint8_t *pixels = malloc((size_t)w * h * 4);
-    if (!pixels) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for a %ux%u screenshot", w, h);
+    if (!pixels)
+        return gn_cli_error(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for a %ux%u screenshot", w, h);
     gn_result res = gn_read_pixels(s->r, pixels, err);
     for (size_t i = 0; overlay && !res && i < (size_t)w * h; i++) {
         const uint8_t *o = overlay + i * 4;
@@ -105,7 +106,7 @@ gn_result gn_view_session_screenshot(gn_view_session *s, const char *path, const
         for (int c = 0; c < 3; c++) p[c] = (uint8_t)((p[c] * (255 - o[3]) + o[c] * o[3] + 127) / 255);
     }
     if (!res && !stbi_write_png(path, (int)w, (int)h, 4, pixels, (int)w * 4))
-        res = gn_fail(err, GN_ERROR_IO, "cannot write %s", path);
+        res = gn_cli_error(err, GN_ERROR_IO, "cannot write %s", path);
     free(pixels);
     return res;
 }

@@ -1,6 +1,6 @@
 /* Series statistics. Nearest rank (not interpolation) so every reported percentile is a
  * value that was actually measured. */
-#include "decide/stats.h"
+#include "series_stats.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* Series statistics: nearest-rank percentiles on hand-checked series. */
 #include <math.h>
 
-#include "check.h"
-#include "decide/stats.h"
+#include "../unit/check.h" /* CHECK(cond, fmt, ...) */
+#include "series_stats.h"
 
 static void expect(const double *v, uint32_t n, gn_series_stats want, const char *what)
 {

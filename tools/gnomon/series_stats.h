@@ -1,6 +1,7 @@
-/* Summary statistics of a timing series (frame times, pass times). */
-#ifndef GN_DECIDE_STATS_H
-#define GN_DECIDE_STATS_H
+/* Summary statistics of a timing series (frame times, pass times): gnomon bench's, so they
+ * live with the CLI (the library reports single frames). */
+#ifndef GN_CLI_SERIES_STATS_H
+#define GN_CLI_SERIES_STATS_H
 
 #include <stdint.h>
 
