@@ -3,12 +3,13 @@
  * still draws every face of a texture in one indirect call (faces of one material are one
  * batch). Textures come from the archives (TGA, JPEG or PNG through stb_image, by the shader
  * name plus an extension); a shader with no image gets a visible checker and one warning.
- * Lightmaps go into one RGB9E5 atlas (base/bsp_light.c) that the faces' second uv set
+ * Lightmaps go into one RGB9E5 atlas (scene/bsp_atlas.c) that the faces' second uv set
  * addresses; faces without one are lit by the map's light grid (scene/world.c). */
 #include "scene/bsp_scene.h"
-#include "base/bsp.h"
-#include "base/bsp_light.h"
 #include "base/error.h"
+#include "formats/bsp.h"
+#include "formats/bsp_light.h"
+#include "scene/bsp_atlas.h"
 #include "scene/scene.h"
 #include "scene/world.h"
 

@@ -11,23 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-/* Makes room for `need` elements. Capacity doubles so n appends cost O(n); on failure the
- * array is untouched, which is what keeps a failed add from corrupting the scene. */
-bool gn_grow(void **arr, uint32_t *cap, uint64_t need, size_t elem, uint32_t max)
-{
-    if (need <= *cap) return true;
-    if (need > max) return false;
-    uint64_t ncap = *cap ? *cap : 16;
-    while (ncap < need) ncap *= 2;
-    if (ncap > max) ncap = max;
-    if (ncap > SIZE_MAX / elem) return false;
-    void *p = realloc(*arr, (size_t)ncap * elem);
-    if (!p) return false;
-    *arr = p;
-    *cap = (uint32_t)ncap;
-    return true;
-}
-
 gn_result gn_scene_create(gn_scene **out, gn_error *err)
 {
     if (!out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_create: out is NULL");
@@ -622,6 +605,22 @@ void gn_scene_animate(gn_scene *s, double seconds)
     if (s->orbit_count) s->dynamic_generation++;
     /* After the instances: lights attached to them follow in the same frame. */
     gn_scene_animate_lights(s, seconds);
+}
+
+/* ---- undo ------------------------------------------------------------------------------ */
+
+gn_scene_mark gn_scene_mark_now(const gn_scene *s)
+{
+    return (gn_scene_mark){s->vertex_count,  s->index_count,    s->mesh_count, s->material_count,
+                           s->texture_count, s->instance_count, s->generation};
+}
+
+void gn_scene_rollback(gn_scene *s, const gn_scene_mark *k)
+{
+    for (uint32_t i = k->textures; i < s->texture_count; i++) free(s->textures[i].texels);
+    s->vertex_count = k->vertices, s->index_count = k->indices, s->mesh_count = k->meshes;
+    s->material_count = k->materials, s->texture_count = k->textures, s->instance_count = k->instances;
+    s->generation = k->generation + 1; /* anything uploaded in between is stale */
 }
 
 /* ---- summary --------------------------------------------------------------------------- */

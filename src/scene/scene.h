@@ -4,6 +4,8 @@
 #ifndef GN_SCENE_H
 #define GN_SCENE_H
 
+#include "base/array.h" /* gn_grow, for the store and its builders */
+#include "base/error.h" /* gn_fail */
 #include "gnomon.h"
 
 #include <stdbool.h>
@@ -161,13 +163,14 @@ gn_result gn_scene_add_orbit(gn_scene *s, const gn_orbit *o, gn_error *err);
 
 /* Recomputes an instance's world sphere from its transform and mesh. */
 void gn_scene_update_sphere(gn_scene *s, uint32_t instance);
-
-/* Makes room for `need` elements of `elem` bytes in *arr (capacity *cap, at most max);
- * false, with *arr untouched, when it cannot. */
-bool gn_grow(void **arr, uint32_t *cap, uint64_t need, size_t elem, uint32_t max);
-
-/* Fills e with code and a printf-style message; returns code. err may be NULL. */
-gn_result gn_fail(gn_error *err, gn_result code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A point to return to: the arrays only grow, so dropping their tails undoes the meshes,
+ * materials, textures and instances added since (not lights or orbits). A loader that fails
+ * half-way returns the scene to the mark (gn_gltf_scene_load). */
+typedef struct gn_scene_mark {
+    uint32_t vertices, indices, meshes, materials, textures, instances, generation;
+} gn_scene_mark;
+gn_scene_mark gn_scene_mark_now(const gn_scene *s);
+void gn_scene_rollback(gn_scene *s, const gn_scene_mark *m);
 
 /* Validates a light (messages name it "light <index>") and fills its defaults in place: colour
  * zero -> white; direction normalised, zero -> (0,-1,0); spot angles 0 -> inner 20, outer 30

@@ -1,6 +1,6 @@
 /* A BSP world's lifetime (see world.h). */
 #include "scene/world.h"
-#include "base/bsp_light.h"
+#include "formats/bsp_light.h"
 #include "decide/atlas.h"
 #include "scene/scene.h"
 #include "shared/gpu_types.h"

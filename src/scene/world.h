@@ -4,7 +4,7 @@
 #ifndef GN_SCENE_WORLD_H
 #define GN_SCENE_WORLD_H
 
-#include "base/bsp.h"
+#include "formats/bsp.h"
 #include "decide/bsp_vis.h"
 
 typedef struct gn_world {

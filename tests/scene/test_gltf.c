@@ -1,8 +1,8 @@
-/* glTF loading (src/scene/gltf.c): a tiny file written here checks the conventions (uvs,
- * tangents, node transforms, material factors, a missing image); malformed files must fail
- * cleanly with a message; the shared data's helmet and Sponza (when present) check counts.
- * No device needed. */
-#include "scene/gltf.h"
+/* glTF loading (src/formats/gltf.c through src/scene/gltf_scene.c): a tiny file written here
+ * checks the conventions (uvs, tangents, node transforms, material factors, a missing image);
+ * malformed files must fail cleanly with a message, leaving the scene as it was; the shared
+ * data's helmet and Sponza (when present) check counts. No device needed. */
+#include "scene/gltf_scene.h"
 #include "scene/scene.h"
 #include "scene_check.h"
 
@@ -77,7 +77,7 @@ static int test_triangle(void)
     gn_gltf_stats st;
     gn_warnings = 0;
     gn_gltf_desc d = {.log = count_log, .stats = &st};
-    gn_result r = gn_gltf_load(s, path, &d, &err);
+    gn_result r = gn_gltf_scene_load(s, path, &d, &err);
     CHECK(r == GN_OK, "%s: %s", gn_result_name(r), err.message);
     CHECK(s->mesh_count == 1 && s->instance_count == 1 && s->material_count == 1,
           "%u meshes %u instances %u materials", s->mesh_count, s->instance_count, s->material_count);
@@ -128,7 +128,7 @@ static int expect_failure(const char *path, gn_result want)
     gn_error err = {0};
     CHECK(gn_scene_create(&s, &err) == GN_OK, "%s", err.message);
     gn_gltf_desc d = {.log = count_log};
-    gn_result r = gn_gltf_load(s, path, &d, &err);
+    gn_result r = gn_gltf_scene_load(s, path, &d, &err);
     printf("  %s -> %s: %s\n", path, gn_result_name(r), err.message);
     CHECK(r == want, "%s gave %s, expected %s", path, gn_result_name(r), gn_result_name(want));
     CHECK(strstr(err.message, path) != NULL, "message '%s' does not name %s", err.message, path);
@@ -229,7 +229,7 @@ static int test_helmet(const char *path)
     gn_gltf_stats st;
     gn_warnings = 0;
     gn_gltf_desc d = {.log = count_log, .stats = &st};
-    gn_result r = gn_gltf_load(s, path, &d, &err);
+    gn_result r = gn_gltf_scene_load(s, path, &d, &err);
     CHECK(r == GN_OK, "%s: %s", gn_result_name(r), err.message);
     printf("%s: %u meshes, %u instances, %llu triangles, %u materials, %u textures (%u missing), "
            "normal-mapped %u, "
@@ -285,7 +285,7 @@ static int test_sponza(const char *path)
     gn_gltf_stats st;
     gn_warnings = 0;
     gn_gltf_desc d = {.log = count_log, .stats = &st};
-    gn_result r = gn_gltf_load(s, path, &d, &err);
+    gn_result r = gn_gltf_scene_load(s, path, &d, &err);
     CHECK(r == GN_OK, "%s: %s", gn_result_name(r), err.message);
     printf(
         "%s: %u meshes, %u instances, %llu triangles (%llu drawn), %u materials, %u textures (%u missing), "

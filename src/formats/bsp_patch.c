@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/bsp.h"
 #include "base/error.h"
+#include "formats/bsp.h"
 
 #define GN_BSP_DEFAULT_PATCH_LEVEL 8
 #define GN_BSP_MAX_PATCH_LEVEL 64

@@ -1,8 +1,9 @@
 /* glTF 2.0 through assimp (gltf.h): file checks and import, meshes, the node tree as
- * instances, the default camera. Materials and images live in gltf_material.c. */
-#include "scene/gltf.h"
+ * instances. Materials and images live in gltf_material.c. */
+#include "formats/gltf.h"
 
-#include "scene/gltf_ctx.h"
+#include "base/error.h"
+#include "formats/gltf_ctx.h"
 
 #include <assimp/cimport.h>
 #include <assimp/postprocess.h>
@@ -16,8 +17,6 @@
 /* Vertex attributes are handed to the scene without conversion. */
 _Static_assert(sizeof(ai_real) == sizeof(float), "assimp built with double precision");
 _Static_assert(sizeof(struct aiVector3D) == 3 * sizeof(float), "aiVector3D is not 3 floats");
-
-#define GN_GLTF_NONE 0xffffffffu
 
 void gn_gltf_log(gn_gltf_ctx *c, gn_log_level level, const char *fmt, ...)
 {
@@ -67,7 +66,7 @@ static gn_result gn_gltf_mesh(gn_gltf_ctx *c, uint32_t i)
         c->st.skipped_meshes++;
         return GN_OK;
     }
-    if (tris * 3 > GN_SCENE_MAX_INDICES)
+    if (tris * 3 > GN_GLTF_MAX_MESH_INDICES)
         return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: mesh %u '%s' has %llu triangles, more than the cap",
                        c->name, i, label, (unsigned long long)tris);
 
@@ -221,55 +220,7 @@ static gn_result gn_gltf_node(gn_gltf_ctx *c, const struct aiNode *node, const f
     return GN_OK;
 }
 
-/* ---- camera ------------------------------------------------------------------------------- */
-
-/* From the +Z side, raised ~17 degrees, far enough that the bounds' sphere fits the default
- * 60-degree vertical field of view. */
-static void gn_gltf_camera(gn_scene *s, uint32_t first_instance)
-{
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (uint32_t i = first_instance; i < s->instance_count; i++) {
-        const gn_instance *in = &s->instances[i];
-        const gn_mesh *m = &s->meshes[in->mesh];
-        for (int corner = 0; corner < 8; corner++) {
-            float p[3] = {corner & 1 ? m->aabb_max[0] : m->aabb_min[0],
-                          corner & 2 ? m->aabb_max[1] : m->aabb_min[1],
-                          corner & 4 ? m->aabb_max[2] : m->aabb_min[2]};
-            for (int k = 0; k < 3; k++) {
-                const float *t = in->transform;
-                float w = t[k] * p[0] + t[4 + k] * p[1] + t[8 + k] * p[2] + t[12 + k];
-                lo[k] = fminf(lo[k], w), hi[k] = fmaxf(hi[k], w);
-            }
-        }
-    }
-    if (!(lo[0] <= hi[0])) return; /* nothing instanced: keep the scene's camera */
-    float ctr[3], r2 = 0;
-    for (int k = 0; k < 3; k++) {
-        ctr[k] = 0.5f * (lo[k] + hi[k]);
-        r2 += 0.25f * (hi[k] - lo[k]) * (hi[k] - lo[k]);
-    }
-    float radius = fmaxf(sqrtf(r2), 0.05f);
-    float dist = radius / sinf(30.0f * 3.14159265f / 180.0f) * 1.05f;
-    const float dir[3] = {0.0f, 0.3f, 0.954f}; /* unit: ~17 degrees above the horizon */
-    for (int k = 0; k < 3; k++) s->default_camera[k] = ctr[k] + dir[k] * dist;
-    s->default_camera[3] = 0.0f; /* yaw 0 looks down -Z, towards the centre */
-    s->default_camera[4] = -atan2f(dir[1], dir[2]) * 180.0f / 3.14159265f;
-}
-
 /* ---- the whole conversion ----------------------------------------------------------------- */
-
-/* Undoes a half-done load: the scene arrays only grow, so dropping their tails is enough. */
-typedef struct gn_gltf_mark {
-    uint32_t vertices, indices, meshes, materials, textures, instances, generation;
-} gn_gltf_mark;
-
-static void gn_gltf_rollback(gn_scene *s, const gn_gltf_mark *k)
-{
-    for (uint32_t i = k->textures; i < s->texture_count; i++) free(s->textures[i].texels);
-    s->vertex_count = k->vertices, s->index_count = k->indices, s->mesh_count = k->meshes;
-    s->material_count = k->materials, s->texture_count = k->textures, s->instance_count = k->instances;
-    s->generation = k->generation + 1; /* anything uploaded in between is stale */
-}
 
 /* Makes sure a failure's message names the file (scene calls name only the object). */
 static void gn_gltf_name_error(gn_error *err, const char *name)
@@ -294,16 +245,14 @@ gn_result gn_gltf_convert(gn_scene *s, const struct aiScene *ai, const char *bas
         snprintf(dir, sizeof dir, "%s%s", base_dir, n && base_dir[n - 1] != '/' ? "/" : "");
         c.dir = dir;
     }
-    gn_gltf_mark mark = {s->vertex_count,  s->index_count,    s->mesh_count, s->material_count,
-                         s->texture_count, s->instance_count, s->generation};
     gn_result r = GN_OK;
     if (ai->mFlags & AI_SCENE_FLAGS_INCOMPLETE) {
         r = gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: the import is incomplete", c.name);
     } else if (!ai->mRootNode) {
         r = gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: no root node", c.name);
-    } else if (ai->mNumMeshes > GN_SCENE_MAX_MESHES || (ai->mNumMeshes && !ai->mMeshes)) {
+    } else if (ai->mNumMeshes > GN_GLTF_MAX_MESHES || (ai->mNumMeshes && !ai->mMeshes)) {
         r = gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: %u meshes (cap %u)", c.name, ai->mNumMeshes,
-                    GN_SCENE_MAX_MESHES);
+                    GN_GLTF_MAX_MESHES);
     } else {
         size_t nm = ai->mNumMeshes ? ai->mNumMeshes : 1, nmat = ai->mNumMaterials ? ai->mNumMaterials : 1;
         c.mesh_map = calloc(nm, sizeof *c.mesh_map);
@@ -320,11 +269,7 @@ gn_result gn_gltf_convert(gn_scene *s, const struct aiScene *ai, const char *bas
     }
     if (r == GN_OK && c.st.instances == 0)
         r = gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: no triangles to draw", c.name);
-    if (r == GN_OK && !c.d.keep_camera) gn_gltf_camera(s, mark.instances);
-    if (r != GN_OK) {
-        gn_gltf_rollback(s, &mark);
-        gn_gltf_name_error(c.err, c.name);
-    }
+    if (r != GN_OK) gn_gltf_name_error(c.err, c.name);
     if (c.d.stats) *c.d.stats = c.st;
     free(c.mesh_map);
     free(c.mesh_tris);

@@ -1,8 +1,10 @@
 /* glTF materials and their images: metallic-roughness factors, base colour and normal
  * textures into the scene, emissive and metallic-roughness textures folded into factors
  * (gltf.h says why). Images come from files next to the glTF or from the .glb itself. */
-#include "scene/gltf_ctx.h"
+#include "formats/gltf_ctx.h"
 
+#include "base/array.h"
+#include "base/error.h"
 #include "base/image.h"
 
 #include <assimp/GltfMaterial.h>
@@ -124,10 +126,10 @@ static const char *gn_gltf_decode(gn_gltf_ctx *c, const char *key, gn_gltf_pixel
     return out->px ? NULL : stbi_failure_reason();
 }
 
-/* Halves an image until it fits GN_TEXTURE_MAX_SIZE; the scene refuses larger ones. */
+/* Halves an image until it fits GN_GLTF_MAX_TEXTURE_SIDE; the scene refuses larger ones. */
 static const char *gn_gltf_fit(gn_gltf_pixels *p, bool srgb)
 {
-    while ((uint32_t)p->w > GN_TEXTURE_MAX_SIZE || (uint32_t)p->h > GN_TEXTURE_MAX_SIZE) {
+    while ((uint32_t)p->w > GN_GLTF_MAX_TEXTURE_SIDE || (uint32_t)p->h > GN_GLTF_MAX_TEXTURE_SIDE) {
         int nw = p->w > 1 ? p->w / 2 : 1, nh = p->h > 1 ? p->h / 2 : 1;
         uint8_t *half = malloc((size_t)nw * nh * 4);
         if (!half) return "out of memory";
@@ -284,14 +286,14 @@ static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, ui
 gn_result gn_gltf_materials(gn_gltf_ctx *c)
 {
     const struct aiScene *ai = c->ai;
-    if (ai->mNumMaterials > GN_SCENE_MAX_MATERIALS)
+    if (ai->mNumMaterials > GN_GLTF_MAX_MATERIALS)
         return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: %u materials, more than the cap of %u", c->name,
-                       ai->mNumMaterials, GN_SCENE_MAX_MATERIALS);
+                       ai->mNumMaterials, GN_GLTF_MAX_MATERIALS);
     if (ai->mNumMaterials && !ai->mMaterials)
         return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: material list is missing", c->name);
     /* Only materials some mesh uses: assimp appends an unused "DefaultMaterial" to glTF
      * imports, and an unused material would only cost its images. */
-    for (uint32_t i = 0; i < ai->mNumMaterials; i++) c->mat_map[i] = GN_NO_TEXTURE;
+    for (uint32_t i = 0; i < ai->mNumMaterials; i++) c->mat_map[i] = GN_GLTF_NONE;
     for (uint32_t i = 0; i < ai->mNumMeshes; i++) {
         const struct aiMesh *m = ai->mMeshes[i];
         if (!m) return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: mesh %u is missing", c->name, i);
@@ -301,7 +303,7 @@ gn_result gn_gltf_materials(gn_gltf_ctx *c)
         c->mat_map[m->mMaterialIndex] = 0; /* used: filled below */
     }
     for (uint32_t i = 0; i < ai->mNumMaterials; i++) {
-        if (c->mat_map[i] == GN_NO_TEXTURE) continue;
+        if (c->mat_map[i] == GN_GLTF_NONE) continue;
         if (!ai->mMaterials[i])
             return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: material %u is missing", c->name, i);
         gn_result r = gn_gltf_material(c, ai->mMaterials[i], i, &c->mat_map[i]);
