@@ -238,9 +238,7 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
         gn_world_free(w);
         return res;
     }
-    gn_world_free(s->world);
-    s->world = w;
     /* objects without a lightmap take their light from the grid, now that the map is there */
-    for (uint32_t i = 0; i < s->instance_count; i++) gn_world_light_instance(s, i);
+    gn_scene_set_world(s, w);
     return GN_OK;
 }

@@ -25,34 +25,6 @@ gn_result gn_scene_create(gn_scene **out, gn_error *err)
     return GN_OK;
 }
 
-/* Above 64 the town passes GN_SCENE_MAX_INSTANCES' neighbourhood and stops being useful. */
-#define GN_BUILTIN_MAX_SCALE 64u
-
-gn_result gn_scene_create_builtin(const gn_builtin_desc *desc, gn_scene **out, gn_error *err)
-{
-    if (!out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_create_builtin: out is NULL");
-    *out = NULL;
-    gn_builtin_desc d = desc ? *desc : (gn_builtin_desc){0};
-    if (!d.name) d.name = "town";
-    if (d.seed == 0) d.seed = 1;
-    if (d.scale == 0) d.scale = 1;
-    if (strcmp(d.name, "town") != 0)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "unknown built-in scene '%s' (known: town)", d.name);
-    if (d.scale > GN_BUILTIN_MAX_SCALE)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "built-in scene scale %u is above %u", d.scale,
-                       GN_BUILTIN_MAX_SCALE);
-    gn_scene *s;
-    gn_result r = gn_scene_create(&s, err);
-    if (r != GN_OK) return r;
-    r = gn_town_build(s, d.seed, d.scale, err);
-    if (r != GN_OK) {
-        gn_scene_destroy(s);
-        return r;
-    }
-    *out = s;
-    return GN_OK;
-}
-
 void gn_scene_destroy(gn_scene *s)
 {
     if (!s) return;
@@ -456,6 +428,16 @@ static gn_result gn_check_transform(const float t[16], uint32_t instance, gn_err
     return GN_OK;
 }
 
+/* An instance's light from the world's grid, unless its material has a lightmap (then, as
+ * without a world, its grid light is zero). */
+static void gn_scene_world_light(gn_scene *s, uint32_t i)
+{
+    gn_instance *in = &s->instances[i];
+    memset(in->grid_light, 0, sizeof in->grid_light);
+    if (!s->world || s->materials[in->material].lightmap_texture != GN_NO_TEXTURE) return;
+    gn_world_grid_light(s->world, in->sphere, in->grid_light);
+}
+
 void gn_scene_update_sphere(gn_scene *s, uint32_t instance)
 {
     gn_instance *in = &s->instances[instance];
@@ -468,7 +450,14 @@ void gn_scene_update_sphere(gn_scene *s, uint32_t instance)
     }
     for (int k = 0; k < 3; k++) in->sphere[k] = t[k] * c[0] + t[4 + k] * c[1] + t[8 + k] * c[2] + t[12 + k];
     in->sphere[3] = m->radius * sqrtf(scale2);
-    if (s->world) gn_world_light_instance(s, instance); /* it moved: its light from the grid follows */
+    if (s->world) gn_scene_world_light(s, instance); /* it moved: its light from the grid follows */
+}
+
+void gn_scene_set_world(gn_scene *s, gn_world *w)
+{
+    gn_world_free(s->world);
+    s->world = w;
+    for (uint32_t i = 0; w && i < s->instance_count; i++) gn_scene_world_light(s, i);
 }
 
 gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t *out_id, gn_error *err)

@@ -161,7 +161,8 @@ gn_result gn_scene_add_vertices(gn_scene *s, const gn_vertex *v, uint32_t vertex
                                 uint32_t index_count, uint32_t *out_id, gn_error *err);
 gn_result gn_scene_add_orbit(gn_scene *s, const gn_orbit *o, gn_error *err);
 
-/* Recomputes an instance's world sphere from its transform and mesh. */
+/* Recomputes an instance's world sphere from its transform and mesh (and, in a BSP world,
+ * its light from the map's grid). */
 void gn_scene_update_sphere(gn_scene *s, uint32_t instance);
 /* A point to return to: the arrays only grow, so dropping their tails undoes the meshes,
  * materials, textures and instances added since (not lights or orbits). A loader that fails
@@ -171,6 +172,9 @@ typedef struct gn_scene_mark {
 } gn_scene_mark;
 gn_scene_mark gn_scene_mark_now(const gn_scene *s);
 void gn_scene_rollback(gn_scene *s, const gn_scene_mark *m);
+/* Gives the scene its BSP world (freeing the one it had; NULL: none) and lights every instance
+ * without a lightmap from the world's grid. */
+void gn_scene_set_world(gn_scene *s, struct gn_world *w);
 
 /* Validates a light (messages name it "light <index>") and fills its defaults in place: colour
  * zero -> white; direction normalised, zero -> (0,-1,0); spot angles 0 -> inner 20, outer 30
@@ -189,9 +193,6 @@ void gn_scene_animate_lights(gn_scene *s, double seconds);
 /* Drops lights and motions past the given counts (undoes a half-done batch). */
 void gn_scene_truncate_lights(gn_scene *s, uint32_t light_count, uint32_t motion_count);
 
-/* Procedural scenes (src/scene/town.c). */
-gn_result gn_town_build(gn_scene *s, uint32_t seed, uint32_t scale, gn_error *err);
-
 /* Notes on the store (scene.c), added with the implementation:
  * - a mesh's indices are local to it: draw with vertexOffset = first_vertex;
  * - gn_scene_animate poses an orbit's instance with its local +X along the direction of
@@ -205,9 +206,5 @@ void gn_mesh_compute_normals(gn_vertex *v, uint32_t vertex_count, const uint32_t
 void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx, uint32_t index_count);
 /* Makes v->tangent unit and orthogonal to v->normal, and its w exactly +1 or -1. */
 void gn_mesh_orthonormalize_tangent(gn_vertex *v);
-
-/* Three scenic camera placements of a built town (x, y, z, yaw, pitch; degrees): street
- * level, a rooftop and a high overview, all above the ground. */
-void gn_town_viewpoints(const gn_scene *s, float out[3][5]);
 
 #endif
