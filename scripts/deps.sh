@@ -10,6 +10,7 @@ packages=(
   vulkan-validationlayers             # VK_LAYER_KHRONOS_validation for the tests
   vulkan-tools                        # vulkaninfo, for diagnosing a machine
   libstb-dev                          # PNG write and image decode
+  libcglm-dev                         # cglm: CPU vector math (header-only, src/base/gmath.h)
   libassimp-dev                       # glTF 2.0 scene import (gnomon render --scene x.gltf)
   libembree-dev                       # Embree 3: ray-traced shadow truth (CLI and tests only)
   libphysfs-dev                       # PhysicsFS: Quake 3 pk3 archives

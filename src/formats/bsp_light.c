@@ -1,4 +1,5 @@
 #include "formats/bsp_light.h"
+#include "base/gmath.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -63,11 +64,8 @@ bool gn_bsp_light_grid_sample(const gn_bsp *b, const float p[3], float ambient[3
     }
     if (total <= 0.0f) return false;
     for (int k = 0; k < 3; k++) ambient[k] /= total, directed[k] /= total;
-    float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    if (len > 0.0f)
-        for (int k = 0; k < 3; k++) dir[k] = d[k] / len;
-    else
-        dir[1] = 1.0f;
+    memcpy(dir, d, sizeof d);
+    if (!(gn_vec3_normalize_len(dir, 0.0f) > 0.0f)) gn_vec3_set(dir, 0.0f, 1.0f, 0.0f);
     return true;
 }
 

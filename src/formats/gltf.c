@@ -3,6 +3,7 @@
 #include "formats/gltf.h"
 
 #include "base/error.h"
+#include "base/gmath.h"
 #include "formats/gltf_ctx.h"
 
 #include <assimp/cimport.h>
@@ -122,10 +123,11 @@ static gn_result gn_gltf_mesh(gn_gltf_ctx *c, uint32_t i)
             const struct aiVector3D *t = &m->mTangents[v], *b = &m->mBitangents[v];
             float *to = &tan[(size_t)v * 4];
             if (gn_gltf_finite3(&t->x) && gn_gltf_finite3(&b->x)) {
-                float cx = o[1] * t->z - o[2] * t->y, cy = o[2] * t->x - o[0] * t->z,
-                      cz = o[0] * t->y - o[1] * t->x;
-                to[0] = t->x, to[1] = t->y, to[2] = t->z;
-                to[3] = cx * b->x + cy * b->y + cz * b->z < 0.0f ? -1.0f : 1.0f;
+                const float tv[3] = {t->x, t->y, t->z}, bv[3] = {b->x, b->y, b->z};
+                float cr[3];
+                gn_vec3_cross(cr, o, tv);
+                memcpy(to, tv, sizeof tv);
+                to[3] = gn_vec3_dot(cr, bv) < 0.0f ? -1.0f : 1.0f;
             } else { /* the scene replaces a zero tangent with any perpendicular */
                 to[0] = to[1] = to[2] = 0.0f, to[3] = 1.0f;
             }
@@ -159,18 +161,6 @@ static void gn_gltf_matrix(const struct aiMatrix4x4 *m, float out[16])
         for (int col = 0; col < 4; col++) out[col * 4 + r] = rows[r][col];
 }
 
-static void gn_gltf_mul(const float a[16], const float b[16], float out[16])
-{
-    float t[16];
-    for (int col = 0; col < 4; col++)
-        for (int r = 0; r < 4; r++) {
-            float s = 0;
-            for (int k = 0; k < 4; k++) s += a[k * 4 + r] * b[col * 4 + k];
-            t[col * 4 + r] = s;
-        }
-    memcpy(out, t, sizeof t);
-}
-
 static gn_result gn_gltf_node(gn_gltf_ctx *c, const struct aiNode *node, const float parent[16],
                               uint32_t depth)
 {
@@ -179,7 +169,7 @@ static gn_result gn_gltf_node(gn_gltf_ctx *c, const struct aiNode *node, const f
                        GN_GLTF_MAX_NODE_DEPTH);
     float local[16], world[16];
     gn_gltf_matrix(&node->mTransformation, local);
-    gn_gltf_mul(parent, local, world);
+    gn_mat4_product(parent, local, world);
     /* glTF node transforms are affine; a projective last row is malformed. Products of
      * affine matrices keep it exactly (0 0 0 1), which the scene requires. */
     if (fabsf(world[3]) > 1e-6f || fabsf(world[7]) > 1e-6f || fabsf(world[11]) > 1e-6f ||

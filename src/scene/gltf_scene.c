@@ -1,6 +1,8 @@
 /* A glTF file as part of a scene (gltf_scene.h). */
 #include "scene/gltf_scene.h"
 
+#include "base/gmath.h"
+
 #include <math.h>
 
 /* The file's caps never let through what the scene would refuse for being too large. */
@@ -21,11 +23,9 @@ static void gn_gltf_camera(gn_scene *s, uint32_t first_instance)
             float p[3] = {corner & 1 ? m->aabb_max[0] : m->aabb_min[0],
                           corner & 2 ? m->aabb_max[1] : m->aabb_min[1],
                           corner & 4 ? m->aabb_max[2] : m->aabb_min[2]};
-            for (int k = 0; k < 3; k++) {
-                const float *t = in->transform;
-                float w = t[k] * p[0] + t[4 + k] * p[1] + t[8 + k] * p[2] + t[12 + k];
-                lo[k] = fminf(lo[k], w), hi[k] = fmaxf(hi[k], w);
-            }
+            float w[3];
+            gn_mat4_point(in->transform, p, w);
+            for (int k = 0; k < 3; k++) lo[k] = fminf(lo[k], w[k]), hi[k] = fmaxf(hi[k], w[k]);
         }
     }
     if (!(lo[0] <= hi[0])) return; /* nothing instanced: keep the scene's camera */

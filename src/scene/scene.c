@@ -2,6 +2,7 @@
 /* The CPU scene store: validation at the door, then plain arrays the renderer uploads.
  * Every add_* either succeeds completely or leaves the scene exactly as it was. */
 #include "scene/scene.h"
+#include "base/gmath.h"
 #include "scene/world.h"
 
 #include <math.h>
@@ -46,24 +47,6 @@ void gn_scene_destroy(gn_scene *s)
 
 /* ---- vertex attributes ----------------------------------------------------------------- */
 
-static void gn_sub3(float o[3], const float a[3], const float b[3])
-{
-    o[0] = a[0] - b[0], o[1] = a[1] - b[1], o[2] = a[2] - b[2];
-}
-static void gn_cross3(float o[3], const float a[3], const float b[3])
-{
-    float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
-    o[0] = x, o[1] = y, o[2] = z;
-}
-static float gn_dot3(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static bool gn_normalize3(float v[3])
-{
-    float l = sqrtf(gn_dot3(v, v));
-    if (!(l > 1e-20f) || !isfinite(l)) return false;
-    v[0] /= l, v[1] /= l, v[2] /= l;
-    return true;
-}
-
 void gn_mesh_compute_normals(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx, uint32_t index_count)
 {
     for (uint32_t i = 0; i < vertex_count; i++) memset(v[i].normal, 0, sizeof v[i].normal);
@@ -72,29 +55,29 @@ void gn_mesh_compute_normals(gn_vertex *v, uint32_t vertex_count, const uint32_t
     for (uint32_t t = 0; t + 2 < index_count; t += 3) {
         gn_vertex *a = &v[idx[t]], *b = &v[idx[t + 1]], *c = &v[idx[t + 2]];
         float e1[3], e2[3], n[3];
-        gn_sub3(e1, b->pos, a->pos);
-        gn_sub3(e2, c->pos, a->pos);
-        gn_cross3(n, e1, e2);
+        gn_vec3_sub(e1, b->pos, a->pos);
+        gn_vec3_sub(e2, c->pos, a->pos);
+        gn_vec3_cross(n, e1, e2);
         for (int k = 0; k < 3; k++) a->normal[k] += n[k], b->normal[k] += n[k], c->normal[k] += n[k];
     }
     for (uint32_t i = 0; i < vertex_count; i++)
-        if (!gn_normalize3(v[i].normal)) v[i].normal[0] = 0, v[i].normal[1] = 1, v[i].normal[2] = 0;
+        if (!gn_vec3_normalize(v[i].normal)) v[i].normal[0] = 0, v[i].normal[1] = 1, v[i].normal[2] = 0;
 }
 
 /* Any unit vector perpendicular to n, for vertices whose uvs do not define a direction. */
 static void gn_any_tangent(float t[3], const float n[3])
 {
     const float ax[3] = {1, 0, 0}, ay[3] = {0, 1, 0};
-    gn_cross3(t, fabsf(n[0]) < 0.9f ? ax : ay, n);
-    gn_normalize3(t);
+    gn_vec3_cross(t, fabsf(n[0]) < 0.9f ? ax : ay, n);
+    gn_vec3_normalize(t);
 }
 
 void gn_mesh_orthonormalize_tangent(gn_vertex *v)
 {
     float *t = v->tangent, *n = v->normal;
-    float d = gn_dot3(t, n);
+    float d = gn_vec3_dot(t, n);
     t[0] -= n[0] * d, t[1] -= n[1] * d, t[2] -= n[2] * d;
-    if (!gn_normalize3(t)) gn_any_tangent(t, n);
+    if (!gn_vec3_normalize(t)) gn_any_tangent(t, n);
     t[3] = t[3] < 0.0f ? -1.0f : 1.0f;
 }
 
@@ -107,8 +90,8 @@ void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_
     for (uint32_t t = 0; t + 2 < index_count; t += 3) {
         uint32_t ia = idx[t], ib = idx[t + 1], ic = idx[t + 2];
         float e1[3], e2[3];
-        gn_sub3(e1, v[ib].pos, v[ia].pos);
-        gn_sub3(e2, v[ic].pos, v[ia].pos);
+        gn_vec3_sub(e1, v[ib].pos, v[ia].pos);
+        gn_vec3_sub(e2, v[ic].pos, v[ia].pos);
         float du1 = v[ib].uv[0] - v[ia].uv[0], dv1 = v[ib].uv[1] - v[ia].uv[1];
         float du2 = v[ic].uv[0] - v[ia].uv[0], dv2 = v[ic].uv[1] - v[ia].uv[1];
         float det = du1 * dv2 - du2 * dv1;
@@ -135,8 +118,8 @@ void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_
          * (rows are stored top first), so normal maps with green = up work unchanged. */
         v[i].tangent[3] = 1.0f;
         gn_mesh_orthonormalize_tangent(&v[i]);
-        gn_cross3(nt, v[i].normal, v[i].tangent);
-        v[i].tangent[3] = gn_dot3(nt, b) > 0.0f ? -1.0f : 1.0f;
+        gn_vec3_cross(nt, v[i].normal, v[i].tangent);
+        v[i].tangent[3] = gn_vec3_dot(nt, b) > 0.0f ? -1.0f : 1.0f;
     }
     free(bv);
 }
@@ -206,8 +189,8 @@ static void gn_commit_mesh(gn_scene *s, uint32_t vc, uint32_t ic, uint32_t *out_
     for (int k = 0; k < 3; k++) m->center[k] = 0.5f * (m->aabb_min[k] + m->aabb_max[k]);
     for (uint32_t i = 0; i < vc; i++) {
         float d[3];
-        gn_sub3(d, v[i].pos, m->center);
-        r2 = fmaxf(r2, gn_dot3(d, d));
+        gn_vec3_sub(d, v[i].pos, m->center);
+        r2 = fmaxf(r2, gn_vec3_dot(d, d));
     }
     m->radius = sqrtf(r2);
     s->vertex_count += vc;
@@ -279,7 +262,7 @@ gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id
     if (d->normals) {
         for (uint32_t i = 0; i < vc; i++) {
             memcpy(v[i].normal, d->normals + (size_t)i * 3, 3 * sizeof(float));
-            if (!gn_normalize3(v[i].normal)) v[i].normal[1] = 1.0f;
+            if (!gn_vec3_normalize(v[i].normal)) v[i].normal[1] = 1.0f;
         }
     } else {
         gn_mesh_compute_normals(v, vc, idx, d->index_count);
@@ -448,7 +431,7 @@ void gn_scene_update_sphere(gn_scene *s, uint32_t instance)
         const float *a = &t[col * 4];
         scale2 = fmaxf(scale2, a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
     }
-    for (int k = 0; k < 3; k++) in->sphere[k] = t[k] * c[0] + t[4 + k] * c[1] + t[8 + k] * c[2] + t[12 + k];
+    gn_mat4_point(t, c, in->sphere);
     in->sphere[3] = m->radius * sqrtf(scale2);
     if (s->world) gn_scene_world_light(s, instance); /* it moved: its light from the grid follows */
 }
