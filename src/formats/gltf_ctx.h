@@ -23,7 +23,7 @@ typedef struct gn_gltf_image {
     char key[1024]; /* the material's path string */
     gn_gltf_use use;
     bool ok;
-    uint32_t texture; /* scene texture id (BASE_COLOR / NORMAL) */
+    uint32_t texture; /* scene texture id (from 1; 0 while none) */
 } gn_gltf_image;
 
 typedef struct gn_gltf_ctx {

@@ -156,7 +156,7 @@ static gn_gltf_image *gn_gltf_image_get(gn_gltf_ctx *c, const char *key, gn_gltf
     memset(im, 0, sizeof *im);
     snprintf(im->key, sizeof im->key, "%s", key);
     im->use = use;
-    im->texture = GN_NO_TEXTURE;
+    im->texture = 0; /* none (public ids start at 1) */
 
     bool srgb = use == GN_GLTF_USE_BASE_COLOR || use == GN_GLTF_USE_EMISSIVE;
     gn_gltf_pixels p;
@@ -220,9 +220,7 @@ static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, ui
     else
         snprintf(label, sizeof label, "material %u", index);
 
-    gn_material_desc md = {.label = label, .textures_set = true, .maps_set = true};
-    md.base_color_texture = md.normal_texture = GN_NO_TEXTURE;
-    md.metallic_roughness_texture = md.occlusion_texture = md.emissive_texture = GN_NO_TEXTURE;
+    gn_material_desc md = {.label = label}; /* texture ids 0: none */
     struct aiColor4D col = {1, 1, 1, 1};
     if (aiGetMaterialColor(m, AI_MATKEY_BASE_COLOR, &col) != aiReturn_SUCCESS)
         aiGetMaterialColor(m, AI_MATKEY_COLOR_DIFFUSE, &col);
@@ -234,7 +232,8 @@ static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, ui
     aiGetMaterialFloatArray(m, AI_MATKEY_ROUGHNESS_FACTOR, &roughness, NULL);
     md.metallic = gn_gltf_clamp01((float)metallic, 1);
     md.roughness = gn_gltf_clamp01((float)roughness, 1);
-    md.roughness_set = true;
+    /* 0 would read as gnomon's default 0.5; the file means perfectly smooth */
+    if (md.roughness == 0.0f) md.roughness = GN_MATERIAL_MIN_ROUGHNESS;
     struct aiColor4D em = {0, 0, 0, 1};
     aiGetMaterialColor(m, AI_MATKEY_COLOR_EMISSIVE, &em);
     aiGetMaterialFloatArray(m, AI_MATKEY_EMISSIVE_INTENSITY, &strength,
@@ -269,11 +268,12 @@ static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, ui
     if (aiGetMaterialString(m, AI_MATKEY_GLTF_ALPHAMODE, &mode) == aiReturn_SUCCESS) {
         if (strcmp(mode.data, "MASK") == 0) {
             c->st.alpha_mask++;
-            md.alpha_mode = GN_ALPHA_MASK;
-            ai_real cutoff = 0.5f;
-            if (aiGetMaterialFloatArray(m, AI_MATKEY_GLTF_ALPHACUTOFF, &cutoff, NULL) == aiReturn_SUCCESS)
-                md.alpha_cutoff = gn_gltf_clamp01((float)cutoff, 0.5f);
-            md.alpha_cutoff_set = true;
+            ai_real cutoff = 0.5f; /* glTF's default, where the file has none */
+            aiGetMaterialFloatArray(m, AI_MATKEY_GLTF_ALPHACUTOFF, &cutoff, NULL);
+            md.alpha_cutoff = gn_gltf_clamp01((float)cutoff, 0.5f);
+            /* glTF keeps a fragment whose alpha is >= the cutoff, so a cutoff of 0 keeps them
+             * all: that is GN_ALPHA_OPAQUE exactly (a tiny positive cutoff would cut alpha 0) */
+            md.alpha_mode = md.alpha_cutoff > 0.0f ? GN_ALPHA_MASK : GN_ALPHA_OPAQUE;
         }
         if (strcmp(mode.data, "BLEND") == 0) {
             c->st.alpha_blend++;

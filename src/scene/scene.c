@@ -311,9 +311,28 @@ gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *
     memcpy(copy, src, bytes); /* both formats are 4 bytes a texel */
     s->textures[s->texture_count] = (gn_texture){d->width, d->height, copy, (uint32_t)d->format,
                                                  d->format == GN_TEXTURE_RGBA8 && d->srgb};
-    if (out_id) *out_id = s->texture_count;
+    if (out_id) *out_id = s->texture_count + 1; /* public ids start at 1 (gnomon.h) */
     s->texture_count++;
     s->generation++;
+    return GN_OK;
+}
+
+/* A public texture id (from 1; 0: none) as the store's index (from 0; GN_NO_TEXTURE: none). */
+static uint32_t gn_texture_index(uint32_t id) { return id ? id - 1 : GN_NO_TEXTURE; }
+
+/* Checks one texture slot of a material: none, or a texture of the scene in `format`. */
+static gn_result gn_check_texture_slot(const gn_scene *s, const char *label, const char *what, uint32_t id,
+                                       gn_texture_format format, gn_error *err)
+{
+    if (!id) return GN_OK;
+    const char *fmt = format == GN_TEXTURE_RGB9E5 ? "RGB9E5" : "RGBA8";
+    if (id > s->texture_count)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "material '%s': %s texture %u does not exist (ids 1..%u; 0 is none)", label, what, id,
+                       s->texture_count);
+    if (s->textures[id - 1].format != (uint32_t)format)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': %s texture %u is not %s", label, what,
+                       id, fmt);
     return GN_OK;
 }
 
@@ -326,7 +345,7 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
     if (!m.base_color[0] && !m.base_color[1] && !m.base_color[2] && !m.base_color[3])
         m.base_color[0] = m.base_color[1] = m.base_color[2] = 0.8f, m.base_color[3] = 1.0f;
     m.metallic = d->metallic;
-    m.roughness = (d->roughness == 0.0f && !d->roughness_set) ? 0.5f : d->roughness;
+    m.roughness = d->roughness == 0.0f ? 0.5f : d->roughness;
     memcpy(m.emissive, d->emissive, sizeof m.emissive);
     for (int k = 0; k < 4; k++)
         if (!(m.base_color[k] >= 0.0f && m.base_color[k] <= 1.0f))
@@ -342,48 +361,29 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
             return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
                            "material '%s': emissive[%d] = %g is not finite and >= 0", label, k,
                            (double)m.emissive[k]);
-    m.base_color_texture = d->textures_set ? d->base_color_texture : GN_NO_TEXTURE;
-    m.normal_texture = d->textures_set ? d->normal_texture : GN_NO_TEXTURE;
-    if (m.base_color_texture != GN_NO_TEXTURE && m.base_color_texture >= s->texture_count)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "material '%s': base colour texture %u does not exist (%u textures)", label,
-                       m.base_color_texture, s->texture_count);
-    if (m.normal_texture != GN_NO_TEXTURE && m.normal_texture >= s->texture_count)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "material '%s': normal texture %u does not exist (%u textures)", label,
-                       m.normal_texture, s->texture_count);
     if (d->alpha_mode != GN_ALPHA_OPAQUE && d->alpha_mode != GN_ALPHA_MASK && d->alpha_mode != GN_ALPHA_BLEND)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': unknown alpha mode %d", label,
                        (int)d->alpha_mode);
     m.alpha_mode = (uint32_t)d->alpha_mode;
-    m.alpha_cutoff = d->alpha_cutoff == 0.0f && !d->alpha_cutoff_set ? 0.5f : d->alpha_cutoff;
+    m.alpha_cutoff = d->alpha_cutoff == 0.0f ? 0.5f : d->alpha_cutoff;
     if (!(m.alpha_cutoff >= 0.0f && m.alpha_cutoff <= 1.0f))
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': alpha cutoff %g is outside 0..1",
                        label, (double)m.alpha_cutoff);
-    m.lightmap_texture = d->lightmap_set ? d->lightmap_texture : GN_NO_TEXTURE;
-    m.metallic_roughness_texture = d->maps_set ? d->metallic_roughness_texture : GN_NO_TEXTURE;
-    m.occlusion_texture = d->maps_set ? d->occlusion_texture : GN_NO_TEXTURE;
-    m.emissive_texture = d->maps_set ? d->emissive_texture : GN_NO_TEXTURE;
-    const uint32_t maps[3] = {m.metallic_roughness_texture, m.occlusion_texture, m.emissive_texture};
-    for (int k = 0; k < 3; k++)
-        if (maps[k] != GN_NO_TEXTURE &&
-            (maps[k] >= s->texture_count || s->textures[maps[k]].format != GN_TEXTURE_RGBA8))
-            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                           "material '%s': %s texture %u is not an RGBA8 texture of the scene", label,
-                           k == 0   ? "metallic-roughness"
-                           : k == 1 ? "occlusion"
-                                    : "emissive",
-                           maps[k]);
-    if (d->lightmap_set && (m.lightmap_texture >= s->texture_count ||
-                            s->textures[m.lightmap_texture].format != GN_TEXTURE_RGB9E5))
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "material '%s': lightmap texture %u is not an RGB9E5 texture of the scene", label,
-                       m.lightmap_texture);
-    for (int k = 0; k < 2; k++) {
-        uint32_t t = k ? m.normal_texture : m.base_color_texture;
-        if (t != GN_NO_TEXTURE && t < s->texture_count && s->textures[t].format != GN_TEXTURE_RGBA8)
-            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': %s texture %u is not RGBA8", label,
-                           k ? "normal" : "base colour", t);
+    const struct {
+        uint32_t id, *slot;
+        const char *what;
+        gn_texture_format format;
+    } slots[] = {{d->base_color_texture, &m.base_color_texture, "base colour", GN_TEXTURE_RGBA8},
+                 {d->normal_texture, &m.normal_texture, "normal", GN_TEXTURE_RGBA8},
+                 {d->lightmap_texture, &m.lightmap_texture, "lightmap", GN_TEXTURE_RGB9E5},
+                 {d->metallic_roughness_texture, &m.metallic_roughness_texture, "metallic-roughness",
+                  GN_TEXTURE_RGBA8},
+                 {d->occlusion_texture, &m.occlusion_texture, "occlusion", GN_TEXTURE_RGBA8},
+                 {d->emissive_texture, &m.emissive_texture, "emissive", GN_TEXTURE_RGBA8}};
+    for (size_t k = 0; k < sizeof slots / sizeof slots[0]; k++) {
+        gn_result r = gn_check_texture_slot(s, label, slots[k].what, slots[k].id, slots[k].format, err);
+        if (r != GN_OK) return r;
+        *slots[k].slot = gn_texture_index(slots[k].id);
     }
     if (s->material_count >= GN_SCENE_MAX_MATERIALS)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': scene already has %u materials", label,

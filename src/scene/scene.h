@@ -28,6 +28,10 @@ typedef struct gn_mesh {
     float aabb_min[3], aabb_max[3];
 } gn_mesh;
 
+/* Inside the store texture ids are indices from 0, and "none" is this; gn_scene_add_material
+ * converts the public ids (from 1, 0 for none) at the door. */
+#define GN_NO_TEXTURE 0xffffffffu
+
 typedef struct gn_material {
     float base_color[4];
     float metallic, roughness;

@@ -141,9 +141,8 @@ static gn_result gn_town_materials_make(gn_town *t)
                               .metallic = p->metallic,
                               .roughness = p->roughness,
                               .label = p->label,
-                              .textures_set = true,
-                              .base_color_texture = p->tex >= 0 ? tc[p->tex] : GN_NO_TEXTURE,
-                              .normal_texture = p->tex >= 0 ? tn[p->tex] : GN_NO_TEXTURE};
+                              .base_color_texture = p->tex >= 0 ? tc[p->tex] : 0,
+                              .normal_texture = p->tex >= 0 ? tn[p->tex] : 0};
         if (p->glow) memcpy(d.emissive, p->glow, sizeof d.emissive);
         if ((r = gn_scene_add_material(t->s, &d, p->out, t->err)) != GN_OK) return r;
     }

@@ -36,13 +36,10 @@ static void tmp_path(char *out, size_t n, const char *name) { snprintf(out, n, "
 /* One triangle in the z = 0 plane facing +Z, uvs with v = 0 at the top (glTF), under a node
  * translated by (2,3,4) with a child scaled by 2 that holds the mesh. */
 static const char *tri_json =
-    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
-    "\"nodes\":[{\"translation\":[2,3,4],\"children\":[1]},{\"scale\":[2,2,2],\"mesh\":0}],"
+    "{\"asset\":{\"version\":\"2.0\"},%s"
     "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":1},\"indices\":2,"
     "\"material\":0}]}],"
-    "\"materials\":[{\"name\":\"tri\",\"alphaMode\":\"BLEND\",\"pbrMetallicRoughness\":{"
-    "\"baseColorFactor\":[0.5,0.25,1,1],\"metallicFactor\":0.3,\"roughnessFactor\":0.6,"
-    "\"baseColorTexture\":{\"index\":0}}}],"
+    "\"materials\":[%s],"
     "\"textures\":[{\"source\":0}],\"images\":[{\"uri\":\"missing_image.png\"}],"
     "\"buffers\":[{\"uri\":\"tri.bin\",\"byteLength\":68}],"
     "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":36},"
@@ -52,18 +49,35 @@ static const char *tri_json =
     "{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":\"VEC2\"},"
     "{\"bufferView\":2,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"}]}";
 
-static int write_tri(const char *name, int position_count)
+/* The triangle's node tree: the mesh under a node translated by (2,3,4), scaled by 2. */
+static const char *tri_scene =
+    "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+    "\"nodes\":[{\"translation\":[2,3,4],\"children\":[1]},{\"scale\":[2,2,2],\"mesh\":0}],";
+/* The triangle's material, and one whose zeros mean something (smooth, cut nothing). */
+static const char *tri_material =
+    "{\"name\":\"tri\",\"alphaMode\":\"BLEND\",\"pbrMetallicRoughness\":{"
+    "\"baseColorFactor\":[0.5,0.25,1,1],\"metallicFactor\":0.3,\"roughnessFactor\":0.6,"
+    "\"baseColorTexture\":{\"index\":0}}}";
+static const char *zero_material = "{\"name\":\"zeros\",\"alphaMode\":\"MASK\",\"alphaCutoff\":0,"
+                                   "\"pbrMetallicRoughness\":{\"roughnessFactor\":0}}";
+
+static int write_tri_with(const char *name, int position_count, const char *material, const char *scene)
 {
     float buf[17] = {0, 0, 0, 1, 0, 0, 0, 1, 0, /* positions */
                      0, 1, 1, 1, 0, 0};         /* uvs: v = 1 at y = 0, v = 0 at y = 1 */
     uint16_t idx[4] = {0, 1, 2, 0};
     memcpy(&buf[15], idx, sizeof idx);
-    char path[1024], json[4096];
+    char path[1024], json[8192];
     tmp_path(path, sizeof path, "tri.bin");
     if (write_file(path, buf, 68)) return 1;
-    snprintf(json, sizeof json, tri_json, position_count);
+    snprintf(json, sizeof json, tri_json, scene, material, position_count);
     tmp_path(path, sizeof path, name);
     return write_file(path, json, strlen(json));
+}
+
+static int write_tri(const char *name, int position_count)
+{
+    return write_tri_with(name, position_count, tri_material, tri_scene);
 }
 
 static int test_triangle(void)
@@ -118,6 +132,28 @@ static int test_triangle(void)
           (double)s->default_camera[2], (double)s->default_camera[4]);
     gn_scene_destroy(s);
     printf("triangle: ok\n");
+    return 0;
+}
+
+/* A file's roughness 0 is the BRDF's smoothest, not gnomon's default; a MASK cutoff of 0 cuts
+ * nothing, which is opaque (gnomon.h reads a desc's zeros as 0.5 for both). */
+static int test_zero_factors(void)
+{
+    char path[1024];
+    CHECK(write_tri_with("zeros.gltf", 3, zero_material, tri_scene) == 0, "cannot write zeros.gltf");
+    tmp_path(path, sizeof path, "zeros.gltf");
+    gn_scene *s;
+    gn_error err = {0};
+    CHECK(gn_scene_create(&s, &err) == GN_OK, "%s", err.message);
+    gn_gltf_desc d = {.log = count_log};
+    gn_result r = gn_gltf_scene_load(s, path, &d, &err);
+    CHECK(r == GN_OK, "%s: %s", gn_result_name(r), err.message);
+    const gn_material *m = &s->materials[0];
+    CHECK(m->roughness == GN_MATERIAL_MIN_ROUGHNESS, "roughness 0 became %g, want %g", (double)m->roughness,
+          (double)GN_MATERIAL_MIN_ROUGHNESS);
+    CHECK(m->alpha_mode == GN_ALPHA_OPAQUE, "MASK with cutoff 0 became mode %u, want opaque", m->alpha_mode);
+    gn_scene_destroy(s);
+    printf("zero factors: ok\n");
     return 0;
 }
 
@@ -342,6 +378,7 @@ int main(void)
     int fail = 0;
     const char *helmet_glb = data_path(0), *helmet_gltf = data_path(1), *sponza = data_path(2);
     fail |= test_triangle();
+    fail |= test_zero_factors();
     fail |= test_malformed(helmet_glb);
     if (helmet_gltf)
         fail |= test_helmet(helmet_gltf);
