@@ -308,6 +308,8 @@ typedef struct gn_scene_info {
     float default_camera[5]; /* x, y, z, yaw, pitch (degrees) */
     float viewpoints[3][5];  /* more scenic cameras of a built-in scene (town: street, rooftop, overview) */
     uint32_t viewpoint_count;
+    float default_fov_y; /* the default camera's vertical field of view in degrees (a glTF file's
+                            camera); 0: the scene gives none (the renderer's default, 60) */
 } gn_scene_info;
 void gn_scene_get_info(const gn_scene *s, gn_scene_info *out);
 

@@ -8,6 +8,7 @@
 
 #include <assimp/cimport.h>
 #include <assimp/postprocess.h>
+#include <assimp/version.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
@@ -177,6 +178,10 @@ static gn_result gn_gltf_node(gn_gltf_ctx *c, const struct aiNode *node, const f
         return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: node '%s' has a non-affine transform", c->name,
                        node->mName.data);
     world[3] = world[7] = world[11] = 0.0f, world[15] = 1.0f;
+    if (c->camera_node && !c->camera_node_seen && strcmp(node->mName.data, c->camera_node) == 0) {
+        memcpy(c->camera_world, world, sizeof world);
+        c->camera_node_seen = true;
+    }
     if (node->mNumMeshes && !node->mMeshes)
         return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: node '%s' has no mesh list", c->name,
                        node->mName.data);
@@ -208,6 +213,51 @@ static gn_result gn_gltf_node(gn_gltf_ctx *c, const struct aiNode *node, const f
         if (r != GN_OK) return r;
     }
     return GN_OK;
+}
+
+/* ---- the first camera --------------------------------------------------------------------- */
+
+/* The vertical field of view (radians) back from assimp's horizontal one. assimp 5.2 computes
+ * yfov * aspect; 5.3 (assimp PR 4886) the true 2 atan(tan(yfov / 2) aspect). Both pass yfov
+ * through when the file gives no aspect ratio (0). */
+static float gn_gltf_fov_y(const struct aiCamera *cam)
+{
+    float h = cam->mHorizontalFOV, a = cam->mAspect;
+    if (!(a > 0.0f)) return h;
+    bool exact = aiGetVersionMajor() > 5 || (aiGetVersionMajor() == 5 && aiGetVersionMinor() >= 3);
+    return exact ? 2.0f * atanf(tanf(0.5f * h) / a) : h / a;
+}
+
+/* The first camera, placed by its node's world transform (found during the node walk).
+ * assimp's aiCamera position is not used: 5.2's glTF importer copies the node's translation
+ * into it while the node's transform holds it too, and glTF defines the camera at the node's
+ * origin anyway. */
+static void gn_gltf_first_camera(gn_gltf_ctx *c)
+{
+    const struct aiCamera *cam = c->ai->mCameras[0];
+    gn_gltf_camera *out = &c->st.camera;
+    if (!c->camera_node_seen) {
+        gn_gltf_log(c, GN_LOG_WARN, "camera '%s' is on no node; the default camera frames the scene",
+                    cam->mName.data);
+        return;
+    }
+    static const float origin[3] = {0, 0, 0};
+    const float *w = c->camera_world;
+    float fwd[3];
+    gn_mat4_point(w, origin, out->position);
+    for (int k = 0; k < 3; k++) fwd[k] = -w[8 + k]; /* the node's -Z axis in the world */
+    float fov = gn_gltf_fov_y(cam);
+    if (!gn_gltf_finite3(out->position) || !(gn_vec3_normalize_len(fwd, 1e-20f) > 1e-20f) ||
+        !gn_gltf_finite3(fwd) || !isfinite(fov)) {
+        gn_gltf_log(c, GN_LOG_WARN,
+                    "camera '%s' has no usable direction; the default camera frames the scene",
+                    cam->mName.data);
+        memset(out, 0, sizeof *out);
+        return;
+    }
+    gn_view_yaw_pitch(fwd, &out->yaw, &out->pitch);
+    out->fov_y = fov > 0.0f && fov < GN_PI ? fov * 180.0f / GN_PI : 0.0f;
+    out->found = true;
 }
 
 /* ---- the whole conversion ----------------------------------------------------------------- */
@@ -251,6 +301,10 @@ gn_result gn_gltf_convert(gn_scene *s, const struct aiScene *ai, const char *bas
         if (!c.mesh_map || !c.mesh_tris || !c.mat_map)
             r = gn_fail(c.err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", c.name);
     }
+    if (r == GN_OK && ai->mNumCameras && ai->mCameras && ai->mCameras[0]) {
+        c.st.cameras = ai->mNumCameras;
+        c.camera_node = ai->mCameras[0]->mName.data;
+    }
     if (r == GN_OK) r = gn_gltf_materials(&c);
     for (uint32_t i = 0; r == GN_OK && i < ai->mNumMeshes; i++) r = gn_gltf_mesh(&c, i);
     if (r == GN_OK) {
@@ -259,6 +313,7 @@ gn_result gn_gltf_convert(gn_scene *s, const struct aiScene *ai, const char *bas
     }
     if (r == GN_OK && c.st.instances == 0)
         r = gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: no triangles to draw", c.name);
+    if (r == GN_OK && c.camera_node) gn_gltf_first_camera(&c);
     if (r != GN_OK) gn_gltf_name_error(c.err, c.name);
     if (c.d.stats) *c.d.stats = c.st;
     free(c.mesh_map);

@@ -20,6 +20,16 @@
 
 struct aiScene;
 
+/* A glTF camera as a gnomon camera. glTF puts a camera at its node's origin looking down the
+ * node's -Z with +Y up, and the node's world transform places it; the roll that transform may
+ * give (the up vector's tilt about the view direction) is dropped: gnomon cameras have none. */
+typedef struct gn_gltf_camera {
+    bool found;        /* the file's first camera, on a node of the scene's tree */
+    float position[3]; /* metres, world */
+    float yaw, pitch;  /* degrees, gnomon's convention (gnomon.h gn_camera_desc) */
+    float fov_y;       /* vertical field of view in degrees; 0: orthographic (none) */
+} gn_gltf_camera;
+
 /* What a load put into the scene and what it had to leave out. */
 typedef struct gn_gltf_stats {
     uint32_t meshes;                  /* meshes added (each assimp mesh once) */
@@ -35,6 +45,8 @@ typedef struct gn_gltf_stats {
     uint32_t alpha_mask, alpha_blend; /* materials with alphaMode MASK and BLEND */
     uint64_t triangles;               /* in the meshes, each counted once */
     uint64_t instanced_triangles;     /* summed over the instances: what a frame draws */
+    uint32_t cameras;                 /* cameras in the file */
+    gn_gltf_camera camera;            /* the first of them (the scene layer's default camera) */
 } gn_gltf_stats;
 
 /* Zero means default throughout. */

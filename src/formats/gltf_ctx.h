@@ -36,9 +36,12 @@ typedef struct gn_gltf_ctx {
     gn_error *err;
     gn_gltf_image *images;
     uint32_t image_count, image_cap;
-    uint32_t *mesh_map;  /* assimp mesh -> scene mesh, GN_GLTF_NONE where skipped */
-    uint32_t *mat_map;   /* assimp material -> scene material; GN_GLTF_NONE: unused */
-    uint32_t *mesh_tris; /* triangles of each assimp mesh */
+    uint32_t *mesh_map;      /* assimp mesh -> scene mesh, GN_GLTF_NONE where skipped */
+    uint32_t *mat_map;       /* assimp material -> scene material; GN_GLTF_NONE: unused */
+    uint32_t *mesh_tris;     /* triangles of each assimp mesh */
+    const char *camera_node; /* the first camera's node name (assimp names cameras so), or NULL */
+    bool camera_node_seen;   /* the node walk met it: camera_world is its world transform */
+    float camera_world[16];
 } gn_gltf_ctx;
 
 /* Warning (or info) to the desc's log, else warnings to stderr; prefixed with the file. */

@@ -630,6 +630,7 @@ void gn_scene_get_info(const gn_scene *s, gn_scene_info *out)
         memcpy(out->bounds_max, hi, sizeof hi);
     }
     memcpy(out->default_camera, s->default_camera, sizeof out->default_camera);
+    out->default_fov_y = s->default_fov_y;
     for (uint32_t v = 0; v < 3; v++) {
         bool set = false;
         for (int k = 0; k < 5; k++) set |= s->viewpoints[v][k] != 0.0f;

@@ -122,6 +122,7 @@ struct gn_scene {
     gn_orbit *orbits;
     uint32_t orbit_count, orbit_cap;
     float default_camera[5]; /* x, y, z, yaw, pitch */
+    float default_fov_y;     /* degrees, the default camera's (a glTF camera's); 0: none given */
     uint64_t uid;            /* this scene's identity (gn_scene_create): the renderer's caches tell
                                 scenes apart by it, never by address, which malloc reuses */
     uint32_t generation;     /* bumped when geometry, materials or instances are added */
