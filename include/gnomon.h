@@ -209,40 +209,44 @@ typedef struct gn_texture_desc {
     const uint32_t *rgb9e5;   /* GN_TEXTURE_RGB9E5: width*height words, copied */
 } gn_texture_desc;
 
-#define GN_NO_TEXTURE 0xffffffffu
-
 /* How a material's alpha (base colour alpha times its texture's) is used: glTF's alphaMode. */
 typedef enum gn_alpha_mode {
-    GN_ALPHA_OPAQUE = 0, /* alpha ignored */
+    GN_ALPHA_OPAQUE = 0, /* alpha ignored: nothing is cut (what a MASK cutoff of exactly 0 means) */
     GN_ALPHA_MASK,       /* cut out below alpha_cutoff, in the depth prepass and shadow passes too */
     GN_ALPHA_BLEND,      /* blended over what is behind, drawn after the opaque scene (not sorted
                             back to front), no depth write, casts no shadow */
 } gn_alpha_mode;
 
+/* The BRDF's smallest roughness: the specular lobe reads any roughness below it as this
+ * (src/decide/brdf.h GN_BRDF_MIN_ROUGHNESS and shaders/brdf.glsl hold the same value), so a
+ * material at or below it is as smooth as a surface gets here: "perfectly smooth". */
+#define GN_MATERIAL_MIN_ROUGHNESS 0.045f
+
+/* Zero means default in every field. Texture fields hold ids from gn_scene_add_texture,
+ * which start at 1; 0 is "no texture". */
 typedef struct gn_material_desc {
     float base_color[4]; /* default (0,0,0,0) is read as (0.8,0.8,0.8,1) */
     float metallic;      /* 0..1 */
-    float roughness;     /* 0 is read as 0.5 default; set roughness_set for an exact 0 */
-    bool roughness_set;
+    /* 0..1, perceptual (alpha = roughness^2). 0 reads as the default 0.5; for a perfectly
+     * smooth surface give GN_MATERIAL_MIN_ROUGHNESS (any value up to it shades the same
+     * highlight; the hemisphere ambient's gloss still reads the value as given). */
+    float roughness;
     float emissive[3];           /* linear, in the same units as the sun's illuminance scale */
-    uint32_t base_color_texture; /* texture id or GN_NO_TEXTURE; 0 is a valid id, so set it */
-    uint32_t normal_texture;     /* texture id or GN_NO_TEXTURE */
-    bool textures_set;           /* false: both textures are GN_NO_TEXTURE */
-    /* A baked lightmap (an RGB9E5 texture) read through the mesh's lightmap_uvs: the diffuse
-     * irradiance of the surface, in place of the ambient's diffuse term (the sun and local
-     * lights still add). A value of 1 makes the surface's radiance its base colour. */
-    uint32_t lightmap_texture; /* texture id; read only when lightmap_set */
-    bool lightmap_set;
+    uint32_t base_color_texture; /* an RGBA8 texture, or 0: none */
+    uint32_t normal_texture;     /* an RGBA8 tangent-space normal map, or 0: none */
+    /* A baked lightmap (an RGB9E5 texture, or 0: none) read through the mesh's lightmap_uvs:
+     * the diffuse irradiance of the surface, in place of the ambient's diffuse term (the sun
+     * and local lights still add). A value of 1 makes the surface's radiance its base colour. */
+    uint32_t lightmap_texture;
     const char *label;
     gn_alpha_mode alpha_mode;
-    float alpha_cutoff; /* GN_ALPHA_MASK: 0 reads as glTF's default 0.5; set alpha_cutoff_set for 0 */
-    bool alpha_cutoff_set;
-    /* glTF's other maps (RGBA8 texture ids, GN_NO_TEXTURE for none; read only when
-     * maps_set): roughness in green and metallic in blue scaling the factors (linear),
-     * ambient occlusion in red (linear) darkening the ambient and baked light, and emission
-     * (sRGB) scaling the emissive factor. */
+    /* GN_ALPHA_MASK: fragments whose alpha is below it are cut; 0 reads as glTF's default 0.5.
+     * A cutoff of exactly 0 would cut nothing: that is GN_ALPHA_OPAQUE (or GN_ALPHA_BLEND). */
+    float alpha_cutoff;
+    /* glTF's other maps (RGBA8 textures, or 0: none): roughness in green and metallic in blue
+     * scaling the factors (linear), ambient occlusion in red (linear) darkening the ambient
+     * and baked light, and emission (sRGB) scaling the emissive factor. */
     uint32_t metallic_roughness_texture, occlusion_texture, emissive_texture;
-    bool maps_set;
 } gn_material_desc;
 
 typedef enum gn_instance_flags {
@@ -257,6 +261,7 @@ typedef struct gn_instance_desc {
 } gn_instance_desc;
 
 GN_API gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id, gn_error *err);
+/* Texture ids start at 1, so that 0 in a gn_material_desc's texture fields means "none". */
 GN_API gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *out_id, gn_error *err);
 GN_API gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t *out_id,
                                        gn_error *err);
@@ -315,6 +320,8 @@ typedef struct gn_scene_info {
     float default_camera[5]; /* x, y, z, yaw, pitch (degrees) */
     float viewpoints[3][5];  /* more scenic cameras of a built-in scene (town: street, rooftop, overview) */
     uint32_t viewpoint_count;
+    float default_fov_y; /* the default camera's vertical field of view in degrees (a glTF file's
+                            camera); 0: the scene gives none (the renderer's default, 60) */
 } gn_scene_info;
 GN_API void gn_scene_get_info(const gn_scene *s, gn_scene_info *out);
 

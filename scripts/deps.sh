@@ -10,10 +10,12 @@ packages=(
   vulkan-validationlayers             # VK_LAYER_KHRONOS_validation for the tests
   vulkan-tools                        # vulkaninfo, for diagnosing a machine
   libstb-dev                          # PNG write and image decode
+  libcglm-dev                         # cglm: CPU vector math (header-only, src/base/gmath.h)
   libassimp-dev                       # glTF 2.0 scene import (gnomon render --scene x.gltf)
   libembree-dev                       # Embree 3: ray-traced shadow truth (CLI and tests only)
   libphysfs-dev                       # PhysicsFS: Quake 3 pk3 archives
   openarena-data                      # real Quake 3 (IBSP 46) maps for the world tests
+  assimp-testmodels                   # glTF 2.0 samples (with and without cameras) for the tests
   libglfw3-dev                        # GLFW: the window of gnomon view (the CLI only, never libgnomon)
   clang-format                        # clang-format 14: tests/format_check.sh holds every C file to .clang-format
   xvfb xauth                          # a virtual X server (xvfb-run) for the viewer's window test

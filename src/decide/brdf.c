@@ -2,10 +2,10 @@
  * Heitz's height-correlated Smith visibility, "Understanding the Masking-Shadowing Function"
  * (2014). Keep every formula identical to shaders/brdf.glsl. */
 #include "decide/brdf.h"
+#include "base/gmath.h"
 
 #include <math.h>
 
-#define GN_PI 3.14159265358979323846f
 /* n.v is clamped away from 0 so grazing views do not divide by zero (same in the GLSL). */
 #define GN_BRDF_MIN_N_DOT_V 1e-4f
 
@@ -29,8 +29,6 @@ void gn_brdf_f_schlick(const float f0[3], float v_dot_h, float out[3])
     float x = 1.0f - v_dot_h, x5 = x * x * x * x * x;
     for (int c = 0; c < 3; c++) out[c] = f0[c] + (1.0f - f0[c]) * x5;
 }
-
-static float gn_dot3(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 static float gn_brdf_alpha(const gn_brdf_material *m)
 {
@@ -73,16 +71,15 @@ static void gn_brdf_lobes(const gn_brdf_material *m, float n_dot_v, float n_dot_
 void gn_brdf_eval(const gn_brdf_material *m, const float n[3], const float v[3], const float l[3],
                   float out[3])
 {
-    float n_dot_l = gn_dot3(n, l);
+    float n_dot_l = gn_vec3_dot(n, l);
     out[0] = out[1] = out[2] = 0.0f;
     if (n_dot_l <= 0.0f) return; /* light from below the surface adds nothing */
-    float n_dot_v = fmaxf(gn_dot3(n, v), GN_BRDF_MIN_N_DOT_V);
+    float n_dot_v = fmaxf(gn_vec3_dot(n, v), GN_BRDF_MIN_N_DOT_V);
     float h[3] = {v[0] + l[0], v[1] + l[1], v[2] + l[2]};
-    float hl = sqrtf(gn_dot3(h, h));
-    if (hl <= 0.0f) return; /* v = -l: only reachable with v below the horizon */
-    for (int c = 0; c < 3; c++) h[c] /= hl;
+    if (!(gn_vec3_normalize_len(h, 0.0f) > 0.0f)) return; /* v = -l: only with v below the horizon */
     float spec[3], diffuse[3];
-    gn_brdf_lobes(m, n_dot_v, n_dot_l, fmaxf(gn_dot3(n, h), 0.0f), fmaxf(gn_dot3(v, h), 0.0f), spec, diffuse);
+    gn_brdf_lobes(m, n_dot_v, n_dot_l, fmaxf(gn_vec3_dot(n, h), 0.0f), fmaxf(gn_vec3_dot(v, h), 0.0f), spec,
+                  diffuse);
     for (int c = 0; c < 3; c++) out[c] = (spec[c] + diffuse[c]) * n_dot_l;
 }
 
@@ -110,8 +107,7 @@ static float gn_brdf_g1(float n_dot_w, float a2)
 static void gn_brdf_sample_vndf(const float v[3], float alpha, float u1, float u2, float h[3])
 {
     float vh[3] = {alpha * v[0], alpha * v[1], v[2]}; /* stretch to the hemisphere configuration */
-    float vl = sqrtf(gn_dot3(vh, vh));
-    for (int c = 0; c < 3; c++) vh[c] /= vl;
+    gn_vec3_normalize_len(vh, 0.0f);
     float lensq = vh[0] * vh[0] + vh[1] * vh[1];
     float t1v[3] = {1.0f, 0.0f, 0.0f};
     if (lensq > 0.0f) t1v[0] = -vh[1] / sqrtf(lensq), t1v[1] = vh[0] / sqrtf(lensq);
@@ -124,8 +120,7 @@ static void gn_brdf_sample_vndf(const float v[3], float alpha, float u1, float u
     float nh[3];
     for (int c = 0; c < 3; c++) nh[c] = t1 * t1v[c] + t2 * t2v[c] + tz * vh[c];
     h[0] = alpha * nh[0], h[1] = alpha * nh[1], h[2] = fmaxf(nh[2], 0.0f); /* unstretch */
-    float hl = sqrtf(gn_dot3(h, h));
-    for (int c = 0; c < 3; c++) h[c] /= hl;
+    gn_vec3_normalize_len(h, 0.0f);
 }
 
 float gn_brdf_directional_albedo(const gn_brdf_material *m, float n_dot_v, uint32_t samples)
@@ -144,7 +139,7 @@ float gn_brdf_directional_albedo(const gn_brdf_material *m, float n_dot_v, uint3
 
         /* Specular: spec n.l / pdf_l with pdf_l = G1(v) D / (4 n.v). */
         gn_brdf_sample_vndf(v, alpha, u1, u2, h);
-        float v_dot_h = gn_dot3(v, h), l_z = 2.0f * v_dot_h * h[2] - v[2];
+        float v_dot_h = gn_vec3_dot(v, h), l_z = 2.0f * v_dot_h * h[2] - v[2];
         if (l_z > 0.0f && v_dot_h > 0.0f) {
             gn_brdf_lobes(m, n_dot_v, l_z, h[2], v_dot_h, spec, diffuse);
             float w = 4.0f * n_dot_v * l_z / (g1_v * gn_brdf_d_ggx(h[2], alpha));
@@ -154,9 +149,9 @@ float gn_brdf_directional_albedo(const gn_brdf_material *m, float n_dot_v, uint3
         /* Diffuse: with a cosine pdf n.l / pi the estimator is diffuse * pi. */
         float cl = sqrtf(1.0f - u1), sl = sqrtf(u1), phi = 2.0f * GN_PI * u2;
         float l[3] = {sl * cosf(phi), sl * sinf(phi), cl};
-        float hv[3] = {v[0] + l[0], v[1] + l[1], v[2] + l[2]}, hl = sqrtf(gn_dot3(hv, hv));
-        for (int c = 0; c < 3; c++) hv[c] /= hl;
-        gn_brdf_lobes(m, n_dot_v, cl, hv[2], fmaxf(gn_dot3(v, hv), 0.0f), spec, diffuse);
+        float hv[3] = {v[0] + l[0], v[1] + l[1], v[2] + l[2]};
+        gn_vec3_normalize_len(hv, 0.0f);
+        gn_brdf_lobes(m, n_dot_v, cl, hv[2], fmaxf(gn_vec3_dot(v, hv), 0.0f), spec, diffuse);
         sum += (diffuse[0] + diffuse[1] + diffuse[2]) / 3.0 * GN_PI;
     }
     return (float)(sum / samples);
@@ -166,7 +161,7 @@ void gn_shade_ambient(const gn_brdf_material *m, const float n[3], const float v
                       const float amb_ground[3], float out[3])
 {
     /* r = reflect(-v, n) = 2 (n.v) n - v */
-    float nv = gn_dot3(n, v);
+    float nv = gn_vec3_dot(n, v);
     float ry = 2.0f * nv * n[1] - v[1];
     float up = n[1] * 0.5f + 0.5f, rup = ry * 0.5f + 0.5f;
     float gloss = 1.0f - m->roughness;

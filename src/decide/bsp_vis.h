@@ -11,8 +11,8 @@
 #ifndef GN_DECIDE_BSP_VIS_H
 #define GN_DECIDE_BSP_VIS_H
 
-#include "base/bsp.h"
 #include "decide/frustum.h"
+#include "formats/bsp.h"
 
 /* The leaf holding pos (metres, renderer frame), walking the node tree from node 0; -1 when
  * the map has no leaves. A point on a plane goes to the front side, as in Q3. */

@@ -3,12 +3,13 @@
  * still draws every face of a texture in one indirect call (faces of one material are one
  * batch). Textures come from the archives (TGA, JPEG or PNG through stb_image, by the shader
  * name plus an extension); a shader with no image gets a visible checker and one warning.
- * Lightmaps go into one RGB9E5 atlas (base/bsp_light.c) that the faces' second uv set
+ * Lightmaps go into one RGB9E5 atlas (scene/bsp_atlas.c) that the faces' second uv set
  * addresses; faces without one are lit by the map's light grid (scene/world.c). */
 #include "scene/bsp_scene.h"
-#include "base/bsp.h"
-#include "base/bsp_light.h"
 #include "base/error.h"
+#include "formats/bsp.h"
+#include "formats/bsp_light.h"
+#include "scene/bsp_atlas.h"
 #include "scene/scene.h"
 #include "scene/world.h"
 
@@ -35,7 +36,7 @@ static gn_result add_checker(gn_scene *s, uint32_t *out, gn_error *err)
     return gn_scene_add_texture(s, &d, out, err);
 }
 
-/* The image of a shader name, or GN_NO_TEXTURE when no file decodes. */
+/* The image of a shader name (a public texture id), or 0 when no file decodes. */
 static uint32_t load_texture(gn_scene *s, gn_pak *pak, const char *name)
 {
     static const char *ext[] = {".tga", ".jpg", ".png"};
@@ -50,14 +51,14 @@ static uint32_t load_texture(gn_scene *s, gn_pak *pak, const char *name)
             size <= (size_t)INT32_MAX ? stbi_load_from_memory(data, (int)size, &w, &h, &n, 4) : NULL;
         free(data);
         if (!px) continue;
-        uint32_t id = GN_NO_TEXTURE;
+        uint32_t id = 0;
         gn_texture_desc d = {
             .width = (uint32_t)w, .height = (uint32_t)h, .rgba8 = px, .srgb = true, .label = name};
-        if (gn_scene_add_texture(s, &d, &id, NULL)) id = GN_NO_TEXTURE;
+        if (gn_scene_add_texture(s, &d, &id, NULL)) id = 0;
         stbi_image_free(px);
         return id;
     }
-    return GN_NO_TEXTURE;
+    return 0;
 }
 
 /* One face as a mesh of its own and a static instance. */
@@ -164,7 +165,7 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
      * unlit one only when some face needs it, so the order is fixed by the map. */
     gn_bsp_atlas atlas = {0};
     if (!res) res = gn_bsp_lightmap_atlas(b, &atlas, err);
-    uint32_t atlas_tex = GN_NO_TEXTURE;
+    uint32_t atlas_tex = 0;
     if (!res && atlas.count) {
         gn_texture_desc atlas_desc = {.width = atlas.width,
                                       .height = atlas.height,
@@ -180,14 +181,14 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
     for (uint32_t f = 0; !res && f < faces; f++)
         if (w->mesh.faces[f].index_count)
             needs[(uint32_t)b->faces[f].texture * 2 + (b->faces[f].lightmap >= 0 && atlas.count ? 1 : 0)] = 1;
-    uint32_t checker = GN_NO_TEXTURE, missing = 0;
+    uint32_t checker = 0, missing = 0;
     for (uint32_t t = 0; !res && t < b->texture_count; t++) {
         materials[t * 2] = materials[t * 2 + 1] = UINT32_MAX;
         if (!needs[t * 2] && !needs[t * 2 + 1]) continue;
         uint32_t tex = load_texture(s, pak, b->textures[t].name);
-        if (tex == GN_NO_TEXTURE) {
+        if (!tex) {
             missing++;
-            if (checker == GN_NO_TEXTURE) res = add_checker(s, &checker, err);
+            if (!checker) res = add_checker(s, &checker, err);
             tex = checker;
         }
         for (uint32_t lit = 0; !res && lit < 2; lit++) {
@@ -195,10 +196,7 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
             gn_material_desc md = {.base_color = {1, 1, 1, 1},
                                    .roughness = 0.8f,
                                    .base_color_texture = tex,
-                                   .normal_texture = GN_NO_TEXTURE,
-                                   .textures_set = true,
-                                   .lightmap_texture = atlas_tex,
-                                   .lightmap_set = lit != 0,
+                                   .lightmap_texture = lit ? atlas_tex : 0,
                                    .label = b->textures[t].name};
             res = gn_scene_add_material(s, &md, &materials[t * 2 + lit], err);
         }
@@ -237,9 +235,7 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
         gn_world_free(w);
         return res;
     }
-    gn_world_free(s->world);
-    s->world = w;
     /* objects without a lightmap take their light from the grid, now that the map is there */
-    for (uint32_t i = 0; i < s->instance_count; i++) gn_world_light_instance(s, i);
+    gn_scene_set_world(s, w);
     return GN_OK;
 }

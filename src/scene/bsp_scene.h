@@ -2,7 +2,7 @@
 #ifndef GN_SCENE_BSP_SCENE_H
 #define GN_SCENE_BSP_SCENE_H
 
-#include "scene/pak.h"
+#include "formats/pak.h"
 #include "scene/scene.h"
 
 /* Parses and triangulates the map in data and adds a mesh and instance a face, two materials

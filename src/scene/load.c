@@ -1,8 +1,8 @@
 /* gn_scene_load: one entry for scenes from files, dispatched by extension. */
 #include "base/error.h"
+#include "formats/pak.h"
 #include "scene/bsp_scene.h"
-#include "scene/gltf.h"
-#include "scene/pak.h"
+#include "scene/gltf_scene.h"
 #include "scene/scene.h"
 
 #include <stdio.h>
@@ -72,7 +72,7 @@ gn_result gn_scene_load(const gn_load_desc *d, gn_scene **out, gn_error *err)
     if (res) return res;
     if (ends_with(d->path, ".gltf") || ends_with(d->path, ".glb")) {
         gn_gltf_desc gd = {.log = d->log, .log_user = d->log_user};
-        res = gn_gltf_load(s, d->path, &gd, err);
+        res = gn_gltf_scene_load(s, d->path, &gd, err);
     } else {
         res = load_bsp(s, d, err);
     }

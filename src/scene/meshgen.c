@@ -1,25 +1,10 @@
 /* Procedural primitives: builder mechanics, then shapes from simple to composite. */
 #include "scene/meshgen.h"
+#include "base/gmath.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define GN_PI 3.14159265358979f
-
-/* ---- small vector helpers -------------------------------------------------------------- */
-static void v3(float o[3], float x, float y, float z) { o[0] = x, o[1] = y, o[2] = z; }
-static float gn_dot(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static void gn_cross(float o[3], const float a[3], const float b[3])
-{
-    float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
-    v3(o, x, y, z);
-}
-static void gn_norm(float a[3])
-{
-    float l = sqrtf(gn_dot(a, a));
-    if (l > 1e-20f) a[0] /= l, a[1] /= l, a[2] /= l;
-}
 
 /* ---- the builder --------------------------------------------------------------------- */
 void gn_mg_init(gn_mg *b)
@@ -51,10 +36,10 @@ void gn_mg_set_matrix(gn_mg *b, const float m[16])
      * normals are renormalised. The determinant's sign says whether the placement mirrors. */
     float c0[3] = {a[0], a[1], a[2]}, c1[3] = {a[4], a[5], a[6]}, c2[3] = {a[8], a[9], a[10]};
     float r0[3], r1[3], r2[3];
-    gn_cross(r0, c1, c2);
-    gn_cross(r1, c2, c0);
-    gn_cross(r2, c0, c1);
-    float det = gn_dot(c0, r0);
+    gn_vec3_cross(r0, c1, c2);
+    gn_vec3_cross(r1, c2, c0);
+    gn_vec3_cross(r2, c0, c1);
+    float det = gn_vec3_dot(c0, r0);
     memcpy(&b->nxf[0], r0, sizeof r0);
     memcpy(&b->nxf[3], r1, sizeof r1);
     memcpy(&b->nxf[6], r2, sizeof r2);
@@ -96,11 +81,9 @@ uint32_t gn_mg_vertex(gn_mg *b, const float p[3], const float n[3], const float 
     gn_vertex *v = &b->v[b->vcount];
     *v = (gn_vertex){0}; /* every field, the unused lightmap uv too: scenes are hashed and compared */
     const float *m = b->xf, *q = b->nxf;
-    for (int k = 0; k < 3; k++) {
-        v->pos[k] = m[k] * p[0] + m[4 + k] * p[1] + m[8 + k] * p[2] + m[12 + k];
-        v->normal[k] = q[k] * n[0] + q[3 + k] * n[1] + q[6 + k] * n[2];
-    }
-    gn_norm(v->normal);
+    gn_mat4_point(m, p, v->pos);
+    for (int k = 0; k < 3; k++) v->normal[k] = q[k] * n[0] + q[3 + k] * n[1] + q[6 + k] * n[2];
+    gn_vec3_normalize(v->normal);
     v->uv[0] = uv ? uv[0] : 0.0f, v->uv[1] = uv ? uv[1] : 0.0f;
     return b->vcount++;
 }
@@ -116,14 +99,14 @@ void gn_mg_tri(gn_mg *b, uint32_t i0, uint32_t i1, uint32_t i2)
 /* Newell's normal: robust for any planar polygon, and its sign follows the winding. */
 static void gn_poly_normal(float n[3], const float (*p)[3], int count)
 {
-    v3(n, 0, 0, 0);
+    gn_vec3_set(n, 0, 0, 0);
     for (int i = 0; i < count; i++) {
         const float *a = p[i], *c = p[(i + 1) % count];
         n[0] += (a[1] - c[1]) * (a[2] + c[2]);
         n[1] += (a[2] - c[2]) * (a[0] + c[0]);
         n[2] += (a[0] - c[0]) * (a[1] + c[1]);
     }
-    gn_norm(n);
+    gn_vec3_normalize(n);
 }
 
 void gn_mg_poly(gn_mg *b, const float (*p)[3], int n, const float *right, const float *up)
@@ -133,18 +116,18 @@ void gn_mg_poly(gn_mg *b, const float (*p)[3], int n, const float *right, const 
     if (right)
         memcpy(r, right, sizeof r);
     else {
-        v3(r, p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]);
-        gn_norm(r);
+        gn_vec3_set(r, p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]);
+        gn_vec3_normalize(r);
     }
     if (up)
         memcpy(u, up, sizeof u);
     else
-        gn_cross(u, nrm, r);
+        gn_vec3_cross(u, nrm, r);
     if (!gn_mg_reserve(b, (uint32_t)n, (uint32_t)(n - 2) * 3)) return;
     uint32_t first = b->vcount;
     for (int i = 0; i < n; i++) {
         /* Positions, not lengths, so neighbouring faces continue the same texture. */
-        float uv[2] = {gn_dot(p[i], r), -gn_dot(p[i], u)};
+        float uv[2] = {gn_vec3_dot(p[i], r), -gn_vec3_dot(p[i], u)};
         gn_mg_vertex(b, p[i], nrm, uv);
     }
     /* A fan from corner 0, except for a quad that is concave at corner 1 or 3 (an arch's
@@ -152,13 +135,13 @@ void gn_mg_poly(gn_mg *b, const float (*p)[3], int n, const float *right, const 
     uint32_t start = 0;
     if (n == 4) {
         float e1[3], e2[3], c[3];
-        v3(e1, p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]);
-        v3(e2, p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]);
-        gn_cross(c, e1, e2);
-        float d1 = gn_dot(c, nrm);
-        v3(e1, p[3][0] - p[0][0], p[3][1] - p[0][1], p[3][2] - p[0][2]);
-        gn_cross(c, e2, e1);
-        if (d1 <= 0 || gn_dot(c, nrm) <= 0) start = 1;
+        gn_vec3_set(e1, p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]);
+        gn_vec3_set(e2, p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]);
+        gn_vec3_cross(c, e1, e2);
+        float d1 = gn_vec3_dot(c, nrm);
+        gn_vec3_set(e1, p[3][0] - p[0][0], p[3][1] - p[0][1], p[3][2] - p[0][2]);
+        gn_vec3_cross(c, e2, e1);
+        if (d1 <= 0 || gn_vec3_dot(c, nrm) <= 0) start = 1;
     }
     for (int i = 1; i + 1 < n; i++)
         gn_mg_tri(b, first + start, first + (start + (uint32_t)i) % (uint32_t)n,
@@ -180,7 +163,7 @@ static void gn_mg_quad_facing(gn_mg *b, const float p0[3], const float p1[3], co
     float p[4][3], n[3];
     memcpy(p[0], p0, 12), memcpy(p[1], p1, 12), memcpy(p[2], p2, 12), memcpy(p[3], p3, 12);
     gn_poly_normal(n, (const float(*)[3])p, 4);
-    if (gn_dot(n, out) < 0)
+    if (gn_vec3_dot(n, out) < 0)
         gn_mg_quad(b, p3, p2, p1, p0);
     else
         gn_mg_quad(b, p0, p1, p2, p3);
@@ -194,15 +177,15 @@ static void gn_mg_smooth_normals(gn_mg *b, uint32_t v0, uint32_t i0)
     for (uint32_t t = i0; t + 2 < b->icount; t += 3) {
         gn_vertex *a = &b->v[b->idx[t]], *c = &b->v[b->idx[t + 1]], *d = &b->v[b->idx[t + 2]];
         float e1[3], e2[3], n[3];
-        v3(e1, c->pos[0] - a->pos[0], c->pos[1] - a->pos[1], c->pos[2] - a->pos[2]);
-        v3(e2, d->pos[0] - a->pos[0], d->pos[1] - a->pos[1], d->pos[2] - a->pos[2]);
-        gn_cross(n, e1, e2);
+        gn_vec3_set(e1, c->pos[0] - a->pos[0], c->pos[1] - a->pos[1], c->pos[2] - a->pos[2]);
+        gn_vec3_set(e2, d->pos[0] - a->pos[0], d->pos[1] - a->pos[1], d->pos[2] - a->pos[2]);
+        gn_vec3_cross(n, e1, e2);
         for (int k = 0; k < 3; k++) a->normal[k] += n[k], c->normal[k] += n[k], d->normal[k] += n[k];
     }
     for (uint32_t i = v0; i < b->vcount; i++) {
         float *n = b->v[i].normal;
-        if (gn_dot(n, n) < 1e-30f) v3(n, 0, 1, 0);
-        gn_norm(n);
+        if (gn_vec3_dot(n, n) < 1e-30f) gn_vec3_set(n, 0, 1, 0);
+        gn_vec3_normalize(n);
     }
 }
 
@@ -248,9 +231,9 @@ void gn_mg_frustum(gn_mg *b, const float base[3], float r0, float r1, float h, i
         float a = 2.0f * GN_PI * (float)i / (float)segs, c = cosf(a), s = sinf(a);
         /* Angles grow towards +Z, i.e. leftwards seen from outside, hence u = -angle. */
         float n[3] = {h * c, slope, h * s}, pb[3], pt[3];
-        gn_norm(n);
-        v3(pb, base[0] + r0 * c, base[1], base[2] + r0 * s);
-        v3(pt, base[0] + r1 * c, base[1] + h, base[2] + r1 * s);
+        gn_vec3_normalize(n);
+        gn_vec3_set(pb, base[0] + r0 * c, base[1], base[2] + r0 * s);
+        gn_vec3_set(pt, base[0] + r1 * c, base[1] + h, base[2] + r1 * s);
         float ub[2] = {-a * ravg, -base[1]}, ut[2] = {-a * ravg, -(base[1] + h)};
         gn_mg_vertex(b, pb, n, ub);
         gn_mg_vertex(b, pt, n, ut);
@@ -266,14 +249,14 @@ void gn_mg_frustum(gn_mg *b, const float base[3], float r0, float r1, float h, i
     if (r1 > 0) { /* top cap: counter-clockwise from above means decreasing angle */
         for (int i = 0; i < segs; i++) {
             float a = -2.0f * GN_PI * (float)i / (float)segs;
-            v3(ring[i], base[0] + r1 * cosf(a), base[1] + h, base[2] + r1 * sinf(a));
+            gn_vec3_set(ring[i], base[0] + r1 * cosf(a), base[1] + h, base[2] + r1 * sinf(a));
         }
         gn_mg_poly(b, (const float(*)[3])ring, segs, NULL, NULL);
     }
     if (r0 > 0) {
         for (int i = 0; i < segs; i++) {
             float a = 2.0f * GN_PI * (float)i / (float)segs;
-            v3(ring[i], base[0] + r0 * cosf(a), base[1], base[2] + r0 * sinf(a));
+            gn_vec3_set(ring[i], base[0] + r0 * cosf(a), base[1], base[2] + r0 * sinf(a));
         }
         gn_mg_poly(b, (const float(*)[3])ring, segs, NULL, NULL);
     }
@@ -289,7 +272,7 @@ typedef struct gn_ico {
 static uint32_t gn_ico_vertex(gn_ico *m, const float p[3])
 {
     float q[3] = {p[0], p[1], p[2]};
-    gn_norm(q);
+    gn_vec3_normalize(q);
     /* Linear search is fine: a few hundred vertices, once per mesh variant. */
     for (uint32_t i = 0; i < m->nd; i++)
         if (fabsf(m->dir[i][0] - q[0]) < 1e-5f && fabsf(m->dir[i][1] - q[1]) < 1e-5f &&
@@ -356,16 +339,16 @@ void gn_mg_blob(gn_mg *b, const float c[3], const float radii[3], int subdiv, fl
     float wave[3][4];
     for (int k = 0; k < 3; k++) {
         float d[3] = {gn_rng_range(&rng, -1, 1), gn_rng_range(&rng, -1, 1), gn_rng_range(&rng, -1, 1)};
-        gn_norm(d);
+        gn_vec3_normalize(d);
         float f = gn_rng_range(&rng, 2.5f, 5.0f);
-        v3(wave[k], d[0] * f, d[1] * f, d[2] * f);
+        gn_vec3_set(wave[k], d[0] * f, d[1] * f, d[2] * f);
         wave[k][3] = gn_rng_range(&rng, 0, 2 * GN_PI);
     }
     uint32_t v0 = b->vcount, i0 = b->icount;
     for (uint32_t i = 0; i < m.nd; i++) {
         const float *d = m.dir[i];
         float lump = 0;
-        for (int k = 0; k < 3; k++) lump += sinf(gn_dot(wave[k], d) + wave[k][3]);
+        for (int k = 0; k < 3; k++) lump += sinf(gn_vec3_dot(wave[k], d) + wave[k][3]);
         float r = 1.0f + lumpiness * lump / 3.0f, p[3];
         for (int k = 0; k < 3; k++) p[k] = c[k] + d[k] * radii[k] * r;
         gn_mg_vertex(b, p, d, NULL);
@@ -390,7 +373,7 @@ void gn_mg_heightfield(gn_mg *b, float x0, float z0, float step, int nx, int nz,
             float dx = (h(user, x + step, z) - h(user, x - step, z)) / (2 * step);
             float dz = (h(user, x, z + step) - h(user, x, z - step)) / (2 * step);
             float p[3] = {x, h(user, x, z) + lift, z}, n[3] = {-dx, 1, -dz}, uv[2] = {x, z};
-            gn_norm(n);
+            gn_vec3_normalize(n);
             gn_mg_vertex(b, p, n, uv);
         }
     uint32_t row = (uint32_t)nx + 1;

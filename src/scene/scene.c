@@ -2,6 +2,7 @@
 /* The CPU scene store: validation at the door, then plain arrays the renderer uploads.
  * Every add_* either succeeds completely or leaves the scene exactly as it was. */
 #include "scene/scene.h"
+#include "base/gmath.h"
 #include "scene/world.h"
 
 #include <math.h>
@@ -10,23 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* Makes room for `need` elements. Capacity doubles so n appends cost O(n); on failure the
- * array is untouched, which is what keeps a failed add from corrupting the scene. */
-bool gn_grow(void **arr, uint32_t *cap, uint64_t need, size_t elem, uint32_t max)
-{
-    if (need <= *cap) return true;
-    if (need > max) return false;
-    uint64_t ncap = *cap ? *cap : 16;
-    while (ncap < need) ncap *= 2;
-    if (ncap > max) ncap = max;
-    if (ncap > SIZE_MAX / elem) return false;
-    void *p = realloc(*arr, (size_t)ncap * elem);
-    if (!p) return false;
-    *arr = p;
-    *cap = (uint32_t)ncap;
-    return true;
-}
 
 gn_result gn_scene_create(gn_scene **out, gn_error *err)
 {
@@ -39,34 +23,6 @@ gn_result gn_scene_create(gn_scene **out, gn_error *err)
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     (*out)->uid = (uint64_t)now.tv_sec * 1000000000u + (uint64_t)now.tv_nsec;
-    return GN_OK;
-}
-
-/* Above 64 the town passes GN_SCENE_MAX_INSTANCES' neighbourhood and stops being useful. */
-#define GN_BUILTIN_MAX_SCALE 64u
-
-gn_result gn_scene_create_builtin(const gn_builtin_desc *desc, gn_scene **out, gn_error *err)
-{
-    if (!out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_create_builtin: out is NULL");
-    *out = NULL;
-    gn_builtin_desc d = desc ? *desc : (gn_builtin_desc){0};
-    if (!d.name) d.name = "town";
-    if (d.seed == 0) d.seed = 1;
-    if (d.scale == 0) d.scale = 1;
-    if (strcmp(d.name, "town") != 0)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "unknown built-in scene '%s' (known: town)", d.name);
-    if (d.scale > GN_BUILTIN_MAX_SCALE)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "built-in scene scale %u is above %u", d.scale,
-                       GN_BUILTIN_MAX_SCALE);
-    gn_scene *s;
-    gn_result r = gn_scene_create(&s, err);
-    if (r != GN_OK) return r;
-    r = gn_town_build(s, d.seed, d.scale, err);
-    if (r != GN_OK) {
-        gn_scene_destroy(s);
-        return r;
-    }
-    *out = s;
     return GN_OK;
 }
 
@@ -91,24 +47,6 @@ void gn_scene_destroy(gn_scene *s)
 
 /* ---- vertex attributes ----------------------------------------------------------------- */
 
-static void gn_sub3(float o[3], const float a[3], const float b[3])
-{
-    o[0] = a[0] - b[0], o[1] = a[1] - b[1], o[2] = a[2] - b[2];
-}
-static void gn_cross3(float o[3], const float a[3], const float b[3])
-{
-    float x = a[1] * b[2] - a[2] * b[1], y = a[2] * b[0] - a[0] * b[2], z = a[0] * b[1] - a[1] * b[0];
-    o[0] = x, o[1] = y, o[2] = z;
-}
-static float gn_dot3(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-static bool gn_normalize3(float v[3])
-{
-    float l = sqrtf(gn_dot3(v, v));
-    if (!(l > 1e-20f) || !isfinite(l)) return false;
-    v[0] /= l, v[1] /= l, v[2] /= l;
-    return true;
-}
-
 void gn_mesh_compute_normals(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx, uint32_t index_count)
 {
     for (uint32_t i = 0; i < vertex_count; i++) memset(v[i].normal, 0, sizeof v[i].normal);
@@ -117,29 +55,29 @@ void gn_mesh_compute_normals(gn_vertex *v, uint32_t vertex_count, const uint32_t
     for (uint32_t t = 0; t + 2 < index_count; t += 3) {
         gn_vertex *a = &v[idx[t]], *b = &v[idx[t + 1]], *c = &v[idx[t + 2]];
         float e1[3], e2[3], n[3];
-        gn_sub3(e1, b->pos, a->pos);
-        gn_sub3(e2, c->pos, a->pos);
-        gn_cross3(n, e1, e2);
+        gn_vec3_sub(e1, b->pos, a->pos);
+        gn_vec3_sub(e2, c->pos, a->pos);
+        gn_vec3_cross(n, e1, e2);
         for (int k = 0; k < 3; k++) a->normal[k] += n[k], b->normal[k] += n[k], c->normal[k] += n[k];
     }
     for (uint32_t i = 0; i < vertex_count; i++)
-        if (!gn_normalize3(v[i].normal)) v[i].normal[0] = 0, v[i].normal[1] = 1, v[i].normal[2] = 0;
+        if (!gn_vec3_normalize(v[i].normal)) v[i].normal[0] = 0, v[i].normal[1] = 1, v[i].normal[2] = 0;
 }
 
 /* Any unit vector perpendicular to n, for vertices whose uvs do not define a direction. */
 static void gn_any_tangent(float t[3], const float n[3])
 {
     const float ax[3] = {1, 0, 0}, ay[3] = {0, 1, 0};
-    gn_cross3(t, fabsf(n[0]) < 0.9f ? ax : ay, n);
-    gn_normalize3(t);
+    gn_vec3_cross(t, fabsf(n[0]) < 0.9f ? ax : ay, n);
+    gn_vec3_normalize(t);
 }
 
 void gn_mesh_orthonormalize_tangent(gn_vertex *v)
 {
     float *t = v->tangent, *n = v->normal;
-    float d = gn_dot3(t, n);
+    float d = gn_vec3_dot(t, n);
     t[0] -= n[0] * d, t[1] -= n[1] * d, t[2] -= n[2] * d;
-    if (!gn_normalize3(t)) gn_any_tangent(t, n);
+    if (!gn_vec3_normalize(t)) gn_any_tangent(t, n);
     t[3] = t[3] < 0.0f ? -1.0f : 1.0f;
 }
 
@@ -152,8 +90,8 @@ void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_
     for (uint32_t t = 0; t + 2 < index_count; t += 3) {
         uint32_t ia = idx[t], ib = idx[t + 1], ic = idx[t + 2];
         float e1[3], e2[3];
-        gn_sub3(e1, v[ib].pos, v[ia].pos);
-        gn_sub3(e2, v[ic].pos, v[ia].pos);
+        gn_vec3_sub(e1, v[ib].pos, v[ia].pos);
+        gn_vec3_sub(e2, v[ic].pos, v[ia].pos);
         float du1 = v[ib].uv[0] - v[ia].uv[0], dv1 = v[ib].uv[1] - v[ia].uv[1];
         float du2 = v[ic].uv[0] - v[ia].uv[0], dv2 = v[ic].uv[1] - v[ia].uv[1];
         float det = du1 * dv2 - du2 * dv1;
@@ -180,8 +118,8 @@ void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_
          * (rows are stored top first), so normal maps with green = up work unchanged. */
         v[i].tangent[3] = 1.0f;
         gn_mesh_orthonormalize_tangent(&v[i]);
-        gn_cross3(nt, v[i].normal, v[i].tangent);
-        v[i].tangent[3] = gn_dot3(nt, b) > 0.0f ? -1.0f : 1.0f;
+        gn_vec3_cross(nt, v[i].normal, v[i].tangent);
+        v[i].tangent[3] = gn_vec3_dot(nt, b) > 0.0f ? -1.0f : 1.0f;
     }
     free(bv);
 }
@@ -251,8 +189,8 @@ static void gn_commit_mesh(gn_scene *s, uint32_t vc, uint32_t ic, uint32_t *out_
     for (int k = 0; k < 3; k++) m->center[k] = 0.5f * (m->aabb_min[k] + m->aabb_max[k]);
     for (uint32_t i = 0; i < vc; i++) {
         float d[3];
-        gn_sub3(d, v[i].pos, m->center);
-        r2 = fmaxf(r2, gn_dot3(d, d));
+        gn_vec3_sub(d, v[i].pos, m->center);
+        r2 = fmaxf(r2, gn_vec3_dot(d, d));
     }
     m->radius = sqrtf(r2);
     s->vertex_count += vc;
@@ -324,7 +262,7 @@ gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id
     if (d->normals) {
         for (uint32_t i = 0; i < vc; i++) {
             memcpy(v[i].normal, d->normals + (size_t)i * 3, 3 * sizeof(float));
-            if (!gn_normalize3(v[i].normal)) v[i].normal[1] = 1.0f;
+            if (!gn_vec3_normalize(v[i].normal)) v[i].normal[1] = 1.0f;
         }
     } else {
         gn_mesh_compute_normals(v, vc, idx, d->index_count);
@@ -373,9 +311,28 @@ gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *
     memcpy(copy, src, bytes); /* both formats are 4 bytes a texel */
     s->textures[s->texture_count] = (gn_texture){d->width, d->height, copy, (uint32_t)d->format,
                                                  d->format == GN_TEXTURE_RGBA8 && d->srgb};
-    if (out_id) *out_id = s->texture_count;
+    if (out_id) *out_id = s->texture_count + 1; /* public ids start at 1 (gnomon.h) */
     s->texture_count++;
     s->generation++;
+    return GN_OK;
+}
+
+/* A public texture id (from 1; 0: none) as the store's index (from 0; GN_NO_TEXTURE: none). */
+static uint32_t gn_texture_index(uint32_t id) { return id ? id - 1 : GN_NO_TEXTURE; }
+
+/* Checks one texture slot of a material: none, or a texture of the scene in `format`. */
+static gn_result gn_check_texture_slot(const gn_scene *s, const char *label, const char *what, uint32_t id,
+                                       gn_texture_format format, gn_error *err)
+{
+    if (!id) return GN_OK;
+    const char *fmt = format == GN_TEXTURE_RGB9E5 ? "RGB9E5" : "RGBA8";
+    if (id > s->texture_count)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "material '%s': %s texture %u does not exist (ids 1..%u; 0 is none)", label, what, id,
+                       s->texture_count);
+    if (s->textures[id - 1].format != (uint32_t)format)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': %s texture %u is not %s", label, what,
+                       id, fmt);
     return GN_OK;
 }
 
@@ -388,7 +345,7 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
     if (!m.base_color[0] && !m.base_color[1] && !m.base_color[2] && !m.base_color[3])
         m.base_color[0] = m.base_color[1] = m.base_color[2] = 0.8f, m.base_color[3] = 1.0f;
     m.metallic = d->metallic;
-    m.roughness = (d->roughness == 0.0f && !d->roughness_set) ? 0.5f : d->roughness;
+    m.roughness = d->roughness == 0.0f ? 0.5f : d->roughness;
     memcpy(m.emissive, d->emissive, sizeof m.emissive);
     for (int k = 0; k < 4; k++)
         if (!(m.base_color[k] >= 0.0f && m.base_color[k] <= 1.0f))
@@ -404,48 +361,29 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
             return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
                            "material '%s': emissive[%d] = %g is not finite and >= 0", label, k,
                            (double)m.emissive[k]);
-    m.base_color_texture = d->textures_set ? d->base_color_texture : GN_NO_TEXTURE;
-    m.normal_texture = d->textures_set ? d->normal_texture : GN_NO_TEXTURE;
-    if (m.base_color_texture != GN_NO_TEXTURE && m.base_color_texture >= s->texture_count)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "material '%s': base colour texture %u does not exist (%u textures)", label,
-                       m.base_color_texture, s->texture_count);
-    if (m.normal_texture != GN_NO_TEXTURE && m.normal_texture >= s->texture_count)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "material '%s': normal texture %u does not exist (%u textures)", label,
-                       m.normal_texture, s->texture_count);
     if (d->alpha_mode != GN_ALPHA_OPAQUE && d->alpha_mode != GN_ALPHA_MASK && d->alpha_mode != GN_ALPHA_BLEND)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': unknown alpha mode %d", label,
                        (int)d->alpha_mode);
     m.alpha_mode = (uint32_t)d->alpha_mode;
-    m.alpha_cutoff = d->alpha_cutoff == 0.0f && !d->alpha_cutoff_set ? 0.5f : d->alpha_cutoff;
+    m.alpha_cutoff = d->alpha_cutoff == 0.0f ? 0.5f : d->alpha_cutoff;
     if (!(m.alpha_cutoff >= 0.0f && m.alpha_cutoff <= 1.0f))
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': alpha cutoff %g is outside 0..1",
                        label, (double)m.alpha_cutoff);
-    m.lightmap_texture = d->lightmap_set ? d->lightmap_texture : GN_NO_TEXTURE;
-    m.metallic_roughness_texture = d->maps_set ? d->metallic_roughness_texture : GN_NO_TEXTURE;
-    m.occlusion_texture = d->maps_set ? d->occlusion_texture : GN_NO_TEXTURE;
-    m.emissive_texture = d->maps_set ? d->emissive_texture : GN_NO_TEXTURE;
-    const uint32_t maps[3] = {m.metallic_roughness_texture, m.occlusion_texture, m.emissive_texture};
-    for (int k = 0; k < 3; k++)
-        if (maps[k] != GN_NO_TEXTURE &&
-            (maps[k] >= s->texture_count || s->textures[maps[k]].format != GN_TEXTURE_RGBA8))
-            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                           "material '%s': %s texture %u is not an RGBA8 texture of the scene", label,
-                           k == 0   ? "metallic-roughness"
-                           : k == 1 ? "occlusion"
-                                    : "emissive",
-                           maps[k]);
-    if (d->lightmap_set && (m.lightmap_texture >= s->texture_count ||
-                            s->textures[m.lightmap_texture].format != GN_TEXTURE_RGB9E5))
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                       "material '%s': lightmap texture %u is not an RGB9E5 texture of the scene", label,
-                       m.lightmap_texture);
-    for (int k = 0; k < 2; k++) {
-        uint32_t t = k ? m.normal_texture : m.base_color_texture;
-        if (t != GN_NO_TEXTURE && t < s->texture_count && s->textures[t].format != GN_TEXTURE_RGBA8)
-            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': %s texture %u is not RGBA8", label,
-                           k ? "normal" : "base colour", t);
+    const struct {
+        uint32_t id, *slot;
+        const char *what;
+        gn_texture_format format;
+    } slots[] = {{d->base_color_texture, &m.base_color_texture, "base colour", GN_TEXTURE_RGBA8},
+                 {d->normal_texture, &m.normal_texture, "normal", GN_TEXTURE_RGBA8},
+                 {d->lightmap_texture, &m.lightmap_texture, "lightmap", GN_TEXTURE_RGB9E5},
+                 {d->metallic_roughness_texture, &m.metallic_roughness_texture, "metallic-roughness",
+                  GN_TEXTURE_RGBA8},
+                 {d->occlusion_texture, &m.occlusion_texture, "occlusion", GN_TEXTURE_RGBA8},
+                 {d->emissive_texture, &m.emissive_texture, "emissive", GN_TEXTURE_RGBA8}};
+    for (size_t k = 0; k < sizeof slots / sizeof slots[0]; k++) {
+        gn_result r = gn_check_texture_slot(s, label, slots[k].what, slots[k].id, slots[k].format, err);
+        if (r != GN_OK) return r;
+        *slots[k].slot = gn_texture_index(slots[k].id);
     }
     if (s->material_count >= GN_SCENE_MAX_MATERIALS)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': scene already has %u materials", label,
@@ -473,6 +411,16 @@ static gn_result gn_check_transform(const float t[16], uint32_t instance, gn_err
     return GN_OK;
 }
 
+/* An instance's light from the world's grid, unless its material has a lightmap (then, as
+ * without a world, its grid light is zero). */
+static void gn_scene_world_light(gn_scene *s, uint32_t i)
+{
+    gn_instance *in = &s->instances[i];
+    memset(in->grid_light, 0, sizeof in->grid_light);
+    if (!s->world || s->materials[in->material].lightmap_texture != GN_NO_TEXTURE) return;
+    gn_world_grid_light(s->world, in->sphere, in->grid_light);
+}
+
 void gn_scene_update_sphere(gn_scene *s, uint32_t instance)
 {
     gn_instance *in = &s->instances[instance];
@@ -483,9 +431,16 @@ void gn_scene_update_sphere(gn_scene *s, uint32_t instance)
         const float *a = &t[col * 4];
         scale2 = fmaxf(scale2, a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
     }
-    for (int k = 0; k < 3; k++) in->sphere[k] = t[k] * c[0] + t[4 + k] * c[1] + t[8 + k] * c[2] + t[12 + k];
+    gn_mat4_point(t, c, in->sphere);
     in->sphere[3] = m->radius * sqrtf(scale2);
-    if (s->world) gn_world_light_instance(s, instance); /* it moved: its light from the grid follows */
+    if (s->world) gn_scene_world_light(s, instance); /* it moved: its light from the grid follows */
+}
+
+void gn_scene_set_world(gn_scene *s, gn_world *w)
+{
+    gn_world_free(s->world);
+    s->world = w;
+    for (uint32_t i = 0; w && i < s->instance_count; i++) gn_scene_world_light(s, i);
 }
 
 gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t *out_id, gn_error *err)
@@ -624,6 +579,22 @@ void gn_scene_animate(gn_scene *s, double seconds)
     gn_scene_animate_lights(s, seconds);
 }
 
+/* ---- undo ------------------------------------------------------------------------------ */
+
+gn_scene_mark gn_scene_mark_now(const gn_scene *s)
+{
+    return (gn_scene_mark){s->vertex_count,  s->index_count,    s->mesh_count, s->material_count,
+                           s->texture_count, s->instance_count, s->generation};
+}
+
+void gn_scene_rollback(gn_scene *s, const gn_scene_mark *k)
+{
+    for (uint32_t i = k->textures; i < s->texture_count; i++) free(s->textures[i].texels);
+    s->vertex_count = k->vertices, s->index_count = k->indices, s->mesh_count = k->meshes;
+    s->material_count = k->materials, s->texture_count = k->textures, s->instance_count = k->instances;
+    s->generation = k->generation + 1; /* anything uploaded in between is stale */
+}
+
 /* ---- summary --------------------------------------------------------------------------- */
 
 void gn_scene_get_info(const gn_scene *s, gn_scene_info *out)
@@ -659,6 +630,7 @@ void gn_scene_get_info(const gn_scene *s, gn_scene_info *out)
         memcpy(out->bounds_max, hi, sizeof hi);
     }
     memcpy(out->default_camera, s->default_camera, sizeof out->default_camera);
+    out->default_fov_y = s->default_fov_y;
     for (uint32_t v = 0; v < 3; v++) {
         bool set = false;
         for (int k = 0; k < 5; k++) set |= s->viewpoints[v][k] != 0.0f;

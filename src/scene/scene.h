@@ -4,6 +4,8 @@
 #ifndef GN_SCENE_H
 #define GN_SCENE_H
 
+#include "base/array.h" /* gn_grow, for the store and its builders */
+#include "base/error.h" /* gn_fail */
 #include "gnomon.h"
 
 #include <stdbool.h>
@@ -25,6 +27,10 @@ typedef struct gn_mesh {
     float center[3], radius; /* bounding sphere in mesh space */
     float aabb_min[3], aabb_max[3];
 } gn_mesh;
+
+/* Inside the store texture ids are indices from 0, and "none" is this; gn_scene_add_material
+ * converts the public ids (from 1, 0 for none) at the door. */
+#define GN_NO_TEXTURE 0xffffffffu
 
 typedef struct gn_material {
     float base_color[4];
@@ -116,6 +122,7 @@ struct gn_scene {
     gn_orbit *orbits;
     uint32_t orbit_count, orbit_cap;
     float default_camera[5]; /* x, y, z, yaw, pitch */
+    float default_fov_y;     /* degrees, the default camera's (a glTF camera's); 0: none given */
     uint64_t uid;            /* this scene's identity (gn_scene_create): the renderer's caches tell
                                 scenes apart by it, never by address, which malloc reuses */
     uint32_t generation;     /* bumped when geometry, materials or instances are added */
@@ -159,15 +166,20 @@ gn_result gn_scene_add_vertices(gn_scene *s, const gn_vertex *v, uint32_t vertex
                                 uint32_t index_count, uint32_t *out_id, gn_error *err);
 gn_result gn_scene_add_orbit(gn_scene *s, const gn_orbit *o, gn_error *err);
 
-/* Recomputes an instance's world sphere from its transform and mesh. */
+/* Recomputes an instance's world sphere from its transform and mesh (and, in a BSP world,
+ * its light from the map's grid). */
 void gn_scene_update_sphere(gn_scene *s, uint32_t instance);
-
-/* Makes room for `need` elements of `elem` bytes in *arr (capacity *cap, at most max);
- * false, with *arr untouched, when it cannot. */
-bool gn_grow(void **arr, uint32_t *cap, uint64_t need, size_t elem, uint32_t max);
-
-/* Fills e with code and a printf-style message; returns code. err may be NULL. */
-gn_result gn_fail(gn_error *err, gn_result code, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* A point to return to: the arrays only grow, so dropping their tails undoes the meshes,
+ * materials, textures and instances added since (not lights or orbits). A loader that fails
+ * half-way returns the scene to the mark (gn_gltf_scene_load). */
+typedef struct gn_scene_mark {
+    uint32_t vertices, indices, meshes, materials, textures, instances, generation;
+} gn_scene_mark;
+gn_scene_mark gn_scene_mark_now(const gn_scene *s);
+void gn_scene_rollback(gn_scene *s, const gn_scene_mark *m);
+/* Gives the scene its BSP world (freeing the one it had; NULL: none) and lights every instance
+ * without a lightmap from the world's grid. */
+void gn_scene_set_world(gn_scene *s, struct gn_world *w);
 
 /* Validates a light (messages name it "light <index>") and fills its defaults in place: colour
  * zero -> white; direction normalised, zero -> (0,-1,0); spot angles 0 -> inner 20, outer 30
@@ -186,9 +198,6 @@ void gn_scene_animate_lights(gn_scene *s, double seconds);
 /* Drops lights and motions past the given counts (undoes a half-done batch). */
 void gn_scene_truncate_lights(gn_scene *s, uint32_t light_count, uint32_t motion_count);
 
-/* Procedural scenes (src/scene/town.c). */
-gn_result gn_town_build(gn_scene *s, uint32_t seed, uint32_t scale, gn_error *err);
-
 /* Notes on the store (scene.c), added with the implementation:
  * - a mesh's indices are local to it: draw with vertexOffset = first_vertex;
  * - gn_scene_animate poses an orbit's instance with its local +X along the direction of
@@ -202,9 +211,5 @@ void gn_mesh_compute_normals(gn_vertex *v, uint32_t vertex_count, const uint32_t
 void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx, uint32_t index_count);
 /* Makes v->tangent unit and orthogonal to v->normal, and its w exactly +1 or -1. */
 void gn_mesh_orthonormalize_tangent(gn_vertex *v);
-
-/* Three scenic camera placements of a built town (x, y, z, yaw, pitch; degrees): street
- * level, a rooftop and a high overview, all above the ground. */
-void gn_town_viewpoints(const gn_scene *s, float out[3][5]);
 
 #endif

@@ -2,6 +2,7 @@
  * map is then the height field's slope. All noise wraps at the image edge so the textures
  * tile. */
 #include "scene/texgen.h"
+#include "base/gmath.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -213,9 +214,9 @@ bool gn_texgen(gn_texgen_kind kind, uint32_t size, uint32_t seed, uint8_t *color
             float dy = 0.5f * (h[((y + 1) & m) * size + x] - h[((y + m) & m) * size + x]);
             /* Rows grow downwards while tangent-space +Y is image up, hence +dy. */
             float n[3] = {-dx * strength, dy * strength, 1.0f};
-            float l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+            gn_vec3_normalize_len(n, 0.0f); /* at least 1 long: z is 1 */
             size_t i = ((size_t)y * size + x) * 4;
-            for (int k = 0; k < 3; k++) normal[i + k] = gn_u8(n[k] / l * 0.5f + 0.5f);
+            for (int k = 0; k < 3; k++) normal[i + k] = gn_u8(n[k] * 0.5f + 0.5f);
             normal[i + 3] = 255;
         }
     free(h);

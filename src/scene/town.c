@@ -6,6 +6,7 @@
  * westwards along z = 0, into the sunset; forest and a rim of hills fill the rest. The town
  * and the terrain grow with sqrt(scale) on a side, so their area grows with scale. */
 #include "scene/town.h"
+#include "base/gmath.h"
 #include "scene/texgen.h"
 
 #include <math.h>
@@ -13,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GN_TOWN_PI 3.14159265358979f
 #define GN_TOWN_TILE 64.0f /* terrain tile side: one mesh and instance each, for culling */
 #define GN_TOWN_TEX 256u   /* texture side; one repeat per metre */
 
@@ -141,9 +141,8 @@ static gn_result gn_town_materials_make(gn_town *t)
                               .metallic = p->metallic,
                               .roughness = p->roughness,
                               .label = p->label,
-                              .textures_set = true,
-                              .base_color_texture = p->tex >= 0 ? tc[p->tex] : GN_NO_TEXTURE,
-                              .normal_texture = p->tex >= 0 ? tn[p->tex] : GN_NO_TEXTURE};
+                              .base_color_texture = p->tex >= 0 ? tc[p->tex] : 0,
+                              .normal_texture = p->tex >= 0 ? tn[p->tex] : 0};
         if (p->glow) memcpy(d.emissive, p->glow, sizeof d.emissive);
         if ((r = gn_scene_add_material(t->s, &d, p->out, t->err)) != GN_OK) return r;
     }
@@ -246,11 +245,9 @@ static void gn_town_look(const gn_town *t, float out[5], float x, float above, f
                          float tz)
 {
     float y = gn_town_height(t, x, z) + above;
-    float dx = tx - x, dy = ty - y, dz = tz - z, dh = sqrtf(dx * dx + dz * dz);
+    const float d[3] = {tx - x, ty - y, tz - z};
     out[0] = x, out[1] = y, out[2] = z;
-    /* yaw 0 looks down -Z and positive yaw turns towards -X (gnomon.h). */
-    out[3] = atan2f(-dx, -dz) * 180.0f / GN_TOWN_PI;
-    out[4] = atan2f(dy, dh) * 180.0f / GN_TOWN_PI;
+    gn_view_yaw_pitch(d, &out[3], &out[4]);
 }
 
 static void gn_town_cameras(gn_town *t)
@@ -289,11 +286,10 @@ static void gn_town_init(gn_town *t, gn_scene *s, uint32_t seed, uint32_t scale,
     t->tower[0] = t->tower[1] = 0.5f * GN_TOWN_STREET_PITCH;
     const float lambda[4] = {310, 170, 95, 48}, amp[4] = {5.5f, 2.4f, 0.9f, 0.3f};
     for (int k = 0; k < 4; k++) {
-        float a = gn_rng_range(&t->rng, 0, 2 * GN_TOWN_PI), f = 2 * GN_TOWN_PI / lambda[k];
-        t->wave[k] =
-            (gn_town_wave){f * cosf(a), f * sinf(a), amp[k], gn_rng_range(&t->rng, 0, 2 * GN_TOWN_PI)};
+        float a = gn_rng_range(&t->rng, 0, 2 * GN_PI), f = 2 * GN_PI / lambda[k];
+        t->wave[k] = (gn_town_wave){f * cosf(a), f * sinf(a), amp[k], gn_rng_range(&t->rng, 0, 2 * GN_PI)};
     }
-    t->rim_phase = gn_rng_range(&t->rng, 0, 2 * GN_TOWN_PI);
+    t->rim_phase = gn_rng_range(&t->rng, 0, 2 * GN_PI);
     t->plaza_h = gn_town_waves(t, t->plaza[0], t->plaza[1]);
     gn_mg_init(&t->mg);
     gn_mg_init(&t->mg2);

@@ -1,9 +1,16 @@
-/* The built-in "town": shared state of its generator, split over town.c (terrain, streets,
- * materials, the order of the build), town_houses.c and town_props.c. Internal to them. */
+/* The built-in "town": its entry points (gn_scene_create_builtin in builtin.c calls them),
+ * then the shared state of its generator, split over town.c (terrain, streets, materials, the
+ * order of the build), town_houses.c and town_props.c, internal to them. */
 #ifndef GN_TOWN_H
 #define GN_TOWN_H
 
 #include "scene/meshgen.h"
+
+/* The town built into s, deterministic from seed; scale 0 reads as 1. */
+gn_result gn_town_build(gn_scene *s, uint32_t seed, uint32_t scale, gn_error *err);
+/* Three scenic camera placements of a built town (x, y, z, yaw, pitch; degrees): street
+ * level, a rooftop and a high overview, all above the ground. */
+void gn_town_viewpoints(const gn_scene *s, float out[3][5]);
 
 #define GN_TOWN_STREET_PITCH 60.0f /* metres between street centre lines */
 #define GN_TOWN_STREET_HALF 4.0f   /* half a street's width; a multiple of the terrain step */

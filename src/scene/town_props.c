@@ -1,12 +1,11 @@
 /* Town props: trees and bushes, fences, lamp posts, telegraph and flag poles, the tower and
  * the moving balloons and carts. Thin things (poles, wires, fence rails, lamp arms) are
  * here on purpose: they are what shadow maps get wrong first. */
+#include "base/gmath.h"
 #include "scene/town.h"
 
 #include <math.h>
 #include <string.h>
-
-#define GN_PI_F 3.14159265f
 
 static gn_result gn_put_static(gn_town *t, uint32_t mesh, uint32_t mat, float x, float y, float z, float yaw,
                                float sxz, float sy)
@@ -42,7 +41,7 @@ gn_result gn_town_tree(gn_town *t, float x, float z, float size, int kind_hint)
     int v = kind + GN_TREE_KIND_COUNT * (int)gn_rng_below(rng, 2);
     gn_result r = gn_tree_meshes(t, v);
     if (r != GN_OK) return r;
-    float yaw = gn_rng_range(rng, 0, 2 * GN_PI_F), s = size * gn_rng_range(rng, 0.85f, 1.15f);
+    float yaw = gn_rng_range(rng, 0, 2 * GN_PI), s = size * gn_rng_range(rng, 0.85f, 1.15f);
     float sy = s * gn_rng_range(rng, 0.9f, 1.1f), y = gn_town_height(t, x, z);
     uint32_t crown = kind == GN_TREE_CONIFER ? t->m.conifer : t->m.leaves[gn_rng_float(rng) < 0.7f ? 0 : 1];
     r = gn_put_static(t, t->trunk[v], t->m.bark, x, y, z, yaw, s, sy);
@@ -58,7 +57,7 @@ gn_result gn_town_bush(gn_town *t, float x, float z, float size)
     GN_TOWN_LAZY(t->bush[v], "town/bush", gn_mg_blob(&t->mg, c, rad, 1, 0.3f, t->seed * 7u + v));
     float roll = gn_rng_float(rng);
     uint32_t mat = roll < 0.5f ? t->m.leaves[0] : roll < 0.8f ? t->m.leaves[1] : t->m.conifer;
-    return gn_put_static(t, t->bush[v], mat, x, gn_town_height(t, x, z), z, gn_rng_range(rng, 0, 2 * GN_PI_F),
+    return gn_put_static(t, t->bush[v], mat, x, gn_town_height(t, x, z), z, gn_rng_range(rng, 0, 2 * GN_PI),
                          size, size * gn_rng_range(rng, 0.7f, 1.1f));
 }
 
@@ -239,14 +238,13 @@ gn_result gn_town_tower(gn_town *t)
     if (r == GN_OK) r = gn_put_static(t, cornice_m, t->m.stone, x, y + shaft, z, 0, 1, 1);
     /* Four arcades make the open belfry; each one's open side (local -Z) faces out. */
     for (int i = 0; i < 4 && r == GN_OK; i++) {
-        float yaw = 0.5f * GN_PI_F * (float)i, c = cosf(yaw), s = sinf(yaw);
+        float yaw = 0.5f * GN_PI * (float)i, c = cosf(yaw), s = sinf(yaw);
         /* Local (0, 0, 0) of the arcade is its outer left corner: (-half, -half) turned. */
         float lx = -half, lz = -half;
         r = gn_put_static(t, loggia_m, t->m.stone, x + c * lx + s * lz, yb, z - s * lx + c * lz, yaw, 1, 1);
     }
     if (r == GN_OK) r = gn_put_static(t, cornice_m, t->m.stone, x, yb + belfry, z, 0, 1, 1);
-    if (r == GN_OK)
-        r = gn_put_static(t, spire_m, t->m.copper, x, yb + belfry + 0.6f, z, 0.25f * GN_PI_F, 1, 1);
+    if (r == GN_OK) r = gn_put_static(t, spire_m, t->m.copper, x, yb + belfry + 0.6f, z, 0.25f * GN_PI, 1, 1);
     return r;
 }
 
@@ -313,7 +311,7 @@ gn_result gn_town_movers(gn_town *t)
         o.center[2] = t->plaza[1];
         o.radius = 130.0f + 30.0f * (float)i;
         o.speed = (i & 1 ? -0.025f : 0.025f) * (1.0f + 0.2f * (float)i);
-        o.phase = gn_rng_range(&t->rng, 0, 2 * GN_PI_F), o.bob = 2.5f;
+        o.phase = gn_rng_range(&t->rng, 0, 2 * GN_PI), o.bob = 2.5f;
         /* The burner's glow, between the envelope's mouth (-8.5 m) and the basket. */
         const float burner[3] = {0, -9.6f, 0};
         r = gn_town_orbiter(t, envelope, t->m.fabric[i & 1], &o, burner);
@@ -323,7 +321,7 @@ gn_result gn_town_movers(gn_town *t)
         gn_orbit o = {0};
         o.center[0] = t->tower[0], o.center[1] = t->plaza_h, o.center[2] = t->tower[1];
         o.radius = i ? 20.0f : 15.0f, o.speed = i ? -0.2f : 0.25f;
-        o.phase = gn_rng_range(&t->rng, 0, 2 * GN_PI_F);
+        o.phase = gn_rng_range(&t->rng, 0, 2 * GN_PI);
         const float lantern[3] = {0, 1.9f, 0}; /* on a pole over the cart's bed */
         r = gn_town_orbiter(t, cart, t->m.wood, &o, lantern);
     }

@@ -1,8 +1,7 @@
 /* A BSP world's lifetime (see world.h). */
 #include "scene/world.h"
-#include "base/bsp_light.h"
 #include "decide/atlas.h"
-#include "scene/scene.h"
+#include "formats/bsp_light.h"
 #include "shared/gpu_types.h"
 
 #include <math.h>
@@ -25,16 +24,14 @@ static uint32_t oct_encode12(const float d[3])
     return (qx > 4095u ? 4095u : qx) | (qy > 4095u ? 4095u : qy) << 12;
 }
 
-void gn_world_light_instance(gn_scene *s, uint32_t i)
+void gn_world_grid_light(const gn_world *w, const float sphere[4], uint32_t out[3])
 {
-    gn_instance *in = &s->instances[i];
-    memset(in->grid_light, 0, sizeof in->grid_light);
-    if (!s->world || s->materials[in->material].lightmap_texture != GN_NO_TEXTURE) return;
+    memset(out, 0, 3 * sizeof *out);
     float amb[3], dirl[3], dir[3];
-    if (!gn_bsp_light_grid_sample(&s->world->bsp, in->sphere, amb, dirl, dir)) return;
-    in->grid_light[0] = gn_rgb9e5_encode(amb);
-    in->grid_light[1] = gn_rgb9e5_encode(dirl);
-    in->grid_light[2] = GN_GPU_INSTANCE_GRID_LIT | oct_encode12(dir) << 8;
+    if (!gn_bsp_light_grid_sample(&w->bsp, sphere, amb, dirl, dir)) return;
+    out[0] = gn_rgb9e5_encode(amb);
+    out[1] = gn_rgb9e5_encode(dirl);
+    out[2] = GN_GPU_INSTANCE_GRID_LIT | oct_encode12(dir) << 8;
 }
 
 void gn_world_free(gn_world *w)

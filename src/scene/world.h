@@ -4,8 +4,8 @@
 #ifndef GN_SCENE_WORLD_H
 #define GN_SCENE_WORLD_H
 
-#include "base/bsp.h"
 #include "decide/bsp_vis.h"
+#include "formats/bsp.h"
 
 typedef struct gn_world {
     gn_bsp bsp;
@@ -19,9 +19,9 @@ typedef struct gn_world {
 
 void gn_world_free(gn_world *w); /* NULL is fine; frees w itself */
 
-struct gn_scene;
-/* Samples the map's light grid for instance i at its bounding sphere's centre into its
- * grid_light, unless its material has a lightmap (then, or without a grid, it is zeroed). */
-void gn_world_light_instance(struct gn_scene *s, uint32_t i);
+/* The map's light grid sampled at a bounding sphere's centre (xyz; w unused), packed as the
+ * GPU reads it (gn_gpu_instance.info y, z, w). All zero without a grid or light there. The
+ * store (scene.c) calls it for every instance without a lightmap, whenever one moves. */
+void gn_world_grid_light(const gn_world *w, const float sphere[4], uint32_t out[3]);
 
 #endif

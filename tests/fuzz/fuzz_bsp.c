@@ -8,9 +8,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "base/bsp.h"
-#include "base/bsp_light.h"
 #include "decide/bsp_vis.h"
+#include "formats/bsp.h"
+#include "formats/bsp_light.h"
+#include "scene/bsp_atlas.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -2,8 +2,7 @@
  * gnomon's conversion (gn_gltf_convert). Whatever the bytes, the result must be GN_OK or a
  * clean error, never a crash or a sanitizer report. Built only with GN_FUZZ=ON and clang.
  * A seed corpus: the helmet .glb and small .gltf files (tests/scene/test_gltf.c writes some). */
-#include "scene/gltf.h"
-#include "scene/scene.h"
+#include "formats/gltf.h"
 
 #include <assimp/cimport.h>
 #include <assimp/scene.h>

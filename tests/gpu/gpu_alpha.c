@@ -37,15 +37,13 @@ static gn_scene *make_scene(int mode)
     uint32_t gm, wm, tex, gmat, wmat, id;
     gn_material_desc gmd = {.base_color = {0.7f, 0.7f, 0.7f, 1}, .label = "ground"};
     gn_material_desc wmd = {.base_color = {1, 1, 1, mode == BLEND ? 0.5f : 1.0f},
-                            .normal_texture = GN_NO_TEXTURE,
-                            .textures_set = true,
                             .alpha_mode = mode == MASK    ? GN_ALPHA_MASK
                                           : mode == BLEND ? GN_ALPHA_BLEND
                                                           : GN_ALPHA_OPAQUE,
                             .label = "wall"};
     bool ok = !gn_scene_add_mesh(s, &gd, &gm, &err) && !gn_scene_add_mesh(s, &wd, &wm, &err) &&
               !gn_scene_add_texture(s, &td, &tex, &err) && !gn_scene_add_material(s, &gmd, &gmat, &err);
-    wmd.base_color_texture = mode == BLEND ? GN_NO_TEXTURE : tex; /* blend: a uniform 50% red-less white */
+    wmd.base_color_texture = mode == BLEND ? 0 : tex; /* blend: a uniform 50% red-less white */
     ok = ok && !gn_scene_add_material(s, &wmd, &wmat, &err);
     gn_instance_desc gi = {.mesh = gm, .material = gmat};
     ok = ok && !gn_scene_add_instance(s, &gi, &id, &err);

@@ -75,11 +75,7 @@ static void run_case(const gn_brdf_material *bm, const char *name)
     gn_material_desc mdesc = {
         .base_color = {bm->base_color[0], bm->base_color[1], bm->base_color[2], 1},
         .metallic = bm->metallic,
-        .roughness = bm->roughness,
-        .roughness_set = true,
-        .base_color_texture = GN_NO_TEXTURE,
-        .normal_texture = GN_NO_TEXTURE,
-        .textures_set = true,
+        .roughness = bm->roughness, /* 0.4 and 0.3: never 0, which would read as 0.5 */
     };
     gn_scene_add_material(s, &mdesc, &mat, NULL);
     gn_instance_desc inst = {.mesh = mesh, .material = mat};

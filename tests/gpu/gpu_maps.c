@@ -2,8 +2,8 @@
  * validation message; three maps have golden images (exact on lavapipe), and so does Sponza
  * where ../shared/data is present. Skips (exit 0, with a message) when the archives are
  * absent. */
+#include "formats/pak.h"
 #include "gpu_util.h"
-#include "scene/pak.h"
 
 #include <stdlib.h>
 #include <string.h>

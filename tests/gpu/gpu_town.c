@@ -4,6 +4,7 @@
  * Golden tolerance: see gpu_util.h (exact on lavapipe). */
 #include "gpu_util.h"
 #include "scene/scene.h"
+#include "scene/town.h" /* gn_town_viewpoints */
 
 #include <stdlib.h>
 #include <string.h>

@@ -102,20 +102,40 @@ static int test_materials_textures(void)
     const gn_material *m = &s->materials[id];
     CHECK(m->base_color[0] == 0.8f && m->base_color[3] == 1.0f && m->roughness == 0.5f, "defaults %g %g",
           m->base_color[0], m->roughness);
-    CHECK(m->base_color_texture == GN_NO_TEXTURE && m->normal_texture == GN_NO_TEXTURE,
-          "textures not defaulted");
-    md.roughness_set = true;
-    CHECK(gn_scene_add_material(s, &md, &id, &e) == GN_OK && s->materials[id].roughness == 0.0f,
-          "exact zero roughness");
-    md.textures_set = true, md.base_color_texture = 0, md.normal_texture = GN_NO_TEXTURE;
+    CHECK(m->base_color_texture == GN_NO_TEXTURE && m->normal_texture == GN_NO_TEXTURE &&
+              m->lightmap_texture == GN_NO_TEXTURE && m->metallic_roughness_texture == GN_NO_TEXTURE &&
+              m->occlusion_texture == GN_NO_TEXTURE && m->emissive_texture == GN_NO_TEXTURE,
+          "texture ids 0 are not read as none");
+    CHECK(m->alpha_cutoff == 0.5f, "alpha cutoff 0 reads %g, not 0.5", m->alpha_cutoff);
+    /* the smoothest roughness the BRDF has is given as it is; so is a cutoff */
+    md.roughness = GN_MATERIAL_MIN_ROUGHNESS, md.alpha_mode = GN_ALPHA_MASK, md.alpha_cutoff = 0.25f;
+    CHECK(gn_scene_add_material(s, &md, &id, &e) == GN_OK &&
+              s->materials[id].roughness == GN_MATERIAL_MIN_ROUGHNESS &&
+              s->materials[id].alpha_cutoff == 0.25f,
+          "roughness %g cutoff %g", s->materials[id].roughness, s->materials[id].alpha_cutoff);
+    md.base_color_texture = 1; /* no texture yet */
     gn_result r = gn_scene_add_material(s, &md, &id, &e);
     CHECK(r == GN_ERROR_INVALID_ARGUMENT && strstr(e.message, "plain"), "missing texture: %s %s",
           gn_result_name(r), e.message);
 
     uint8_t px[16] = {0};
     gn_texture_desc td = {.width = 2, .height = 2, .rgba8 = px, .srgb = true, .label = "tiny"};
-    CHECK(gn_scene_add_texture(s, &td, &id, &e) == GN_OK && id == 0, "%s", e.message);
+    CHECK(gn_scene_add_texture(s, &td, &id, &e) == GN_OK && id == 1, "first texture id %u, want 1", id);
+    CHECK(gn_scene_add_texture(s, &td, &id, &e) == GN_OK && id == 2, "second texture id %u, want 2", id);
+    md.normal_texture = 2;
     CHECK(gn_scene_add_material(s, &md, &id, &e) == GN_OK, "%s", e.message);
+    m = &s->materials[id];
+    CHECK(m->base_color_texture == 0 && m->normal_texture == 1 && m->lightmap_texture == GN_NO_TEXTURE,
+          "public ids 1, 2 stored as %u, %u (want the store's 0, 1)", m->base_color_texture,
+          m->normal_texture);
+    md.normal_texture = 3;
+    r = gn_scene_add_material(s, &md, &id, &e);
+    CHECK(r == GN_ERROR_INVALID_ARGUMENT && strstr(e.message, "normal texture 3"), "id past the end: %s %s",
+          gn_result_name(r), e.message);
+    md.normal_texture = 0, md.lightmap_texture = 1; /* an RGBA8 texture is no lightmap */
+    r = gn_scene_add_material(s, &md, &id, &e);
+    CHECK(r == GN_ERROR_INVALID_ARGUMENT && strstr(e.message, "RGB9E5"), "RGBA8 lightmap: %s %s",
+          gn_result_name(r), e.message);
     td.width = GN_TEXTURE_MAX_SIZE + 1;
     r = gn_scene_add_texture(s, &td, &id, &e);
     CHECK(r == GN_ERROR_INVALID_ARGUMENT && strstr(e.message, "tiny"), "oversized texture: %s %s",

@@ -1,8 +1,9 @@
-/* glTF loading (src/scene/gltf.c): a tiny file written here checks the conventions (uvs,
- * tangents, node transforms, material factors, a missing image); malformed files must fail
- * cleanly with a message; the shared data's helmet and Sponza (when present) check counts.
- * No device needed. */
-#include "scene/gltf.h"
+/* glTF loading (src/formats/gltf.c through src/scene/gltf_scene.c): a tiny file written here
+ * checks the conventions (uvs, tangents, node transforms, material factors, a missing image);
+ * malformed files must fail cleanly with a message, leaving the scene as it was; the shared
+ * data's helmet and Sponza (when present) check counts. No device needed. */
+#include "decide/camera.h"
+#include "scene/gltf_scene.h"
 #include "scene/scene.h"
 #include "scene_check.h"
 
@@ -14,6 +15,7 @@
 #ifndef GN_TEST_TMP
 #define GN_TEST_TMP "."
 #endif
+#define GN_ASSIMP_CAMERAS "/usr/share/assimp/models/glTF2/cameras/Cameras.gltf"
 
 static int gn_warnings;
 static void count_log(gn_log_level level, const char *msg, void *user)
@@ -36,13 +38,10 @@ static void tmp_path(char *out, size_t n, const char *name) { snprintf(out, n, "
 /* One triangle in the z = 0 plane facing +Z, uvs with v = 0 at the top (glTF), under a node
  * translated by (2,3,4) with a child scaled by 2 that holds the mesh. */
 static const char *tri_json =
-    "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
-    "\"nodes\":[{\"translation\":[2,3,4],\"children\":[1]},{\"scale\":[2,2,2],\"mesh\":0}],"
+    "{\"asset\":{\"version\":\"2.0\"},%s"
     "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":1},\"indices\":2,"
     "\"material\":0}]}],"
-    "\"materials\":[{\"name\":\"tri\",\"alphaMode\":\"BLEND\",\"pbrMetallicRoughness\":{"
-    "\"baseColorFactor\":[0.5,0.25,1,1],\"metallicFactor\":0.3,\"roughnessFactor\":0.6,"
-    "\"baseColorTexture\":{\"index\":0}}}],"
+    "\"materials\":[%s],"
     "\"textures\":[{\"source\":0}],\"images\":[{\"uri\":\"missing_image.png\"}],"
     "\"buffers\":[{\"uri\":\"tri.bin\",\"byteLength\":68}],"
     "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":36},"
@@ -52,18 +51,35 @@ static const char *tri_json =
     "{\"bufferView\":1,\"componentType\":5126,\"count\":3,\"type\":\"VEC2\"},"
     "{\"bufferView\":2,\"componentType\":5123,\"count\":3,\"type\":\"SCALAR\"}]}";
 
-static int write_tri(const char *name, int position_count)
+/* The triangle's node tree: the mesh under a node translated by (2,3,4), scaled by 2. */
+static const char *tri_scene =
+    "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],"
+    "\"nodes\":[{\"translation\":[2,3,4],\"children\":[1]},{\"scale\":[2,2,2],\"mesh\":0}],";
+/* The triangle's material, and one whose zeros mean something (smooth, cut nothing). */
+static const char *tri_material =
+    "{\"name\":\"tri\",\"alphaMode\":\"BLEND\",\"pbrMetallicRoughness\":{"
+    "\"baseColorFactor\":[0.5,0.25,1,1],\"metallicFactor\":0.3,\"roughnessFactor\":0.6,"
+    "\"baseColorTexture\":{\"index\":0}}}";
+static const char *zero_material = "{\"name\":\"zeros\",\"alphaMode\":\"MASK\",\"alphaCutoff\":0,"
+                                   "\"pbrMetallicRoughness\":{\"roughnessFactor\":0}}";
+
+static int write_tri_with(const char *name, int position_count, const char *material, const char *scene)
 {
     float buf[17] = {0, 0, 0, 1, 0, 0, 0, 1, 0, /* positions */
                      0, 1, 1, 1, 0, 0};         /* uvs: v = 1 at y = 0, v = 0 at y = 1 */
     uint16_t idx[4] = {0, 1, 2, 0};
     memcpy(&buf[15], idx, sizeof idx);
-    char path[1024], json[4096];
+    char path[1024], json[8192];
     tmp_path(path, sizeof path, "tri.bin");
     if (write_file(path, buf, 68)) return 1;
-    snprintf(json, sizeof json, tri_json, position_count);
+    snprintf(json, sizeof json, tri_json, scene, material, position_count);
     tmp_path(path, sizeof path, name);
     return write_file(path, json, strlen(json));
+}
+
+static int write_tri(const char *name, int position_count)
+{
+    return write_tri_with(name, position_count, tri_material, tri_scene);
 }
 
 static int test_triangle(void)
@@ -77,7 +93,7 @@ static int test_triangle(void)
     gn_gltf_stats st;
     gn_warnings = 0;
     gn_gltf_desc d = {.log = count_log, .stats = &st};
-    gn_result r = gn_gltf_load(s, path, &d, &err);
+    gn_result r = gn_gltf_scene_load(s, path, &d, &err);
     CHECK(r == GN_OK, "%s: %s", gn_result_name(r), err.message);
     CHECK(s->mesh_count == 1 && s->instance_count == 1 && s->material_count == 1,
           "%u meshes %u instances %u materials", s->mesh_count, s->instance_count, s->material_count);
@@ -121,6 +137,184 @@ static int test_triangle(void)
     return 0;
 }
 
+/* A file's roughness 0 is the BRDF's smoothest, not gnomon's default; a MASK cutoff of 0 cuts
+ * nothing, which is opaque (gnomon.h reads a desc's zeros as 0.5 for both). */
+static int test_zero_factors(void)
+{
+    char path[1024];
+    CHECK(write_tri_with("zeros.gltf", 3, zero_material, tri_scene) == 0, "cannot write zeros.gltf");
+    tmp_path(path, sizeof path, "zeros.gltf");
+    gn_scene *s;
+    gn_error err = {0};
+    CHECK(gn_scene_create(&s, &err) == GN_OK, "%s", err.message);
+    gn_gltf_desc d = {.log = count_log};
+    gn_result r = gn_gltf_scene_load(s, path, &d, &err);
+    CHECK(r == GN_OK, "%s: %s", gn_result_name(r), err.message);
+    const gn_material *m = &s->materials[0];
+    CHECK(m->roughness == GN_MATERIAL_MIN_ROUGHNESS, "roughness 0 became %g, want %g", (double)m->roughness,
+          (double)GN_MATERIAL_MIN_ROUGHNESS);
+    CHECK(m->alpha_mode == GN_ALPHA_OPAQUE, "MASK with cutoff 0 became mode %u, want opaque", m->alpha_mode);
+    gn_scene_destroy(s);
+    printf("zero factors: ok\n");
+    return 0;
+}
+
+/* ---- the default camera ------------------------------------------------------------------ */
+
+/* Loads a file through the public API and returns its scene info (false: it did not load). */
+static bool load_info(const char *path, gn_scene_info *info)
+{
+    gn_scene *s = NULL;
+    gn_error err = {0};
+    gn_load_desc ld = {.path = path, .log = count_log};
+    if (gn_scene_load(&ld, &s, &err) != GN_OK) {
+        fprintf(stderr, "%s: %s\n", path, err.message);
+        return false;
+    }
+    gn_scene_get_info(s, info);
+    gn_scene_destroy(s);
+    return true;
+}
+
+/* Angle in degrees between the camera's view direction and the direction to p. */
+static float angle_to(const float cam[5], const float p[3])
+{
+    float f[3], d[3], dd = 0, fd = 0;
+    gn_camera_forward(cam[3], cam[4], f);
+    for (int k = 0; k < 3; k++) d[k] = p[k] - cam[k], dd += d[k] * d[k];
+    for (int k = 0; k < 3; k++) fd += f[k] * d[k] / sqrtf(dd);
+    return acosf(fminf(fmaxf(fd, -1.0f), 1.0f)) * 180.0f / 3.14159265f;
+}
+
+/* A camera node under a translated parent, turned by yaw 30 and pitch -20 degrees (glTF's
+ * camera looks down its node's -Z): the scene's default camera must be exactly that. */
+static int test_file_camera(void)
+{
+    const float yaw = 30.0f * 3.14159265f / 180.0f, pitch = -20.0f * 3.14159265f / 180.0f;
+    /* q = Ry(yaw) * Rx(pitch), as x, y, z, w */
+    float cy = cosf(0.5f * yaw), sy = sinf(0.5f * yaw), cx = cosf(0.5f * pitch), sx = sinf(0.5f * pitch);
+    float q[4] = {cy * sx, sy * cx, -sy * sx, cy * cx};
+    char scene[1024], path[1024];
+    snprintf(
+        scene, sizeof scene,
+        "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"translation\":[10,0,0],\"children\":[1,2]},"
+        "{\"name\":\"eye\",\"translation\":[1,2,3],\"rotation\":[%.9g,%.9g,%.9g,%.9g],\"camera\":0},"
+        "{\"mesh\":0}],\"cameras\":[{\"type\":\"perspective\",\"perspective\":{\"yfov\":0.8,"
+        "\"aspectRatio\":1.5,\"znear\":0.1}}],",
+        (double)q[0], (double)q[1], (double)q[2], (double)q[3]);
+    CHECK(write_tri_with("camera.gltf", 3, tri_material, scene) == 0, "cannot write camera.gltf");
+    tmp_path(path, sizeof path, "camera.gltf");
+    gn_scene_info info;
+    CHECK(load_info(path, &info), "camera.gltf did not load");
+    const float want[5] = {11, 2, 3, 30, -20}, *got = info.default_camera;
+    for (int k = 0; k < 5; k++)
+        CHECK(fabsf(got[k] - want[k]) < 1e-3f, "camera (%g %g %g) yaw %g pitch %g, want (11 2 3) 30 -20",
+              (double)got[0], (double)got[1], (double)got[2], (double)got[3], (double)got[4]);
+    CHECK(fabsf(info.default_fov_y - 0.8f * 180.0f / 3.14159265f) < 1e-3f, "fov %g degrees, want %g",
+          (double)info.default_fov_y, 0.8 * 180.0 / 3.14159265);
+    printf("file camera: ok\n");
+    return 0;
+}
+
+/* A box from lo to hi as a .gltf of one mesh (8 corners, 12 triangles), its faces turned
+ * inwards (a room) or outwards (an object). */
+static int write_box(const char *name, const float lo[3], const float hi[3], bool inward)
+{
+    /* outward quads over corners i = x | y << 1 | z << 2 */
+    static const uint16_t quads[6][4] = {{1, 3, 7, 5}, {0, 4, 6, 2}, {2, 6, 7, 3},
+                                         {0, 1, 5, 4}, {4, 5, 7, 6}, {0, 2, 3, 1}};
+    uint8_t buf[96 + 72];
+    float pos[24];
+    uint16_t idx[36];
+    for (int i = 0; i < 8; i++)
+        for (int k = 0; k < 3; k++) pos[i * 3 + k] = (i >> k) & 1 ? hi[k] : lo[k];
+    for (int f = 0; f < 6; f++) {
+        const uint16_t *c = quads[f];
+        uint16_t t[6] = {c[0], c[1], c[2], c[0], c[2], c[3]};
+        if (inward) t[1] = c[2], t[2] = c[1], t[4] = c[3], t[5] = c[2];
+        memcpy(&idx[f * 6], t, sizeof t);
+    }
+    memcpy(buf, pos, 96);
+    memcpy(buf + 96, idx, 72);
+    char path[1024], bin[256], json[2048];
+    snprintf(bin, sizeof bin, "%s.bin", name);
+    tmp_path(path, sizeof path, bin);
+    if (write_file(path, buf, sizeof buf)) return 1;
+    snprintf(
+        json, sizeof json,
+        "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"mesh\":0}],"
+        "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":1}]}],"
+        "\"buffers\":[{\"uri\":\"%s\",\"byteLength\":168}],"
+        "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":96},"
+        "{\"buffer\":0,\"byteOffset\":96,\"byteLength\":72}],"
+        "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":8,\"type\":\"VEC3\","
+        "\"min\":[%g,%g,%g],\"max\":[%g,%g,%g]},"
+        "{\"bufferView\":1,\"componentType\":5123,\"count\":36,\"type\":\"SCALAR\"}]}",
+        bin, (double)lo[0], (double)lo[1], (double)lo[2], (double)hi[0], (double)hi[1], (double)hi[2]);
+    tmp_path(path, sizeof path, name);
+    return write_file(path, json, strlen(json));
+}
+
+/* Without a camera: a wide, low room is seen from inside at eye height along its long side;
+ * a small object from outside its bounding sphere, looking at its centre. */
+static int test_framing(void)
+{
+    char path[1024];
+    gn_scene_info info;
+    const float room_lo[3] = {-10, 0, -6}, room_hi[3] = {10, 4, 6};
+    CHECK(write_box("room.gltf", room_lo, room_hi, true) == 0, "cannot write room.gltf");
+    tmp_path(path, sizeof path, "room.gltf");
+    CHECK(load_info(path, &info), "room.gltf did not load");
+    const float *c = info.default_camera;
+    printf("  room: camera (%.3f %.3f %.3f) yaw %.2f pitch %.2f\n", (double)c[0], (double)c[1], (double)c[2],
+           (double)c[3], (double)c[4]);
+    for (int k = 0; k < 3; k++)
+        CHECK(c[k] > room_lo[k] && c[k] < room_hi[k], "room camera (%g %g %g) is not inside the room",
+              (double)c[0], (double)c[1], (double)c[2]);
+    CHECK(fabsf(c[1] - 1.7f) < 1e-3f, "room camera at %g m, want eye height 1.7 m above the floor",
+          (double)c[1]);
+    CHECK(fabsf(fabsf(c[3]) - 90.0f) < 1.0f && fabsf(c[4]) < 1.0f,
+          "room camera yaw %g pitch %g: not level along the 20 m side (X)", (double)c[3], (double)c[4]);
+    CHECK(info.default_fov_y == 0.0f, "a file without a camera gave a field of view %g",
+          (double)info.default_fov_y);
+
+    const float obj_lo[3] = {2, 1, -3}, obj_hi[3] = {2.6f, 1.4f, -2.5f};
+    CHECK(write_box("object.gltf", obj_lo, obj_hi, false) == 0, "cannot write object.gltf");
+    tmp_path(path, sizeof path, "object.gltf");
+    CHECK(load_info(path, &info), "object.gltf did not load");
+    float ctr[3], r2 = 0, d2 = 0;
+    for (int k = 0; k < 3; k++) {
+        ctr[k] = 0.5f * (obj_lo[k] + obj_hi[k]);
+        r2 += 0.25f * (obj_hi[k] - obj_lo[k]) * (obj_hi[k] - obj_lo[k]);
+        d2 += (c[k] - ctr[k]) * (c[k] - ctr[k]);
+    }
+    printf("  object: camera (%.3f %.3f %.3f) yaw %.2f pitch %.2f, %.3f m from the centre (radius %.3f)\n",
+           (double)c[0], (double)c[1], (double)c[2], (double)c[3], (double)c[4], sqrt((double)d2),
+           sqrt((double)r2));
+    CHECK(d2 > r2, "object camera %g m from the centre, inside the bounding sphere (%g m)", sqrt((double)d2),
+          sqrt((double)r2));
+    CHECK(angle_to(c, ctr) < 1.0f, "object camera looks %g degrees away from the centre",
+          (double)angle_to(c, ctr));
+    printf("framing: ok\n");
+    return 0;
+}
+
+/* assimp's own sample with two cameras (Debian's assimp-testmodels): the first, perspective
+ * one at its node's translation, looking down -Z, yfov 0.7 rad. */
+static int test_assimp_cameras(const char *path)
+{
+    gn_scene_info info;
+    CHECK(load_info(path, &info), "%s did not load", path);
+    const float want[5] = {0.5f, 0.5f, 3.0f, 0, 0}, *got = info.default_camera;
+    for (int k = 0; k < 5; k++)
+        CHECK(fabsf(got[k] - want[k]) < 1e-3f, "%s: camera (%g %g %g) yaw %g pitch %g, want (0.5 0.5 3) 0 0",
+              path, (double)got[0], (double)got[1], (double)got[2], (double)got[3], (double)got[4]);
+    CHECK(fabsf(info.default_fov_y - 0.7f * 180.0f / 3.14159265f) < 1e-3f, "fov %g",
+          (double)info.default_fov_y);
+    printf("%s: ok\n", path);
+    return 0;
+}
+
 /* A load that must fail: the right code, a message naming the file, the scene untouched. */
 static int expect_failure(const char *path, gn_result want)
 {
@@ -128,7 +322,7 @@ static int expect_failure(const char *path, gn_result want)
     gn_error err = {0};
     CHECK(gn_scene_create(&s, &err) == GN_OK, "%s", err.message);
     gn_gltf_desc d = {.log = count_log};
-    gn_result r = gn_gltf_load(s, path, &d, &err);
+    gn_result r = gn_gltf_scene_load(s, path, &d, &err);
     printf("  %s -> %s: %s\n", path, gn_result_name(r), err.message);
     CHECK(r == want, "%s gave %s, expected %s", path, gn_result_name(r), gn_result_name(want));
     CHECK(strstr(err.message, path) != NULL, "message '%s' does not name %s", err.message, path);
@@ -229,7 +423,7 @@ static int test_helmet(const char *path)
     gn_gltf_stats st;
     gn_warnings = 0;
     gn_gltf_desc d = {.log = count_log, .stats = &st};
-    gn_result r = gn_gltf_load(s, path, &d, &err);
+    gn_result r = gn_gltf_scene_load(s, path, &d, &err);
     CHECK(r == GN_OK, "%s: %s", gn_result_name(r), err.message);
     printf("%s: %u meshes, %u instances, %llu triangles, %u materials, %u textures (%u missing), "
            "normal-mapped %u, "
@@ -268,6 +462,18 @@ static int test_helmet(const char *path)
     printf("  default camera (%.2f %.2f %.2f) yaw %.1f pitch %.1f\n", (double)s->default_camera[0],
            (double)s->default_camera[1], (double)s->default_camera[2], (double)s->default_camera[3],
            (double)s->default_camera[4]);
+    gn_scene_info info;
+    gn_scene_get_info(s, &info);
+    float ctr[3], r2 = 0, d2 = 0;
+    for (int k = 0; k < 3; k++) {
+        float e = info.bounds_max[k] - info.bounds_min[k];
+        ctr[k] = 0.5f * (info.bounds_min[k] + info.bounds_max[k]), r2 += 0.25f * e * e;
+        d2 += (s->default_camera[k] - ctr[k]) * (s->default_camera[k] - ctr[k]);
+    }
+    CHECK(d2 > r2 && angle_to(s->default_camera, ctr) < 1.0f,
+          "an object: the camera must be outside its bounding sphere (%g > %g m) and look at it (%g degrees "
+          "off)",
+          sqrt((double)d2), sqrt((double)r2), (double)angle_to(s->default_camera, ctr));
     double wind, bit;
     frame_agreement(s, &wind, &bit);
     printf("  winding agrees with the file's normals: %.4f; bitangent towards -v: %.4f\n", wind, bit);
@@ -285,7 +491,7 @@ static int test_sponza(const char *path)
     gn_gltf_stats st;
     gn_warnings = 0;
     gn_gltf_desc d = {.log = count_log, .stats = &st};
-    gn_result r = gn_gltf_load(s, path, &d, &err);
+    gn_result r = gn_gltf_scene_load(s, path, &d, &err);
     CHECK(r == GN_OK, "%s: %s", gn_result_name(r), err.message);
     printf(
         "%s: %u meshes, %u instances, %llu triangles (%llu drawn), %u materials, %u textures (%u missing), "
@@ -312,6 +518,15 @@ static int test_sponza(const char *path)
     printf("  default camera (%.2f %.2f %.2f) yaw %.1f pitch %.1f\n", (double)s->default_camera[0],
            (double)s->default_camera[1], (double)s->default_camera[2], (double)s->default_camera[3],
            (double)s->default_camera[4]);
+    gn_scene_info info;
+    gn_scene_get_info(s, &info);
+    printf("  bounds (%.2f %.2f %.2f) .. (%.2f %.2f %.2f)\n", (double)info.bounds_min[0],
+           (double)info.bounds_min[1], (double)info.bounds_min[2], (double)info.bounds_max[0],
+           (double)info.bounds_max[1], (double)info.bounds_max[2]);
+    for (int k = 0; k < 3; k++) /* an interior: the first picture is from inside */
+        CHECK(s->default_camera[k] > info.bounds_min[k] && s->default_camera[k] < info.bounds_max[k],
+              "Sponza's default camera (%g %g %g) is outside its bounds", (double)s->default_camera[0],
+              (double)s->default_camera[1], (double)s->default_camera[2]);
     double wind, bit;
     frame_agreement(s, &wind, &bit);
     printf("  winding agrees with the file's normals: %.4f; bitangent towards -v: %.4f\n", wind, bit);
@@ -342,6 +557,16 @@ int main(void)
     int fail = 0;
     const char *helmet_glb = data_path(0), *helmet_gltf = data_path(1), *sponza = data_path(2);
     fail |= test_triangle();
+    fail |= test_zero_factors();
+    fail |= test_file_camera();
+    fail |= test_framing();
+    FILE *cams = fopen(GN_ASSIMP_CAMERAS, "rb");
+    if (cams) {
+        fclose(cams);
+        fail |= test_assimp_cameras(GN_ASSIMP_CAMERAS);
+    } else {
+        printf("skipped: %s not found (Debian's assimp-testmodels)\n", GN_ASSIMP_CAMERAS);
+    }
     fail |= test_malformed(helmet_glb);
     if (helmet_gltf)
         fail |= test_helmet(helmet_gltf);

@@ -1,6 +1,7 @@
 /* The built-in town: deterministic from its seed, within its size targets, valid vertex
  * data, cameras above the ground, and moving things that move. */
 #include "scene/scene.h"
+#include "scene/town.h" /* gn_town_viewpoints */
 
 #include <math.h>
 #include <stdio.h>

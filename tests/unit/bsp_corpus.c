@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "base/bsp.h"
 #include "bsp_writer.h"
 #include "check.h"
+#include "formats/bsp.h"
 
 enum {
     L_ENT,

@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "decide/brdf.h"
+#include "gnomon.h"
 
 #define PI 3.14159265358979323846
 
@@ -153,6 +154,9 @@ static void test_albedo(void)
 
 int main(void)
 {
+    /* the public API documents the BRDF's clamp: the two must be one number */
+    CHECK(GN_MATERIAL_MIN_ROUGHNESS == GN_BRDF_MIN_ROUGHNESS, "gnomon.h says %g, the BRDF clamps at %g",
+          (double)GN_MATERIAL_MIN_ROUGHNESS, (double)GN_BRDF_MIN_ROUGHNESS);
     test_distribution();
     test_fresnel();
     test_eval();

@@ -6,9 +6,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "base/bsp.h"
 #include "bsp_writer.h"
 #include "check.h"
+#include "formats/bsp.h"
 
 #define U GN_BSP_UNIT
 #define EPS 1e-5f

@@ -1,13 +1,14 @@
-/* A map's baked light (base/bsp_light.c) on the synthetic map of bsp_writer.h: the Q3 light
- * byte conversion, the lightmap atlas (padding copies the edge, lookups stay half a texel
- * inside, the same bytes every time), the light grid's placement and trilinear sampling with
- * dark cells left out, and light entities as point lights. */
+/* A map's baked light (formats/bsp_light.c, scene/bsp_atlas.c) on the synthetic map of
+ * bsp_writer.h: the Q3 light byte conversion, the lightmap atlas (padding copies the edge,
+ * lookups stay half a texel inside, the same bytes every time), the light grid's placement and
+ * trilinear sampling with dark cells left out, and light entities as point lights. */
 #include <math.h>
 #include <stdio.h>
 
-#include "base/bsp_light.h"
 #include "bsp_writer.h"
 #include "check.h"
+#include "formats/bsp_light.h"
+#include "scene/bsp_atlas.h"
 
 /* The synthetic map with a 3x3x2 grid of 1024x1024x512-unit cells (worldspawn's gridsize)
  * over the world model's -1024..1024 x -1024..1024 x -64..512: x, y at -1024, 0, 1024 and z

@@ -1,39 +1,21 @@
-/* A Quake 3 map's baked light in the renderer's terms: its lightmaps packed into one RGB9E5
- * atlas (linear light), the light grid sampled at a point, and light entities as point
- * lights. Pure data conversion (no Vulkan, no I/O), deterministic.
+/* A Quake 3 map's baked light in the renderer's terms: light bytes as linear multipliers (what
+ * the lightmap atlas, src/scene/bsp_atlas.c, is made of), the light grid sampled at a point,
+ * and light entities as point lights. Pure data conversion (no Vulkan, no I/O), deterministic.
  *
  * Light values: Q3 stores lightmap and grid bytes for a display that multiplies them by 4
  * (one bit of overbright shifted into the data at load, one more by the gamma ramp), in
  * display (gamma) space. So a byte b is the display factor d = 4 b / 255, and the linear
  * multiplier of the surface's base colour is d^2.2 (docs/WORLDS.md). 1.0 shows a surface at
  * its base colour; values above 1 are kept (HDR) rather than clamped as Q3's 8-bit frame did. */
-#ifndef GN_BASE_BSP_LIGHT_H
-#define GN_BASE_BSP_LIGHT_H
+#ifndef GN_FORMATS_BSP_LIGHT_H
+#define GN_FORMATS_BSP_LIGHT_H
 
-#include "base/bsp.h"
-#include "decide/atlas.h"
+#include "formats/bsp.h"
 
-#define GN_BSP_ATLAS_MAX_SIDE 8192u /* 4096 lightmaps of 128^2 at most; Q3 maps have tens */
 #define GN_BSP_LIGHT_GAMMA 2.2f
 
 /* One Q3 light byte triple as a linear multiplier of the base colour (see above). */
 void gn_bsp_light_to_linear(const uint8_t rgb[3], float out[3]);
-
-typedef struct gn_bsp_atlas {
-    uint32_t width, height;
-    uint32_t *texels;     /* width*height RGB9E5 words, top row first */
-    gn_atlas_rect *rects; /* one per lightmap, in lightmap order */
-    uint32_t count;
-} gn_bsp_atlas;
-
-/* Packs every lightmap (128^2, 1 texel of padding copied from the nearest edge texel) with the
- * shelf packer. A map without lightmaps gives count 0 and no texels. Byte-identical between
- * runs for the same map. */
-gn_result gn_bsp_lightmap_atlas(const gn_bsp *b, gn_bsp_atlas *out, gn_error *err);
-void gn_bsp_atlas_free(gn_bsp_atlas *a); /* zeroes *a */
-/* A face vertex's lightmap uv (0..1 within lightmap `index`) in the atlas, half a texel inside
- * the lightmap's rectangle. index must be < a->count. */
-void gn_bsp_lightmap_uv(const gn_bsp_atlas *a, uint32_t index, const float lm_uv[2], float out[2]);
 
 /* The light grid at a renderer-frame point: trilinear over the eight cells around it, leaving
  * out cells with no light at all (inside walls) and renormalising, as Q3 lights its models.

@@ -4,7 +4,7 @@
  * hold whole records, each count against a cap, and each index against the array it names,
  * all before the array that depends on it is sized. The frame conversion (bsp.h) is done by
  * conv_point/conv_dir/conv_box and nowhere else. */
-#include "base/bsp.h"
+#include "formats/bsp.h"
 #include "base/error.h"
 
 #include <math.h>

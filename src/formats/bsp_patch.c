@@ -9,8 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/bsp.h"
 #include "base/error.h"
+#include "base/gmath.h"
+#include "formats/bsp.h"
 
 #define GN_BSP_DEFAULT_PATCH_LEVEL 8
 #define GN_BSP_MAX_PATCH_LEVEL 64
@@ -44,14 +45,6 @@ static void eval_piece(const gn_bsp_vertex *p[3][3], const float bu[3], const fl
     for (int k = 0; k < n; k++) out[k] = bv[0] * row[0][k] + bv[1] * row[1][k] + bv[2] * row[2][k];
 }
 
-static float normalize3(float v[3])
-{
-    float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    if (len > 1e-12f)
-        for (int k = 0; k < 3; k++) v[k] /= len;
-    return len;
-}
-
 static void patch_vertex(const gn_bsp_vertex *p[3][3], float u, float v, gn_bsp_mesh_vertex *o)
 {
     float bu[3], dbu[3], bv[3], dbv[3];
@@ -64,14 +57,12 @@ static void patch_vertex(const gn_bsp_vertex *p[3][3], float u, float v, gn_bsp_
      * cross product is the fallback where they cancel, since collapsed control rows (common
      * in Q3 cones and arches) make the derivatives vanish instead. */
     eval_piece(p, bu, bv, offsetof(gn_bsp_vertex, normal), 3, o->normal);
-    if (normalize3(o->normal) > 1e-6f) return;
+    if (gn_vec3_normalize_len(o->normal, 1e-12f) > 1e-6f) return;
     float du[3], dv[3];
     eval_piece(p, dbu, bv, offsetof(gn_bsp_vertex, pos), 3, du);
     eval_piece(p, bu, dbv, offsetof(gn_bsp_vertex, pos), 3, dv);
-    o->normal[0] = du[1] * dv[2] - du[2] * dv[1];
-    o->normal[1] = du[2] * dv[0] - du[0] * dv[2];
-    o->normal[2] = du[0] * dv[1] - du[1] * dv[0];
-    if (normalize3(o->normal) <= 1e-12f) o->normal[0] = 0.0f, o->normal[1] = 1.0f, o->normal[2] = 0.0f;
+    gn_vec3_cross(o->normal, du, dv);
+    if (gn_vec3_normalize_len(o->normal, 1e-12f) <= 1e-12f) gn_vec3_set(o->normal, 0.0f, 1.0f, 0.0f);
 }
 
 void gn_bsp_patch_tessellate(const gn_bsp_vertex *ctrl, uint32_t w, uint32_t h, uint32_t level, uint32_t base,
@@ -101,10 +92,10 @@ void gn_bsp_patch_tessellate(const gn_bsp_vertex *ctrl, uint32_t w, uint32_t h, 
     for (uint32_t k = 0; k < ni; k += 3) {
         const gn_bsp_mesh_vertex *A = &v[idx[k] - base], *B = &v[idx[k + 1] - base],
                                  *C = &v[idx[k + 2] - base];
-        float e1[3], e2[3];
-        for (int a = 0; a < 3; a++) e1[a] = B->pos[a] - A->pos[a], e2[a] = C->pos[a] - A->pos[a];
-        float n[3] = {e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2],
-                      e1[0] * e2[1] - e1[1] * e2[0]};
+        float e1[3], e2[3], n[3];
+        gn_vec3_sub(e1, B->pos, A->pos);
+        gn_vec3_sub(e2, C->pos, A->pos);
+        gn_vec3_cross(n, e1, e2);
         for (int a = 0; a < 3; a++) facing += (double)n[a] * (A->normal[a] + B->normal[a] + C->normal[a]);
     }
     if (facing < 0.0)

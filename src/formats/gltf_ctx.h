@@ -1,12 +1,13 @@
 /* State shared by the glTF loader's files (gltf.c: geometry, nodes, camera; gltf_material.c:
- * materials and images). Not part of any interface outside src/scene/gltf*.c. */
-#ifndef GN_SCENE_GLTF_CTX_H
-#define GN_SCENE_GLTF_CTX_H
+ * materials and images). Not part of any interface outside src/formats/gltf*.c. */
+#ifndef GN_FORMATS_GLTF_CTX_H
+#define GN_FORMATS_GLTF_CTX_H
 
-#include "scene/gltf.h"
-#include "scene/scene.h"
+#include "formats/gltf.h"
 
 #include <assimp/scene.h>
+
+#define GN_GLTF_NONE 0xffffffffu /* a mesh skipped, a material unused */
 
 /* How an image is used decides its colour space (and caches it once a use). */
 typedef enum gn_gltf_use {
@@ -22,7 +23,7 @@ typedef struct gn_gltf_image {
     char key[1024]; /* the material's path string */
     gn_gltf_use use;
     bool ok;
-    uint32_t texture; /* scene texture id (BASE_COLOR / NORMAL) */
+    uint32_t texture; /* scene texture id (from 1; 0 while none) */
 } gn_gltf_image;
 
 typedef struct gn_gltf_ctx {
@@ -35,9 +36,12 @@ typedef struct gn_gltf_ctx {
     gn_error *err;
     gn_gltf_image *images;
     uint32_t image_count, image_cap;
-    uint32_t *mesh_map;  /* assimp mesh -> scene mesh, GN_NO_TEXTURE where skipped */
-    uint32_t *mat_map;   /* assimp material -> scene material; GN_NO_TEXTURE: unused */
-    uint32_t *mesh_tris; /* triangles of each assimp mesh */
+    uint32_t *mesh_map;      /* assimp mesh -> scene mesh, GN_GLTF_NONE where skipped */
+    uint32_t *mat_map;       /* assimp material -> scene material; GN_GLTF_NONE: unused */
+    uint32_t *mesh_tris;     /* triangles of each assimp mesh */
+    const char *camera_node; /* the first camera's node name (assimp names cameras so), or NULL */
+    bool camera_node_seen;   /* the node walk met it: camera_world is its world transform */
+    float camera_world[16];
 } gn_gltf_ctx;
 
 /* Warning (or info) to the desc's log, else warnings to stderr; prefixed with the file. */
@@ -45,7 +49,7 @@ void gn_gltf_log(gn_gltf_ctx *c, gn_log_level level, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* Adds every material a mesh of c->ai uses (and their images); fills c->mat_map, with
- * GN_NO_TEXTURE for unused ones. */
+ * GN_GLTF_NONE for unused ones. */
 gn_result gn_gltf_materials(gn_gltf_ctx *c);
 
 #endif

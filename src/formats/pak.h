@@ -1,7 +1,7 @@
 /* Quake 3 style archives: every .pk3 (zip) in a folder mounted with PhysicsFS, later archives
  * (by name) overriding earlier ones as in the game. Reads are bounded by a cap. */
-#ifndef GN_SCENE_PAK_H
-#define GN_SCENE_PAK_H
+#ifndef GN_FORMATS_PAK_H
+#define GN_FORMATS_PAK_H
 
 #include "gnomon.h"
 

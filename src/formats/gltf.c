@@ -1,11 +1,14 @@
 /* glTF 2.0 through assimp (gltf.h): file checks and import, meshes, the node tree as
- * instances, the default camera. Materials and images live in gltf_material.c. */
-#include "scene/gltf.h"
+ * instances. Materials and images live in gltf_material.c. */
+#include "formats/gltf.h"
 
-#include "scene/gltf_ctx.h"
+#include "base/error.h"
+#include "base/gmath.h"
+#include "formats/gltf_ctx.h"
 
 #include <assimp/cimport.h>
 #include <assimp/postprocess.h>
+#include <assimp/version.h>
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
@@ -16,8 +19,6 @@
 /* Vertex attributes are handed to the scene without conversion. */
 _Static_assert(sizeof(ai_real) == sizeof(float), "assimp built with double precision");
 _Static_assert(sizeof(struct aiVector3D) == 3 * sizeof(float), "aiVector3D is not 3 floats");
-
-#define GN_GLTF_NONE 0xffffffffu
 
 void gn_gltf_log(gn_gltf_ctx *c, gn_log_level level, const char *fmt, ...)
 {
@@ -67,7 +68,7 @@ static gn_result gn_gltf_mesh(gn_gltf_ctx *c, uint32_t i)
         c->st.skipped_meshes++;
         return GN_OK;
     }
-    if (tris * 3 > GN_SCENE_MAX_INDICES)
+    if (tris * 3 > GN_GLTF_MAX_MESH_INDICES)
         return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: mesh %u '%s' has %llu triangles, more than the cap",
                        c->name, i, label, (unsigned long long)tris);
 
@@ -123,10 +124,11 @@ static gn_result gn_gltf_mesh(gn_gltf_ctx *c, uint32_t i)
             const struct aiVector3D *t = &m->mTangents[v], *b = &m->mBitangents[v];
             float *to = &tan[(size_t)v * 4];
             if (gn_gltf_finite3(&t->x) && gn_gltf_finite3(&b->x)) {
-                float cx = o[1] * t->z - o[2] * t->y, cy = o[2] * t->x - o[0] * t->z,
-                      cz = o[0] * t->y - o[1] * t->x;
-                to[0] = t->x, to[1] = t->y, to[2] = t->z;
-                to[3] = cx * b->x + cy * b->y + cz * b->z < 0.0f ? -1.0f : 1.0f;
+                const float tv[3] = {t->x, t->y, t->z}, bv[3] = {b->x, b->y, b->z};
+                float cr[3];
+                gn_vec3_cross(cr, o, tv);
+                memcpy(to, tv, sizeof tv);
+                to[3] = gn_vec3_dot(cr, bv) < 0.0f ? -1.0f : 1.0f;
             } else { /* the scene replaces a zero tangent with any perpendicular */
                 to[0] = to[1] = to[2] = 0.0f, to[3] = 1.0f;
             }
@@ -160,18 +162,6 @@ static void gn_gltf_matrix(const struct aiMatrix4x4 *m, float out[16])
         for (int col = 0; col < 4; col++) out[col * 4 + r] = rows[r][col];
 }
 
-static void gn_gltf_mul(const float a[16], const float b[16], float out[16])
-{
-    float t[16];
-    for (int col = 0; col < 4; col++)
-        for (int r = 0; r < 4; r++) {
-            float s = 0;
-            for (int k = 0; k < 4; k++) s += a[k * 4 + r] * b[col * 4 + k];
-            t[col * 4 + r] = s;
-        }
-    memcpy(out, t, sizeof t);
-}
-
 static gn_result gn_gltf_node(gn_gltf_ctx *c, const struct aiNode *node, const float parent[16],
                               uint32_t depth)
 {
@@ -180,7 +170,7 @@ static gn_result gn_gltf_node(gn_gltf_ctx *c, const struct aiNode *node, const f
                        GN_GLTF_MAX_NODE_DEPTH);
     float local[16], world[16];
     gn_gltf_matrix(&node->mTransformation, local);
-    gn_gltf_mul(parent, local, world);
+    gn_mat4_product(parent, local, world);
     /* glTF node transforms are affine; a projective last row is malformed. Products of
      * affine matrices keep it exactly (0 0 0 1), which the scene requires. */
     if (fabsf(world[3]) > 1e-6f || fabsf(world[7]) > 1e-6f || fabsf(world[11]) > 1e-6f ||
@@ -188,6 +178,10 @@ static gn_result gn_gltf_node(gn_gltf_ctx *c, const struct aiNode *node, const f
         return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: node '%s' has a non-affine transform", c->name,
                        node->mName.data);
     world[3] = world[7] = world[11] = 0.0f, world[15] = 1.0f;
+    if (c->camera_node && !c->camera_node_seen && strcmp(node->mName.data, c->camera_node) == 0) {
+        memcpy(c->camera_world, world, sizeof world);
+        c->camera_node_seen = true;
+    }
     if (node->mNumMeshes && !node->mMeshes)
         return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: node '%s' has no mesh list", c->name,
                        node->mName.data);
@@ -221,55 +215,52 @@ static gn_result gn_gltf_node(gn_gltf_ctx *c, const struct aiNode *node, const f
     return GN_OK;
 }
 
-/* ---- camera ------------------------------------------------------------------------------- */
+/* ---- the first camera --------------------------------------------------------------------- */
 
-/* From the +Z side, raised ~17 degrees, far enough that the bounds' sphere fits the default
- * 60-degree vertical field of view. */
-static void gn_gltf_camera(gn_scene *s, uint32_t first_instance)
+/* The vertical field of view (radians) back from assimp's horizontal one. assimp 5.2 computes
+ * yfov * aspect; 5.3 (assimp PR 4886) the true 2 atan(tan(yfov / 2) aspect). Both pass yfov
+ * through when the file gives no aspect ratio (0). */
+static float gn_gltf_fov_y(const struct aiCamera *cam)
 {
-    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
-    for (uint32_t i = first_instance; i < s->instance_count; i++) {
-        const gn_instance *in = &s->instances[i];
-        const gn_mesh *m = &s->meshes[in->mesh];
-        for (int corner = 0; corner < 8; corner++) {
-            float p[3] = {corner & 1 ? m->aabb_max[0] : m->aabb_min[0],
-                          corner & 2 ? m->aabb_max[1] : m->aabb_min[1],
-                          corner & 4 ? m->aabb_max[2] : m->aabb_min[2]};
-            for (int k = 0; k < 3; k++) {
-                const float *t = in->transform;
-                float w = t[k] * p[0] + t[4 + k] * p[1] + t[8 + k] * p[2] + t[12 + k];
-                lo[k] = fminf(lo[k], w), hi[k] = fmaxf(hi[k], w);
-            }
-        }
+    float h = cam->mHorizontalFOV, a = cam->mAspect;
+    if (!(a > 0.0f)) return h;
+    bool exact = aiGetVersionMajor() > 5 || (aiGetVersionMajor() == 5 && aiGetVersionMinor() >= 3);
+    return exact ? 2.0f * atanf(tanf(0.5f * h) / a) : h / a;
+}
+
+/* The first camera, placed by its node's world transform (found during the node walk).
+ * assimp's aiCamera position is not used: 5.2's glTF importer copies the node's translation
+ * into it while the node's transform holds it too, and glTF defines the camera at the node's
+ * origin anyway. */
+static void gn_gltf_first_camera(gn_gltf_ctx *c)
+{
+    const struct aiCamera *cam = c->ai->mCameras[0];
+    gn_gltf_camera *out = &c->st.camera;
+    if (!c->camera_node_seen) {
+        gn_gltf_log(c, GN_LOG_WARN, "camera '%s' is on no node; the default camera frames the scene",
+                    cam->mName.data);
+        return;
     }
-    if (!(lo[0] <= hi[0])) return; /* nothing instanced: keep the scene's camera */
-    float ctr[3], r2 = 0;
-    for (int k = 0; k < 3; k++) {
-        ctr[k] = 0.5f * (lo[k] + hi[k]);
-        r2 += 0.25f * (hi[k] - lo[k]) * (hi[k] - lo[k]);
+    static const float origin[3] = {0, 0, 0};
+    const float *w = c->camera_world;
+    float fwd[3];
+    gn_mat4_point(w, origin, out->position);
+    for (int k = 0; k < 3; k++) fwd[k] = -w[8 + k]; /* the node's -Z axis in the world */
+    float fov = gn_gltf_fov_y(cam);
+    if (!gn_gltf_finite3(out->position) || !(gn_vec3_normalize_len(fwd, 1e-20f) > 1e-20f) ||
+        !gn_gltf_finite3(fwd) || !isfinite(fov)) {
+        gn_gltf_log(c, GN_LOG_WARN,
+                    "camera '%s' has no usable direction; the default camera frames the scene",
+                    cam->mName.data);
+        memset(out, 0, sizeof *out);
+        return;
     }
-    float radius = fmaxf(sqrtf(r2), 0.05f);
-    float dist = radius / sinf(30.0f * 3.14159265f / 180.0f) * 1.05f;
-    const float dir[3] = {0.0f, 0.3f, 0.954f}; /* unit: ~17 degrees above the horizon */
-    for (int k = 0; k < 3; k++) s->default_camera[k] = ctr[k] + dir[k] * dist;
-    s->default_camera[3] = 0.0f; /* yaw 0 looks down -Z, towards the centre */
-    s->default_camera[4] = -atan2f(dir[1], dir[2]) * 180.0f / 3.14159265f;
+    gn_view_yaw_pitch(fwd, &out->yaw, &out->pitch);
+    out->fov_y = fov > 0.0f && fov < GN_PI ? fov * 180.0f / GN_PI : 0.0f;
+    out->found = true;
 }
 
 /* ---- the whole conversion ----------------------------------------------------------------- */
-
-/* Undoes a half-done load: the scene arrays only grow, so dropping their tails is enough. */
-typedef struct gn_gltf_mark {
-    uint32_t vertices, indices, meshes, materials, textures, instances, generation;
-} gn_gltf_mark;
-
-static void gn_gltf_rollback(gn_scene *s, const gn_gltf_mark *k)
-{
-    for (uint32_t i = k->textures; i < s->texture_count; i++) free(s->textures[i].texels);
-    s->vertex_count = k->vertices, s->index_count = k->indices, s->mesh_count = k->meshes;
-    s->material_count = k->materials, s->texture_count = k->textures, s->instance_count = k->instances;
-    s->generation = k->generation + 1; /* anything uploaded in between is stale */
-}
 
 /* Makes sure a failure's message names the file (scene calls name only the object). */
 static void gn_gltf_name_error(gn_error *err, const char *name)
@@ -294,16 +285,14 @@ gn_result gn_gltf_convert(gn_scene *s, const struct aiScene *ai, const char *bas
         snprintf(dir, sizeof dir, "%s%s", base_dir, n && base_dir[n - 1] != '/' ? "/" : "");
         c.dir = dir;
     }
-    gn_gltf_mark mark = {s->vertex_count,  s->index_count,    s->mesh_count, s->material_count,
-                         s->texture_count, s->instance_count, s->generation};
     gn_result r = GN_OK;
     if (ai->mFlags & AI_SCENE_FLAGS_INCOMPLETE) {
         r = gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: the import is incomplete", c.name);
     } else if (!ai->mRootNode) {
         r = gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: no root node", c.name);
-    } else if (ai->mNumMeshes > GN_SCENE_MAX_MESHES || (ai->mNumMeshes && !ai->mMeshes)) {
+    } else if (ai->mNumMeshes > GN_GLTF_MAX_MESHES || (ai->mNumMeshes && !ai->mMeshes)) {
         r = gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: %u meshes (cap %u)", c.name, ai->mNumMeshes,
-                    GN_SCENE_MAX_MESHES);
+                    GN_GLTF_MAX_MESHES);
     } else {
         size_t nm = ai->mNumMeshes ? ai->mNumMeshes : 1, nmat = ai->mNumMaterials ? ai->mNumMaterials : 1;
         c.mesh_map = calloc(nm, sizeof *c.mesh_map);
@@ -311,6 +300,10 @@ gn_result gn_gltf_convert(gn_scene *s, const struct aiScene *ai, const char *bas
         c.mat_map = calloc(nmat, sizeof *c.mat_map);
         if (!c.mesh_map || !c.mesh_tris || !c.mat_map)
             r = gn_fail(c.err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", c.name);
+    }
+    if (r == GN_OK && ai->mNumCameras && ai->mCameras && ai->mCameras[0]) {
+        c.st.cameras = ai->mNumCameras;
+        c.camera_node = ai->mCameras[0]->mName.data;
     }
     if (r == GN_OK) r = gn_gltf_materials(&c);
     for (uint32_t i = 0; r == GN_OK && i < ai->mNumMeshes; i++) r = gn_gltf_mesh(&c, i);
@@ -320,11 +313,8 @@ gn_result gn_gltf_convert(gn_scene *s, const struct aiScene *ai, const char *bas
     }
     if (r == GN_OK && c.st.instances == 0)
         r = gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: no triangles to draw", c.name);
-    if (r == GN_OK && !c.d.keep_camera) gn_gltf_camera(s, mark.instances);
-    if (r != GN_OK) {
-        gn_gltf_rollback(s, &mark);
-        gn_gltf_name_error(c.err, c.name);
-    }
+    if (r == GN_OK && c.camera_node) gn_gltf_first_camera(&c);
+    if (r != GN_OK) gn_gltf_name_error(c.err, c.name);
     if (c.d.stats) *c.d.stats = c.st;
     free(c.mesh_map);
     free(c.mesh_tris);

@@ -1,18 +1,17 @@
-/* glTF 2.0 scenes (.gltf with its files, or .glb) read through assimp into a gn_scene.
+/* glTF 2.0 files (.gltf with its files, or .glb) read through assimp and added to a gn_scene
+ * through the public API only (gn_scene_add_texture, _material, _mesh, _instance): meshes once,
+ * nodes as instances with their accumulated transforms, metallic-roughness materials with
+ * their five maps (base colour, normal, metallic-roughness, occlusion, emissive) as textures.
+ * What the file has and gnomon cannot hold is dropped with a warning, never silently (an image
+ * that is missing or cannot be decoded: the material keeps its factors). Geometry stays as
+ * glTF defines it: right-handed, +Y up, metres, counter-clockwise front faces, which is what
+ * gnomon expects, so nothing is flipped; only assimp's v flip of the texture coordinates is
+ * undone (gnomon, like glTF, puts v = 0 at the image's top row).
  *
- * What gnomon's material model cannot hold is folded or dropped, never silently:
- * - an emissive texture is averaged (in linear light) into the emissive factor: gnomon has
- *   no emissive texture slot;
- * - a metallic-roughness texture is averaged into the metallic and roughness factors (no
- *   slot either); Sponza's AMD_split_roughnessMetallic maps (BC7 .dds) are not read, so
- *   its materials keep their factors;
- * - occlusion textures are ignored (no slot);
- * - alphaMode MASK / BLEND is counted and reported in one warning, and drawn opaque.
- * Geometry stays as glTF defines it: right-handed, +Y up, metres, counter-clockwise front
- * faces, which is what gnomon expects, so nothing is flipped; only assimp's v flip of the
- * texture coordinates is undone (gnomon, like glTF, puts v = 0 at the image's top row). */
-#ifndef GN_SCENE_GLTF_H
-#define GN_SCENE_GLTF_H
+ * A failed load may leave part of the file in the scene: the scene layer's gn_gltf_scene_load
+ * (src/scene/gltf_scene.c) undoes it, and sets the scene's default camera. */
+#ifndef GN_FORMATS_GLTF_H
+#define GN_FORMATS_GLTF_H
 
 #include "gnomon.h"
 
@@ -20,6 +19,16 @@
 #include <stdint.h>
 
 struct aiScene;
+
+/* A glTF camera as a gnomon camera. glTF puts a camera at its node's origin looking down the
+ * node's -Z with +Y up, and the node's world transform places it; the roll that transform may
+ * give (the up vector's tilt about the view direction) is dropped: gnomon cameras have none. */
+typedef struct gn_gltf_camera {
+    bool found;        /* the file's first camera, on a node of the scene's tree */
+    float position[3]; /* metres, world */
+    float yaw, pitch;  /* degrees, gnomon's convention (gnomon.h gn_camera_desc) */
+    float fov_y;       /* vertical field of view in degrees; 0: orthographic (none) */
+} gn_gltf_camera;
 
 /* What a load put into the scene and what it had to leave out. */
 typedef struct gn_gltf_stats {
@@ -36,6 +45,8 @@ typedef struct gn_gltf_stats {
     uint32_t alpha_mask, alpha_blend; /* materials with alphaMode MASK and BLEND */
     uint64_t triangles;               /* in the meshes, each counted once */
     uint64_t instanced_triangles;     /* summed over the instances: what a frame draws */
+    uint32_t cameras;                 /* cameras in the file */
+    gn_gltf_camera camera;            /* the first of them (the scene layer's default camera) */
 } gn_gltf_stats;
 
 /* Zero means default throughout. */
@@ -43,7 +54,6 @@ typedef struct gn_gltf_desc {
     gn_log_fn log; /* warnings (and info lines); default: warnings to stderr */
     void *log_user;
     bool skip_textures;   /* geometry and factors only: no image is decoded */
-    bool keep_camera;     /* leave the scene's default camera as it is */
     gn_gltf_stats *stats; /* optional: filled with what was loaded, also on failure */
 } gn_gltf_desc;
 
@@ -52,18 +62,22 @@ typedef struct gn_gltf_desc {
 #define GN_GLTF_MAX_MESH_VERTICES (16u << 20) /* per mesh; the scene caps the total */
 #define GN_GLTF_MAX_NODE_DEPTH 256u           /* deeper trees are corrupt or hostile */
 #define GN_GLTF_MAX_IMAGE_SIDE 32768u         /* larger images are refused before decoding */
+/* What one file may add; the scene's own caps (src/scene/scene.h, checked against these in
+ * src/scene/gltf_scene.c) are the same or larger, and it refuses what goes past them. */
+#define GN_GLTF_MAX_MESHES (1u << 20)
+#define GN_GLTF_MAX_MESH_INDICES (256u << 20)
+#define GN_GLTF_MAX_MATERIALS 4096u
+#define GN_GLTF_MAX_TEXTURE_SIDE 8192u /* larger images are halved until they fit */
 
-/* Loads a .gltf or .glb file into s: every mesh, material and referenced texture, and one
- * instance per mesh reference in the node tree. Sets the scene's default camera to a view
- * of the loaded bounds unless d->keep_camera. On failure returns GN_ERROR_IO (unreadable)
- * or GN_ERROR_BAD_DATA (malformed), with a message naming the file, and leaves s as it was
- * before the call. A missing texture is a warning, not a failure. */
+/* Adds a .gltf or .glb file to s: every mesh, material and referenced texture, and one
+ * instance per mesh reference in the node tree. On failure returns GN_ERROR_IO (unreadable)
+ * or GN_ERROR_BAD_DATA (malformed), with a message naming the file; what was added before
+ * the failure stays (see above). A missing texture is a warning, not a failure. */
 gn_result gn_gltf_load(gn_scene *s, const char *path, const gn_gltf_desc *d, gn_error *err);
 
 /* The conversion step alone, for a scene assimp has already imported (the fuzz target
  * imports from memory). base_dir: folder that relative image paths are read from, with or
- * without a trailing '/'; NULL reads embedded images only. name labels messages. Leaves s
- * as it was on failure. */
+ * without a trailing '/'; NULL reads embedded images only. name labels messages. */
 gn_result gn_gltf_convert(gn_scene *s, const struct aiScene *ai, const char *base_dir, const char *name,
                           const gn_gltf_desc *d, gn_error *err);
 

@@ -8,8 +8,8 @@
  * (x, z, -y). That map is a proper rotation (determinant +1), so it keeps handedness; the
  * winding still has to be flipped because Q3 stores triangles clockwise seen from the front,
  * and the renderer culls clockwise ones. Every array in gn_bsp is already converted. */
-#ifndef GN_BASE_BSP_H
-#define GN_BASE_BSP_H
+#ifndef GN_FORMATS_BSP_H
+#define GN_FORMATS_BSP_H
 
 #include "gnomon.h"
 
@@ -174,9 +174,6 @@ void gn_bsp_mesh_free(gn_bsp_mesh *m); /* zeroes *m */
 void gn_bsp_patch_counts(uint32_t w, uint32_t h, uint32_t level, uint64_t *vertices, uint64_t *indices);
 void gn_bsp_patch_tessellate(const gn_bsp_vertex *ctrl, uint32_t w, uint32_t h, uint32_t level, uint32_t base,
                              gn_bsp_mesh_vertex *v, uint32_t *idx);
-
-/* gn_fail's twin for the BSP code: gn_fail (base/error.h) is defined in src/scene/scene.c,
- * which gnomon_decide does not link. Fills err (may be NULL); returns code. */
 
 /* The renderer-frame point (metres) in Quake units and axes, and a Quake direction in the
  * renderer's frame: the inverse and the direction half of the one conversion (bsp.c). */

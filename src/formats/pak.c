@@ -1,7 +1,7 @@
 /* PhysicsFS keeps its search path in process-wide state, so a gn_pak is the one owner of it
  * at a time (opening a second is refused with a clear error rather than mixing archives). */
 #define _POSIX_C_SOURCE 200809L /* opendir/readdir */
-#include "scene/pak.h"
+#include "formats/pak.h"
 
 #include "base/error.h"
 

@@ -1,8 +1,10 @@
 /* glTF materials and their images: metallic-roughness factors, base colour and normal
  * textures into the scene, emissive and metallic-roughness textures folded into factors
  * (gltf.h says why). Images come from files next to the glTF or from the .glb itself. */
-#include "scene/gltf_ctx.h"
+#include "formats/gltf_ctx.h"
 
+#include "base/array.h"
+#include "base/error.h"
 #include "base/image.h"
 
 #include <assimp/GltfMaterial.h>
@@ -124,10 +126,10 @@ static const char *gn_gltf_decode(gn_gltf_ctx *c, const char *key, gn_gltf_pixel
     return out->px ? NULL : stbi_failure_reason();
 }
 
-/* Halves an image until it fits GN_TEXTURE_MAX_SIZE; the scene refuses larger ones. */
+/* Halves an image until it fits GN_GLTF_MAX_TEXTURE_SIDE; the scene refuses larger ones. */
 static const char *gn_gltf_fit(gn_gltf_pixels *p, bool srgb)
 {
-    while ((uint32_t)p->w > GN_TEXTURE_MAX_SIZE || (uint32_t)p->h > GN_TEXTURE_MAX_SIZE) {
+    while ((uint32_t)p->w > GN_GLTF_MAX_TEXTURE_SIDE || (uint32_t)p->h > GN_GLTF_MAX_TEXTURE_SIDE) {
         int nw = p->w > 1 ? p->w / 2 : 1, nh = p->h > 1 ? p->h / 2 : 1;
         uint8_t *half = malloc((size_t)nw * nh * 4);
         if (!half) return "out of memory";
@@ -154,7 +156,7 @@ static gn_gltf_image *gn_gltf_image_get(gn_gltf_ctx *c, const char *key, gn_gltf
     memset(im, 0, sizeof *im);
     snprintf(im->key, sizeof im->key, "%s", key);
     im->use = use;
-    im->texture = GN_NO_TEXTURE;
+    im->texture = 0; /* none (public ids start at 1) */
 
     bool srgb = use == GN_GLTF_USE_BASE_COLOR || use == GN_GLTF_USE_EMISSIVE;
     gn_gltf_pixels p;
@@ -218,9 +220,7 @@ static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, ui
     else
         snprintf(label, sizeof label, "material %u", index);
 
-    gn_material_desc md = {.label = label, .textures_set = true, .maps_set = true};
-    md.base_color_texture = md.normal_texture = GN_NO_TEXTURE;
-    md.metallic_roughness_texture = md.occlusion_texture = md.emissive_texture = GN_NO_TEXTURE;
+    gn_material_desc md = {.label = label}; /* texture ids 0: none */
     struct aiColor4D col = {1, 1, 1, 1};
     if (aiGetMaterialColor(m, AI_MATKEY_BASE_COLOR, &col) != aiReturn_SUCCESS)
         aiGetMaterialColor(m, AI_MATKEY_COLOR_DIFFUSE, &col);
@@ -232,7 +232,8 @@ static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, ui
     aiGetMaterialFloatArray(m, AI_MATKEY_ROUGHNESS_FACTOR, &roughness, NULL);
     md.metallic = gn_gltf_clamp01((float)metallic, 1);
     md.roughness = gn_gltf_clamp01((float)roughness, 1);
-    md.roughness_set = true;
+    /* 0 would read as gnomon's default 0.5; the file means perfectly smooth */
+    if (md.roughness == 0.0f) md.roughness = GN_MATERIAL_MIN_ROUGHNESS;
     struct aiColor4D em = {0, 0, 0, 1};
     aiGetMaterialColor(m, AI_MATKEY_COLOR_EMISSIVE, &em);
     aiGetMaterialFloatArray(m, AI_MATKEY_EMISSIVE_INTENSITY, &strength,
@@ -267,11 +268,12 @@ static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, ui
     if (aiGetMaterialString(m, AI_MATKEY_GLTF_ALPHAMODE, &mode) == aiReturn_SUCCESS) {
         if (strcmp(mode.data, "MASK") == 0) {
             c->st.alpha_mask++;
-            md.alpha_mode = GN_ALPHA_MASK;
-            ai_real cutoff = 0.5f;
-            if (aiGetMaterialFloatArray(m, AI_MATKEY_GLTF_ALPHACUTOFF, &cutoff, NULL) == aiReturn_SUCCESS)
-                md.alpha_cutoff = gn_gltf_clamp01((float)cutoff, 0.5f);
-            md.alpha_cutoff_set = true;
+            ai_real cutoff = 0.5f; /* glTF's default, where the file has none */
+            aiGetMaterialFloatArray(m, AI_MATKEY_GLTF_ALPHACUTOFF, &cutoff, NULL);
+            md.alpha_cutoff = gn_gltf_clamp01((float)cutoff, 0.5f);
+            /* glTF keeps a fragment whose alpha is >= the cutoff, so a cutoff of 0 keeps them
+             * all: that is GN_ALPHA_OPAQUE exactly (a tiny positive cutoff would cut alpha 0) */
+            md.alpha_mode = md.alpha_cutoff > 0.0f ? GN_ALPHA_MASK : GN_ALPHA_OPAQUE;
         }
         if (strcmp(mode.data, "BLEND") == 0) {
             c->st.alpha_blend++;
@@ -284,14 +286,14 @@ static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, ui
 gn_result gn_gltf_materials(gn_gltf_ctx *c)
 {
     const struct aiScene *ai = c->ai;
-    if (ai->mNumMaterials > GN_SCENE_MAX_MATERIALS)
+    if (ai->mNumMaterials > GN_GLTF_MAX_MATERIALS)
         return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: %u materials, more than the cap of %u", c->name,
-                       ai->mNumMaterials, GN_SCENE_MAX_MATERIALS);
+                       ai->mNumMaterials, GN_GLTF_MAX_MATERIALS);
     if (ai->mNumMaterials && !ai->mMaterials)
         return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: material list is missing", c->name);
     /* Only materials some mesh uses: assimp appends an unused "DefaultMaterial" to glTF
      * imports, and an unused material would only cost its images. */
-    for (uint32_t i = 0; i < ai->mNumMaterials; i++) c->mat_map[i] = GN_NO_TEXTURE;
+    for (uint32_t i = 0; i < ai->mNumMaterials; i++) c->mat_map[i] = GN_GLTF_NONE;
     for (uint32_t i = 0; i < ai->mNumMeshes; i++) {
         const struct aiMesh *m = ai->mMeshes[i];
         if (!m) return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: mesh %u is missing", c->name, i);
@@ -301,7 +303,7 @@ gn_result gn_gltf_materials(gn_gltf_ctx *c)
         c->mat_map[m->mMaterialIndex] = 0; /* used: filled below */
     }
     for (uint32_t i = 0; i < ai->mNumMaterials; i++) {
-        if (c->mat_map[i] == GN_NO_TEXTURE) continue;
+        if (c->mat_map[i] == GN_GLTF_NONE) continue;
         if (!ai->mMaterials[i])
             return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: material %u is missing", c->name, i);
         gn_result r = gn_gltf_material(c, ai->mMaterials[i], i, &c->mat_map[i]);
