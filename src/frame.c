@@ -24,7 +24,9 @@ static void decide_frame(gn_renderer *r, const gn_scene *s, const gn_frame_desc 
                          gn_frustum *frustum)
 {
     gn_frame_inputs *in = &r->in;
-    gn_frame_inputs_resolve(f, s->default_camera, r->width, r->height, in);
+    const float scene_camera[6] = {s->default_camera[0], s->default_camera[1], s->default_camera[2],
+                                   s->default_camera[3], s->default_camera[4], s->default_fov_y};
+    gn_frame_inputs_resolve(f, scene_camera, r->width, r->height, in);
     memcpy(g->view, in->view, sizeof g->view);
     memcpy(g->camera_forward, in->forward, sizeof(float) * 3);
     g->camera_forward[3] = 0.0f;

@@ -6,7 +6,7 @@
 #include <math.h>
 #include <string.h>
 
-void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[5], uint32_t width,
+void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[6], uint32_t width,
                              uint32_t height, gn_frame_inputs *out)
 {
     memset(out, 0, sizeof *out);
@@ -16,6 +16,7 @@ void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[5]
         memcpy(cam.position, scene_camera, sizeof cam.position);
         cam.yaw = scene_camera[3];
         cam.pitch = scene_camera[4];
+        cam.fov_y = scene_camera[5]; /* a glTF file's camera brings its own */
     }
     float fov = cam.fov_y > 0 ? cam.fov_y : GN_DEFAULT_FOV_Y;
     memcpy(out->position, cam.position, sizeof out->position);

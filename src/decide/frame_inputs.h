@@ -45,9 +45,9 @@ typedef struct gn_frame_inputs {
     const uint8_t *overlay;
 } gn_frame_inputs;
 
-/* scene_camera: the scene's default camera (x, y, z, yaw, pitch in degrees), used when f's
- * camera is all zero. */
-void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[5], uint32_t width,
+/* scene_camera: the scene's default camera (x, y, z, yaw, pitch in degrees, then its vertical field
+ * of view in degrees, 0 for the default), used when f's camera is all zero. */
+void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[6], uint32_t width,
                              uint32_t height, gn_frame_inputs *out);
 
 /* gn_renderer_desc with every default applied; validation_env is $GNOMON_VALIDATION (or NULL). */

@@ -11,7 +11,7 @@
 #include "decide/lights.h"
 #include "decide/vsm.h"
 
-static const float SCENE_CAMERA[5] = {10.0f, 2.0f, -3.0f, 45.0f, -5.0f};
+static const float SCENE_CAMERA[6] = {10.0f, 2.0f, -3.0f, 45.0f, -5.0f, 0.0f};
 
 static void frame_defaults(void)
 {
@@ -29,6 +29,11 @@ static void frame_defaults(void)
     CHECK(in.exposure == 1.0f && in.tonemap == GN_TONEMAP_ACES && in.shadows == GN_SHADOWS_VSM,
           "exposure %g, tonemap %d, shadows %d", in.exposure, in.tonemap, in.shadows);
     CHECK(in.debug_view == GN_VIEW_FINAL && !in.naive_lights && !in.no_pvs, "settings");
+    /* a scene camera with its own field of view (a glTF file's) keeps it */
+    const float gltf_camera[6] = {0, 1, 0, 0, 0, 45.0f};
+    gn_frame_inputs gin;
+    gn_frame_inputs_resolve(&f, gltf_camera, 1280, 720, &gin);
+    CHECK(fabsf(gin.fov_y - 45.0f * 0.017453293f) < 1e-6f, "a scene camera's fov: %g rad", gin.fov_y);
     /* the matrices agree: view_proj = proj * view, and its inverse undoes it */
     float p[4] = {0.3f, -0.2f, 0.5f, 1.0f}, q[4] = {0};
     for (int i = 0; i < 4; i++)
