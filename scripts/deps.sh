@@ -14,6 +14,7 @@ packages=(
   libassimp-dev                       # glTF 2.0 scene import (gnomon render --scene x.gltf)
   libembree-dev                       # Embree 3: ray-traced shadow truth (CLI and tests only)
   libphysfs-dev                       # PhysicsFS: Quake 3 pk3 archives
+  libcjson-dev                        # cJSON: glTF validated by gnomon before assimp sees it
   openarena-data                      # real Quake 3 (IBSP 46) maps for the world tests
   assimp-testmodels                   # glTF 2.0 samples (with and without cameras) for the tests
   libglfw3-dev                        # GLFW: the window of gnomon view (the CLI only, never libgnomon)

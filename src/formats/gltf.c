@@ -4,6 +4,7 @@
 
 #include "base/error.h"
 #include "base/gmath.h"
+#include "formats/gltf_check.h"
 #include "formats/gltf_ctx.h"
 
 #include <assimp/cimport.h>
@@ -397,6 +398,8 @@ gn_result gn_gltf_load(gn_scene *s, const char *path, const gn_gltf_desc *d, gn_
     else
         r = gn_gltf_check_head(head, head_len, (uint64_t)size, path, err);
     free(head);
+    /* Only a file that passes gnomon's own validation reaches assimp (gltf_check.h). */
+    if (r == GN_OK) r = gn_gltf_check(path, err);
     if (r != GN_OK) return r;
 
     const struct aiScene *ai = aiImportFile(path, gn_gltf_import_flags());

@@ -1,0 +1,29 @@
+/* A glTF 2.0 file (.gltf or .glb) validated by gnomon before assimp sees it. assimp 5.2 trusts
+ * what a file says: a sparse accessor without "values" is a NULL dereference, an offset past
+ * its buffer view an out-of-bounds read, 20,000 nested nodes or 200,000 nested JSON arrays a
+ * stack overflow, a tiny accessor with a huge count a 68 GB allocation. Every index, offset,
+ * length and count the importer will follow is checked here against the file and a hard cap,
+ * without recursion; what is refused gets one message naming the file, the object and the
+ * fault ("scene.gltf: accessors[3].sparse: no \"values\""). docs/WORLDS.md lists the checks. */
+#ifndef GN_FORMATS_GLTF_CHECK_H
+#define GN_FORMATS_GLTF_CHECK_H
+
+#include "gnomon.h"
+
+#define GN_GLTF_MAX_JSON_BYTES (64u << 20)      /* the JSON text, .gltf or a .glb's chunk */
+#define GN_GLTF_MAX_JSON_DEPTH 64u              /* bracket nesting; real files use under 10 */
+#define GN_GLTF_MAX_ACCESSOR_COUNT (1u << 26)   /* elements; above a mesh's vertex cap */
+#define GN_GLTF_MAX_ACCESSOR_BYTES (1ull << 30) /* count times element size: what assimp allocates */
+#define GN_GLTF_MAX_IMAGE_PIXELS (1ull << 28)   /* width times height, read with stbi_info */
+
+/* Validates the glTF file at path: GN_OK when assimp may import it, else GN_ERROR_IO (cannot be
+ * read) or GN_ERROR_BAD_DATA (malformed or past a cap) with one message. A missing image is
+ * let through: the loader reports it as a warning and keeps the material's factors. */
+gn_result gn_gltf_check(const char *path, gn_error *err);
+
+/* The same for a file already in memory (the fuzz target). base_dir: folder that relative
+ * buffer and image paths are read from; NULL: only embedded data is allowed. */
+gn_result gn_gltf_check_memory(const unsigned char *data, size_t size, const char *base_dir, const char *name,
+                               gn_error *err);
+
+#endif
