@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""Writes malformed glTF files (and two valid ones) into OUT_DIR for test_gltf_bad.c, with a
+manifest: one line per file, "NAME<TAB>EXPECT<TAB>TEXT", EXPECT being OK, BAD_DATA or IO and
+TEXT what the error message must contain. Each bad file breaks one thing in a valid triangle:
+the crashes and allocations assimp 5.2 ran into (sparse accessors, deep nodes, deep JSON), what
+the glTF spec refuses, and a few more."""
+import copy
+import json
+import os
+import struct
+import sys
+
+out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
+os.makedirs(os.path.join(out, "adir"), exist_ok=True)
+manifest = []
+
+# positions (3 x vec3), uvs (3 x vec2), indices (3 x u16 + pad): 68 bytes, as in test_gltf.c
+BIN = struct.pack("<9f", 0, 0, 0, 1, 0, 0, 0, 1, 0) + struct.pack("<6f", 0, 1, 1, 1, 0, 0) + struct.pack("<4H", 0, 1, 2, 0)
+with open(os.path.join(out, "bad.bin"), "wb") as f:
+    f.write(BIN)
+
+BASE = {
+    "asset": {"version": "2.0"},
+    "scene": 0,
+    "scenes": [{"nodes": [0]}],
+    "nodes": [{"mesh": 0}],
+    "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "TEXCOORD_0": 1}, "indices": 2}]}],
+    "buffers": [{"uri": "bad.bin", "byteLength": 68}],
+    "bufferViews": [
+        {"buffer": 0, "byteOffset": 0, "byteLength": 36},
+        {"buffer": 0, "byteOffset": 36, "byteLength": 24},
+        {"buffer": 0, "byteOffset": 60, "byteLength": 6},
+    ],
+    "accessors": [
+        {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]},
+        {"bufferView": 1, "componentType": 5126, "count": 3, "type": "VEC2"},
+        {"bufferView": 2, "componentType": 5123, "count": 3, "type": "SCALAR"},
+    ],
+}
+
+
+def emit(name, expect, text, data):
+    with open(os.path.join(out, name), "wb") as f:
+        f.write(data if isinstance(data, bytes) else data.encode())
+    manifest.append(f"{name}\t{expect}\t{text}")
+
+
+def case(name, text, edit, expect="BAD_DATA"):
+    g = copy.deepcopy(BASE)
+    edit(g)
+    emit(name, expect, text, json.dumps(g))
+
+
+def glb(g, bin_bytes, chunk_type=b"BIN\0"):
+    js = json.dumps(g).encode()
+    js += b" " * (-len(js) % 4)
+    body = struct.pack("<I4s", len(js), b"JSON") + js
+    if bin_bytes is not None:
+        bin_bytes += b"\0" * (-len(bin_bytes) % 4)
+        body += struct.pack("<I4s", len(bin_bytes), chunk_type) + bin_bytes
+    return struct.pack("<4sII", b"glTF", 2, 12 + len(body)) + body
+
+
+def sparse(parts):
+    """A fourth accessor, sparse over positions, that the mesh uses."""
+    def edit(g):
+        acc = {"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3",
+               "sparse": {"count": 1, **parts}}
+        g["accessors"].append(acc)
+        g["meshes"][0]["primitives"][0]["attributes"]["POSITION"] = 3
+    return edit
+
+
+IDX = {"bufferView": 2, "componentType": 5123}
+VAL = {"bufferView": 0}
+case("ok.gltf", "", lambda g: None, "OK")
+emit("ok.glb", "OK", "", glb({**{k: v for k, v in BASE.items() if k != "buffers"},
+                              "buffers": [{"byteLength": 68}]}, BIN))
+# what crashed or exhausted assimp
+case("sparse_no_values.gltf", 'accessors[3].sparse: no "values"', sparse({"indices": IDX}))
+case("sparse_no_indices.gltf", 'accessors[3].sparse: no "indices"', sparse({"values": VAL}))
+case("sparse_values_past.gltf", "accessors[3].sparse.values: reads bytes 4000..4012 of bufferViews[0]",
+     sparse({"indices": IDX, "values": {"bufferView": 0, "byteOffset": 4000}}))
+case("sparse_indices_past.gltf", "accessors[3].sparse.indices: reads bytes 1000..1002 of bufferViews[2]",
+     sparse({"indices": {**IDX, "byteOffset": 1000}, "values": VAL}))
+
+
+def huge_sparse(g):
+    g["accessors"].append({"componentType": 5126, "count": 1 << 28, "type": "VEC3",
+                           "sparse": {"count": 1, "indices": IDX, "values": VAL}})
+
+
+case("sparse_huge_count.gltf", 'accessors[3]: "count" 268435456 is outside', huge_sparse)
+
+
+def deep_nodes(g):
+    n = 20000
+    g["nodes"] = [{"children": [i + 1]} for i in range(n - 1)] + [{"mesh": 0}]
+
+
+case("deep_nodes.gltf", "nested deeper than 256 levels", deep_nodes)
+deep = 200000
+emit("deep_json.gltf", "BAD_DATA", "JSON nested deeper than 64 levels",
+     '{"asset":{"version":"2.0"},"extras":' + "[" * deep + "]" * deep + "}")
+# what the spec refuses
+case("stride_1.gltf", 'bufferViews[0]: "byteStride" 1 is outside [4, 252]',
+     lambda g: g["bufferViews"][0].update(byteStride=1))
+case("stride_6.gltf", 'bufferViews[0]: "byteStride" 6 is not a multiple of 4',
+     lambda g: g["bufferViews"][0].update(byteStride=6))
+case("negative_offset.gltf", 'bufferViews[1]: "byteOffset" -4 is outside',
+     lambda g: g["bufferViews"][1].update(byteOffset=-4))
+
+
+def float_indices(g):
+    g["accessors"].append({"bufferView": 0, "componentType": 5126, "count": 3, "type": "SCALAR"})
+    g["meshes"][0]["primitives"][0]["indices"] = 3
+
+
+case("float_indices.gltf", "indices accessors[3] is not SCALAR UNSIGNED", float_indices)
+case("unknown_extension.gltf", "requires the extension KHR_draco_mesh_compression",
+     lambda g: g.update(extensionsRequired=["KHR_draco_mesh_compression"]))
+# more of the same kind
+emit("bad_json.gltf", "BAD_DATA", "not valid JSON", '{"asset":{"version":"2.0"},"nodes":[{"mesh":0},]}')
+emit("not_glb.gltf", "BAD_DATA", "neither a .glb header nor glTF JSON", "hello, this is not glTF")
+good_glb = glb({**{k: v for k, v in BASE.items() if k != "buffers"}, "buffers": [{"byteLength": 68}]}, BIN)
+emit("truncated.glb", "BAD_DATA", ".glb header says", good_glb[:100])
+emit("short_bin.glb", "BAD_DATA", "buffers[0]: 68 bytes, the .glb binary chunk has 32",
+     glb({**{k: v for k, v in BASE.items() if k != "buffers"}, "buffers": [{"byteLength": 68}]}, BIN[:32]))
+emit("not_bin.glb", "BAD_DATA", "is not BIN",
+     glb({**{k: v for k, v in BASE.items() if k != "buffers"}, "buffers": [{"byteLength": 68}]}, BIN, b"XXXX"))
+case("view_past_buffer.gltf", "bufferViews[2]: bytes 60..160, past the end of buffers[0] (68 bytes)",
+     lambda g: g["bufferViews"][2].update(byteLength=100))
+case("buffer_longer_than_file.gltf", "buffers[0]: 100 bytes", lambda g: g["buffers"][0].update(byteLength=100))
+case("missing_buffer.gltf", "does not exist", lambda g: g["buffers"][0].update(uri="nothing.bin"))
+case("attribute_out_of_range.gltf", '"POSITION" 9 is not one of the file\'s 3 accessors',
+     lambda g: g["meshes"][0]["primitives"][0]["attributes"].update(POSITION=9))
+case("bad_component_type.gltf", 'accessors[1]: "componentType" missing or not one of',
+     lambda g: g["accessors"][1].update(componentType=5124))
+case("bad_mode.gltf", '"mode" 9 is outside', lambda g: g["meshes"][0]["primitives"][0].update(mode=9))
+
+
+def cycle(g):
+    g["nodes"] = [{"children": [1]}, {"children": [2]}, {"children": [0], "mesh": 0}]
+
+
+case("node_cycle.gltf", "a cycle in the node tree", cycle)
+
+
+def two_parents(g):
+    g["nodes"] = [{"children": [2]}, {"children": [2]}, {"mesh": 0}]
+    g["scenes"][0]["nodes"] = [0, 1]
+
+
+case("two_parents.gltf", "child nodes[2] already has a parent", two_parents)
+case("child_out_of_range.gltf", '"children"[0] is not one of the file\'s 1 nodes',
+     lambda g: g["nodes"][0].update(children=[5]))
+
+
+def image(uri):
+    def edit(g):
+        g["images"] = [{"uri": uri}]
+        g["textures"] = [{"source": 0}]
+        g["materials"] = [{"pbrMetallicRoughness": {"baseColorTexture": {"index": 0}}}]
+        g["meshes"][0]["primitives"][0]["material"] = 0
+    return edit
+
+
+case("image_dir.gltf", "adir is not a regular file", image("adir"))
+# a grey PNG header claiming 20000 x 20000 pixels (stb_image's own limit, 2^30 bytes, lets it
+# through): stbi_info reads the size, nothing is decoded
+with open(os.path.join(out, "huge.png"), "wb") as f:
+    f.write(b"\x89PNG\r\n\x1a\n" + struct.pack(">I4sIIBBBBB", 13, b"IHDR", 20000, 20000, 8, 0, 0, 0, 0) + b"\0" * 16)
+case("image_huge.gltf", "is 20000x20000, past the cap", image("huge.png"))
+case("texture_out_of_range.gltf", '"index" 3 is not one of the file\'s 1 textures',
+     lambda g: (image("missing.png")(g), g["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"].update(index=3)))
+case("image_missing.gltf", "", image("missing.png"), "OK")  # a warning, as before
+
+with open(os.path.join(out, "manifest.txt"), "w") as f:
+    f.write("\n".join(manifest) + "\n")
+print(f"{len(manifest)} glTF files in {out}")
