@@ -1,8 +1,10 @@
-/* libFuzzer target: arbitrary bytes through assimp's glTF importers (from memory) and then
- * gnomon's conversion (gn_gltf_convert). Whatever the bytes, the result must be GN_OK or a
+/* libFuzzer target: arbitrary bytes through gnomon's glTF validation (gn_gltf_check_memory),
+ * then, if they pass, assimp's glTF importers (from memory) and gnomon's conversion
+ * (gn_gltf_convert), as a file load does. Whatever the bytes, the result must be GN_OK or a
  * clean error, never a crash or a sanitizer report. Built only with GN_FUZZ=ON and clang.
  * A seed corpus: the helmet .glb and small .gltf files (tests/scene/test_gltf.c writes some). */
 #include "formats/gltf.h"
+#include "formats/gltf_check.h"
 
 #include <assimp/cimport.h>
 #include <assimp/scene.h>
@@ -23,6 +25,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size == 0 || size > (64u << 20)) return 0;
     /* The binary container starts with "glTF"; anything else is offered as JSON. */
     if (gn_gltf_check_head(data, size, size, "fuzz", NULL) != GN_OK) return 0;
+    /* No folder: a file that names external buffers is refused, as assimp could not read them. */
+    if (gn_gltf_check_memory(data, size, NULL, "fuzz", NULL) != GN_OK) return 0;
     const char *hint = size >= 4 && memcmp(data, "glTF", 4) == 0 ? "glb" : "gltf";
     const struct aiScene *ai =
         aiImportFileFromMemory((const char *)data, (unsigned)size, gn_gltf_import_flags(), hint);
