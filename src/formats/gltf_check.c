@@ -155,6 +155,19 @@ static gn_result gn_index_arrays(gn_check *c, const cJSON *root)
     return GN_OK;
 }
 
+/* Calls check for every object of the file's array a, with its name ("accessors[3]"). */
+static gn_result gn_check_each(gn_check *c, int a,
+                               gn_result (*check)(gn_check *c, int i, const cJSON *obj, const char *what))
+{
+    for (int i = 0; i < c->arr[a].n; i++) {
+        char what[48];
+        snprintf(what, sizeof what, "%s[%d]", gn_arr_names[a], i);
+        gn_result r = check(c, i, c->arr[a].at[i], what);
+        if (r != GN_OK) return r;
+    }
+    return GN_OK;
+}
+
 /* A relative URI as a path: base_dir + the URI with %XX decoded. */
 static bool gn_uri_path(const gn_check *c, const char *uri, char *out, size_t n)
 {
@@ -180,69 +193,58 @@ static long long gn_data_uri_bytes(const char *uri)
     return (long long)(n * 3 / 4);
 }
 
-static gn_result gn_check_buffers(gn_check *c)
+static gn_result gn_check_buffer(gn_check *c, int i, const cJSON *b, const char *what)
 {
-    for (int i = 0; i < c->arr[GN_ARR_BUFFERS].n; i++) {
-        const cJSON *b = c->arr[GN_ARR_BUFFERS].at[i];
-        char what[48], path[4096];
-        snprintf(what, sizeof what, "buffers[%d]", i);
-        double len;
-        if (!cJSON_GetObjectItemCaseSensitive(b, "byteLength"))
-            return gn_bad(c, "%s: no \"byteLength\"", what);
-        gn_result r = gn_get_int(c, b, "byteLength", 0, 1, (double)GN_GLTF_MAX_FILE_BYTES, what, &len);
-        if (r != GN_OK) return r;
-        c->buffer_len[i] = len;
-        const cJSON *uri = cJSON_GetObjectItemCaseSensitive(b, "uri");
-        if (!uri) {
-            if (i != 0 || c->bin_len < 0) return gn_bad(c, "%s: no \"uri\" and no .glb binary chunk", what);
-            if (len > (double)c->bin_len)
-                return gn_bad(c, "%s: %.0f bytes, the .glb binary chunk has %lld", what, len, c->bin_len);
-            continue;
-        }
-        if (!cJSON_IsString(uri)) return gn_bad(c, "%s: \"uri\" is not a string", what);
-        const char *u = uri->valuestring;
-        if (strncmp(u, "data:", 5) == 0) {
-            long long have = gn_data_uri_bytes(u);
-            if (have < 0) return gn_bad(c, "%s: a data: URI that is not base64", what);
-            if (len > (double)have)
-                return gn_bad(c, "%s: %.0f bytes, its data: URI holds %lld", what, len, have);
-            continue;
-        }
-        if (!c->base_dir) return gn_bad(c, "%s: an external file, and no folder to read it from", what);
-        if (!gn_uri_path(c, u, path, sizeof path))
-            return gn_bad(c, "%s: \"uri\" is too long or holds %%00", what);
-        struct stat st;
-        if (stat(path, &st) != 0) return gn_bad(c, "%s: %s does not exist", what, path);
-        if (!S_ISREG(st.st_mode)) return gn_bad(c, "%s: %s is not a regular file", what, path);
-        if (len > (double)st.st_size)
-            return gn_bad(c, "%s: %.0f bytes, %s has %lld", what, len, path, (long long)st.st_size);
+    char path[4096];
+    double len;
+    if (!cJSON_GetObjectItemCaseSensitive(b, "byteLength")) return gn_bad(c, "%s: no \"byteLength\"", what);
+    gn_result r = gn_get_int(c, b, "byteLength", 0, 1, (double)GN_GLTF_MAX_FILE_BYTES, what, &len);
+    if (r != GN_OK) return r;
+    c->buffer_len[i] = len;
+    const cJSON *uri = cJSON_GetObjectItemCaseSensitive(b, "uri");
+    if (!uri) {
+        if (i != 0 || c->bin_len < 0) return gn_bad(c, "%s: no \"uri\" and no .glb binary chunk", what);
+        if (len > (double)c->bin_len)
+            return gn_bad(c, "%s: %.0f bytes, the .glb binary chunk has %lld", what, len, c->bin_len);
+        return GN_OK;
     }
+    if (!cJSON_IsString(uri)) return gn_bad(c, "%s: \"uri\" is not a string", what);
+    const char *u = uri->valuestring;
+    if (strncmp(u, "data:", 5) == 0) {
+        long long have = gn_data_uri_bytes(u);
+        if (have < 0) return gn_bad(c, "%s: a data: URI that is not base64", what);
+        if (len > (double)have) return gn_bad(c, "%s: %.0f bytes, its data: URI holds %lld", what, len, have);
+        return GN_OK;
+    }
+    if (!c->base_dir) return gn_bad(c, "%s: an external file, and no folder to read it from", what);
+    if (!gn_uri_path(c, u, path, sizeof path))
+        return gn_bad(c, "%s: \"uri\" is too long or holds %%00", what);
+    struct stat st;
+    if (stat(path, &st) != 0) return gn_bad(c, "%s: %s does not exist", what, path);
+    if (!S_ISREG(st.st_mode)) return gn_bad(c, "%s: %s is not a regular file", what, path);
+    if (len > (double)st.st_size)
+        return gn_bad(c, "%s: %.0f bytes, %s has %lld", what, len, path, (long long)st.st_size);
     return GN_OK;
 }
 
-static gn_result gn_check_views(gn_check *c)
+static gn_result gn_check_view(gn_check *c, int i, const cJSON *v, const char *what)
 {
-    for (int i = 0; i < c->arr[GN_ARR_VIEWS].n; i++) {
-        const cJSON *v = c->arr[GN_ARR_VIEWS].at[i];
-        char what[48];
-        snprintf(what, sizeof what, "bufferViews[%d]", i);
-        int buf;
-        double off, len, stride;
-        gn_result r = gn_get_index(c, v, "buffer", GN_ARR_BUFFERS, true, what, &buf);
-        if (r == GN_OK && !cJSON_GetObjectItemCaseSensitive(v, "byteLength"))
-            r = gn_bad(c, "%s: no \"byteLength\"", what);
-        if (r == GN_OK) r = gn_get_int(c, v, "byteOffset", 0, 0, (double)GN_GLTF_MAX_FILE_BYTES, what, &off);
-        if (r == GN_OK) r = gn_get_int(c, v, "byteLength", 0, 1, (double)GN_GLTF_MAX_FILE_BYTES, what, &len);
-        /* glTF 2.0 5.11: byteStride 4..252, a multiple of 4 (vertex attributes) */
-        if (r == GN_OK) r = gn_get_int(c, v, "byteStride", 0, 4, 252, what, &stride);
-        if (r != GN_OK) return r;
-        if (fmod(stride, 4) != 0)
-            return gn_bad(c, "%s: \"byteStride\" %.0f is not a multiple of 4", what, stride);
-        if (off + len > c->buffer_len[buf])
-            return gn_bad(c, "%s: bytes %.0f..%.0f, past the end of buffers[%d] (%.0f bytes)", what, off,
-                          off + len, buf, c->buffer_len[buf]);
-        c->view_len[i] = len, c->view_stride[i] = stride;
-    }
+    int buf;
+    double off, len, stride;
+    gn_result r = gn_get_index(c, v, "buffer", GN_ARR_BUFFERS, true, what, &buf);
+    if (r == GN_OK && !cJSON_GetObjectItemCaseSensitive(v, "byteLength"))
+        r = gn_bad(c, "%s: no \"byteLength\"", what);
+    if (r == GN_OK) r = gn_get_int(c, v, "byteOffset", 0, 0, (double)GN_GLTF_MAX_FILE_BYTES, what, &off);
+    if (r == GN_OK) r = gn_get_int(c, v, "byteLength", 0, 1, (double)GN_GLTF_MAX_FILE_BYTES, what, &len);
+    /* glTF 2.0 5.11: byteStride 4..252, a multiple of 4 (vertex attributes) */
+    if (r == GN_OK) r = gn_get_int(c, v, "byteStride", 0, 4, 252, what, &stride);
+    if (r != GN_OK) return r;
+    if (fmod(stride, 4) != 0)
+        return gn_bad(c, "%s: \"byteStride\" %.0f is not a multiple of 4", what, stride);
+    if (off + len > c->buffer_len[buf])
+        return gn_bad(c, "%s: bytes %.0f..%.0f, past the end of buffers[%d] (%.0f bytes)", what, off,
+                      off + len, buf, c->buffer_len[buf]);
+    c->view_len[i] = len, c->view_stride[i] = stride;
     return GN_OK;
 }
 
@@ -320,37 +322,33 @@ static gn_result gn_check_sparse(gn_check *c, const cJSON *sp, const char *what,
     return GN_OK;
 }
 
-static gn_result gn_check_accessors(gn_check *c)
+static gn_result gn_check_accessor(gn_check *c, int i, const cJSON *a, const char *what)
 {
-    for (int i = 0; i < c->arr[GN_ARR_ACCESSORS].n; i++) {
-        const cJSON *a = c->arr[GN_ARR_ACCESSORS].at[i];
-        char what[48];
-        snprintf(what, sizeof what, "accessors[%d]", i);
-        int view, comps, bytes;
-        double ctype, count, off;
-        const cJSON *type = cJSON_GetObjectItemCaseSensitive(a, "type");
-        if (!gn_json_int(cJSON_GetObjectItemCaseSensitive(a, "componentType"), &ctype) ||
-            !(bytes = gn_component_bytes(ctype, false)))
-            return gn_bad(c, "%s: \"componentType\" missing or not one of glTF's six", what);
-        if (!cJSON_IsString(type) || !(comps = gn_type_components(type->valuestring)))
-            return gn_bad(c, "%s: \"type\" missing or not SCALAR, VECn or MATn", what);
-        if (!cJSON_GetObjectItemCaseSensitive(a, "count")) return gn_bad(c, "%s: no \"count\"", what);
-        gn_result r = gn_get_int(c, a, "count", 0, 1, GN_GLTF_MAX_ACCESSOR_COUNT, what, &count);
-        if (r == GN_OK) r = gn_get_int(c, a, "byteOffset", 0, 0, (double)GN_GLTF_MAX_FILE_BYTES, what, &off);
-        if (r == GN_OK) r = gn_get_index(c, a, "bufferView", GN_ARR_VIEWS, false, what, &view);
-        if (r != GN_OK) return r;
-        double elem = gn_element_bytes(comps, bytes);
-        if (count * elem > (double)GN_GLTF_MAX_ACCESSOR_BYTES)
-            return gn_bad(c, "%s: %.0f elements of %.0f bytes, more than the cap of %llu bytes", what, count,
-                          elem, GN_GLTF_MAX_ACCESSOR_BYTES);
-        if (view >= 0) {
-            double stride = c->view_stride[view] ? c->view_stride[view] : elem;
-            r = gn_check_range(c, what, view, off, count, elem, stride);
-        }
-        const cJSON *sp = cJSON_GetObjectItemCaseSensitive(a, "sparse");
-        if (r == GN_OK && sp) r = gn_check_sparse(c, sp, what, count, elem);
-        if (r != GN_OK) return r;
+    (void)i;
+    int view, comps, bytes;
+    double ctype, count, off;
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(a, "type");
+    if (!gn_json_int(cJSON_GetObjectItemCaseSensitive(a, "componentType"), &ctype) ||
+        !(bytes = gn_component_bytes(ctype, false)))
+        return gn_bad(c, "%s: \"componentType\" missing or not one of glTF's six", what);
+    if (!cJSON_IsString(type) || !(comps = gn_type_components(type->valuestring)))
+        return gn_bad(c, "%s: \"type\" missing or not SCALAR, VECn or MATn", what);
+    if (!cJSON_GetObjectItemCaseSensitive(a, "count")) return gn_bad(c, "%s: no \"count\"", what);
+    gn_result r = gn_get_int(c, a, "count", 0, 1, GN_GLTF_MAX_ACCESSOR_COUNT, what, &count);
+    if (r == GN_OK) r = gn_get_int(c, a, "byteOffset", 0, 0, (double)GN_GLTF_MAX_FILE_BYTES, what, &off);
+    if (r == GN_OK) r = gn_get_index(c, a, "bufferView", GN_ARR_VIEWS, false, what, &view);
+    if (r != GN_OK) return r;
+    double elem = gn_element_bytes(comps, bytes);
+    if (count * elem > (double)GN_GLTF_MAX_ACCESSOR_BYTES)
+        return gn_bad(c, "%s: %.0f elements of %.0f bytes, more than the cap of %llu bytes", what, count,
+                      elem, GN_GLTF_MAX_ACCESSOR_BYTES);
+    if (view >= 0) {
+        double stride = c->view_stride[view] ? c->view_stride[view] : elem;
+        r = gn_check_range(c, what, view, off, count, elem, stride);
     }
+    const cJSON *sp = cJSON_GetObjectItemCaseSensitive(a, "sparse");
+    if (r == GN_OK && sp) r = gn_check_sparse(c, sp, what, count, elem);
+    if (r != GN_OK) return r;
     return GN_OK;
 }
 
@@ -482,39 +480,40 @@ static gn_result gn_check_node_depth(gn_check *c, int n)
     return r;
 }
 
+static gn_result gn_check_node(gn_check *c, int i, const cJSON *node, const char *what)
+{
+    int ref;
+    gn_result r = gn_check_index_list(c, node, "children", GN_ARR_NODES, what, gn_set_parent, i);
+    if (r == GN_OK) r = gn_get_index(c, node, "mesh", GN_ARR_MESHES, false, what, &ref);
+    if (r == GN_OK) r = gn_get_index(c, node, "camera", GN_ARR_CAMERAS, false, what, &ref);
+    if (r == GN_OK) r = gn_get_index(c, node, "skin", GN_ARR_SKINS, false, what, &ref);
+    return r;
+}
+
+static gn_result gn_check_scene(gn_check *c, int i, const cJSON *scene, const char *what)
+{
+    return gn_check_index_list(c, scene, "nodes", GN_ARR_NODES, what, gn_scene_root, i);
+}
+
+static gn_result gn_check_skin(gn_check *c, int i, const cJSON *skin, const char *what)
+{
+    int ref;
+    gn_result r = gn_check_index_list(c, skin, "joints", GN_ARR_NODES, what, NULL, i);
+    if (r == GN_OK) r = gn_get_index(c, skin, "skeleton", GN_ARR_NODES, false, what, &ref);
+    if (r == GN_OK) r = gn_get_index(c, skin, "inverseBindMatrices", GN_ARR_ACCESSORS, false, what, &ref);
+    return r;
+}
+
 static gn_result gn_check_nodes(gn_check *c)
 {
     int n = c->arr[GN_ARR_NODES].n;
     c->parent = malloc((n ? (size_t)n : 1) * sizeof *c->parent);
     if (!c->parent) return gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", c->name);
     for (int i = 0; i < n; i++) c->parent[i] = -1;
-    gn_result r = GN_OK;
-    for (int i = 0; i < n && r == GN_OK; i++) {
-        const cJSON *node = c->arr[GN_ARR_NODES].at[i];
-        char what[48];
-        snprintf(what, sizeof what, "nodes[%d]", i);
-        int ref;
-        r = gn_check_index_list(c, node, "children", GN_ARR_NODES, what, gn_set_parent, i);
-        if (r == GN_OK) r = gn_get_index(c, node, "mesh", GN_ARR_MESHES, false, what, &ref);
-        if (r == GN_OK) r = gn_get_index(c, node, "camera", GN_ARR_CAMERAS, false, what, &ref);
-        if (r == GN_OK) r = gn_get_index(c, node, "skin", GN_ARR_SKINS, false, what, &ref);
-    }
+    gn_result r = gn_check_each(c, GN_ARR_NODES, gn_check_node);
     if (r == GN_OK && n) r = gn_check_node_depth(c, n);
-    for (int i = 0; i < c->arr[GN_ARR_SCENES].n && r == GN_OK; i++) {
-        char what[48];
-        snprintf(what, sizeof what, "scenes[%d]", i);
-        r = gn_check_index_list(c, c->arr[GN_ARR_SCENES].at[i], "nodes", GN_ARR_NODES, what, gn_scene_root,
-                                i);
-    }
-    for (int i = 0; i < c->arr[GN_ARR_SKINS].n && r == GN_OK; i++) {
-        const cJSON *skin = c->arr[GN_ARR_SKINS].at[i];
-        char what[48];
-        snprintf(what, sizeof what, "skins[%d]", i);
-        int ref;
-        r = gn_check_index_list(c, skin, "joints", GN_ARR_NODES, what, NULL, i);
-        if (r == GN_OK) r = gn_get_index(c, skin, "skeleton", GN_ARR_NODES, false, what, &ref);
-        if (r == GN_OK) r = gn_get_index(c, skin, "inverseBindMatrices", GN_ARR_ACCESSORS, false, what, &ref);
-    }
+    if (r == GN_OK) r = gn_check_each(c, GN_ARR_SCENES, gn_check_scene);
+    if (r == GN_OK) r = gn_check_each(c, GN_ARR_SKINS, gn_check_skin);
     free(c->parent);
     c->parent = NULL;
     return r;
@@ -675,9 +674,9 @@ static gn_result gn_check_json(gn_check *c, const char *json, size_t len)
         if (!c->buffer_len || !c->view_len || !c->view_stride)
             r = gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", c->name);
     }
-    if (r == GN_OK) r = gn_check_buffers(c);
-    if (r == GN_OK) r = gn_check_views(c);
-    if (r == GN_OK) r = gn_check_accessors(c);
+    if (r == GN_OK) r = gn_check_each(c, GN_ARR_BUFFERS, gn_check_buffer);
+    if (r == GN_OK) r = gn_check_each(c, GN_ARR_VIEWS, gn_check_view);
+    if (r == GN_OK) r = gn_check_each(c, GN_ARR_ACCESSORS, gn_check_accessor);
     if (r == GN_OK) r = gn_check_meshes(c);
     if (r == GN_OK) r = gn_check_materials(c);
     if (r == GN_OK) r = gn_check_textures(c);
