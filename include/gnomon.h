@@ -260,6 +260,9 @@ typedef struct gn_instance_desc {
     uint32_t flags;      /* gn_instance_flags */
 } gn_instance_desc;
 
+/* Refuses non-finite attributes and positions beyond 1e7 m from the origin on any axis
+ * (GN_ERROR_BAD_DATA); gn_scene_add_instance and gn_scene_set_transform refuse a non-finite
+ * transform or one that puts the instance's bounds beyond 4e7 m (GN_ERROR_INVALID_ARGUMENT). */
 GN_API gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id, gn_error *err);
 /* Texture ids start at 1, so that 0 in a gn_material_desc's texture fields means "none". */
 GN_API gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *out_id, gn_error *err);

@@ -101,7 +101,8 @@ gn_result gn_plan_write(gn_renderer *r, const gn_scene *s, const gn_draw_list *l
         p->mask_batches = grown;
         p->mask_batch_cap = cap;
     }
-    memcpy(p->mask_batches + p->mask_batch_count, list->batches + first, count * sizeof *list->batches);
+    if (count) /* with none, both pointers may be NULL: memcpy from NULL is undefined even for 0 bytes */
+        memcpy(p->mask_batches + p->mask_batch_count, list->batches + first, count * sizeof *list->batches);
     out->mask_first = p->mask_batch_count;
     out->mask_count = count;
     p->mask_batch_count += count;

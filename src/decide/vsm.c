@@ -7,6 +7,15 @@
 
 static uint32_t gn_vsm_n(const gn_vsm_settings *s) { return s->virtual_res / s->page_texels; }
 
+int32_t gn_vsm_floor_index(float x)
+{
+    if (isnan(x)) return 0;
+    float f = floorf(x);
+    if (f >= (float)GN_VSM_INDEX_LIMIT) return GN_VSM_INDEX_LIMIT;
+    if (f <= -(float)GN_VSM_INDEX_LIMIT) return -GN_VSM_INDEX_LIMIT;
+    return (int32_t)f;
+}
+
 void gn_vsm_view_compute(const gn_vsm_settings *s, const float sun_dir[3], const float camera_pos[3],
                          float pixel_angle, gn_vsm_view *out)
 {
@@ -25,8 +34,8 @@ void gn_vsm_view_compute(const gn_vsm_settings *s, const float sun_dir[3], const
     for (uint32_t l = 0; l < s->levels; l++) {
         /* powers of two times a page: exact in float, so every level's grid nests in the next */
         out->page_size[l] = ldexpf(s->level0_size / (float)out->pages_per_side, (int)l);
-        out->origin[l][0] = (int32_t)floorf(c[0] / out->page_size[l]) - half;
-        out->origin[l][1] = (int32_t)floorf(c[1] / out->page_size[l]) - half;
+        out->origin[l][0] = gn_vsm_floor_index(c[0] / out->page_size[l]) - half;
+        out->origin[l][1] = gn_vsm_floor_index(c[1] / out->page_size[l]) - half;
     }
 }
 
@@ -47,7 +56,8 @@ bool gn_vsm_mark_point(const gn_vsm_view *v, const float p[3], uint32_t *level, 
     for (uint32_t l = 0; l < v->levels; l++) {
         /* the level whose texel best matches the footprint: the finest with texel * sqrt 2 >= it */
         if (footprint > ldexpf(v->texel0, (int)l) * GN_VSM_MATCH && l + 1 < v->levels) continue;
-        int32_t i = (int32_t)floorf(lp[0] / v->page_size[l]), j = (int32_t)floorf(lp[1] / v->page_size[l]);
+        int32_t i = gn_vsm_floor_index(lp[0] / v->page_size[l]),
+                j = gn_vsm_floor_index(lp[1] / v->page_size[l]);
         int32_t a = i - v->origin[l][0], b = j - v->origin[l][1];
         if (a < 0 || b < 0 || a >= n || b >= n) continue; /* outside this level's window */
         *level = l;
@@ -312,10 +322,10 @@ void gn_vsm_bins_free(gn_vsm_bins *b)
 static bool gn_vsm_cells(const gn_vsm_bins *b, float x, float y, float r, int32_t c[4])
 {
     int32_t n = (int32_t)b->n;
-    c[0] = (int32_t)floorf((x - r) / b->cell) - b->origin[0];
-    c[1] = (int32_t)floorf((x + r) / b->cell) - b->origin[0];
-    c[2] = (int32_t)floorf((y - r) / b->cell) - b->origin[1];
-    c[3] = (int32_t)floorf((y + r) / b->cell) - b->origin[1];
+    c[0] = gn_vsm_floor_index((x - r) / b->cell) - b->origin[0];
+    c[1] = gn_vsm_floor_index((x + r) / b->cell) - b->origin[0];
+    c[2] = gn_vsm_floor_index((y - r) / b->cell) - b->origin[1];
+    c[3] = gn_vsm_floor_index((y + r) / b->cell) - b->origin[1];
     if (c[1] < 0 || c[0] >= n || c[3] < 0 || c[2] >= n) return false;
     c[0] = c[0] < 0 ? 0 : c[0], c[1] = c[1] >= n ? n - 1 : c[1];
     c[2] = c[2] < 0 ? 0 : c[2], c[3] = c[3] >= n ? n - 1 : c[3];
@@ -361,8 +371,8 @@ uint32_t gn_vsm_bins_page(const gn_vsm_bins *b, const gn_vsm_view *v, const floa
 {
     float size = v->page_size[level], x0 = (float)i * size, y0 = (float)j * size;
     /* the cell holding the page: the coarsest page containing its centre */
-    int32_t cx = (int32_t)floorf((x0 + 0.5f * size) / b->cell) - b->origin[0];
-    int32_t cy = (int32_t)floorf((y0 + 0.5f * size) / b->cell) - b->origin[1];
+    int32_t cx = gn_vsm_floor_index((x0 + 0.5f * size) / b->cell) - b->origin[0];
+    int32_t cy = gn_vsm_floor_index((y0 + 0.5f * size) / b->cell) - b->origin[1];
     uint32_t m = 0;
     for (int pass = 0; pass < 2; pass++) {
         const uint32_t *list;

@@ -75,6 +75,12 @@ void gn_vsm_to_light(const gn_vsm_view *v, const float p[3], float out[3]);
  * footprint and whose window holds the point; *level and the page's table slot (x + y * N).
  * false when no level's window holds it (beyond the clipmap: unshadowed). */
 bool gn_vsm_mark_point(const gn_vsm_view *v, const float p[3], uint32_t *level, uint32_t *slot);
+/* floor(x) as a page or cell index, clamped to +-GN_VSM_INDEX_LIMIT, NaN giving 0: every
+ * float-to-int conversion here goes through it, since converting an out-of-range or NaN
+ * float is undefined behaviour and a scene's bounds (or a camera) can be anywhere. The
+ * limit leaves room for the index arithmetic (origin - half, i - origin) in int32_t. */
+#define GN_VSM_INDEX_LIMIT (1 << 28)
+int32_t gn_vsm_floor_index(float x);
 /* Bits of a request mask: level * N * N + slot, in 32-bit words. */
 #define GN_VSM_MASK_WORDS(levels, n) (((levels) * (n) * (n) + 31u) / 32u)
 

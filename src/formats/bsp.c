@@ -640,19 +640,27 @@ static bool ent_equals(const char *s, size_t n, const char *want)
     return strlen(want) == n && memcmp(s, want, n) == 0;
 }
 
+/* The block of the next entity of a class (NULL: any) after lx, lx then past it. */
+static const char *ent_next_of(ent_lexer *lx, const char *classname)
+{
+    const char *start;
+    while (ent_block(lx, &start)) {
+        const char *v = NULL;
+        size_t vlen = 0;
+        if (!classname || (ent_value(start, "classname", &v, &vlen) && ent_equals(v, vlen, classname)))
+            return start;
+    }
+    return NULL;
+}
+
 /* The block of the nth entity of a class. */
 static const char *ent_find(const gn_bsp *b, const char *classname, uint32_t nth)
 {
     if (!b || !b->entities) return NULL;
     ent_lexer lx = {b->entities};
     const char *start;
-    while (ent_block(&lx, &start)) {
-        const char *v = NULL;
-        size_t vlen = 0;
-        if (classname && !(ent_value(start, "classname", &v, &vlen) && ent_equals(v, vlen, classname)))
-            continue;
+    while ((start = ent_next_of(&lx, classname)))
         if (nth-- == 0) return start;
-    }
     return NULL;
 }
 
@@ -707,11 +715,11 @@ bool gn_bsp_entity_value(const gn_bsp *b, const char *classname, uint32_t nth, c
     return true;
 }
 
-bool gn_bsp_entity_find(const gn_bsp *b, const char *classname, uint32_t nth, gn_bsp_entity *out)
+/* The fields of the (validated) block at start. */
+static void ent_fill(const char *start, gn_bsp_entity *out)
 {
-    const char *start = ent_find(b, classname, nth), *v;
+    const char *v;
     size_t n;
-    if (!start || !out) return start != NULL;
     memset(out, 0, sizeof *out);
     if (ent_value(start, "classname", &v, &n)) {
         if (n >= sizeof out->classname) n = sizeof out->classname - 1;
@@ -736,7 +744,25 @@ bool gn_bsp_entity_find(const gn_bsp *b, const char *classname, uint32_t nth, gn
         if (mx > 0.0f)
             for (int k = 0; k < 3; k++) out->color[k] = fmaxf(c[k], 0.0f) / mx;
     }
-    return true;
+}
+
+bool gn_bsp_entity_find(const gn_bsp *b, const char *classname, uint32_t nth, gn_bsp_entity *out)
+{
+    const char *start = ent_find(b, classname, nth);
+    if (start && out) ent_fill(start, out);
+    return start != NULL;
+}
+
+bool gn_bsp_entity_next(const gn_bsp *b, const char *classname, gn_bsp_entity_cursor *c, gn_bsp_entity *out)
+{
+    if (!b || !b->entities || !c) return false;
+    if (!c->p) c->p = b->entities;
+    ent_lexer lx = {c->p};
+    const char *start = ent_next_of(&lx, classname);
+    /* at the end or at malformed text: stay at the end, as gn_bsp_entity_find stops there */
+    c->p = start ? lx.p : lx.p + strlen(lx.p);
+    if (start && out) ent_fill(start, out);
+    return start != NULL;
 }
 
 bool gn_bsp_default_camera(const gn_bsp *b, float pos[3], float *yaw)

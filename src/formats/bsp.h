@@ -195,6 +195,13 @@ typedef struct gn_bsp_entity {
 /* The nth (0-based) entity whose classname equals classname (NULL: any). false when there is
  * none or the text around it is malformed (the reader stops at the first malformed block). */
 bool gn_bsp_entity_find(const gn_bsp *b, const char *classname, uint32_t nth, gn_bsp_entity *out);
+/* One pass over every entity of a class (NULL: any), in the lump's order: zero a cursor, then
+ * call gn_bsp_entity_next until false (the same entities as gn_bsp_entity_find with nth = 0,
+ * 1, ..., which rescans from the start each time: quadratic over a map's lights). */
+typedef struct gn_bsp_entity_cursor {
+    const char *p; /* where the next block starts; NULL before the first call */
+} gn_bsp_entity_cursor;
+bool gn_bsp_entity_next(const gn_bsp *b, const char *classname, gn_bsp_entity_cursor *c, gn_bsp_entity *out);
 /* Copies the value of key in the nth entity of that class into out (cap bytes, cut to fit). */
 bool gn_bsp_entity_value(const gn_bsp *b, const char *classname, uint32_t nth, const char *key, char *out,
                          size_t cap);

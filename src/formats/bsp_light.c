@@ -74,7 +74,8 @@ uint32_t gn_bsp_light_entities(const gn_bsp *b, float scale, gn_light_desc *out,
 {
     uint32_t n = 0, all = 0;
     gn_bsp_entity e;
-    for (uint32_t i = 0; gn_bsp_entity_find(b, "light", i, &e); i++) {
+    gn_bsp_entity_cursor cursor = {0};
+    while (gn_bsp_entity_next(b, "light", &cursor, &e)) { /* one pass over the lump */
         if (!e.has_origin || !(e.light > 0.0f)) continue;
         all++;
         if (n >= max) continue;

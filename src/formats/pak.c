@@ -4,6 +4,7 @@
 #include "formats/pak.h"
 
 #include "base/error.h"
+#include "base/file.h"
 
 #include <dirent.h>
 #include <physfs.h>
@@ -11,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* More are refused, not cut off: each mounted archive holds a file descriptor open, and
+ * 1024 is the usual limit on those. */
 #define GN_PAK_MAX_ARCHIVES 1024
 
 struct gn_pak {
@@ -32,26 +35,37 @@ gn_result gn_pak_open(const char *folder, gn_pak **out, gn_error *err)
     if (!dir) return gn_fail(err, GN_ERROR_IO, "%s: cannot open the folder", folder);
     char **names = calloc(GN_PAK_MAX_ARCHIVES, sizeof *names);
     uint32_t n = 0;
-    for (struct dirent *e; names && (e = readdir(dir));) {
+    bool too_many = false, no_memory = !names;
+    for (struct dirent *e; !too_many && !no_memory && (e = readdir(dir));) {
         size_t len = strlen(e->d_name);
         if (len < 5 || strcmp(e->d_name + len - 4, ".pk3") != 0) continue;
-        if (n == GN_PAK_MAX_ARCHIVES) break;
+        if (n == GN_PAK_MAX_ARCHIVES) {
+            too_many = true;
+            break;
+        }
         names[n] = malloc(strlen(folder) + len + 2);
-        if (!names[n]) break;
-        sprintf(names[n++], "%s/%s", folder, e->d_name);
+        if (!names[n])
+            no_memory = true;
+        else
+            sprintf(names[n++], "%s/%s", folder, e->d_name);
     }
     closedir(dir);
     gn_result res = GN_OK;
-    if (!names) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory listing %s", folder);
-    if (n == 0) res = gn_fail(err, GN_ERROR_IO, "%s: no .pk3 archives", folder);
+    if (no_memory)
+        res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory listing %s", folder);
+    else if (too_many)
+        res = gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: more than %u .pk3 archives (the cap); merge some",
+                      folder, GN_PAK_MAX_ARCHIVES);
+    else if (n == 0)
+        res = gn_fail(err, GN_ERROR_IO, "%s: no .pk3 archives", folder);
     if (!res && !PHYSFS_init(NULL)) res = gn_fail(err, GN_ERROR_IO, "PhysicsFS: %s", physfs_error());
     /* ascending names, each prepended: the last archive is searched first (it overrides) */
-    qsort(names, n, sizeof *names, by_name);
-    for (uint32_t i = 0; !res && i < n; i++)
-        if (!PHYSFS_mount(names[i], NULL, 0))
+    if (!res) qsort(names, n, sizeof *names, by_name);
+    for (uint32_t i = 0; !res && i < n; i++) /* a FIFO named x.pk3 would block the mount */
+        if (!(res = gn_file_check_regular(names[i], NULL, err)) && !PHYSFS_mount(names[i], NULL, 0))
             res =
                 gn_fail(err, GN_ERROR_BAD_DATA, "%s: not a readable archive (%s)", names[i], physfs_error());
-    for (uint32_t i = 0; i < n; i++) free(names[i]);
+    for (uint32_t i = 0; names && i < n; i++) free(names[i]);
     free(names);
     gn_pak *p = res ? NULL : calloc(1, sizeof *p);
     if (!res && !p) res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory");

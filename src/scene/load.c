@@ -1,5 +1,6 @@
 /* gn_scene_load: one entry for scenes from files, dispatched by extension. */
 #include "base/error.h"
+#include "base/file.h"
 #include "formats/pak.h"
 #include "scene/bsp_scene.h"
 #include "scene/gltf_scene.h"
@@ -20,6 +21,12 @@ static bool ends_with(const char *s, const char *suffix)
 static gn_result read_file(const char *path, size_t cap, uint8_t **data, size_t *size, gn_error *err)
 {
     *data = NULL;
+    uint64_t bytes;
+    gn_result r = gn_file_check_regular(path, &bytes, err); /* a FIFO would block fopen */
+    if (r) return r;
+    if (bytes > cap)
+        return gn_fail(err, GN_ERROR_BAD_DATA, "%s: size %llu outside 0..%zu", path,
+                       (unsigned long long)bytes, cap);
     FILE *f = fopen(path, "rb");
     if (!f) return gn_fail(err, GN_ERROR_IO, "%s: cannot open the file", path);
     long len = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
@@ -71,6 +78,11 @@ gn_result gn_scene_load(const gn_load_desc *d, gn_scene **out, gn_error *err)
     gn_result res = gn_scene_create(&s, err);
     if (res) return res;
     if (ends_with(d->path, ".gltf") || ends_with(d->path, ".glb")) {
+        res = gn_file_check_regular(d->path, NULL, err); /* before the glTF reader opens it */
+        if (res) {
+            gn_scene_destroy(s);
+            return res;
+        }
         gn_gltf_desc gd = {.log = d->log, .log_user = d->log_user};
         res = gn_gltf_scene_load(s, d->path, &gd, err);
     } else {

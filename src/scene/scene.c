@@ -249,6 +249,15 @@ gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id
                 return gn_fail(err, GN_ERROR_BAD_DATA, "mesh '%s': vertex %u has a non-finite %s", label, i,
                                attrs[a].what);
     }
+    for (uint32_t i = 0; i < vc; i++) {
+        const float *p = d->positions + (size_t)i * 3;
+        if (fabsf(p[0]) > GN_SCENE_MAX_EXTENT || fabsf(p[1]) > GN_SCENE_MAX_EXTENT ||
+            fabsf(p[2]) > GN_SCENE_MAX_EXTENT)
+            return gn_fail(
+                err, GN_ERROR_BAD_DATA,
+                "mesh '%s': vertex %u at (%g %g %g) is beyond %g m from the origin (the scene's cap)", label,
+                i, (double)p[0], (double)p[1], (double)p[2], (double)GN_SCENE_MAX_EXTENT);
+    }
     if ((r = gn_reserve_mesh(s, label, vc, d->index_count, err)) != GN_OK) return r;
 
     gn_vertex *v = &s->vertices[s->vertex_count];
@@ -421,18 +430,37 @@ static void gn_scene_world_light(gn_scene *s, uint32_t i)
     gn_world_grid_light(s->world, in->sphere, in->grid_light);
 }
 
-void gn_scene_update_sphere(gn_scene *s, uint32_t instance)
+/* The bounding sphere of mesh m under transform t. */
+static void gn_instance_sphere(const gn_mesh *m, const float t[16], float out[4])
 {
-    gn_instance *in = &s->instances[instance];
-    const gn_mesh *m = &s->meshes[in->mesh];
-    const float *t = in->transform, *c = m->center;
     float scale2 = 0;
     for (int col = 0; col < 3; col++) {
         const float *a = &t[col * 4];
         scale2 = fmaxf(scale2, a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
     }
-    gn_mat4_point(t, c, in->sphere);
-    in->sphere[3] = m->radius * sqrtf(scale2);
+    gn_mat4_point(t, m->center, out);
+    out[3] = m->radius * sqrtf(scale2);
+}
+
+/* Refuses a transform that puts the instance's bounds beyond the cap (or overflows them). */
+static gn_result gn_check_bounds(const gn_mesh *m, const float t[16], uint32_t instance, gn_error *err)
+{
+    float sp[4];
+    gn_instance_sphere(m, t, sp);
+    const float cap = 4.0f * GN_SCENE_MAX_EXTENT;
+    bool ok = gn_finite_n(sp, 4);
+    for (int k = 0; k < 3 && ok; k++) ok = fabsf(sp[k]) + sp[3] <= cap;
+    if (ok) return GN_OK;
+    return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                   "instance %u: transform puts its bounds (centre %g %g %g, radius %g) beyond %g m from "
+                   "the origin (the scene's cap)",
+                   instance, (double)sp[0], (double)sp[1], (double)sp[2], (double)sp[3], (double)cap);
+}
+
+void gn_scene_update_sphere(gn_scene *s, uint32_t instance)
+{
+    gn_instance *in = &s->instances[instance];
+    gn_instance_sphere(&s->meshes[in->mesh], in->transform, in->sphere);
     if (s->world) gn_scene_world_light(s, instance); /* it moved: its light from the grid follows */
 }
 
@@ -462,6 +490,7 @@ gn_result gn_scene_add_instance(gn_scene *s, const gn_instance_desc *d, uint32_t
     for (int k = 0; k < 16; k++) zero = zero && t[k] == 0.0f;
     if (zero) t[0] = t[5] = t[10] = t[15] = 1.0f;
     gn_result r = gn_check_transform(t, id, err);
+    if (r == GN_OK) r = gn_check_bounds(&s->meshes[d->mesh], t, id, err);
     if (r != GN_OK) return r;
     if (id >= GN_SCENE_MAX_INSTANCES)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "instance %u: scene already has %u instances", id,
@@ -500,6 +529,7 @@ gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const float tra
                        "instance %u does not exist (%u instances, removed ones gone)", instance,
                        s->instance_count);
     gn_result r = gn_check_transform(transform, instance, err);
+    if (r == GN_OK) r = gn_check_bounds(&s->meshes[s->instances[instance].mesh], transform, instance, err);
     if (r != GN_OK) return r;
     gn_instance *in = &s->instances[instance];
     float before[4];

@@ -158,6 +158,11 @@ struct gn_scene {
 #define GN_SCENE_MAX_MATERIALS 4096u
 #define GN_SCENE_MAX_TEXTURES 4096u
 #define GN_SCENE_MAX_INSTANCES (1u << 22)
+/* Metres from the origin on any axis: a mesh's positions, and (times 4, room for a mesh's
+ * bounding sphere at the cap) an instance's transformed bounding sphere. Beyond it float has
+ * under a metre of precision and squared distances overflow; huge bounds (a glTF node scaled
+ * by 1e38) would otherwise reach the shadow decisions as inf and NaN. */
+#define GN_SCENE_MAX_EXTENT 1e7f
 #define GN_INSTANCE_REMOVED (1u << 31) /* internal flag: gn_scene_remove_instance; never drawn */
 #define GN_TEXTURE_MAX_SIZE 8192u
 

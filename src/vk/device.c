@@ -48,17 +48,20 @@ void gn_vk_name(gn_vk *vk, VkObjectType type, uint64_t handle, const char *name)
     vk->set_name(vk->device, &info);
 }
 
-/* Every validation message is counted: the tests fail on any. */
+/* Every validation message is counted: the tests fail on any. Only the layer's are labelled
+ * "validation"; the loader's (general) ones come with validation off too. */
 static VKAPI_ATTR VkBool32 VKAPI_CALL on_debug(VkDebugUtilsMessageSeverityFlagBitsEXT severity,
                                                VkDebugUtilsMessageTypeFlagsEXT type,
                                                const VkDebugUtilsMessengerCallbackDataEXT *data, void *user)
 {
-    (void)type;
     gn_vk *vk = user;
-    if (severity >= VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) {
-        vk->validation_messages++;
-        gn_vk_log(vk, GN_LOG_ERROR, "validation: %s", data->pMessage);
-    }
+    if (severity < VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT) return VK_FALSE;
+    const char *label = (type & VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT) ? "validation" : "vulkan";
+    vk->validation_messages++;
+    if (!vk->creating_instance)
+        gn_vk_log(vk, GN_LOG_ERROR, "%s: %s", label, data->pMessage);
+    else if (vk->held_count < sizeof vk->held / sizeof vk->held[0])
+        snprintf(vk->held[vk->held_count++], sizeof vk->held[0], "%s: %s", label, data->pMessage);
     return VK_FALSE;
 }
 
@@ -152,8 +155,24 @@ static gn_result create_instance(gn_vk *vk, bool validation, const char *const *
         .enabledExtensionCount = ext_count,
         .ppEnabledExtensionNames = exts,
     };
+    vk->creating_instance = true;
+    vk->held_count = 0;
     VkResult r = vkCreateInstance(&ci, NULL, &vk->instance);
-    if (r != VK_SUCCESS) return gn_vk_check(vk, r, "vkCreateInstance", err);
+    vk->creating_instance = false;
+    if (r == VK_ERROR_INCOMPATIBLE_DRIVER) /* the loader found no driver (or none for 1.3) */
+        return gn_fail(
+            err, GN_ERROR_NO_DEVICE,
+            "no Vulkan driver found (VK_ERROR_INCOMPATIBLE_DRIVER): install mesa-vulkan-drivers or "
+            "a GPU driver");
+    if (r != VK_SUCCESS) { /* out of memory stays out of memory (gn_vk_check), not "no device" */
+        gn_result code = gn_vk_check(vk, r, "vkCreateInstance", err);
+        if (err && vk->held_count)
+            snprintf(err->message, sizeof err->message, "vkCreateInstance failed: VkResult %d (%s)", (int)r,
+                     vk->held[0]);
+        return code;
+    }
+    for (uint32_t i = 0; i < vk->held_count; i++) gn_vk_log(vk, GN_LOG_ERROR, "%s", vk->held[i]);
+    vk->held_count = 0;
     if (vk->debug_utils) {
         PFN_vkCreateDebugUtilsMessengerEXT fn = (PFN_vkCreateDebugUtilsMessengerEXT)vkGetInstanceProcAddr(
             vk->instance, "vkCreateDebugUtilsMessengerEXT");
@@ -290,6 +309,8 @@ static gn_result list_devices(VkInstance inst, VkPhysicalDevice *pds, uint32_t *
 {
     *n = 16;
     VkResult r = vkEnumeratePhysicalDevices(inst, n, pds);
+    if (r == VK_ERROR_OUT_OF_HOST_MEMORY || r == VK_ERROR_OUT_OF_DEVICE_MEMORY)
+        return gn_vk_check(NULL, r, "vkEnumeratePhysicalDevices", err);
     if (r != VK_SUCCESS && r != VK_INCOMPLETE)
         return gn_fail(err, GN_ERROR_NO_DEVICE, "vkEnumeratePhysicalDevices failed (%d)", (int)r);
     if (*n == 0)

@@ -146,6 +146,11 @@ typedef struct gn_vk {
     PFN_vkCmdBeginDebugUtilsLabelEXT label_begin;
     PFN_vkCmdEndDebugUtilsLabelEXT label_end;
     uint32_t validation_messages; /* warnings and errors seen by the messenger */
+    /* Messages during vkCreateInstance (the loader's "Found no drivers!"): held until its result
+     * is known, then logged (success) or folded into the one error line (failure). */
+    bool creating_instance;
+    uint32_t held_count;
+    char held[4][256];
     gn_log_fn log;
     void *log_user;
     gn_log_level log_level;

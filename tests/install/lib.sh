@@ -14,7 +14,8 @@ png_size() {
 
 # run_example SIZE PNG COMMAND...: runs an example with the Khronos validation layer on and
 # checks that it exits 0, printed no validation message (the library counts and logs them,
-# "gnomon: validation: ..."; an example does not fail on them) and wrote a PNG of SIZE.
+# "gnomon: validation: ...", the loader's "gnomon: vulkan: ..."; an example does not fail on
+# them) and wrote a PNG of SIZE.
 run_example() {
     size=$1
     png=$2
@@ -24,7 +25,7 @@ run_example() {
     env GNOMON_VALIDATION=1 "$@" 2>"$png.stderr" || code=$?
     cat "$png.stderr" >&2
     [ "$code" -eq 0 ] || fail "exit code $code: $*"
-    if grep -q "validation: " "$png.stderr"; then fail "validation messages from $*"; fi
+    if grep -qE "(validation|vulkan): " "$png.stderr"; then fail "validation messages from $*"; fi
     [ -s "$png" ] || fail "$* wrote no $png"
     got=$(png_size "$png")
     [ "$got" = "$size" ] || fail "$png is $got, expected $size"

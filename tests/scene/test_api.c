@@ -245,10 +245,61 @@ static int test_scene_identity(void)
     return 0;
 }
 
+/* Huge bounds (positions near 3e38, a node scaled by 1e38) are refused at the door: they would
+ * reach the shadow decisions as inf and NaN. */
+static int test_huge_bounds_refused(void)
+{
+    gn_scene *s;
+    gn_error e = {0};
+    CHECK(gn_scene_create(&s, &e) == GN_OK, "%s", e.message);
+    float far_pos[12];
+    memcpy(far_pos, quad_pos, sizeof far_pos);
+    far_pos[6] = 3e38f;
+    gn_mesh_desc d = {
+        .positions = far_pos, .vertex_count = 4, .indices = quad_idx, .index_count = 6, .label = "far"};
+    gn_result r = gn_scene_add_mesh(s, &d, NULL, &e);
+    CHECK(r == GN_ERROR_BAD_DATA, "a 3e38 position gave %s", gn_result_name(r));
+    CHECK(strstr(e.message, "far") && strstr(e.message, "vertex 2") && strstr(e.message, "beyond"),
+          "message: %s", e.message);
+    far_pos[6] = -2e7f;
+    r = gn_scene_add_mesh(s, &d, NULL, &e);
+    CHECK(r == GN_ERROR_BAD_DATA, "a position at -2e7 m gave %s", gn_result_name(r));
+    far_pos[6] = 9e6f; /* inside the cap */
+    uint32_t mesh, mat, id;
+    CHECK(gn_scene_add_mesh(s, &d, &mesh, &e) == GN_OK, "%s", e.message);
+    gn_material_desc md = {0};
+    CHECK(gn_scene_add_material(s, &md, &mat, &e) == GN_OK, "%s", e.message);
+
+    gn_instance_desc in = {.mesh = mesh, .material = mat};
+    in.transform[0] = in.transform[5] = in.transform[10] = 1e38f, in.transform[15] = 1;
+    r = gn_scene_add_instance(s, &in, &id, &e);
+    CHECK(r == GN_ERROR_INVALID_ARGUMENT && strstr(e.message, "beyond"), "scale 1e38 gave %s: %s",
+          gn_result_name(r), e.message);
+    in.transform[0] = in.transform[5] = in.transform[10] = 1, in.transform[12] = NAN;
+    r = gn_scene_add_instance(s, &in, &id, &e);
+    CHECK(r == GN_ERROR_INVALID_ARGUMENT && strstr(e.message, "not finite"), "a NaN translation gave %s: %s",
+          gn_result_name(r), e.message);
+    in.transform[12] = 0;
+    CHECK(gn_scene_add_instance(s, &in, &id, &e) == GN_OK, "%s", e.message);
+    float t[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 1e9f, 0, 0, 1};
+    r = gn_scene_set_transform(s, id, t, &e);
+    CHECK(r == GN_ERROR_INVALID_ARGUMENT && strstr(e.message, "beyond"), "a move to 1e9 m gave %s: %s",
+          gn_result_name(r), e.message);
+    CHECK(s->instances[id].sphere[0] < 1e7f, "a refused move changed the bounds: x %g",
+          s->instances[id].sphere[0]);
+    gn_scene_info info;
+    gn_scene_get_info(s, &info);
+    CHECK(info.meshes == 1 && info.instances == 1, "%u meshes, %u instances after the refusals", info.meshes,
+          info.instances);
+    gn_scene_destroy(s);
+    return 0;
+}
+
 int main(void)
 {
     int fails = test_add_mesh_rejects() + test_computed_attributes() + test_materials_textures() +
-                test_instances_and_animation() + test_builtin_names() + test_scene_identity();
+                test_instances_and_animation() + test_builtin_names() + test_scene_identity() +
+                test_huge_bounds_refused();
     if (!fails) printf("scene_api: ok\n");
     return fails ? 1 : 0;
 }

@@ -327,8 +327,41 @@ static void test_bins(void)
     free(out);
 }
 
+/* Huge or NaN positions (a scene whose bounds reach 3e38, a node scaled by 1e38): every page
+ * index is clamped, never a float converted out of int32_t's range (undefined behaviour). */
+static void test_huge_and_nan(void)
+{
+    CHECK(gn_vsm_floor_index(3.7f) == 3, "floor 3.7: %d", gn_vsm_floor_index(3.7f));
+    CHECK(gn_vsm_floor_index(-0.5f) == -1, "floor -0.5: %d", gn_vsm_floor_index(-0.5f));
+    CHECK(gn_vsm_floor_index(NAN) == 0, "NaN: %d", gn_vsm_floor_index(NAN));
+    CHECK(gn_vsm_floor_index(3e38f) == GN_VSM_INDEX_LIMIT, "3e38: %d", gn_vsm_floor_index(3e38f));
+    CHECK(gn_vsm_floor_index(-INFINITY) == -GN_VSM_INDEX_LIMIT, "-inf: %d", gn_vsm_floor_index(-INFINITY));
+    CHECK(gn_vsm_floor_index(1e30f * 1e30f) == GN_VSM_INDEX_LIMIT, "inf: %d",
+          gn_vsm_floor_index(1e30f * 1e30f));
+
+    gn_vsm_settings s = settings();
+    float sun[3], pixel = 1e-3f;
+    sun_at(40, 200, sun);
+    const float cams[3][3] = {{3e38f, 0.0f, -3e38f}, {NAN, 1.0f, 2.0f}, {-1e38f, 1e38f, 1e38f}};
+    for (int k = 0; k < 3; k++) {
+        gn_vsm_view v;
+        gn_vsm_view_compute(&s, sun, cams[k], pixel, &v);
+        for (uint32_t l = 0; l < v.levels; l++)
+            for (int a = 0; a < 2; a++) {
+                int32_t o = v.origin[l][a];
+                CHECK(o >= -GN_VSM_INDEX_LIMIT - (int32_t)v.pages_per_side && o <= GN_VSM_INDEX_LIMIT,
+                      "camera %d level %u origin[%d] %d", k, l, a, o);
+            }
+        uint32_t level, slot;
+        float p[3] = {NAN, 0.0f, 0.0f};
+        CHECK(!gn_vsm_mark_point(&v, p, &level, &slot) || slot < v.pages_per_side * v.pages_per_side,
+              "camera %d: a NaN point marks slot %u", k, slot);
+    }
+}
+
 int main(void)
 {
+    test_huge_and_nan();
     test_bins();
     test_mark();
     test_cache_still_sun();

@@ -1,7 +1,9 @@
 /* The chart raster; see canvas.h. */
 #include "canvas.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -135,5 +137,31 @@ int gn_canvas_text_height(int scale)
 
 bool gn_canvas_write_png(const gn_canvas *c, const char *path)
 {
-    return stbi_write_png(path, c->width, c->height, c->channels, c->rgb, c->width * c->channels) != 0;
+    return gn_png_write(path, c->width, c->height, c->channels, c->rgb, c->width * c->channels);
+}
+
+typedef struct gn_png_sink {
+    FILE *f;
+    int error; /* errno of the first failed write, 0 while none failed */
+} gn_png_sink;
+
+static void gn_png_sink_write(void *context, void *data, int size)
+{
+    gn_png_sink *s = context;
+    errno = 0;
+    if (!s->error && size > 0 && fwrite(data, 1, (size_t)size, s->f) != (size_t)size)
+        s->error = errno ? errno : EIO;
+}
+
+bool gn_png_write(const char *path, int w, int h, int comp, const void *data, int stride)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    gn_png_sink s = {.f = f};
+    if (!stbi_write_png_to_func(gn_png_sink_write, &s, w, h, comp, data, stride))
+        s.error = ENOMEM; /* stb fails only when it cannot allocate */
+    if (!s.error && fflush(f) != 0) s.error = errno ? errno : EIO; /* the buffered tail */
+    if (fclose(f) != 0 && !s.error) s.error = errno ? errno : EIO;
+    errno = s.error;
+    return s.error == 0;
 }

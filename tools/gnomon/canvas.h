@@ -33,4 +33,10 @@ int gn_canvas_text_height(int scale);
 
 bool gn_canvas_write_png(const gn_canvas *c, const char *path); /* false: the file failed */
 
+/* Writes w x h pixels of comp bytes (rows stride bytes apart) to path as PNG. Unlike
+ * stbi_write_png, which ignores fwrite's and fclose's results, every write and the close are
+ * checked (a full disk, /dev/full): false with errno set when any failed. Every PNG the CLI
+ * writes goes through here. */
+bool gn_png_write(const char *path, int w, int h, int comp, const void *data, int stride);
+
 #endif

@@ -1,12 +1,13 @@
 /* gnomon render: one frame of a scene to a PNG, then the frame's per-pass GPU timings. */
+#include "canvas.h"
 #include "cli.h"
 #include "cmd_opts.h"
 #include "report.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#include <stb_image_write.h>
+#include <string.h>
 
 /* Writes the --stats JSON; false with a message on stderr. */
 static bool gn_render_write_stats(const gn_render_opts *o, const gn_frame_report_meta *m,
@@ -69,13 +70,13 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
         return GN_EXIT_RUNTIME;
     }
     gn_result res = gn_read_pixels(*r, pixels, &err);
-    int wrote = res == GN_OK ? stbi_write_png(o->out, (int)o->frame.size[0], (int)o->frame.size[1], 4, pixels,
-                                              (int)o->frame.size[0] * 4)
-                             : 0;
+    bool wrote = res == GN_OK && gn_png_write(o->out, (int)o->frame.size[0], (int)o->frame.size[1], 4, pixels,
+                                              (int)o->frame.size[0] * 4);
+    int write_errno = errno;
     free(pixels);
     if (res != GN_OK) return gn_cli_fail("render", &err);
     if (!wrote) {
-        fprintf(stderr, "gnomon render: cannot write %s\n", o->out);
+        fprintf(stderr, "gnomon render: cannot write %s: %s\n", o->out, strerror(write_errno));
         return GN_EXIT_RUNTIME;
     }
 

@@ -1,16 +1,16 @@
 /* gnomon shadowcheck: the rendered shadow view against the ray-traced truth, over one or more
  * views; a table, optional JSON and images, and an optional pass/fail threshold. */
+#include "canvas.h"
 #include "cli.h"
 #include "cmd_opts.h"
 #include "json.h"
 #include "shadowcmp.h"
 #include "truth.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <stb_image_write.h>
 
 typedef struct gn_check_view {
     float camera[5];
@@ -45,8 +45,8 @@ static bool gn_check_write_png(const char *dir, uint32_t view, const char *what,
 {
     char path[4096];
     snprintf(path, sizeof path, "%s/view%u_%s.png", dir, view, what);
-    if (stbi_write_png(path, (int)w, (int)h, 4, rgba, (int)w * 4)) return true;
-    fprintf(stderr, "gnomon shadowcheck: cannot write %s\n", path);
+    if (gn_png_write(path, (int)w, (int)h, 4, rgba, (int)w * 4)) return true;
+    fprintf(stderr, "gnomon shadowcheck: cannot write %s: %s\n", path, strerror(errno));
     return false;
 }
 

@@ -1,12 +1,13 @@
 /* gnomon shadowref: one frame, then its ray-traced hard-shadow mask as a PNG (truth.h). */
+#include "canvas.h"
 #include "cli.h"
 #include "cmd_opts.h"
 #include "truth.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#include <stb_image_write.h>
+#include <string.h>
 
 /* Everything after parsing; the caller releases r, scene and t. */
 static int gn_shadowref_run(const gn_shadowref_opts *o, gn_renderer **r, gn_scene **scene, gn_truth **t)
@@ -45,8 +46,8 @@ static int gn_shadowref_run(const gn_shadowref_opts *o, gn_renderer **r, gn_scen
         gn_truth_stats st;
         if (gn_truth_mask(*t, &tf, mask, &st, &err) != GN_OK) {
             code = gn_cli_fail("shadowref", &err);
-        } else if (!stbi_write_png(o->out, (int)fo->size[0], (int)fo->size[1], 1, mask, (int)fo->size[0])) {
-            fprintf(stderr, "gnomon shadowref: cannot write %s\n", o->out);
+        } else if (!gn_png_write(o->out, (int)fo->size[0], (int)fo->size[1], 1, mask, (int)fo->size[0])) {
+            fprintf(stderr, "gnomon shadowref: cannot write %s: %s\n", o->out, strerror(errno));
             code = GN_EXIT_RUNTIME;
         } else {
             uint64_t shadowed = 0;

@@ -4,6 +4,7 @@
 
 #include "canvas.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -135,7 +136,8 @@ bool gn_plot_write_png(const char *path, const gn_plot_desc *d, char *err, size_
     }
     if (a.x1 < w - 100) gn_plot_legend(&c, d, a.x1 + 20, a.y0, h - 10);
     bool ok = gn_canvas_write_png(&c, path);
+    int write_errno = errno;
     gn_canvas_free(&c);
-    if (!ok) snprintf(err, err_size, "cannot write %s", path);
+    if (!ok) snprintf(err, err_size, "cannot write %s: %s", path, strerror(write_errno));
     return ok;
 }

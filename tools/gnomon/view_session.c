@@ -1,12 +1,12 @@
 /* The viewer's renderer and scene; see view_session.h. */
 #include "view_session.h"
+#include "canvas.h"
 #include "cli.h"
 #include "cli_error.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <stb_image_write.h>
 
 /* A renderer's counts join the session's before it goes. */
 static void gn_view_session_drop(gn_view_session *s)
@@ -105,8 +105,8 @@ gn_result gn_view_session_screenshot(gn_view_session *s, const char *path, const
         uint8_t *p = pixels + i * 4;
         for (int c = 0; c < 3; c++) p[c] = (uint8_t)((p[c] * (255 - o[3]) + o[c] * o[3] + 127) / 255);
     }
-    if (!res && !stbi_write_png(path, (int)w, (int)h, 4, pixels, (int)w * 4))
-        res = gn_cli_error(err, GN_ERROR_IO, "cannot write %s", path);
+    if (!res && !gn_png_write(path, (int)w, (int)h, 4, pixels, (int)w * 4))
+        res = gn_cli_error(err, GN_ERROR_IO, "cannot write %s: %s", path, strerror(errno));
     free(pixels);
     return res;
 }
