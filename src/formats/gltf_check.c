@@ -7,6 +7,7 @@
 #include "formats/gltf_check.h"
 
 #include "base/error.h"
+#include "base/file.h"
 #include "formats/gltf.h"
 
 #include <cjson/cJSON.h>
@@ -758,14 +759,13 @@ gn_result gn_gltf_check(const char *path, gn_error *err)
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 0, path);
     gn_check c = {.name = path, .base_dir = slash ? dir : ".", .err = err, .bin_len = -1};
     if (slash && slash == path) c.base_dir = "/";
+    /* a regular file before it is opened: opening a FIFO would block (base/file.h) */
+    uint64_t file_size = 0;
+    gn_result regular = gn_file_check_regular(path, &file_size, err);
+    if (regular) return regular;
     FILE *f = fopen(path, "rb");
     if (!f) return gn_fail(err, GN_ERROR_IO, "%s: cannot open the file", path);
-    struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        return gn_fail(err, GN_ERROR_IO, "%s: not a regular file", path);
-    }
-    unsigned long long size = (unsigned long long)st.st_size;
+    unsigned long long size = (unsigned long long)file_size;
     unsigned char head[20] = {0};
     size_t got = fread(head, 1, sizeof head, f);
     bool glb = got >= 4 && memcmp(head, "glTF", 4) == 0;
