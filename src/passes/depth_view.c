@@ -1,8 +1,8 @@
 /* The distance debug view (a feature, `--view distance`): after the tone map, each pixel's
  * linear distance from the camera, read from the resolved depth, over the output
- * (shaders/depth_view.comp). The grey ramp spans half the scene's bounding box diagonal and
- * the contours fall on a 1-2-5 step near a tenth of that, so the view reads the same on a
- * 30 m interior and a 2 km town. */
+ * (shaders/depth_view.comp). The grey ramp spans the distance from the camera to the farthest
+ * corner of the scene's bounds (nothing visible lies farther) and the contours fall on a 1-2-5
+ * step near a tenth of that, so the view reads alike on a 30 m interior and a 2 km town. */
 #include "passes/passes.h"
 
 #include <math.h>
@@ -59,12 +59,14 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *scene, const g
     if (!s->run) return GN_OK;
     gn_scene_info info;
     gn_scene_get_info(scene, &info);
-    float d2 = 0.0f;
+    float d2 = 0.0f; /* to the farthest corner: each axis's farther bound */
     for (int i = 0; i < 3; i++) {
-        float e = info.bounds_max[i] - info.bounds_min[i];
-        d2 += e > 0.0f ? e * e : 0.0f;
+        float lo = fabsf(info.bounds_min[i] - in->position[i]),
+              hi = fabsf(info.bounds_max[i] - in->position[i]);
+        float e = info.bounds_max[i] >= info.bounds_min[i] ? (lo > hi ? lo : hi) : 0.0f;
+        d2 += e * e;
     }
-    float range = d2 > 1.0f ? 0.5f * sqrtf(d2) : 10.0f; /* an empty scene: 10 m */
+    float range = d2 > 1.0f ? sqrtf(d2) : 10.0f; /* an empty scene: 10 m */
     g->debug[0] = range;
     g->debug[1] = step_125(range / 10.0f);
     return GN_OK;
