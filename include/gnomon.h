@@ -340,8 +340,8 @@ typedef enum gn_view {
     GN_VIEW_VSM_PAGES,     /* virtual shadow map: a colour per clipmap level, pages rendered this
                               frame bright, no page (beyond the clipmap or waiting) dark */
     GN_VIEW_VSM_ATLAS,     /* the VSM's physical page pool as an image (depth, near the sun dark) */
-    GN_VIEW_DISTANCE,      /* linear distance from the camera: white near, black at half the scene's
-                              size, a dark contour every 1, 2 or 5 x 10^k metres (about ten) */
+    GN_VIEW_DISTANCE,      /* linear distance from the camera: white near, black at the scene's
+                              farthest bounds corner, a contour every 1, 2 or 5 x 10^k m (about ten) */
     GN_VIEW_COUNT
 } gn_view;
 
