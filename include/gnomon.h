@@ -121,6 +121,10 @@ typedef struct gn_renderer_desc {
     bool presentable;
     const char *const *instance_extensions;
     uint32_t instance_extension_count;
+    /* How long gnomon waits for the GPU to finish a frame (or for a swapchain image) before it
+     * treats the device as lost: the call returns GN_ERROR_DEVICE_LOST, and
+     * gn_renderer_destroy still returns. Default 10000 ms. */
+    uint32_t gpu_timeout_ms;
 } gn_renderer_desc;
 
 GN_API gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out,

@@ -26,6 +26,7 @@ gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out, gn
         .presentable = d.presentable,
         .instance_extensions = d.instance_extensions,
         .instance_extension_count = d.instance_extension_count,
+        .timeout_ms = d.gpu_timeout_ms,
     };
     /* each feature's GPU counters get their place in a frame slot's block */
     uint32_t counters = 0;

@@ -496,6 +496,7 @@ gn_result gn_vk_create(gn_vk *vk, const gn_vk_desc *desc, gn_error *err)
     vk->log_level = desc->log_level ? desc->log_level : GN_LOG_WARN;
     vk->frame_number = 0;
     vk->counters_size = desc->counters_size ? (desc->counters_size + 15) / 16 * 16 : 16;
+    vk->timeout_ns = (uint64_t)(desc->timeout_ms ? desc->timeout_ms : 10000u) * 1000000u;
     gn_result res =
         create_instance(vk, desc->validation, desc->instance_extensions, desc->instance_extension_count, err);
     if (!res) res = create_device(vk, device_selector(desc->device), desc->presentable, err);
@@ -519,7 +520,10 @@ gn_result gn_vk_create(gn_vk *vk, const gn_vk_desc *desc, gn_error *err)
 void gn_vk_destroy(gn_vk *vk)
 {
     if (vk->device) {
-        vkDeviceWaitIdle(vk->device);
+        /* The frames' fences first, each wait bounded: a hung GPU must not hang the destroy.
+         * Only once they have finished is the device's own wait (which also covers
+         * presentation, no fence's business) sure to end; on a timeout the objects go anyway. */
+        if (gn_vk_drain(vk)) vkDeviceWaitIdle(vk->device);
         gn_vk_collect_garbage(vk, true);
         if (vk->ring.buffer) {
             vkDestroyBuffer(vk->device, vk->ring.buffer, NULL);

@@ -121,8 +121,9 @@ static void push_garbage(gn_vk *vk, VkObjectType type, uint64_t handle, gn_vk_al
         uint32_t cap = vk->garbage_cap ? vk->garbage_cap * 2 : 64;
         gn_vk_garbage *g = realloc(vk->garbage, cap * sizeof *g);
         if (!g) {
-            /* No room to defer: wait for the GPU instead so the object can go now. */
-            vkDeviceWaitIdle(vk->device);
+            /* No room to defer: wait for the GPU instead so the object can go now (bounded:
+             * on a timeout the device counts as lost and the object goes anyway). */
+            gn_vk_drain(vk);
             destroy_now(vk, &(gn_vk_garbage){0, type, handle, alloc});
             return;
         }

@@ -51,7 +51,7 @@ static void destroy_images(gn_vk *vk, gn_vk_swapchain *sc)
 void gn_vk_swapchain_destroy(gn_vk *vk, gn_vk_swapchain *sc)
 {
     if (!vk->device) return;
-    if (sc->surface || sc->swapchain) vkDeviceWaitIdle(vk->device);
+    if ((sc->surface || sc->swapchain) && gn_vk_drain(vk)) vkDeviceWaitIdle(vk->device); /* gn_vk_destroy */
     destroy_images(vk, sc);
     if (sc->swapchain) vkDestroySwapchainKHR(vk->device, sc->swapchain, NULL);
     for (uint32_t i = 0; i < GN_FRAMES_IN_FLIGHT; i++)
@@ -111,7 +111,8 @@ static gn_result recreate(gn_vk *vk, gn_vk_swapchain *sc, uint32_t width, uint32
     if (extent.width == UINT32_MAX) /* the surface takes the swapchain's size: the output's */
         extent = (VkExtent2D){clamp_u32(width, caps.minImageExtent.width, caps.maxImageExtent.width),
                               clamp_u32(height, caps.minImageExtent.height, caps.maxImageExtent.height)};
-    vkDeviceWaitIdle(vk->device);
+    if (!gn_vk_drain(vk)) return gn_vk_timed_out(vk, vk->frame_number, err);
+    vkDeviceWaitIdle(vk->device); /* the frames have finished: only presentation is left */
     destroy_images(vk, sc);
     VkSwapchainKHR old = sc->swapchain;
     sc->swapchain = VK_NULL_HANDLE;
@@ -203,8 +204,9 @@ gn_result gn_vk_swapchain_acquire(gn_vk *vk, gn_vk_swapchain *sc, uint32_t width
             return GN_OK;
         }
         uint32_t index = 0;
-        VkResult r =
-            vkAcquireNextImageKHR(vk->device, sc->swapchain, UINT64_MAX, acquired, VK_NULL_HANDLE, &index);
+        VkResult r = vkAcquireNextImageKHR(vk->device, sc->swapchain, vk->timeout_ns, acquired,
+                                           VK_NULL_HANDLE, &index);
+        if (r == VK_TIMEOUT || r == VK_NOT_READY) return gn_vk_timed_out(vk, vk->frame_number, err);
         if (r == VK_ERROR_OUT_OF_DATE_KHR) { /* resized under us: remake and try once more */
             sc->stale = true;
             continue;

@@ -162,6 +162,10 @@ typedef struct gn_vk {
     uint64_t frame_number; /* the frame being recorded (starts at 1) */
     uint64_t frames_done;  /* every frame <= this has finished on the GPU */
     gn_vk_frame *cur;
+    /* How long a fence or swapchain-acquire wait may take before the device counts as lost
+     * (gn_renderer_desc.gpu_timeout_ms). A test may set it to 0 on a live renderer: a wait
+     * on a fence not yet signalled then times out at once. */
+    uint64_t timeout_ns;
 
     /* Staging ring: per-frame uploads and dynamic data, persistently mapped. Space is
      * reclaimed when the frame that used it finishes. */
@@ -189,6 +193,7 @@ typedef struct gn_vk_desc {
     const char *const *instance_extensions;
     uint32_t instance_extension_count;
     VkDeviceSize counters_size; /* bytes of GPU counters a frame slot holds; 0 is 16 */
+    uint32_t timeout_ms;        /* fence and acquire waits; 0 is 10000 */
 } gn_vk_desc;
 
 /* device.c */
@@ -267,6 +272,11 @@ gn_result gn_vk_frame_begin(gn_vk *vk, gn_error *err);
 gn_result gn_vk_pass_capacity(gn_vk *vk, uint32_t passes, gn_error *err);
 gn_result gn_vk_frame_submit(gn_vk *vk, gn_error *err);
 gn_result gn_vk_wait_idle(gn_vk *vk, gn_error *err);
+/* Waits (at most gn_vk.timeout_ns) for every submitted frame, harvesting nothing; false when one
+ * did not finish in time. The bounded wait before destroying what frames may still use. */
+bool gn_vk_drain(gn_vk *vk);
+/* GN_ERROR_DEVICE_LOST: a wait for `frame` ran past gn_vk.timeout_ns. */
+gn_result gn_vk_timed_out(gn_vk *vk, uint64_t frame, gn_error *err);
 /* Waits for one submitted frame and takes its timestamps and ring space back. */
 gn_result gn_vk_frame_harvest(gn_vk *vk, gn_vk_frame *f, gn_error *err);
 /* Harvests every frame that has finished, without waiting. */

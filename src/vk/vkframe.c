@@ -6,10 +6,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+gn_result gn_vk_timed_out(gn_vk *vk, uint64_t frame, gn_error *err)
+{
+    return gn_fail(
+        err, GN_ERROR_DEVICE_LOST,
+        "the GPU did not finish frame %llu within %llu ms (gpu_timeout_ms): treating the device as lost",
+        (unsigned long long)frame, (unsigned long long)(vk->timeout_ns / 1000000u));
+}
+
+bool gn_vk_drain(gn_vk *vk)
+{
+    VkFence fences[GN_FRAMES_IN_FLIGHT];
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < GN_FRAMES_IN_FLIGHT; i++)
+        if (vk->frames[i].pending) fences[count++] = vk->frames[i].fence;
+    /* one wait for them all: a hung GPU costs one timeout here, not one a frame */
+    return count == 0 || vkWaitForFences(vk->device, count, fences, VK_TRUE, vk->timeout_ns) == VK_SUCCESS;
+}
+
 gn_result gn_vk_frame_harvest(gn_vk *vk, gn_vk_frame *f, gn_error *err)
 {
     if (!f->pending) return GN_OK;
-    VkResult r = vkWaitForFences(vk->device, 1, &f->fence, VK_TRUE, UINT64_MAX);
+    VkResult r = vkWaitForFences(vk->device, 1, &f->fence, VK_TRUE, vk->timeout_ns);
+    if (r == VK_TIMEOUT) return gn_vk_timed_out(vk, f->number, err);
     if (r) return gn_vk_check(vk, r, "vkWaitForFences", err);
     f->pending = false;
     if (f->number > vk->frames_done) vk->frames_done = f->number;

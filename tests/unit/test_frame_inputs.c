@@ -88,8 +88,10 @@ static void renderer_defaults(void)
     CHECK(d.width == 1280 && d.height == 720 && d.msaa == 4, "%ux%u msaa %u", d.width, d.height, d.msaa);
     CHECK(d.validation == GN_VALIDATION_OFF && d.log_level == GN_LOG_WARN, "validation %d log %d",
           d.validation, d.log_level);
-    d = gn_renderer_desc_resolve(&(gn_renderer_desc){.width = 64, .msaa = 1}, "1");
-    CHECK(d.width == 64 && d.height == 720 && d.msaa == 1 && d.validation == GN_VALIDATION_ON,
+    CHECK(d.gpu_timeout_ms == 10000, "gpu_timeout_ms %u", d.gpu_timeout_ms);
+    d = gn_renderer_desc_resolve(&(gn_renderer_desc){.width = 64, .msaa = 1, .gpu_timeout_ms = 250}, "1");
+    CHECK(d.width == 64 && d.height == 720 && d.msaa == 1 && d.validation == GN_VALIDATION_ON &&
+              d.gpu_timeout_ms == 250,
           "given values kept");
     d = gn_renderer_desc_resolve(&(gn_renderer_desc){.validation = GN_VALIDATION_OFF}, "1");
     CHECK(d.validation == GN_VALIDATION_OFF, "an explicit OFF beats the environment");
