@@ -93,6 +93,12 @@ uint32_t gn_pak_archive_count(const gn_pak *p) { return p ? p->archives : 0; }
 
 int gn_pak_exists(gn_pak *p, const char *path) { return p && gn_pak_owner == p && PHYSFS_exists(path); }
 
+const char *gn_pak_origin(gn_pak *p, const char *path)
+{
+    const char *dir = p && gn_pak_owner == p ? PHYSFS_getRealDir(path) : NULL;
+    return dir ? dir : "?";
+}
+
 gn_result gn_pak_read(gn_pak *p, const char *path, size_t cap, uint8_t **data, size_t *size, gn_error *err)
 {
     *data = NULL;

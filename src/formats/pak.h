@@ -22,5 +22,7 @@ gn_result gn_pak_list(gn_pak *p, const char *folder, const char *ext, char ***na
                       gn_error *err);
 /* Whether a file exists in the mounted archives. */
 int gn_pak_exists(gn_pak *p, const char *path);
+/* The archive a file is read from (the overriding one), for messages; "?" when absent. */
+const char *gn_pak_origin(gn_pak *p, const char *path);
 
 #endif

@@ -36,29 +36,115 @@ static gn_result add_checker(gn_scene *s, uint32_t *out, gn_error *err)
     return gn_scene_add_texture(s, &d, out, err);
 }
 
-/* The image of a shader name (a public texture id), or 0 when no file decodes. */
-static uint32_t load_texture(gn_scene *s, gn_pak *pak, const char *name)
+/* Caps on a map's images, read from each image's header (stbi_info) before it is decoded, so
+ * that a small archive cannot make a large allocation: a PNG of zeros compresses about 1000:1,
+ * so 256 KB can claim 16384^2 pixels (1 GiB as RGBA). Quake 3's textures are at most 1024-2048
+ * a side; 4096 leaves room for upscaled texture packs. Larger images are skipped (a checker and
+ * a warning). A map's decoded images together are capped at 1 GiB, a fixed cap rather than one
+ * that scales with the map (the heaviest of OpenArena's pak1-maps decodes to 27.6 MiB): beyond
+ * it the load fails. The cap counts what each image's header claims, charged before it decodes. */
+#define GN_BSP_MAX_TEXTURE_SIDE 4096u
+#define GN_BSP_MAX_TEXTURE_PIXELS (4096u * 4096u) /* 16 Mi pixels: 64 MiB as RGBA */
+#define GN_BSP_MAX_DECODED (1ull << 30)           /* bytes as RGBA, all of one map's images */
+
+/* One image file (its resolved name in the archives) and its texture id, 0 when it did not
+ * decode or was refused: each file is read and decoded at most once a map load. */
+typedef struct image_slot {
+    char *path;
+    uint32_t id;
+} image_slot;
+
+typedef struct image_cache {
+    image_slot *slots;
+    uint32_t mask;    /* slots - 1, a power of two over twice the most files looked up */
+    uint64_t decoded; /* bytes (RGBA) the decoded images' headers claimed */
+    uint32_t refused; /* images over the per-image cap */
+    gn_pak *pak;
+    const char *map;
+    const gn_load_desc *desc;
+} image_cache;
+
+/* A warning line through the caller's log, else stderr. */
+static void warn(const gn_load_desc *d, const char *line)
+{
+    if (d->log)
+        d->log(GN_LOG_WARN, line, d->log_user);
+    else
+        fprintf(stderr, "gnomon: %s\n", line);
+}
+
+/* The slot of a file name: its own, or the empty one where it goes (FNV-1a, linear probing). */
+static image_slot *image_slot_of(image_cache *c, const char *path)
+{
+    uint32_t h = 2166136261u;
+    for (const char *p = path; *p; p++) h = (h ^ (uint8_t)*p) * 16777619u;
+    for (;; h++) {
+        image_slot *slot = &c->slots[h & c->mask];
+        if (!slot->path || strcmp(slot->path, path) == 0) return slot;
+    }
+}
+
+/* Reads and decodes one file after checking its header against the caps; *id 0 when it does
+ * not decode or is refused. Fails only when the map's images go over GN_BSP_MAX_DECODED. */
+static gn_result decode_image(image_cache *c, gn_scene *s, const char *path, const char *label, uint32_t *id,
+                              gn_error *err)
+{
+    *id = 0;
+    uint8_t *data;
+    size_t size;
+    if (gn_pak_read(c->pak, path, GN_BSP_MAX_TEXTURE, &data, &size, NULL)) return GN_OK;
+    int w = 0, h = 0, n = 0;
+    gn_result res = GN_OK;
+    bool known = size <= (size_t)INT32_MAX && stbi_info_from_memory(data, (int)size, &w, &h, &n);
+    uint64_t pixels = (uint64_t)w * (uint64_t)h;
+    if (!known) {
+        /* not an image stb_image reads: it would not decode either */
+    } else if ((uint32_t)w > GN_BSP_MAX_TEXTURE_SIDE || (uint32_t)h > GN_BSP_MAX_TEXTURE_SIDE ||
+               pixels > GN_BSP_MAX_TEXTURE_PIXELS) {
+        c->refused++;
+        char line[512];
+        snprintf(line, sizeof line,
+                 "%s: %s is %dx%d, over the map texture cap of %u a side; skipped (drawn as a checker)",
+                 gn_pak_origin(c->pak, path), path, w, h, GN_BSP_MAX_TEXTURE_SIDE);
+        warn(c->desc, line);
+    } else if (c->decoded + pixels * 4 > GN_BSP_MAX_DECODED) {
+        res = gn_fail(err, GN_ERROR_BAD_DATA,
+                      "%s: the map's images decode to over %llu MiB (the cap): %llu MiB with %s (%dx%d)",
+                      c->map, GN_BSP_MAX_DECODED >> 20, (unsigned long long)((c->decoded + pixels * 4) >> 20),
+                      path, w, h);
+    } else {
+        c->decoded += pixels * 4;
+        uint8_t *px = stbi_load_from_memory(data, (int)size, &w, &h, &n, 4);
+        gn_texture_desc d = {
+            .width = (uint32_t)w, .height = (uint32_t)h, .rgba8 = px, .srgb = true, .label = label};
+        if (px && gn_scene_add_texture(s, &d, id, NULL)) *id = 0;
+        stbi_image_free(px);
+    }
+    free(data);
+    return res;
+}
+
+/* The image of a shader name (a public texture id, shared by every shader naming the same
+ * file), or 0 when no file decodes. */
+static gn_result load_texture(image_cache *c, gn_scene *s, const char *name, uint32_t *id, gn_error *err)
 {
     static const char *ext[] = {".tga", ".jpg", ".png"};
-    for (int e = 0; pak && e < 3; e++) {
+    *id = 0;
+    gn_result res = GN_OK;
+    for (int e = 0; !res && !*id && c->pak && e < 3; e++) {
         char path[128];
         snprintf(path, sizeof path, "%s%s", name, ext[e]);
-        uint8_t *data;
-        size_t size;
-        if (gn_pak_read(pak, path, GN_BSP_MAX_TEXTURE, &data, &size, NULL)) continue;
-        int w = 0, h = 0, n = 0;
-        uint8_t *px =
-            size <= (size_t)INT32_MAX ? stbi_load_from_memory(data, (int)size, &w, &h, &n, 4) : NULL;
-        free(data);
-        if (!px) continue;
-        uint32_t id = 0;
-        gn_texture_desc d = {
-            .width = (uint32_t)w, .height = (uint32_t)h, .rgba8 = px, .srgb = true, .label = name};
-        if (gn_scene_add_texture(s, &d, &id, NULL)) id = 0;
-        stbi_image_free(px);
-        return id;
+        if (!gn_pak_exists(c->pak, path)) continue;
+        image_slot *slot = image_slot_of(c, path);
+        if (!slot->path) {
+            if (!(slot->path = malloc(strlen(path) + 1)))
+                return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", c->map);
+            strcpy(slot->path, path);
+            res = decode_image(c, s, path, name, &slot->id, err);
+        }
+        *id = slot->id;
     }
-    return 0;
+    return res;
 }
 
 /* One face as a mesh of its own and a static instance. */
@@ -142,8 +228,6 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
                              const gn_load_desc *d, gn_error *err)
 {
     uint32_t patch_level = d->patch_level ? d->patch_level : 8;
-    gn_log_fn log = d->log;
-    void *log_user = d->log_user;
     gn_world *w = calloc(1, sizeof *w);
     if (!w) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
     gn_result res = gn_bsp_parse(data, size, name, NULL, &w->bsp, err);
@@ -181,12 +265,17 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
     for (uint32_t f = 0; !res && f < faces; f++)
         if (w->mesh.faces[f].index_count)
             needs[(uint32_t)b->faces[f].texture * 2 + (b->faces[f].lightmap >= 0 && atlas.count ? 1 : 0)] = 1;
-    uint32_t checker = 0, missing = 0;
+    uint32_t checker = 0, missing = 0, slots = 16;
+    while (slots < tcount * 8u) slots *= 2; /* up to 3 files a texture, under half full */
+    image_cache cache = {.mask = slots - 1, .pak = pak, .map = name, .desc = d};
+    if (!res && !(cache.slots = calloc(slots, sizeof *cache.slots)))
+        res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
     for (uint32_t t = 0; !res && t < b->texture_count; t++) {
         materials[t * 2] = materials[t * 2 + 1] = UINT32_MAX;
         if (!needs[t * 2] && !needs[t * 2 + 1]) continue;
-        uint32_t tex = load_texture(s, pak, b->textures[t].name);
-        if (!tex) {
+        uint32_t tex = 0;
+        res = load_texture(&cache, s, b->textures[t].name, &tex, err);
+        if (!res && !tex) {
             missing++;
             if (!checker) res = add_checker(s, &checker, err);
             tex = checker;
@@ -214,14 +303,14 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
     free(needs);
     w->instance_count = s->instance_count - w->first_instance;
     free(materials);
+    for (uint32_t i = 0; cache.slots && i < slots; i++) free(cache.slots[i].path);
+    free(cache.slots);
     if (!res && missing) {
-        char line[256];
-        snprintf(line, sizeof line, "%s: %u of %u shaders have no image (drawn as a checker)", name, missing,
-                 b->texture_count);
-        if (log)
-            log(GN_LOG_WARN, line, log_user);
-        else
-            fprintf(stderr, "gnomon: %s\n", line);
+        char line[256], refused[64] = "";
+        if (cache.refused) snprintf(refused, sizeof refused, "; %u images over the size cap", cache.refused);
+        snprintf(line, sizeof line, "%s: %u of %u shaders have no image (drawn as a checker%s)", name,
+                 missing, b->texture_count, refused);
+        warn(d, line);
     }
     if (!res && d->map_lights)
         res = add_map_lights(s, b, d->map_light_scale > 0 ? d->map_light_scale : 1.0f, err);
