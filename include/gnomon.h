@@ -123,9 +123,14 @@ typedef struct gn_renderer_desc {
     uint32_t instance_extension_count;
     /* How long gnomon waits for the GPU to finish a frame (or for a swapchain image) before it
      * treats the device as lost: the call returns GN_ERROR_DEVICE_LOST, and
-     * gn_renderer_destroy still returns. Default 10000 ms. */
+     * gn_renderer_destroy still returns. Default (0): the device's, GN_GPU_TIMEOUT_MS on a GPU
+     * and GN_CPU_TIMEOUT_MS on a CPU device (lavapipe on 2 cores takes over 10 s for a heavy
+     * frame, such as the town with 4096 lights on the naive path). */
     uint32_t gpu_timeout_ms;
 } gn_renderer_desc;
+
+#define GN_GPU_TIMEOUT_MS 10000u  /* a GPU frame that takes 10 s is hung (drivers reset in seconds) */
+#define GN_CPU_TIMEOUT_MS 600000u /* a CPU device: 10 minutes, beyond any frame gnomon's tests render */
 
 GN_API gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out,
                                     gn_error *err);                    /* a headless renderer */

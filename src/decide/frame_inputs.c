@@ -60,6 +60,6 @@ gn_renderer_desc gn_renderer_desc_resolve(const gn_renderer_desc *in, const char
         d.validation =
             validation_env && strcmp(validation_env, "1") == 0 ? GN_VALIDATION_ON : GN_VALIDATION_OFF;
     if (!d.log_level) d.log_level = GN_LOG_WARN;
-    if (!d.gpu_timeout_ms) d.gpu_timeout_ms = 10000;
+    /* gpu_timeout_ms 0 stays 0: the device's default, chosen with the device (src/vk/device.c) */
     return d;
 }

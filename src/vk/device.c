@@ -496,10 +496,14 @@ gn_result gn_vk_create(gn_vk *vk, const gn_vk_desc *desc, gn_error *err)
     vk->log_level = desc->log_level ? desc->log_level : GN_LOG_WARN;
     vk->frame_number = 0;
     vk->counters_size = desc->counters_size ? (desc->counters_size + 15) / 16 * 16 : 16;
-    vk->timeout_ns = (uint64_t)(desc->timeout_ms ? desc->timeout_ms : 10000u) * 1000000u;
     gn_result res =
         create_instance(vk, desc->validation, desc->instance_extensions, desc->instance_extension_count, err);
     if (!res) res = create_device(vk, device_selector(desc->device), desc->presentable, err);
+    /* gnomon.h: the timeout's default is the device's (a CPU rasterizer is slower by far) */
+    uint32_t timeout_ms = desc->timeout_ms                                      ? desc->timeout_ms
+                          : vk->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ? GN_CPU_TIMEOUT_MS
+                                                                                : GN_GPU_TIMEOUT_MS;
+    vk->timeout_ns = (uint64_t)timeout_ms * 1000000u;
     vk->presentable = desc->presentable;
     if (!res) res = create_frames(vk, err);
     if (!res) res = gn_vk_pass_capacity(vk, 16, err); /* the renderer sizes it to its pass table */

@@ -26,8 +26,9 @@ static void gpu_timeout(gn_scene *s)
     gn_error err = {0};
     CHECK(gn_renderer_create(&d, &r, &err) == GN_OK, "%s", err.message);
     if (!r) return;
-    CHECK(r->vk.timeout_ns == 10000ull * 1000000ull, "default timeout %llu ns",
-          (unsigned long long)r->vk.timeout_ns);
+    uint64_t want = (gt_is_lavapipe(r) ? GN_CPU_TIMEOUT_MS : GN_GPU_TIMEOUT_MS) * 1000000ull;
+    CHECK(r->vk.timeout_ns == want, "default timeout %llu ns, %llu expected",
+          (unsigned long long)r->vk.timeout_ns, (unsigned long long)want);
     gn_frame_desc f = {.camera.fov_y = 60};
     CHECK(gn_render(r, s, &f, &err) == GN_OK && gn_renderer_wait_idle(r, &err) == GN_OK, "%s", err.message);
     r->vk.timeout_ns = 0;
@@ -45,7 +46,7 @@ static void gpu_timeout(gn_scene *s)
     printf("timed out after %u tr%s: %s\n", tries, tries == 1 ? "y" : "ies", err.message);
     GT_CHECK_VALIDATION(r, "after a wait timed out");
     /* the GPU was not really hung: destroying waits for it with the real timeout */
-    r->vk.timeout_ns = 10000ull * 1000000ull;
+    r->vk.timeout_ns = want;
     gn_renderer_destroy(r);
     CHECK(logged == 0, "%u error line(s) while destroying after a timeout", logged);
 }

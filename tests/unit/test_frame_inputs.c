@@ -88,7 +88,7 @@ static void renderer_defaults(void)
     CHECK(d.width == 1280 && d.height == 720 && d.msaa == 4, "%ux%u msaa %u", d.width, d.height, d.msaa);
     CHECK(d.validation == GN_VALIDATION_OFF && d.log_level == GN_LOG_WARN, "validation %d log %d",
           d.validation, d.log_level);
-    CHECK(d.gpu_timeout_ms == 10000, "gpu_timeout_ms %u", d.gpu_timeout_ms);
+    CHECK(d.gpu_timeout_ms == 0, "gpu_timeout_ms %u: 0, the device's default", d.gpu_timeout_ms);
     d = gn_renderer_desc_resolve(&(gn_renderer_desc){.width = 64, .msaa = 1, .gpu_timeout_ms = 250}, "1");
     CHECK(d.width == 64 && d.height == 720 && d.msaa == 1 && d.validation == GN_VALIDATION_ON &&
               d.gpu_timeout_ms == 250,
