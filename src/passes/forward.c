@@ -77,12 +77,11 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
 static gn_result plan(gn_renderer *r, void *self, const gn_scene *scene, const gn_frame_inputs *in,
                       gn_gpu_frame *g, gn_error *err)
 {
-    (void)r, (void)scene, (void)err;
+    (void)r, (void)scene, (void)g, (void)err;
     forward_state *s = self;
     /* the technique whose constants are on this frame; the other one's are zero */
     gn_shadows sh = in->shadows;
     s->sun = sh == GN_SHADOWS_CSM ? SUN_CSM : sh == GN_SHADOWS_VSM ? SUN_VSM : SUN_NONE;
-    (void)g;
     return GN_OK;
 }
 

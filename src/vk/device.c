@@ -481,7 +481,11 @@ gn_result gn_vk_pass_capacity(gn_vk *vk, uint32_t passes, gn_error *err)
         if (draws) f->pass_draws = draws;
         uint64_t *tris = realloc(f->pass_triangles, passes * sizeof *tris);
         if (tris) f->pass_triangles = tris;
-        if (!names || !draws || !tris)
+        uint64_t *ts = realloc(f->timestamps, 2 * passes * sizeof *ts);
+        if (ts) f->timestamps = ts;
+        double *ms = realloc(f->pass_ms, passes * sizeof *ms);
+        if (ms) f->pass_ms = ms;
+        if (!names || !draws || !tris || !ts || !ms)
             return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u passes' timings", passes);
     }
     vk->pass_capacity = passes;
@@ -539,6 +543,8 @@ void gn_vk_destroy(gn_vk *vk)
             free(f->pass_names);
             free(f->pass_draws);
             free(f->pass_triangles);
+            free(f->timestamps);
+            free(f->pass_ms);
             if (f->counters.buffer) {
                 vkDestroyBuffer(vk->device, f->counters.buffer, NULL);
                 gn_vk_free_memory(vk, &f->counters.alloc);

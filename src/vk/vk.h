@@ -114,6 +114,8 @@ typedef struct gn_vk_frame {
     char (*pass_names)[32]; /* pass_capacity each */
     uint32_t *pass_draws;
     uint64_t *pass_triangles;
+    uint64_t *timestamps; /* 2 * pass_capacity, read back when the frame is harvested */
+    double *pass_ms;      /* pass_capacity: their differences */
     /* GPU-side counters of this frame, written by the passes and read when the frame is
      * harvested: host-visible, gn_vk_desc.counters_size bytes, their layout the renderer's. */
     gn_vk_buffer counters;

@@ -3,7 +3,6 @@
 #include "vk/vk.h"
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 gn_result gn_vk_timed_out(gn_vk *vk, uint64_t frame, gn_error *err)
@@ -35,20 +34,12 @@ gn_result gn_vk_frame_harvest(gn_vk *vk, gn_vk_frame *f, gn_error *err)
     if (f->ring_end > vk->ring_tail) vk->ring_tail = f->ring_end;
     if (f->utility || f->pass_count == 0 || !vk->harvested) return GN_OK;
 
-    uint64_t *ts = malloc((size_t)f->pass_count * 2 * sizeof *ts);
-    double *ms = malloc((size_t)f->pass_count * sizeof *ms);
-    if (!ts || !ms) {
-        free(ts);
-        free(ms);
-        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory reading %u timestamps", f->pass_count * 2);
-    }
+    /* the slot's arrays hold pass_capacity passes (gn_vk_pass_capacity): no allocation a frame */
+    uint64_t *ts = f->timestamps;
+    double *ms = f->pass_ms;
     r = vkGetQueryPoolResults(vk->device, f->queries, 0, f->pass_count * 2, f->pass_count * 2 * sizeof *ts,
                               ts, sizeof ts[0], VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
-    if (r) {
-        free(ts);
-        free(ms);
-        return gn_vk_check(vk, r, "vkGetQueryPoolResults", err);
-    }
+    if (r) return gn_vk_check(vk, r, "vkGetQueryPoolResults", err);
     double ns = vk->props.limits.timestampPeriod;
     uint64_t first = ts[0], last = ts[1];
     for (uint32_t i = 0; i < f->pass_count; i++) {
@@ -60,8 +51,6 @@ gn_result gn_vk_frame_harvest(gn_vk *vk, gn_vk_frame *f, gn_error *err)
     gn_vk_timings t = {
         .frame = f, .pass_ms = ms, .gpu_ms = last > first ? (double)(last - first) * ns * 1e-6 : 0.0};
     vk->harvested(vk->harvest_user, &t);
-    free(ts);
-    free(ms);
     return GN_OK;
 }
 
