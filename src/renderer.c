@@ -270,14 +270,33 @@ gn_result gn_renderer_resize(gn_renderer *r, uint32_t width, uint32_t height, gn
     /* the descriptor sets below name the old targets: nothing in flight may still read them */
     gn_result res = gn_vk_wait_idle(&r->vk, err);
     if (res) return res;
-    gn_targets_release(r);
+    /* Transactional: the new size's targets are made while the old ones still exist, and the
+     * features rewrite their sets to name them; only then are the old ones released. When
+     * either step fails (out of device memory for the new size), the old targets, size and
+     * sets are put back and the renderer keeps rendering at the old size (gpu_faults). The
+     * cost is both sizes' targets alive for the moment of the resize. */
+    gn_targets old = r->targets;
+    uint32_t old_width = r->width, old_height = r->height;
+    memset(&r->targets, 0, sizeof r->targets);
     r->width = width;
     r->height = height;
-    r->rendered = false; /* the new output holds no frame yet */
-    res = gn_targets_create(r, err);
-    /* every feature rewrites the sets that name the targets (the swapchain follows next frame) */
+    res = gn_targets_create(r, err); /* releases what it made when it fails */
     for (uint32_t i = 0; i < GN_FEATURE_COUNT && !res; i++)
         if (gn_features[i]->resize) res = gn_features[i]->resize(r, r->state[i], err);
+    if (res) {
+        gn_targets_release(r);
+        r->targets = old;
+        r->width = old_width;
+        r->height = old_height;
+        /* the sets back to the old targets: descriptor writes, and the present feature's
+         * own per-size images (made again; an error here leaves the first error reported) */
+        gn_error again = {0};
+        for (uint32_t i = 0; i < GN_FEATURE_COUNT; i++)
+            if (gn_features[i]->resize) (void)gn_features[i]->resize(r, r->state[i], &again);
+        return res;
+    }
+    gn_targets_release_set(r, &old);
+    r->rendered = false; /* the new output holds no frame yet */
     return res;
 }
 

@@ -119,6 +119,8 @@ void gn_gpu_scene_release(gn_renderer *r);
 /* targets.c */
 gn_result gn_targets_create(gn_renderer *r, gn_error *err);
 void gn_targets_release(gn_renderer *r);
+/* Releases a set of targets that is not (or no longer) the renderer's: the old size's after a resize. */
+void gn_targets_release_set(gn_renderer *r, gn_targets *t);
 static inline gn_vk_image *gn_target(gn_renderer *r, gn_target_id id) { return &r->targets.image[id]; }
 
 /* passes/setup.c: the scene passes' shared layouts, the frame set and the samplers */

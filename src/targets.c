@@ -74,9 +74,10 @@ gn_result gn_targets_create(gn_renderer *r, gn_error *err)
     return GN_OK;
 }
 
-void gn_targets_release(gn_renderer *r)
+void gn_targets_release(gn_renderer *r) { gn_targets_release_set(r, &r->targets); }
+
+void gn_targets_release_set(gn_renderer *r, gn_targets *t)
 {
-    gn_targets *t = &r->targets;
     for (uint32_t i = 0; i < GN_TARGET_COUNT; i++) gn_vk_image_release(&r->vk, &t->image[i]);
     gn_vk_buffer_release(&r->vk, &t->readback);
     memset(t, 0, sizeof *t);

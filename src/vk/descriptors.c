@@ -1,4 +1,5 @@
 /* Descriptor set layouts, pools, sets and samplers, named for captures. */
+#include "vk/fault.h"
 #include "vk/vk.h"
 
 #include <stdio.h>
@@ -12,7 +13,7 @@ gn_result gn_vk_set_layout(gn_vk *vk, const gn_vk_binding *b, uint32_t count, co
     VkDescriptorSetLayoutCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
                                           .bindingCount = count,
                                           .pBindings = bindings};
-    VkResult r = vkCreateDescriptorSetLayout(vk->device, &ci, NULL, out);
+    VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateDescriptorSetLayout(vk->device, &ci, NULL, out));
     if (r) return gn_vk_check(vk, r, name, err);
     gn_vk_name(vk, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)(uintptr_t)*out, name);
     return GN_OK;
@@ -29,7 +30,7 @@ gn_result gn_vk_pipeline_layout(gn_vk *vk, const VkDescriptorSetLayout *sets, ui
         .pushConstantRangeCount = push_bytes ? 1 : 0,
         .pPushConstantRanges = &push,
     };
-    VkResult r = vkCreatePipelineLayout(vk->device, &ci, NULL, out);
+    VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreatePipelineLayout(vk->device, &ci, NULL, out));
     if (r) return gn_vk_check(vk, r, name, err);
     gn_vk_name(vk, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)(uintptr_t)*out, name);
     return GN_OK;
@@ -53,7 +54,7 @@ gn_result gn_vk_descriptor_pool(gn_vk *vk, uint32_t max_sets, const char *name, 
         .poolSizeCount = sizeof sizes / sizeof sizes[0],
         .pPoolSizes = sizes,
     };
-    VkResult r = vkCreateDescriptorPool(vk->device, &ci, NULL, out);
+    VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateDescriptorPool(vk->device, &ci, NULL, out));
     if (r) return gn_vk_check(vk, r, name, err);
     gn_vk_name(vk, VK_OBJECT_TYPE_DESCRIPTOR_POOL, (uint64_t)(uintptr_t)*out, name);
     return GN_OK;
@@ -68,7 +69,7 @@ gn_result gn_vk_alloc_set(gn_vk *vk, VkDescriptorPool pool, VkDescriptorSetLayou
         .descriptorSetCount = 1,
         .pSetLayouts = &layout,
     };
-    VkResult r = vkAllocateDescriptorSets(vk->device, &ai, out);
+    VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkAllocateDescriptorSets(vk->device, &ai, out));
     if (r) return gn_vk_check(vk, r, name, err);
     gn_vk_name(vk, VK_OBJECT_TYPE_DESCRIPTOR_SET, (uint64_t)(uintptr_t)*out, name);
     return GN_OK;
@@ -124,7 +125,7 @@ gn_result gn_vk_sampler_compare(gn_vk *vk, bool repeat, bool linear, bool compar
         .compareEnable = compare,
         .compareOp = VK_COMPARE_OP_LESS_OR_EQUAL,
     };
-    VkResult r = vkCreateSampler(vk->device, &ci, NULL, out);
+    VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateSampler(vk->device, &ci, NULL, out));
     if (r) return gn_vk_check(vk, r, name, err);
     gn_vk_name(vk, VK_OBJECT_TYPE_SAMPLER, (uint64_t)(uintptr_t)*out, name);
     return GN_OK;

@@ -1,4 +1,5 @@
 /* Instance, validation, device choice and the queue. */
+#include "vk/fault.h"
 #include "vk/vk.h"
 
 #include <stdarg.h>
@@ -7,6 +8,54 @@
 #include <string.h>
 
 #define GN_VK_MAX_INSTANCE_EXTENSIONS 15 /* GLFW asks for two (surface and the platform's) */
+
+const char *gn_vk_result_name(VkResult r)
+{
+    switch (r) {
+    case VK_SUCCESS:
+        return "VK_SUCCESS";
+    case VK_NOT_READY:
+        return "VK_NOT_READY";
+    case VK_TIMEOUT:
+        return "VK_TIMEOUT";
+    case VK_INCOMPLETE:
+        return "VK_INCOMPLETE";
+    case VK_SUBOPTIMAL_KHR:
+        return "VK_SUBOPTIMAL_KHR";
+    case VK_ERROR_OUT_OF_HOST_MEMORY:
+        return "VK_ERROR_OUT_OF_HOST_MEMORY";
+    case VK_ERROR_OUT_OF_DEVICE_MEMORY:
+        return "VK_ERROR_OUT_OF_DEVICE_MEMORY";
+    case VK_ERROR_INITIALIZATION_FAILED:
+        return "VK_ERROR_INITIALIZATION_FAILED";
+    case VK_ERROR_DEVICE_LOST:
+        return "VK_ERROR_DEVICE_LOST";
+    case VK_ERROR_MEMORY_MAP_FAILED:
+        return "VK_ERROR_MEMORY_MAP_FAILED";
+    case VK_ERROR_LAYER_NOT_PRESENT:
+        return "VK_ERROR_LAYER_NOT_PRESENT";
+    case VK_ERROR_EXTENSION_NOT_PRESENT:
+        return "VK_ERROR_EXTENSION_NOT_PRESENT";
+    case VK_ERROR_FEATURE_NOT_PRESENT:
+        return "VK_ERROR_FEATURE_NOT_PRESENT";
+    case VK_ERROR_INCOMPATIBLE_DRIVER:
+        return "VK_ERROR_INCOMPATIBLE_DRIVER";
+    case VK_ERROR_TOO_MANY_OBJECTS:
+        return "VK_ERROR_TOO_MANY_OBJECTS";
+    case VK_ERROR_FORMAT_NOT_SUPPORTED:
+        return "VK_ERROR_FORMAT_NOT_SUPPORTED";
+    case VK_ERROR_FRAGMENTED_POOL:
+        return "VK_ERROR_FRAGMENTED_POOL";
+    case VK_ERROR_OUT_OF_POOL_MEMORY:
+        return "VK_ERROR_OUT_OF_POOL_MEMORY";
+    case VK_ERROR_SURFACE_LOST_KHR:
+        return "VK_ERROR_SURFACE_LOST_KHR";
+    case VK_ERROR_OUT_OF_DATE_KHR:
+        return "VK_ERROR_OUT_OF_DATE_KHR";
+    default:
+        return "an unlisted VkResult";
+    }
+}
 
 gn_result gn_vk_check(gn_vk *vk, VkResult r, const char *what, gn_error *err)
 {
@@ -17,7 +66,8 @@ gn_result gn_vk_check(gn_vk *vk, VkResult r, const char *what, gn_error *err)
     if (r == VK_ERROR_DEVICE_LOST) code = GN_ERROR_DEVICE_LOST;
     if (err) {
         err->code = code;
-        snprintf(err->message, sizeof err->message, "%s failed: VkResult %d", what, (int)r);
+        snprintf(err->message, sizeof err->message, "%s failed: %s (VkResult %d)", what, gn_vk_result_name(r),
+                 (int)r);
     }
     return code;
 }
@@ -157,7 +207,7 @@ static gn_result create_instance(gn_vk *vk, bool validation, const char *const *
     };
     vk->creating_instance = true;
     vk->held_count = 0;
-    VkResult r = vkCreateInstance(&ci, NULL, &vk->instance);
+    VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateInstance(&ci, NULL, &vk->instance));
     vk->creating_instance = false;
     if (r == VK_ERROR_INCOMPATIBLE_DRIVER) /* the loader found no driver (or none for 1.3) */
         return gn_fail(
@@ -400,7 +450,7 @@ static gn_result create_device(gn_vk *vk, const char *sel, bool presentable, gn_
         .ppEnabledExtensionNames = device_exts,
     };
     vk->depth_clamp = supported.depthClamp;
-    VkResult r = vkCreateDevice(vk->physical, &ci, NULL, &vk->device);
+    VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateDevice(vk->physical, &ci, NULL, &vk->device));
     if (r != VK_SUCCESS) return gn_vk_check(vk, r, "vkCreateDevice", err);
     vkGetDeviceQueue(vk->device, vk->queue_family, 0, &vk->queue);
     if (vk->debug_utils) {
@@ -425,7 +475,7 @@ static gn_result create_frames(gn_vk *vk, gn_error *err)
             .flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT,
             .queueFamilyIndex = vk->queue_family,
         };
-        VkResult r = vkCreateCommandPool(vk->device, &pci, NULL, &f->pool);
+        VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateCommandPool(vk->device, &pci, NULL, &f->pool));
         if (r) return gn_vk_check(vk, r, "vkCreateCommandPool", err);
         VkCommandBufferAllocateInfo ai = {
             .sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
@@ -433,11 +483,11 @@ static gn_result create_frames(gn_vk *vk, gn_error *err)
             .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
             .commandBufferCount = 1,
         };
-        r = vkAllocateCommandBuffers(vk->device, &ai, &f->cmd);
+        r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkAllocateCommandBuffers(vk->device, &ai, &f->cmd));
         if (r) return gn_vk_check(vk, r, "vkAllocateCommandBuffers", err);
         VkFenceCreateInfo fci = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO,
                                  .flags = VK_FENCE_CREATE_SIGNALED_BIT};
-        r = vkCreateFence(vk->device, &fci, NULL, &f->fence);
+        r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateFence(vk->device, &fci, NULL, &f->fence));
         if (r) return gn_vk_check(vk, r, "vkCreateFence", err);
         gn_vk_buffer_desc cd = {.size = vk->counters_size,
                                 .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
@@ -469,7 +519,7 @@ gn_result gn_vk_pass_capacity(gn_vk *vk, uint32_t passes, gn_error *err)
             .queryType = VK_QUERY_TYPE_TIMESTAMP,
             .queryCount = passes * 2,
         };
-        VkResult r = vkCreateQueryPool(vk->device, &qci, NULL, &f->queries);
+        VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateQueryPool(vk->device, &qci, NULL, &f->queries));
         if (r) return gn_vk_check(vk, r, "vkCreateQueryPool", err);
         vkResetQueryPool(vk->device, f->queries, 0, passes * 2);
         char name[64];

@@ -1,6 +1,7 @@
 /* Device memory sub-allocation: a few large vkAllocateMemory blocks, carved first-fit.
  * Free ranges are kept sorted by offset and merged with their neighbours on free, so long
  * runs (scene reloads, resizes) do not fragment the blocks. */
+#include "vk/fault.h"
 #include "vk/vk.h"
 
 #include <stdlib.h>
@@ -84,12 +85,13 @@ gn_result gn_vk_alloc_memory(gn_vk *vk, VkMemoryRequirements req, VkMemoryProper
         .allocationSize = b->size,
         .memoryTypeIndex = (uint32_t)type,
     };
-    VkResult r = vkAllocateMemory(vk->device, &ai, NULL, &b->memory);
+    VkResult r = GN_VK_FAULT(GN_VK_FAULT_MEMORY, vkAllocateMemory(vk->device, &ai, NULL, &b->memory));
     if (r != VK_SUCCESS) return gn_vk_check(vk, r, "vkAllocateMemory", err);
     b->type_index = (uint32_t)type;
     b->linear = linear;
     if (vk->mem_props.memoryTypes[type].propertyFlags & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT) {
-        r = vkMapMemory(vk->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped);
+        r = GN_VK_FAULT(GN_VK_FAULT_MEMORY,
+                        vkMapMemory(vk->device, b->memory, 0, VK_WHOLE_SIZE, 0, &b->mapped));
         if (r != VK_SUCCESS) {
             vkFreeMemory(vk->device, b->memory, NULL);
             return gn_vk_check(vk, r, "vkMapMemory", err);

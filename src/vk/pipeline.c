@@ -1,5 +1,6 @@
 /* Pipelines from embedded SPIR-V, for dynamic rendering (no render pass objects). */
 #include "scene/scene.h"
+#include "vk/fault.h"
 #include "vk/shaders.h"
 #include "vk/vk.h"
 
@@ -11,7 +12,7 @@ static gn_result module(gn_vk *vk, const char *name, VkShaderModule *out, gn_err
     if (!s) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "shader '%s' is not embedded", name);
     VkShaderModuleCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO, .codeSize = s->size, .pCode = s->code};
-    VkResult r = vkCreateShaderModule(vk->device, &ci, NULL, out);
+    VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateShaderModule(vk->device, &ci, NULL, out));
     if (r) return gn_vk_check(vk, r, name, err);
     gn_vk_name(vk, VK_OBJECT_TYPE_SHADER_MODULE, (uint64_t)(uintptr_t)*out, name);
     return GN_OK;
@@ -124,7 +125,8 @@ gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPip
         .pDynamicState = &dy,
         .layout = d->layout,
     };
-    VkResult r = vkCreateGraphicsPipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, out);
+    VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE,
+                             vkCreateGraphicsPipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, out));
     vkDestroyShaderModule(vk->device, vs, NULL);
     if (fs) vkDestroyShaderModule(vk->device, fs, NULL);
     if (r) return gn_vk_check(vk, r, d->name ? d->name : "vkCreateGraphicsPipelines", err);
@@ -146,7 +148,8 @@ gn_result gn_vk_compute_pipeline(gn_vk *vk, const char *shader, VkPipelineLayout
                   .pName = "main"},
         .layout = layout,
     };
-    VkResult r = vkCreateComputePipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, out);
+    VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE,
+                             vkCreateComputePipelines(vk->device, VK_NULL_HANDLE, 1, &ci, NULL, out));
     vkDestroyShaderModule(vk->device, cs, NULL);
     if (r) return gn_vk_check(vk, r, name, err);
     gn_vk_name(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)*out, name);

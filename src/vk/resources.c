@@ -1,5 +1,6 @@
 /* Buffers and images: created with memory from the sub-allocator and a debug name, and
  * destroyed only after every frame that may still use them has finished. */
+#include "vk/fault.h"
 #include "vk/vk.h"
 
 #include <stdlib.h>
@@ -14,7 +15,7 @@ gn_result gn_vk_buffer_create(gn_vk *vk, const gn_vk_buffer_desc *d, gn_vk_buffe
         .usage = d->usage,
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
-    VkResult r = vkCreateBuffer(vk->device, &ci, NULL, &out->buffer);
+    VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateBuffer(vk->device, &ci, NULL, &out->buffer));
     if (r) return gn_vk_check(vk, r, d->name ? d->name : "vkCreateBuffer", err);
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(vk->device, out->buffer, &req);
@@ -23,8 +24,9 @@ gn_result gn_vk_buffer_create(gn_vk *vk, const gn_vk_buffer_desc *d, gn_vk_buffe
                         : VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
     gn_result res = gn_vk_alloc_memory(vk, req, want, true, &out->alloc, err);
     if (!res) {
-        r = vkBindBufferMemory(vk->device, out->buffer, vk->blocks[out->alloc.block - 1].memory,
-                               out->alloc.offset);
+        r = GN_VK_FAULT(GN_VK_FAULT_MEMORY,
+                        vkBindBufferMemory(vk->device, out->buffer, vk->blocks[out->alloc.block - 1].memory,
+                                           out->alloc.offset));
         res = gn_vk_check(vk, r, "vkBindBufferMemory", err);
     }
     if (res) {
@@ -65,14 +67,15 @@ gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *
         .usage = d->usage,
         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
     };
-    VkResult r = vkCreateImage(vk->device, &ci, NULL, &out->image);
+    VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateImage(vk->device, &ci, NULL, &out->image));
     if (r) return gn_vk_check(vk, r, d->name ? d->name : "vkCreateImage", err);
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(vk->device, out->image, &req);
     gn_result res = gn_vk_alloc_memory(vk, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, false, &out->alloc, err);
     if (!res) {
-        r = vkBindImageMemory(vk->device, out->image, vk->blocks[out->alloc.block - 1].memory,
-                              out->alloc.offset);
+        r = GN_VK_FAULT(GN_VK_FAULT_MEMORY,
+                        vkBindImageMemory(vk->device, out->image, vk->blocks[out->alloc.block - 1].memory,
+                                          out->alloc.offset));
         res = gn_vk_check(vk, r, "vkBindImageMemory", err);
     }
     if (!res) {
@@ -83,7 +86,7 @@ gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *
             .format = d->format,
             .subresourceRange = {out->aspect, 0, out->mips, 0, out->layers},
         };
-        r = vkCreateImageView(vk->device, &vi, NULL, &out->view);
+        r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateImageView(vk->device, &vi, NULL, &out->view));
         res = gn_vk_check(vk, r, "vkCreateImageView", err);
         if (!res && d->array) {
             out->layer_views = calloc(out->layers, sizeof *out->layer_views);
@@ -93,7 +96,8 @@ gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *
         for (uint32_t l = 0; !res && d->array && l < out->layers; l++) {
             vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
             vi.subresourceRange = (VkImageSubresourceRange){out->aspect, 0, 1, l, 1};
-            r = vkCreateImageView(vk->device, &vi, NULL, &out->layer_views[l]);
+            r = GN_VK_FAULT(GN_VK_FAULT_CREATE,
+                            vkCreateImageView(vk->device, &vi, NULL, &out->layer_views[l]));
             res = gn_vk_check(vk, r, "vkCreateImageView (layer)", err);
             gn_vk_name(vk, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)(uintptr_t)out->layer_views[l], d->name);
         }

@@ -3,6 +3,7 @@
  * has no area. Semaphores: one per frame slot for the acquire (its slot's fence proves the
  * last wait on it finished) and one per image for present, because the presentation engine
  * gives no signal when it is done with a semaphore until that image is acquired again. */
+#include "vk/fault.h"
 #include "vk/vk.h"
 
 #include <stdio.h>
@@ -25,7 +26,7 @@ gn_result gn_vk_swapchain_attach(gn_vk *vk, gn_vk_swapchain *sc, VkSurfaceKHR su
     sc->stale = true;
     VkSemaphoreCreateInfo si = {.sType = VK_STRUCTURE_TYPE_SEMAPHORE_CREATE_INFO};
     for (uint32_t i = 0; i < GN_FRAMES_IN_FLIGHT; i++) {
-        r = vkCreateSemaphore(vk->device, &si, NULL, &sc->acquired[i]);
+        r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateSemaphore(vk->device, &si, NULL, &sc->acquired[i]));
         if (r) return gn_vk_check(vk, r, "vkCreateSemaphore", err);
         gn_vk_name(vk, VK_OBJECT_TYPE_SEMAPHORE, (uint64_t)sc->acquired[i], "swapchain image acquired");
     }
@@ -149,7 +150,7 @@ static gn_result recreate(gn_vk *vk, gn_vk_swapchain *sc, uint32_t width, uint32
         .clipped = VK_TRUE,
         .oldSwapchain = old,
     };
-    r = vkCreateSwapchainKHR(vk->device, &ci, NULL, &sc->swapchain);
+    r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateSwapchainKHR(vk->device, &ci, NULL, &sc->swapchain));
     if (old) vkDestroySwapchainKHR(vk->device, old, NULL);
     if (r) {
         sc->swapchain = VK_NULL_HANDLE;
@@ -172,7 +173,7 @@ static gn_result recreate(gn_vk *vk, gn_vk_swapchain *sc, uint32_t width, uint32
                              .mips = 1,
                              .layers = 1};
         sc->image_count = i + 1;
-        r = vkCreateSemaphore(vk->device, &si, NULL, &sc->ready[i]);
+        r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateSemaphore(vk->device, &si, NULL, &sc->ready[i]));
         if (r) return gn_vk_check(vk, r, "vkCreateSemaphore", err);
         char name[48];
         snprintf(name, sizeof name, "swapchain image %u", i);
@@ -204,8 +205,9 @@ gn_result gn_vk_swapchain_acquire(gn_vk *vk, gn_vk_swapchain *sc, uint32_t width
             return GN_OK;
         }
         uint32_t index = 0;
-        VkResult r = vkAcquireNextImageKHR(vk->device, sc->swapchain, vk->timeout_ns, acquired,
-                                           VK_NULL_HANDLE, &index);
+        VkResult r =
+            GN_VK_FAULT(GN_VK_FAULT_WAIT, vkAcquireNextImageKHR(vk->device, sc->swapchain, vk->timeout_ns,
+                                                                acquired, VK_NULL_HANDLE, &index));
         if (r == VK_TIMEOUT || r == VK_NOT_READY) return gn_vk_timed_out(vk, vk->frame_number, err);
         if (r == VK_ERROR_OUT_OF_DATE_KHR) { /* resized under us: remake and try once more */
             sc->stale = true;
@@ -243,7 +245,7 @@ gn_result gn_vk_swapchain_present(gn_vk *vk, gn_vk_swapchain *sc, gn_error *err)
         .pSwapchains = &sc->swapchain,
         .pImageIndices = &sc->current,
     };
-    VkResult r = vkQueuePresentKHR(vk->queue, &pi);
+    VkResult r = GN_VK_FAULT(GN_VK_FAULT_SUBMIT, vkQueuePresentKHR(vk->queue, &pi));
     if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR) {
         sc->stale = true; /* the image is not shown (out of date) or shown scaled: remake */
         r = VK_SUCCESS;

@@ -202,6 +202,7 @@ typedef struct gn_vk_desc {
 gn_result gn_vk_create(gn_vk *vk, const gn_vk_desc *desc, gn_error *err);
 void gn_vk_destroy(gn_vk *vk);
 gn_result gn_vk_check(gn_vk *vk, VkResult r, const char *what, gn_error *err);
+const char *gn_vk_result_name(VkResult r); /* "VK_ERROR_DEVICE_LOST" */
 void gn_vk_log(gn_vk *vk, gn_log_level level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void gn_vk_name(gn_vk *vk, VkObjectType type, uint64_t handle, const char *name);
 gn_result gn_vk_enumerate(gn_device_info *out, uint32_t max, uint32_t *count, const char *override_sel,

@@ -1,5 +1,6 @@
 /* Frame slots: begin waits for the slot's previous frame (GN_FRAMES_IN_FLIGHT ago) and
  * harvests its timestamps into statistics; submit hands the command buffer to the queue. */
+#include "vk/fault.h"
 #include "vk/vk.h"
 
 #include <stdio.h>
@@ -26,7 +27,8 @@ bool gn_vk_drain(gn_vk *vk)
 gn_result gn_vk_frame_harvest(gn_vk *vk, gn_vk_frame *f, gn_error *err)
 {
     if (!f->pending) return GN_OK;
-    VkResult r = vkWaitForFences(vk->device, 1, &f->fence, VK_TRUE, vk->timeout_ns);
+    VkResult r =
+        GN_VK_FAULT(GN_VK_FAULT_WAIT, vkWaitForFences(vk->device, 1, &f->fence, VK_TRUE, vk->timeout_ns));
     if (r == VK_TIMEOUT) return gn_vk_timed_out(vk, f->number, err);
     if (r) return gn_vk_check(vk, r, "vkWaitForFences", err);
     f->pending = false;
@@ -101,7 +103,7 @@ gn_result gn_vk_frame_submit(gn_vk *vk, gn_error *err)
     if (f->wait_semaphore) si.waitSemaphoreInfoCount = 1, si.pWaitSemaphoreInfos = &wait;
     if (f->signal_semaphore) si.signalSemaphoreInfoCount = 1, si.pSignalSemaphoreInfos = &signal;
     f->wait_semaphore = f->signal_semaphore = VK_NULL_HANDLE;
-    r = vkQueueSubmit2(vk->queue, 1, &si, f->fence);
+    r = GN_VK_FAULT(GN_VK_FAULT_SUBMIT, vkQueueSubmit2(vk->queue, 1, &si, f->fence));
     if (r) return gn_vk_check(vk, r, "vkQueueSubmit2", err);
     f->ring_end = vk->ring_head;
     f->pending = true;

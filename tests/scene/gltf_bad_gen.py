@@ -85,6 +85,13 @@ case("sparse_values_past.gltf", "accessors[3].sparse.values: reads bytes 4000..4
 case("sparse_indices_past.gltf", "accessors[3].sparse.indices: reads bytes 1000..1002 of bufferViews[2]",
      sparse({"indices": {**IDX, "byteOffset": 1000}, "values": VAL}))
 
+case("sparse_ok.gltf", "", sparse({"indices": IDX, "values": VAL}), "OK")  # a valid sparse accessor (a fuzz seed)
+# Index 1065353216 (the bits of 1.0f read as a u32) in a 3-element accessor: gnomon's check reads
+# no buffer data; assimp 5.2 bounds-checks each patch before writing it, and its refusal is
+# passed on naming the file.
+case("sparse_index_past_count.gltf", "Invalid sparse accessor",
+     sparse({"indices": {"bufferView": 0, "byteOffset": 12, "componentType": 5125}, "values": VAL}))
+
 
 def huge_sparse(g):
     g["accessors"].append({"componentType": 5126, "count": 1 << 28, "type": "VEC3",
