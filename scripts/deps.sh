@@ -19,6 +19,7 @@ packages=(
   assimp-testmodels                   # glTF 2.0 samples (with and without cameras) for the tests
   libglfw3-dev                        # GLFW: the window of gnomon view (the CLI only, never libgnomon)
   clang-format                        # clang-format 14: tests/format_check.sh holds every C file to .clang-format
+  clang libclang-rt-14-dev            # clang and libFuzzer: the fuzz targets (scripts/fuzz.sh)
   xvfb xauth                          # a virtual X server (xvfb-run) for the viewer's window test
 )
 

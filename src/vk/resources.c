@@ -3,8 +3,26 @@
 #include "vk/fault.h"
 #include "vk/vk.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Puts what was being made in front of a failure's message ("image 'hdr' (1920x1080, 1 layer,
+ * 1 mip): vkAllocateMemory failed: ..."), so that an out-of-memory names the object. */
+static gn_result __attribute__((format(printf, 3, 4)))
+gn_vk_context(gn_result res, gn_error *err, const char *fmt, ...)
+{
+    if (!err || res == GN_OK) return res;
+    char head[160], tail[sizeof err->message];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(head, sizeof head, fmt, ap);
+    va_end(ap);
+    snprintf(tail, sizeof tail, "%s", err->message);
+    snprintf(err->message, sizeof err->message, "%s: %s", head, tail);
+    return res;
+}
 
 gn_result gn_vk_buffer_create(gn_vk *vk, const gn_vk_buffer_desc *d, gn_vk_buffer *out, gn_error *err)
 {
@@ -16,7 +34,10 @@ gn_result gn_vk_buffer_create(gn_vk *vk, const gn_vk_buffer_desc *d, gn_vk_buffe
         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
     };
     VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateBuffer(vk->device, &ci, NULL, &out->buffer));
-    if (r) return gn_vk_check(vk, r, d->name ? d->name : "vkCreateBuffer", err);
+    const char *label = d->name ? d->name : "unnamed";
+    if (r)
+        return gn_vk_context(gn_vk_check(vk, r, "vkCreateBuffer", err), err, "buffer '%s' (%llu bytes)",
+                             label, (unsigned long long)ci.size);
     VkMemoryRequirements req;
     vkGetBufferMemoryRequirements(vk->device, out->buffer, &req);
     VkMemoryPropertyFlags want =
@@ -33,7 +54,7 @@ gn_result gn_vk_buffer_create(gn_vk *vk, const gn_vk_buffer_desc *d, gn_vk_buffe
         vkDestroyBuffer(vk->device, out->buffer, NULL);
         gn_vk_free_memory(vk, &out->alloc);
         memset(out, 0, sizeof *out);
-        return res;
+        return gn_vk_context(res, err, "buffer '%s' (%llu bytes)", label, (unsigned long long)ci.size);
     }
     out->size = ci.size;
     gn_vk_name(vk, VK_OBJECT_TYPE_BUFFER, (uint64_t)(uintptr_t)out->buffer, d->name);
@@ -68,7 +89,11 @@ gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *
         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED,
     };
     VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateImage(vk->device, &ci, NULL, &out->image));
-    if (r) return gn_vk_check(vk, r, d->name ? d->name : "vkCreateImage", err);
+    const char *label = d->name ? d->name : "unnamed";
+    if (r)
+        return gn_vk_context(gn_vk_check(vk, r, "vkCreateImage", err), err,
+                             "image '%s' (%ux%u, %u layers, %u mips)", label, d->width, d->height,
+                             out->layers, out->mips);
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(vk->device, out->image, &req);
     gn_result res = gn_vk_alloc_memory(vk, req, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT, false, &out->alloc, err);
@@ -109,8 +134,10 @@ gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *
         if (out->view) vkDestroyImageView(vk->device, out->view, NULL);
         vkDestroyImage(vk->device, out->image, NULL);
         gn_vk_free_memory(vk, &out->alloc);
+        uint32_t layers = out->layers, mips = out->mips;
         memset(out, 0, sizeof *out);
-        return res;
+        return gn_vk_context(res, err, "image '%s' (%ux%u, %u layers, %u mips)", label, d->width, d->height,
+                             layers, mips);
     }
     gn_vk_name(vk, VK_OBJECT_TYPE_IMAGE, (uint64_t)(uintptr_t)out->image, d->name);
     gn_vk_name(vk, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)(uintptr_t)out->view, d->name);

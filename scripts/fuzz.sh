@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan + UBSan) in build-fuzz/ and runs each for
+# FUZZ_SECONDS (default 20) from a seed corpus made here; any crash, sanitizer report, leak,
+# input over 10 s or over 4 GB fails it. Long runs: FUZZ_SECONDS=1800 FUZZ_JOBS=N
+# scripts/fuzz.sh (docs/RELIABILITY.md records them). The corpora grow in build-fuzz/corpus/.
+#   bsp:  the malformed-map corpus (unit_bsp_corpus: the synthetic map with patches, and 114
+#         variants that each break one rule)
+#   gltf: gltf_bad_gen.py's files (sparse accessors valid and not, deep nodes and JSON, ...)
+#         and the self-contained samples of assimp-testmodels (.glb and embedded .gltf)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs="${FUZZ_SECONDS:-20}"
+jobs="${FUZZ_JOBS:-1}"
+CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DGN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DGN_WITH_EMBREE=OFF -DGN_WITH_VIEWER=OFF >/dev/null
+ninja -C build-fuzz fuzz_bsp fuzz_gltf unit_bsp_corpus
+corpus=build-fuzz/corpus
+mkdir -p "$corpus/bsp" "$corpus/gltf" "$corpus/gltf_seed"
+build-fuzz/tests/unit/unit_bsp_corpus "$corpus/bsp" >/dev/null
+python3 tests/scene/gltf_bad_gen.py "$corpus/gltf_seed" >/dev/null
+# a seed that names an external file is refused at once without a folder (fuzz_gltf.c): only
+# self-contained samples are worth seeding
+find /usr/share/assimp/models/glTF2 -type f \( -name '*.glb' -o -name '*Embedded*.gltf' \) -size -256k \
+  -exec cp -n {} "$corpus/gltf_seed/" \; 2>/dev/null || true
+export ASAN_OPTIONS="detect_leaks=1"
+export LSAN_OPTIONS="suppressions=$PWD/tests/sanitize/lsan.supp:print_suppressions=0"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+run() { # target, corpus dirs...
+  local t=$1
+  shift
+  echo "fuzz: $t for ${secs} s (${jobs} job(s))"
+  local log="build-fuzz/$t.log"
+  if ! build-fuzz/tests/fuzz/"$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 -max_len=65536 \
+    -print_final_stats=1 -jobs="$jobs" -workers="$jobs" "$@" >"$log" 2>&1; then
+    tail -n 60 "$log" >&2
+    echo "fuzz: $t FAILED (log: $log)" >&2
+    return 1
+  fi
+  grep -E "^stat::number_of_executed_units|^stat::peak_rss_mb|cov: " "$log" | tail -n 3 || true
+}
+run fuzz_bsp "$corpus/bsp"
+run fuzz_gltf "$corpus/gltf" "$corpus/gltf_seed"
