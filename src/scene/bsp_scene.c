@@ -92,7 +92,14 @@ static gn_result decode_image(image_cache *c, gn_scene *s, const char *path, con
     *id = 0;
     uint8_t *data;
     size_t size;
-    if (gn_pak_read(c->pak, path, GN_BSP_MAX_TEXTURE, &data, &size, NULL)) return GN_OK;
+    gn_error read_err = {0};
+    if (gn_pak_read(c->pak, path, GN_BSP_MAX_TEXTURE, &data, &size, &read_err)) {
+        /* a corrupted archive (CRC), an image over the file cap: not used, and said so */
+        char line[sizeof read_err.message + 32];
+        snprintf(line, sizeof line, "%s; skipped (drawn as a checker)", read_err.message);
+        warn(c->desc, line);
+        return GN_OK;
+    }
     int w = 0, h = 0, n = 0;
     gn_result res = GN_OK;
     bool known = size <= (size_t)INT32_MAX && stbi_info_from_memory(data, (int)size, &w, &h, &n);
