@@ -138,11 +138,26 @@ void gn_pak_close(gn_pak *p)
 
 uint32_t gn_pak_archive_count(const gn_pak *p) { return p ? p->archives : 0; }
 
-int gn_pak_exists(gn_pak *p, const char *path) { return p && gn_pak_owner == p && PHYSFS_exists(path); }
+/* The last (overriding) archive whose central directory lists path, NULL when none does. */
+static const char *listed_in(const gn_pak *p, const char *path)
+{
+    uint32_t crc;
+    for (uint32_t i = p->archives; i-- > 0;)
+        if (gn_zip_index_crc(p->index[i], path, &crc)) return p->paths[i];
+    return NULL;
+}
+
+/* PhysicsFS says a file whose local header is broken does not exist; the central directory
+ * still lists it, and the read then says what is wrong with it. */
+int gn_pak_exists(gn_pak *p, const char *path)
+{
+    return p && gn_pak_owner == p && (PHYSFS_exists(path) || listed_in(p, path));
+}
 
 const char *gn_pak_origin(gn_pak *p, const char *path)
 {
     const char *dir = p && gn_pak_owner == p ? PHYSFS_getRealDir(path) : NULL;
+    if (!dir && p && gn_pak_owner == p) dir = listed_in(p, path);
     return dir ? dir : "?";
 }
 
@@ -182,7 +197,8 @@ gn_result gn_pak_read(gn_pak *p, const char *path, size_t cap, uint8_t **data, s
     if (!f) {
         PHYSFS_ErrorCode code = PHYSFS_getLastErrorCode();
         const char *archive = PHYSFS_getRealDir(path);
-        if (code == PHYSFS_ERR_NOT_FOUND)
+        if (!archive) archive = listed_in(p, path);
+        if (code == PHYSFS_ERR_NOT_FOUND && !archive)
             return gn_fail(err, GN_ERROR_IO, "%s: not in the %u archives of %s", path, p->archives,
                            p->folder);
         if (code == PHYSFS_ERR_NOT_A_FILE)
@@ -211,9 +227,10 @@ gn_result gn_pak_read(gn_pak *p, const char *path, size_t cap, uint8_t **data, s
     PHYSFS_close(f);
     gn_result res = GN_OK;
     if (got != len)
-        res = gn_fail(err, GN_ERROR_BAD_DATA, "%s: %s: read %lld of %lld bytes (%s; a corrupted archive)",
+        res = gn_fail(err, GN_ERROR_BAD_DATA, "%s: %s: read %lld of %lld bytes (%s%s): a corrupted archive",
                       archive, path, (long long)(got < 0 ? 0 : got), (long long)len,
-                      code == PHYSFS_ERR_OK ? "the data ends early" : physfs_reason(code));
+                      code == PHYSFS_ERR_OK ? "the data ends early" : "PhysicsFS: ",
+                      code == PHYSFS_ERR_OK ? "" : physfs_reason(code));
     if (!res) res = check_crc(p, path, buf, (size_t)len, err);
     if (res) {
         free(buf);
