@@ -11,7 +11,8 @@
  *   - every byte of a deflated entry's stream with a bit flipped in turn: each read fails or
  *     gives the original bytes, never other data;
  *   - broken central directories, counts past the file, counts over the cap: each archive is
- *     refused when mounted, one line naming it and the fault. */
+ *     refused when mounted, one line naming it and the fault;
+ *   - a map the scene refuses: the message names the archive and the entry (or the file). */
 #define _POSIX_C_SOURCE 200809L /* mkdir */
 #include "base/crc32.h"
 #include "formats/pak.h"
@@ -412,6 +413,46 @@ static int test_refusals(void)
     return failed;
 }
 
+/* A map the scene refuses (a vertex at 3e30 units, beyond the scene's cap): the message, which
+ * the scene's check starts with the mesh, names the map, in an archive and as a file. */
+static int test_map_named(void)
+{
+    tmap m;
+    tm_build(&m, 16.0f);
+    tm_f32(&m, 10, 0, 0, 3e30f);
+    size_t size = 0;
+    uint8_t *map = tm_serialize(&m, &size);
+    tm_free(&m);
+    zw_entry e = {"maps/x.bsp", map, size, 0};
+    zw_zip z = zw_build(&e, 1, false);
+    char dir[512], path[600], file[600], want[700];
+    int bad = zw_write(&z, z.n, case_path("far_vertex", dir, path));
+    snprintf(file, sizeof file, "%s/far.bsp", dir);
+    FILE *f = fopen(file, "wb");
+    bad |= !f || fwrite(map, 1, size, f) != size;
+    if (f) bad |= fclose(f) != 0;
+    free(z.p);
+    free(map);
+    CHECK(!bad, "cannot write %s or %s", path, file);
+    static load_trial t;
+    load_map(dir, &t);
+    printf("far_vertex: %s\n", t.err.message);
+    snprintf(want, sizeof want, "%s: maps/x.bsp: mesh '", path);
+    CHECK(t.res == GN_ERROR_BAD_DATA && strncmp(t.err.message, want, strlen(want)) == 0 &&
+              strstr(t.err.message, "beyond"),
+          "result %d, '%s'; expected '%s...beyond...'", (int)t.res, t.err.message, want);
+    gn_load_desc ld = {.path = file, .log = capture, .log_user = &t.log};
+    gn_scene *s = NULL;
+    gn_error err = {0};
+    gn_result r = gn_scene_load(&ld, &s, &err);
+    gn_scene_destroy(s);
+    printf("far_vertex: %s\n", err.message);
+    snprintf(want, sizeof want, "%s: mesh '", file);
+    CHECK(r == GN_ERROR_BAD_DATA && strncmp(err.message, want, strlen(want)) == 0,
+          "result %d, '%s'; expected '%s...'", (int)r, err.message, want);
+    return 0;
+}
+
 int main(void)
 {
     int failed = test_crc32();
@@ -419,5 +460,6 @@ int main(void)
     failed |= test_stored_flip();
     failed |= test_deflate_sweep();
     failed |= test_refusals();
+    failed |= test_map_named();
     return failed;
 }
