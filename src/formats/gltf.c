@@ -3,6 +3,7 @@
 #include "formats/gltf.h"
 
 #include "base/error.h"
+#include "base/file.h"
 #include "base/gmath.h"
 #include "formats/gltf_check.h"
 #include "formats/gltf_ctx.h"
@@ -11,6 +12,7 @@
 #include <assimp/postprocess.h>
 #include <assimp/version.h>
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -287,8 +289,10 @@ gn_result gn_gltf_convert(gn_scene *s, const struct aiScene *ai, const char *bas
         c.dir = dir;
     }
     gn_result r = GN_OK;
-    if (ai->mFlags & AI_SCENE_FLAGS_INCOMPLETE) {
-        r = gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: the import is incomplete", c.name);
+    if (ai->mFlags & AI_SCENE_FLAGS_INCOMPLETE) { /* assimp's glTF reader sets it for a file without meshes */
+        r = ai->mNumMeshes
+                ? gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: assimp marked the import incomplete", c.name)
+                : gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: no meshes: nothing to draw", c.name);
     } else if (!ai->mRootNode) {
         r = gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: no root node", c.name);
     } else if (ai->mNumMeshes > GN_GLTF_MAX_MESHES || (ai->mNumMeshes && !ai->mMeshes)) {
@@ -373,11 +377,15 @@ gn_result gn_gltf_load(gn_scene *s, const char *path, const gn_gltf_desc *d, gn_
     for (int i = 0; dot && dot[i] && i < 7; i++) ext[i] = (char)tolower((unsigned char)dot[i]);
     if (strcmp(ext, ".gltf") != 0 && strcmp(ext, ".glb") != 0)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: not a .gltf or .glb file", path);
-    /* Checked here so a missing file is GN_ERROR_IO and a huge one never reaches assimp. */
+    /* Checked here so a missing file is GN_ERROR_IO and a huge one never reaches assimp. The
+     * size is stat's, of a regular file: fopen of a folder succeeds on Linux and ftell then
+     * gives 9223372036854775807, once printed as the folder's size. */
+    uint64_t file_size = 0;
+    gn_result r = gn_file_check_regular(path, &file_size, err);
+    if (r) return r;
     FILE *f = fopen(path, "rb");
-    if (!f) return gn_fail(err, GN_ERROR_IO, "%s: cannot open the file", path);
-    long long size = -1;
-    if (fseek(f, 0, SEEK_END) == 0) size = ftell(f);
+    if (!f) return gn_fail(err, GN_ERROR_IO, "%s: cannot open the file: %s", path, strerror(errno));
+    long long size = (long long)file_size;
     /* The header and, for a small JSON chunk, the binary chunk's header: enough to check
      * every length assimp will allocate by (gn_gltf_check_head). */
     static const size_t head_cap = 64u << 10;
@@ -385,10 +393,7 @@ gn_result gn_gltf_load(gn_scene *s, const char *path, const gn_gltf_desc *d, gn_
     size_t head_len = 0;
     if (head && size > 0 && fseek(f, 0, SEEK_SET) == 0) head_len = fread(head, 1, head_cap, f);
     fclose(f);
-    gn_result r = GN_OK;
-    if (size < 0)
-        r = gn_fail(err, GN_ERROR_IO, "%s: cannot read the file's size", path);
-    else if ((unsigned long long)size > GN_GLTF_MAX_FILE_BYTES)
+    if ((unsigned long long)size > GN_GLTF_MAX_FILE_BYTES)
         r = gn_fail(err, GN_ERROR_BAD_DATA, "%s: %lld bytes, more than the cap of %llu", path, size,
                     GN_GLTF_MAX_FILE_BYTES);
     else if (!head)
@@ -397,13 +402,36 @@ gn_result gn_gltf_load(gn_scene *s, const char *path, const gn_gltf_desc *d, gn_
         r = gn_fail(err, GN_ERROR_BAD_DATA, "%s: %lld bytes is too short for glTF", path, size);
     else
         r = gn_gltf_check_head(head, head_len, (uint64_t)size, path, err);
+    /* assimp picks its reader by the extension: binary glTF named .gltf (or JSON named .glb)
+     * would end in its "No suitable reader found" */
+    bool binary = head && head_len >= 4 && memcmp(head, "glTF", 4) == 0;
+    if (r == GN_OK && binary && strcmp(ext, ".gltf") == 0)
+        r = gn_fail(err, GN_ERROR_BAD_DATA,
+                    "%s: binary glTF (\"glTF\" at byte 0) in a file named .gltf: gnomon reads .gltf as JSON "
+                    "text and .glb as binary glTF; rename it .glb",
+                    path);
+    else if (r == GN_OK && !binary && strcmp(ext, ".glb") == 0)
+        r = gn_fail(
+            err, GN_ERROR_BAD_DATA,
+            "%s: JSON text in a file named .glb: gnomon reads .glb as binary glTF (\"glTF\" at byte 0) "
+            "and .gltf as JSON text; rename it .gltf",
+            path);
     free(head);
     /* Only a file that passes gnomon's own validation reaches assimp (gltf_check.h). */
     if (r == GN_OK) r = gn_gltf_check(path, err);
     if (r != GN_OK) return r;
 
     const struct aiScene *ai = aiImportFile(path, gn_gltf_import_flags());
-    if (!ai) return gn_fail(err, GN_ERROR_BAD_DATA, "%s: assimp: %s", path, aiGetErrorString());
+    if (!ai) {
+        /* assimp's own words name no format when its glTF reader turned the file down */
+        const char *why = aiGetErrorString();
+        if (!why || !*why || strstr(why, "No suitable reader"))
+            return gn_fail(err, GN_ERROR_BAD_DATA,
+                           "%s: assimp's glTF 2.0 reader does not take it: not glTF 2.0 as gnomon reads it "
+                           "(.gltf JSON text, .glb binary glTF)",
+                           path);
+        return gn_fail(err, GN_ERROR_BAD_DATA, "%s: assimp: %s", path, why);
+    }
     char dir[4096];
     const char *slash = strrchr(path, '/');
     if (slash)

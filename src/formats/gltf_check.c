@@ -11,6 +11,7 @@
 #include "formats/gltf.h"
 
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -654,10 +655,18 @@ static gn_result gn_check_json(gn_check *c, const char *json, size_t len)
 {
     gn_result r = gn_json_depth(c, json, len);
     if (r != GN_OK) return r;
-    cJSON *root = cJSON_ParseWithLength(json, len);
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithLengthOpts(json, len, &end, false);
     if (!root)
         return gn_bad(c, "not valid JSON (near byte %td)",
                       cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() - json : (ptrdiff_t)0);
+    /* assimp's JSON reader refuses anything after the value but whitespace (a .glb's chunk may
+     * be padded with NULs, where its string ends); cJSON stops at the value's end */
+    while (end && end < json + len && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n')) end++;
+    if (end && end < json + len && *end != '\0') {
+        cJSON_Delete(root);
+        return gn_bad(c, "not valid JSON: text after the JSON value (byte %td)", end - json);
+    }
     const cJSON *asset = cJSON_GetObjectItemCaseSensitive(root, "asset");
     const cJSON *version = asset ? cJSON_GetObjectItemCaseSensitive(asset, "version") : NULL;
     int scene;
@@ -764,7 +773,7 @@ gn_result gn_gltf_check(const char *path, gn_error *err)
     gn_result regular = gn_file_check_regular(path, &file_size, err);
     if (regular) return regular;
     FILE *f = fopen(path, "rb");
-    if (!f) return gn_fail(err, GN_ERROR_IO, "%s: cannot open the file", path);
+    if (!f) return gn_fail(err, GN_ERROR_IO, "%s: cannot open the file: %s", path, strerror(errno));
     unsigned long long size = (unsigned long long)file_size;
     unsigned char head[20] = {0};
     size_t got = fread(head, 1, sizeof head, f);

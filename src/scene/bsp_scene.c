@@ -92,7 +92,14 @@ static gn_result decode_image(image_cache *c, gn_scene *s, const char *path, con
     *id = 0;
     uint8_t *data;
     size_t size;
-    if (gn_pak_read(c->pak, path, GN_BSP_MAX_TEXTURE, &data, &size, NULL)) return GN_OK;
+    gn_error read_err = {0};
+    if (gn_pak_read(c->pak, path, GN_BSP_MAX_TEXTURE, &data, &size, &read_err)) {
+        /* a corrupted archive (CRC), an image over the file cap: not used, and said so */
+        char line[sizeof read_err.message + 32];
+        snprintf(line, sizeof line, "%s; skipped (drawn as a checker)", read_err.message);
+        warn(c->desc, line);
+        return GN_OK;
+    }
     int w = 0, h = 0, n = 0;
     gn_result res = GN_OK;
     bool known = size <= (size_t)INT32_MAX && stbi_info_from_memory(data, (int)size, &w, &h, &n);
@@ -224,6 +231,19 @@ static gn_result add_map_lights(gn_scene *s, const gn_bsp *b, float scale, gn_er
     return res;
 }
 
+/* A failure's message names the map: the scene's own checks (gn_scene_add_mesh refusing a
+ * vertex beyond the scene's cap) name only the mesh. The map's messages use its name cut to
+ * the length gn_bsp keeps, so a prefix of that length counts. */
+static void name_error(gn_error *err, const char *name)
+{
+    if (!err) return;
+    size_t n = strlen(name), kept = sizeof(((gn_bsp *)0)->name) - 1;
+    if (strncmp(err->message, name, n < kept ? n : kept) == 0) return;
+    char msg[sizeof err->message];
+    snprintf(msg, sizeof msg, "%s: %s", name, err->message);
+    memcpy(err->message, msg, sizeof msg);
+}
+
 gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, const char *name, gn_pak *pak,
                              const gn_load_desc *d, gn_error *err)
 {
@@ -322,6 +342,7 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
     }
     if (res) {
         gn_world_free(w);
+        name_error(err, name);
         return res;
     }
     /* objects without a lightmap take their light from the grid, now that the map is there */

@@ -6,6 +6,7 @@
 #include "scene/gltf_scene.h"
 #include "scene/scene.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,14 +26,17 @@ static gn_result read_file(const char *path, size_t cap, uint8_t **data, size_t 
     gn_result r = gn_file_check_regular(path, &bytes, err); /* a FIFO would block fopen */
     if (r) return r;
     if (bytes > cap)
-        return gn_fail(err, GN_ERROR_BAD_DATA, "%s: size %llu outside 0..%zu", path,
+        return gn_fail(err, GN_ERROR_BAD_DATA, "%s: %llu bytes, over the cap of %zu", path,
                        (unsigned long long)bytes, cap);
     FILE *f = fopen(path, "rb");
-    if (!f) return gn_fail(err, GN_ERROR_IO, "%s: cannot open the file", path);
+    if (!f) return gn_fail(err, GN_ERROR_IO, "%s: cannot open the file: %s", path, strerror(errno));
     long len = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
     if (len < 0 || (unsigned long)len > cap) {
+        int e = errno;
         fclose(f);
-        return gn_fail(err, GN_ERROR_BAD_DATA, "%s: size %ld outside 0..%zu", path, len, cap);
+        errno = e;
+        if (len < 0) return gn_fail(err, GN_ERROR_IO, "%s: cannot read its size: %s", path, strerror(errno));
+        return gn_fail(err, GN_ERROR_IO, "%s: grew past the cap of %zu while it was read", path, cap);
     }
     rewind(f);
     *data = malloc((size_t)len + 1);
@@ -54,17 +58,24 @@ static gn_result load_bsp(gn_scene *s, const gn_load_desc *d, gn_error *err)
     if (res) return res;
     uint8_t *data = NULL;
     size_t size = 0;
-    char inner[256];
+    char inner[256], name[1024];
+    snprintf(name, sizeof name, "%s", d->path);
     if (ends_with(d->path, ".bsp")) {
         res = read_file(d->path, GN_LOAD_MAX_BSP, &data, &size, err);
+    } else if (pak && snprintf(inner, sizeof inner, "maps/%s.bsp", d->path) >= (int)sizeof inner) {
+        res = gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%.200s...: the map name is too long", d->path);
+    } else if (pak && !gn_pak_exists(pak, inner)) {
+        res = gn_fail(err, GN_ERROR_IO, "%s: no map %s in the %u archives of %s", d->path, inner,
+                      gn_pak_archive_count(pak), d->paks);
     } else if (pak) {
-        snprintf(inner, sizeof inner, "maps/%s.bsp", d->path);
+        /* the map's messages name the file: its archive and its path inside */
+        snprintf(name, sizeof name, "%s: %s", gn_pak_origin(pak, inner), inner);
         res = gn_pak_read(pak, inner, GN_LOAD_MAX_BSP, &data, &size, err);
     } else {
         res = gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
                       "%s: not a .gltf, .glb or .bsp file, and no archives (paks) to find a map in", d->path);
     }
-    if (!res) res = gn_bsp_scene_build(s, data, size, d->path, pak, d, err);
+    if (!res) res = gn_bsp_scene_build(s, data, size, name, pak, d, err);
     free(data);
     gn_pak_close(pak);
     return res;

@@ -268,7 +268,8 @@ static int test_budget(void)
     CHECK(!run_map(GN_TEST_TMP "/budget_paks", N, "textures/cap/i", 1, img, N, &t), "no archive");
     printf("budget: %.3f s, result %d: %s\n", t.seconds, (int)t.res, t.err.message);
     CHECK(t.res == GN_ERROR_BAD_DATA, "17 images of 64 MiB loaded (result %d)", (int)t.res);
-    CHECK(strstr(t.err.message, "test: the map's images decode to over 1024 MiB") &&
+    CHECK(strstr(t.err.message,
+                 "budget_paks/test.pk3: maps/test.bsp: the map's images decode to over 1024 MiB") &&
               strstr(t.err.message, "1088 MiB with textures/cap/i16.png"),
           "the error does not name the map and the total: %s", t.err.message);
     CHECK(t.seconds < 2.0, "the refusal took %.2f s", t.seconds);
