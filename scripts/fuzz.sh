@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (clang, ASan + UBSan) in build-fuzz/ and runs each for
+# Builds the libFuzzer targets (fuzz_bsp, fuzz_gltf, fuzz_zip) (clang, ASan + UBSan) in build-fuzz/ and runs each for
 # FUZZ_SECONDS (default 20) from a seed corpus made here; any crash, sanitizer report, leak,
 # input over 10 s or over 4 GB fails it. Long runs: FUZZ_SECONDS=1800 FUZZ_JOBS=N
 # scripts/fuzz.sh (docs/RELIABILITY.md records them). The corpora grow in build-fuzz/corpus/.
 #   bsp:  the malformed-map corpus (unit_bsp_corpus: the synthetic map with patches, and 114
 #         variants that each break one rule)
+#   zip:  small stored, deflated and ZIP64 .pk3s written here with python3's zipfile
 #   gltf: gltf_bad_gen.py's files (sparse accessors valid and not, deep nodes and JSON, ...)
 #         and the self-contained samples of assimp-testmodels (.glb and embedded .gltf)
 set -euo pipefail
@@ -13,15 +14,27 @@ secs="${FUZZ_SECONDS:-20}"
 jobs="${FUZZ_JOBS:-1}"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DGN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGN_WITH_EMBREE=OFF -DGN_WITH_VIEWER=OFF >/dev/null
-ninja -C build-fuzz fuzz_bsp fuzz_gltf unit_bsp_corpus
+ninja -C build-fuzz fuzz_bsp fuzz_gltf fuzz_zip unit_bsp_corpus
 corpus=build-fuzz/corpus
-mkdir -p "$corpus/bsp" "$corpus/gltf" "$corpus/gltf_seed"
+mkdir -p "$corpus/bsp" "$corpus/gltf" "$corpus/gltf_seed" "$corpus/zip"
 build-fuzz/tests/unit/unit_bsp_corpus "$corpus/bsp" >/dev/null
 python3 tests/scene/gltf_bad_gen.py "$corpus/gltf_seed" >/dev/null
 # a seed that names an external file is refused at once without a folder (fuzz_gltf.c): only
 # self-contained samples are worth seeding
 find /usr/share/assimp/models/glTF2 -type f \( -name '*.glb' -o -name '*Embedded*.gltf' \) -size -256k \
   -exec cp -n {} "$corpus/gltf_seed/" \; 2>/dev/null || true
+python3 - "$corpus/zip" <<'PY'
+import io, os, sys, zipfile
+out = sys.argv[1]
+for name, method in (("stored", zipfile.ZIP_STORED), ("deflated", zipfile.ZIP_DEFLATED)):
+    with zipfile.ZipFile(os.path.join(out, name + ".pk3"), "w", method) as z:
+        z.writestr("maps/x.bsp", b"IBSP" + bytes(60))
+        z.writestr("textures/a/b.tga", bytes(range(256)) * 4)
+        z.writestr("scripts/", b"")
+with zipfile.ZipFile(os.path.join(out, "zip64.pk3"), "w", zipfile.ZIP_STORED, allowZip64=True) as z:
+    with z.open("maps/x.bsp", "w", force_zip64=True) as f:
+        f.write(b"IBSP" + bytes(60))
+PY
 export ASAN_OPTIONS="detect_leaks=1"
 export LSAN_OPTIONS="suppressions=$PWD/tests/sanitize/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
@@ -40,3 +53,4 @@ run() { # target, corpus dirs...
 }
 run fuzz_bsp "$corpus/bsp"
 run fuzz_gltf "$corpus/gltf" "$corpus/gltf_seed"
+run fuzz_zip "$corpus/zip"

@@ -56,6 +56,12 @@ typedef struct gn_check {
     const char *base_dir; /* relative URIs; NULL: embedded data only */
     gn_error *err;
     long long bin_len; /* a .glb's BIN chunk; -1: none */
+    /* Where the BIN chunk's bytes are: in memory (gn_gltf_check_memory), or at bin_at in the
+     * file glb_path (gn_gltf_check), read only when an index buffer needs checking. */
+    const unsigned char *bin;
+    const char *glb_path;
+    unsigned long long bin_at;
+    unsigned char **buffer_bytes; /* each buffer's bytes once loaded (owned unless the BIN in memory) */
     gn_jarr arr[GN_ARR_COUNT];
     double *buffer_len, *view_len, *view_stride; /* stride 0: tightly packed */
     int *parent;                                 /* each node's, filled by gn_set_parent; -1: a root */
@@ -368,6 +374,120 @@ static gn_result gn_check_attributes(gn_check *c, const cJSON *obj, const char *
     return GN_OK;
 }
 
+static uint32_t gn_le32(const unsigned char *p);
+
+static int gn_base64_value(unsigned char ch)
+{
+    if (ch >= 'A' && ch <= 'Z') return ch - 'A';
+    if (ch >= 'a' && ch <= 'z') return ch - 'a' + 26;
+    if (ch >= '0' && ch <= '9') return ch - '0' + 52;
+    if (ch == '+' || ch == '-') return 62;
+    if (ch == '/' || ch == '_') return 63;
+    return -1;
+}
+
+/* Decodes up to n bytes of a base64 data: URI into out; the bytes decoded. */
+static size_t gn_base64_decode(const char *uri, unsigned char *out, size_t n)
+{
+    const char *p = strchr(uri, ',');
+    size_t got = 0;
+    uint32_t acc = 0;
+    int bits = 0;
+    for (p = p ? p + 1 : uri + strlen(uri); *p && got < n; p++) {
+        int v = gn_base64_value((unsigned char)*p);
+        if (v < 0) break; /* '=' padding or the end */
+        acc = acc << 6 | (uint32_t)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[got++] = (unsigned char)(acc >> bits);
+        }
+    }
+    return got;
+}
+
+/* Buffer i's first byteLength bytes (checked against their source by gn_check_buffer), loaded
+ * once: the .glb's BIN chunk, a data: URI decoded, or an external file read. NULL with the
+ * error set when they cannot be had. */
+static const unsigned char *gn_buffer_data(gn_check *c, int i)
+{
+    if (c->buffer_bytes[i]) return c->buffer_bytes[i];
+    const cJSON *b = c->arr[GN_ARR_BUFFERS].at[i], *uri = cJSON_GetObjectItemCaseSensitive(b, "uri");
+    size_t len = (size_t)c->buffer_len[i];
+    if (!uri && c->bin) return c->bin; /* gn_check_buffer: only buffer 0, within the chunk */
+    unsigned char *data = malloc(len ? len : 1);
+    if (!data) {
+        gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for buffers[%d] (%zu bytes)", c->name, i,
+                len);
+        return NULL;
+    }
+    char path[4096];
+    const char *from = NULL;
+    if (!uri) {
+        from = c->glb_path;
+    } else if (strncmp(uri->valuestring, "data:", 5) == 0) {
+        if (gn_base64_decode(uri->valuestring, data, len) != len) {
+            free(data);
+            gn_bad(c, "buffers[%d]: its data: URI decodes to fewer than %zu bytes", i, len);
+            return NULL;
+        }
+    } else if (gn_uri_path(c, uri->valuestring, path, sizeof path)) {
+        from = path;
+    }
+    if (from) {
+        FILE *f = fopen(from, "rb");
+        bool ok =
+            f && fseek(f, uri ? 0L : (long)(c->bin_at + 8), SEEK_SET) == 0 && fread(data, 1, len, f) == len;
+        if (f) fclose(f);
+        if (!ok) {
+            free(data);
+            gn_fail(c->err, GN_ERROR_IO, "%s: buffers[%d]: cannot read %zu bytes of %s", c->name, i, len,
+                    from);
+            return NULL;
+        }
+    }
+    c->buffer_bytes[i] = data;
+    return data;
+}
+
+/* Every index of a primitive against its vertex count. assimp 5.2 checks triangles' indices
+ * but not those of points and lines: an index past the vertices of a LINE_LOOP crashed it
+ * (found by fuzz_gltf). Sparse index accessors are refused rather than patched here. */
+static gn_result gn_check_index_values(gn_check *c, int idx, const cJSON *attrs, const char *what)
+{
+    const cJSON *pos = cJSON_GetObjectItemCaseSensitive(attrs, "POSITION");
+    double pi = 0, vertices = 0, count = 0, type = 0, acc_off = 0, view_off = 0, view = 0, buffer = 0;
+    if (!pos || !gn_json_int(pos, &pi)) return GN_OK; /* no positions: nothing is drawn */
+    gn_json_int(cJSON_GetObjectItemCaseSensitive(c->arr[GN_ARR_ACCESSORS].at[(int)pi], "count"), &vertices);
+    const cJSON *ia = c->arr[GN_ARR_ACCESSORS].at[idx];
+    if (cJSON_GetObjectItemCaseSensitive(ia, "sparse"))
+        return gn_bad(c, "%s: indices accessors[%d] is sparse (not supported for indices)", what, idx);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(ia, "bufferView");
+    if (!v || !gn_json_int(v, &view)) return GN_OK; /* all zeros */
+    gn_json_int(cJSON_GetObjectItemCaseSensitive(ia, "count"), &count);
+    gn_json_int(cJSON_GetObjectItemCaseSensitive(ia, "componentType"), &type);
+    const cJSON *ao = cJSON_GetObjectItemCaseSensitive(ia, "byteOffset");
+    if (ao) gn_json_int(ao, &acc_off);
+    const cJSON *bv = c->arr[GN_ARR_VIEWS].at[(int)view];
+    gn_json_int(cJSON_GetObjectItemCaseSensitive(bv, "buffer"), &buffer);
+    const cJSON *vo = cJSON_GetObjectItemCaseSensitive(bv, "byteOffset");
+    if (vo) gn_json_int(vo, &view_off);
+    const unsigned char *data = gn_buffer_data(c, (int)buffer);
+    if (!data) return c->err ? c->err->code : GN_ERROR_BAD_DATA;
+    /* gn_check_accessor has held the accessor within its view and the view within its buffer */
+    const unsigned char *p = data + (size_t)view_off + (size_t)acc_off;
+    int bytes = gn_component_bytes(type, true);
+    size_t stride = c->view_stride[(int)view] > 0 ? (size_t)c->view_stride[(int)view] : (size_t)bytes;
+    for (size_t k = 0; k < (size_t)count; k++, p += stride) {
+        uint32_t value = bytes == 1 ? p[0] : bytes == 2 ? (uint32_t)(p[0] | p[1] << 8) : gn_le32(p);
+        if ((double)value >= vertices)
+            return gn_bad(
+                c, "%s: index %u (element %zu of accessors[%d]) is past the %.0f vertices of accessors[%.0f]",
+                what, value, k, idx, vertices, pi);
+    }
+    return GN_OK;
+}
+
 static gn_result gn_check_meshes(gn_check *c)
 {
     for (int i = 0; i < c->arr[GN_ARR_MESHES].n; i++) {
@@ -391,6 +511,21 @@ static gn_result gn_check_meshes(gn_check *c)
             if (r == GN_OK) r = gn_get_index(c, p, "material", GN_ARR_MATERIALS, false, what, &mat);
             if (r == GN_OK) r = gn_get_int(c, p, "mode", 4, 0, 6, what, &mode);
             if (r != GN_OK) return r;
+            /* assimp 5.2 sizes a primitive's faces from its element count without checking it:
+             * a TRIANGLE_STRIP with no POSITION (0 vertices, 0 - 2 faces) asked for 64 GB
+             * (found by fuzz_gltf). So: positions are required (nothing is drawn without them),
+             * and each mode gets the elements its first face needs. */
+            const cJSON *pos = cJSON_GetObjectItemCaseSensitive(attrs, "POSITION");
+            if (!pos) return gn_bad(c, "%s: no POSITION attribute", what);
+            static const int min_elements[7] = {1, 2, 2, 2, 3, 3, 3};
+            double elements = 0, pi = 0;
+            gn_json_int(pos, &pi);
+            gn_json_int(cJSON_GetObjectItemCaseSensitive(
+                            c->arr[GN_ARR_ACCESSORS].at[idx >= 0 ? idx : (int)pi], "count"),
+                        &elements);
+            if (elements < min_elements[(int)mode])
+                return gn_bad(c, "%s: %.0f %s for mode %.0f, which needs at least %d", what, elements,
+                              idx >= 0 ? "indices" : "vertices", mode, min_elements[(int)mode]);
             if (idx >= 0) {
                 const cJSON *ia = c->arr[GN_ARR_ACCESSORS].at[idx];
                 double t = 0;
@@ -399,6 +534,7 @@ static gn_result gn_check_meshes(gn_check *c)
                     !gn_component_bytes(t, true))
                     return gn_bad(c, "%s: indices accessors[%d] is not SCALAR UNSIGNED_BYTE, _SHORT or _INT",
                                   what, idx);
+                if ((r = gn_check_index_values(c, idx, attrs, what)) != GN_OK) return r;
             }
             const cJSON *targets = cJSON_GetObjectItemCaseSensitive(p, "targets"), *t;
             if (targets && !cJSON_IsArray(targets)) return gn_bad(c, "%s: \"targets\" is not an array", what);
@@ -583,6 +719,20 @@ static gn_result gn_check_textures(gn_check *c)
         snprintf(what, sizeof what, "images[%d]", i);
         int view;
         r = gn_get_index(c, im, "bufferView", GN_ARR_VIEWS, false, what, &view);
+        /* A media type "type/subtype": the spec lists image/png and image/jpeg, real files also
+         * carry others (Sponza's image/vnd-ms.dds, with a uri). assimp 5.2 takes what follows
+         * the '/' without checking that there is one: "imagXg" crashed it (found by fuzz_gltf). */
+        const cJSON *mime = cJSON_GetObjectItemCaseSensitive(im, "mimeType");
+        if (r == GN_OK && mime && !cJSON_IsString(mime))
+            r = gn_bad(c, "%s: \"mimeType\" is not a string", what);
+        else if (r == GN_OK && mime) {
+            const char *slash = strchr(mime->valuestring, '/');
+            if (!slash || slash == mime->valuestring || !slash[1])
+                r = gn_bad(c, "%s: \"mimeType\" \"%.40s\" is not a media type (type/subtype, e.g. image/png)",
+                           what, mime->valuestring);
+        }
+        if (r == GN_OK && view >= 0 && !mime)
+            r = gn_bad(c, "%s: an image in a bufferView needs a \"mimeType\"", what);
         if (r != GN_OK || !uri) continue;
         if (!cJSON_IsString(uri))
             r = gn_bad(c, "%s: \"uri\" is not a string", what);
@@ -681,7 +831,8 @@ static gn_result gn_check_json(gn_check *c, const char *json, size_t len)
         c->buffer_len = calloc(nb, sizeof *c->buffer_len);
         c->view_len = calloc(nv, sizeof *c->view_len);
         c->view_stride = calloc(nv, sizeof *c->view_stride);
-        if (!c->buffer_len || !c->view_len || !c->view_stride)
+        c->buffer_bytes = calloc(nb, sizeof *c->buffer_bytes);
+        if (!c->buffer_len || !c->view_len || !c->view_stride || !c->buffer_bytes)
             r = gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", c->name);
     }
     if (r == GN_OK) r = gn_check_each(c, GN_ARR_BUFFERS, gn_check_buffer);
@@ -694,6 +845,9 @@ static gn_result gn_check_json(gn_check *c, const char *json, size_t len)
     if (r == GN_OK) r = gn_check_animations(c);
     if (r == GN_OK) r = gn_get_index(c, root, "scene", GN_ARR_SCENES, false, "the file", &scene);
     for (int a = 0; a < GN_ARR_COUNT; a++) free(c->arr[a].at);
+    for (int b = 0; c->buffer_bytes && b < c->arr[GN_ARR_BUFFERS].n; b++)
+        if (c->buffer_bytes[b] != c->bin) free(c->buffer_bytes[b]);
+    free(c->buffer_bytes);
     free(c->buffer_len), free(c->view_len), free(c->view_stride);
     cJSON_Delete(root);
     return r;
@@ -757,6 +911,7 @@ gn_result gn_gltf_check_memory(const unsigned char *data, size_t size, const cha
     unsigned long long at = 20 + ((json + 3ull) & ~3ull);
     if (r == GN_OK)
         r = gn_check_glb_bin(&c, at < size ? data + at : data, at < size ? size - at : 0, at, size);
+    if (r == GN_OK && c.bin_len >= 0) c.bin = data + at + 8;
     return r == GN_OK ? gn_check_json(&c, (const char *)data + 20, json) : r;
 }
 
@@ -796,6 +951,8 @@ gn_result gn_gltf_check(const char *path, gn_error *err)
         unsigned char bin[8] = {0};
         size_t have = at < size && fseek(f, (long)at, SEEK_SET) == 0 ? fread(bin, 1, sizeof bin, f) : 0;
         r = gn_check_glb_bin(&c, bin, have, at, size);
+        c.glb_path = path;
+        c.bin_at = at;
     }
     fclose(f);
     if (r == GN_OK) r = gn_check_json(&c, json, json_len);

@@ -85,6 +85,53 @@ case("sparse_values_past.gltf", "accessors[3].sparse.values: reads bytes 4000..4
 case("sparse_indices_past.gltf", "accessors[3].sparse.indices: reads bytes 1000..1002 of bufferViews[2]",
      sparse({"indices": {**IDX, "byteOffset": 1000}, "values": VAL}))
 
+
+# Found by fuzz_gltf: an image's mimeType without a '/' crashed assimp 5.2 (strcmp on pointer 1).
+def mime(m):
+    def edit(g):
+        g["images"] = [{"bufferView": 0, **({"mimeType": m} if m is not None else {})}]
+    return edit
+
+
+case("image_mime_no_slash.gltf", 'images[0]: "mimeType" "imagXXXXg" is not a media type', mime("imagXXXXg"))
+case("image_mime_slash_last.gltf", 'images[0]: "mimeType" "image/" is not a media type', mime("image/"))
+case("image_mime_number.gltf", 'images[0]: "mimeType" is not a string', mime(7))
+case("image_view_no_mime.gltf", 'images[0]: an image in a bufferView needs a "mimeType"', mime(None))
+
+# Found by fuzz_gltf: an index past the vertices of a LINE_LOOP crashed assimp 5.2 (it checks
+# only triangles' indices). BIN's pad u16 after the 3 indices is 0; a u16 view over the uvs' first
+# float 0.0 and 1.0f (0x3f80) reads index 16256 of 3.
+def bad_line_index(g):
+    g["bufferViews"].append({"buffer": 0, "byteOffset": 36, "byteLength": 8})
+    g["accessors"].append({"bufferView": 3, "componentType": 5123, "count": 4, "type": "SCALAR"})
+    g["meshes"][0]["primitives"][0]["indices"] = 3
+    g["meshes"][0]["primitives"][0]["mode"] = 2
+
+
+case("line_loop_index_past.gltf", "meshes[0].primitives[0]: index 16256 (element 3 of accessors[3]) is past the 3 vertices",
+     bad_line_index)
+emit("glb_index_past.glb", "BAD_DATA", "index 16256 (element 3 of accessors[3]) is past the 3 vertices",
+     glb({**{k: v for k, v in BASE.items() if k not in ("buffers",)}, "buffers": [{"byteLength": 68}],
+          "bufferViews": BASE["bufferViews"] + [{"buffer": 0, "byteOffset": 36, "byteLength": 8}],
+          "accessors": BASE["accessors"] + [{"bufferView": 3, "componentType": 5123, "count": 4, "type": "SCALAR"}],
+          "meshes": [{"primitives": [{"attributes": {"POSITION": 0}, "indices": 3}]}]}, BIN))
+
+# Found by fuzz_gltf: a TRIANGLE_STRIP without POSITION made assimp 5.2 ask for 64 GB (0 - 2 faces).
+def strip(attrs, count=None):
+    def edit(g):
+        prim = g["meshes"][0]["primitives"][0]
+        prim["mode"] = 5
+        del prim["indices"]
+        prim["attributes"] = attrs
+        if count is not None:
+            g["accessors"][0]["count"] = count
+    return edit
+
+
+case("strip_no_position.gltf", 'meshes[0].primitives[0]: no POSITION attribute', strip({"TEXCOORD_0": 1}))
+case("strip_two_vertices.gltf", "meshes[0].primitives[0]: 2 vertices for mode 5, which needs at least 3",
+     strip({"POSITION": 0}, 2))
+
 case("sparse_ok.gltf", "", sparse({"indices": IDX, "values": VAL}), "OK")  # a valid sparse accessor (a fuzz seed)
 # Index 1065353216 (the bits of 1.0f read as a u32) in a 3-element accessor: gnomon's check reads
 # no buffer data; assimp 5.2 bounds-checks each patch before writing it, and its refusal is
