@@ -1,6 +1,7 @@
 /* glTF materials and their images: metallic-roughness factors, base colour and normal
  * textures into the scene, emissive and metallic-roughness textures folded into factors
  * (gltf.h says why). Images come from files next to the glTF or from the .glb itself. */
+#include "base/alloc.h"
 #include "formats/gltf_ctx.h"
 
 #include "base/array.h"
@@ -100,7 +101,7 @@ static const char *gn_gltf_decode(gn_gltf_ctx *c, const char *key, gn_gltf_pixel
             return "image is larger than the cap";
         size_t count = (size_t)t->mWidth * t->mHeight;
         out->from_stb = false;
-        if (!(out->px = malloc(count * 4))) return "out of memory";
+        if (!(out->px = gn_malloc(count * 4))) return "out of memory";
         for (size_t i = 0; i < count; i++) {
             const struct aiTexel *s = &t->pcData[i];
             out->px[i * 4 + 0] = s->r, out->px[i * 4 + 1] = s->g;
@@ -131,7 +132,7 @@ static const char *gn_gltf_fit(gn_gltf_pixels *p, bool srgb)
 {
     while ((uint32_t)p->w > GN_GLTF_MAX_TEXTURE_SIDE || (uint32_t)p->h > GN_GLTF_MAX_TEXTURE_SIDE) {
         int nw = p->w > 1 ? p->w / 2 : 1, nh = p->h > 1 ? p->h / 2 : 1;
-        uint8_t *half = malloc((size_t)nw * nh * 4);
+        uint8_t *half = gn_malloc((size_t)nw * nh * 4);
         if (!half) return "out of memory";
         gn_mip_down(p->px, (uint32_t)p->w, (uint32_t)p->h, srgb, half);
         gn_gltf_pixels_free(p);

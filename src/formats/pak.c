@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L /* opendir/readdir */
 #include "formats/pak.h"
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "base/file.h"
 
@@ -33,7 +34,7 @@ gn_result gn_pak_open(const char *folder, gn_pak **out, gn_error *err)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: another archive set is open", folder);
     DIR *dir = opendir(folder);
     if (!dir) return gn_fail(err, GN_ERROR_IO, "%s: cannot open the folder", folder);
-    char **names = calloc(GN_PAK_MAX_ARCHIVES, sizeof *names);
+    char **names = gn_calloc(GN_PAK_MAX_ARCHIVES, sizeof *names);
     uint32_t n = 0;
     bool too_many = false, no_memory = !names;
     for (struct dirent *e; !too_many && !no_memory && (e = readdir(dir));) {
@@ -43,7 +44,7 @@ gn_result gn_pak_open(const char *folder, gn_pak **out, gn_error *err)
             too_many = true;
             break;
         }
-        names[n] = malloc(strlen(folder) + len + 2);
+        names[n] = gn_malloc(strlen(folder) + len + 2);
         if (!names[n])
             no_memory = true;
         else
@@ -67,7 +68,7 @@ gn_result gn_pak_open(const char *folder, gn_pak **out, gn_error *err)
                 gn_fail(err, GN_ERROR_BAD_DATA, "%s: not a readable archive (%s)", names[i], physfs_error());
     for (uint32_t i = 0; names && i < n; i++) free(names[i]);
     free(names);
-    gn_pak *p = res ? NULL : calloc(1, sizeof *p);
+    gn_pak *p = res ? NULL : gn_calloc(1, sizeof *p);
     if (!res && !p) res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory");
     if (res) {
         if (PHYSFS_isInit()) PHYSFS_deinit();
@@ -111,7 +112,7 @@ gn_result gn_pak_read(gn_pak *p, const char *path, size_t cap, uint8_t **data, s
         PHYSFS_close(f);
         return gn_fail(err, GN_ERROR_BAD_DATA, "%s: size %lld outside 0..%zu", path, (long long)len, cap);
     }
-    uint8_t *buf = malloc((size_t)len + 1);
+    uint8_t *buf = gn_malloc((size_t)len + 1);
     if (!buf) {
         PHYSFS_close(f);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for %lld bytes", path, (long long)len);
@@ -140,13 +141,13 @@ gn_result gn_pak_list(gn_pak *p, const char *folder, const char *ext, char ***na
     if (!list) return gn_fail(err, GN_ERROR_IO, "%s: cannot list (%s)", folder, physfs_error());
     uint32_t n = 0;
     for (char **i = list; *i; i++) n++;
-    char **out = calloc(n ? n : 1, sizeof *out);
+    char **out = gn_calloc(n ? n : 1, sizeof *out);
     uint32_t k = 0;
     size_t el = strlen(ext);
     for (char **i = list; out && *i; i++) {
         size_t len = strlen(*i);
         if (len < el || strcmp(*i + len - el, ext) != 0) continue;
-        out[k] = malloc(len + 1);
+        out[k] = gn_malloc(len + 1);
         if (out[k]) memcpy(out[k++], *i, len + 1);
     }
     PHYSFS_freeList(list);

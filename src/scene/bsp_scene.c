@@ -6,6 +6,7 @@
  * Lightmaps go into one RGB9E5 atlas (scene/bsp_atlas.c) that the faces' second uv set
  * addresses; faces without one are lit by the map's light grid (scene/world.c). */
 #include "scene/bsp_scene.h"
+#include "base/alloc.h"
 #include "base/error.h"
 #include "formats/bsp.h"
 #include "formats/bsp_light.h"
@@ -137,7 +138,7 @@ static gn_result load_texture(image_cache *c, gn_scene *s, const char *name, uin
         if (!gn_pak_exists(c->pak, path)) continue;
         image_slot *slot = image_slot_of(c, path);
         if (!slot->path) {
-            if (!(slot->path = malloc(strlen(path) + 1)))
+            if (!(slot->path = gn_malloc(strlen(path) + 1)))
                 return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", c->map);
             strcpy(slot->path, path);
             res = decode_image(c, s, path, name, &slot->id, err);
@@ -154,9 +155,9 @@ static gn_result add_face(gn_scene *s, const gn_bsp_mesh *m, uint32_t face, uint
 {
     const gn_bsp_face_range *fr = &m->faces[face];
     uint32_t n = fr->index_count;
-    float *pos = malloc((size_t)n * 3 * sizeof *pos), *nrm = malloc((size_t)n * 3 * sizeof *nrm),
-          *uv = malloc((size_t)n * 2 * sizeof *uv), *lm = malloc((size_t)n * 2 * sizeof *lm);
-    uint32_t *idx = malloc((size_t)n * sizeof *idx);
+    float *pos = gn_malloc((size_t)n * 3 * sizeof *pos), *nrm = gn_malloc((size_t)n * 3 * sizeof *nrm),
+          *uv = gn_malloc((size_t)n * 2 * sizeof *uv), *lm = gn_malloc((size_t)n * 2 * sizeof *lm);
+    uint32_t *idx = gn_malloc((size_t)n * sizeof *idx);
     gn_result res = GN_OK;
     if (!pos || !nrm || !uv || !lm || !idx)
         res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
@@ -170,7 +171,7 @@ static gn_result add_face(gn_scene *s, const gn_bsp_mesh *m, uint32_t face, uint
     uint32_t nv = 0;
     if (!res) {
         uint32_t span = hi - lo + 1;
-        uint32_t *map = malloc((size_t)span * sizeof *map);
+        uint32_t *map = gn_malloc((size_t)span * sizeof *map);
         if (!map) res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
         for (uint32_t k = 0; !res && k < span; k++) map[k] = UINT32_MAX;
         for (uint32_t k = 0; !res && k < n; k++) {
@@ -215,7 +216,7 @@ static gn_result add_face(gn_scene *s, const gn_bsp_mesh *m, uint32_t face, uint
 /* The map's light entities as point lights, up to the scene's light cap. */
 static gn_result add_map_lights(gn_scene *s, const gn_bsp *b, float scale, gn_error *err)
 {
-    gn_light_desc *lights = malloc(GN_MAX_LIGHTS * sizeof *lights);
+    gn_light_desc *lights = gn_malloc(GN_MAX_LIGHTS * sizeof *lights);
     if (!lights) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for lights", b->name);
     uint32_t total = 0, n = gn_bsp_light_entities(b, scale, lights, GN_MAX_LIGHTS - s->light_count, &total);
     gn_result res = GN_OK;
@@ -228,7 +229,7 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
                              const gn_load_desc *d, gn_error *err)
 {
     uint32_t patch_level = d->patch_level ? d->patch_level : 8;
-    gn_world *w = calloc(1, sizeof *w);
+    gn_world *w = gn_calloc(1, sizeof *w);
     if (!w) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
     gn_result res = gn_bsp_parse(data, size, name, NULL, &w->bsp, err);
     gn_bsp_triangulate_desc td = {.patch_level = patch_level};
@@ -237,9 +238,9 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
     const gn_bsp *b = &w->bsp;
     uint32_t faces = b->face_count;
     if (!res) {
-        w->face_instance = malloc((faces ? faces : 1) * sizeof *w->face_instance);
-        w->vis_faces = malloc((faces ? faces : 1) * sizeof *w->vis_faces);
-        w->vis_seen = calloc(GN_BSP_VIS_SEEN_WORDS(faces ? faces : 1), sizeof *w->vis_seen);
+        w->face_instance = gn_malloc((faces ? faces : 1) * sizeof *w->face_instance);
+        w->vis_faces = gn_malloc((faces ? faces : 1) * sizeof *w->vis_faces);
+        w->vis_seen = gn_calloc(GN_BSP_VIS_SEEN_WORDS(faces ? faces : 1), sizeof *w->vis_seen);
         if (!w->face_instance || !w->vis_faces || !w->vis_seen)
             res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for %u faces", name, faces);
     }
@@ -259,8 +260,8 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
         res = gn_scene_add_texture(s, &atlas_desc, &atlas_tex, err);
     }
     uint32_t tcount = b->texture_count ? b->texture_count : 1;
-    uint32_t *materials = res ? NULL : malloc((size_t)tcount * 2 * sizeof *materials);
-    uint8_t *needs = res ? NULL : calloc((size_t)tcount * 2, 1); /* [t*2 + lit] */
+    uint32_t *materials = res ? NULL : gn_malloc((size_t)tcount * 2 * sizeof *materials);
+    uint8_t *needs = res ? NULL : gn_calloc((size_t)tcount * 2, 1); /* [t*2 + lit] */
     if (!res && (!materials || !needs)) res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
     for (uint32_t f = 0; !res && f < faces; f++)
         if (w->mesh.faces[f].index_count)
@@ -268,7 +269,7 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
     uint32_t checker = 0, missing = 0, slots = 16;
     while (slots < tcount * 8u) slots *= 2; /* up to 3 files a texture, under half full */
     image_cache cache = {.mask = slots - 1, .pak = pak, .map = name, .desc = d};
-    if (!res && !(cache.slots = calloc(slots, sizeof *cache.slots)))
+    if (!res && !(cache.slots = gn_calloc(slots, sizeof *cache.slots)))
         res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
     for (uint32_t t = 0; !res && t < b->texture_count; t++) {
         materials[t * 2] = materials[t * 2 + 1] = UINT32_MAX;

@@ -1,4 +1,5 @@
 /* gn_scene_load: one entry for scenes from files, dispatched by extension. */
+#include "base/alloc.h"
 #include "base/error.h"
 #include "base/file.h"
 #include "formats/pak.h"
@@ -35,7 +36,7 @@ static gn_result read_file(const char *path, size_t cap, uint8_t **data, size_t 
         return gn_fail(err, GN_ERROR_BAD_DATA, "%s: size %ld outside 0..%zu", path, len, cap);
     }
     rewind(f);
-    *data = malloc((size_t)len + 1);
+    *data = gn_malloc((size_t)len + 1);
     size_t got = *data ? fread(*data, 1, (size_t)len, f) : 0;
     fclose(f);
     if (!*data || got != (size_t)len) {

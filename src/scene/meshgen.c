@@ -1,5 +1,6 @@
 /* Procedural primitives: builder mechanics, then shapes from simple to composite. */
 #include "scene/meshgen.h"
+#include "base/alloc.h"
 #include "base/gmath.h"
 
 #include <math.h>
@@ -61,14 +62,14 @@ static bool gn_mg_reserve(gn_mg *b, uint32_t nv, uint32_t ni)
     if (b->vcount + nv > b->vcap) {
         uint32_t cap = b->vcap ? b->vcap : 256;
         while (cap < b->vcount + nv) cap *= 2;
-        void *p = realloc(b->v, (size_t)cap * sizeof *b->v);
+        void *p = gn_realloc(b->v, (size_t)cap * sizeof *b->v);
         if (!p) return !(b->oom = true);
         b->v = p, b->vcap = cap;
     }
     if (b->icount + ni > b->icap) {
         uint32_t cap = b->icap ? b->icap : 512;
         while (cap < b->icount + ni) cap *= 2;
-        void *p = realloc(b->idx, (size_t)cap * sizeof *b->idx);
+        void *p = gn_realloc(b->idx, (size_t)cap * sizeof *b->idx);
         if (!p) return !(b->oom = true);
         b->idx = p, b->icap = cap;
     }
@@ -292,9 +293,9 @@ static bool gn_ico_build(gn_ico *m, int subdiv)
                                    {3, 9, 4},  {3, 4, 2},  {3, 2, 6},   {3, 6, 8},  {3, 8, 9},
                                    {4, 9, 5},  {2, 4, 11}, {6, 2, 10},  {8, 6, 7},  {9, 8, 1}};
     uint32_t nt = 20u << (2 * subdiv), nd = 10u * (1u << (2 * subdiv)) + 2;
-    m->dir = malloc(nd * sizeof *m->dir);
-    m->tri = malloc(nt * sizeof *m->tri);
-    uint32_t(*tmp)[3] = malloc(nt * sizeof *tmp);
+    m->dir = gn_malloc(nd * sizeof *m->dir);
+    m->tri = gn_malloc(nt * sizeof *m->tri);
+    uint32_t(*tmp)[3] = gn_malloc(nt * sizeof *tmp);
     if (!m->dir || !m->tri || !tmp) {
         free(m->dir), free(m->tri), free(tmp);
         return false;

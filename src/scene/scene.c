@@ -2,6 +2,7 @@
 /* The CPU scene store: validation at the door, then plain arrays the renderer uploads.
  * Every add_* either succeeds completely or leaves the scene exactly as it was. */
 #include "scene/scene.h"
+#include "base/alloc.h"
 #include "base/gmath.h"
 #include "scene/world.h"
 
@@ -15,7 +16,7 @@
 gn_result gn_scene_create(gn_scene **out, gn_error *err)
 {
     if (!out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_create: out is NULL");
-    *out = calloc(1, sizeof **out);
+    *out = gn_calloc(1, sizeof **out);
     if (!*out) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "gn_scene_create: out of memory");
     /* A camera that sees something in a scene built by hand around the origin. */
     (*out)->default_camera[2] = 5.0f;
@@ -85,7 +86,7 @@ void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_
 {
     /* Scratch for dP/dv sums; the dP/du sums accumulate straight into the tangent. Should it
      * not be allocated, tangents are still valid, only their w defaults to +1. */
-    float *bv = calloc((size_t)vertex_count * 3, sizeof *bv);
+    float *bv = gn_calloc((size_t)vertex_count * 3, sizeof *bv);
     for (uint32_t i = 0; i < vertex_count; i++) memset(v[i].tangent, 0, sizeof v[i].tangent);
     for (uint32_t t = 0; t + 2 < index_count; t += 3) {
         uint32_t ia = idx[t], ib = idx[t + 1], ic = idx[t + 2];
@@ -311,7 +312,7 @@ gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': scene already has %u textures", label,
                        GN_SCENE_MAX_TEXTURES);
     size_t bytes = (size_t)d->width * d->height * 4;
-    uint8_t *copy = malloc(bytes);
+    uint8_t *copy = gn_malloc(bytes);
     if (!copy || !gn_grow((void **)&s->textures, &s->texture_cap, (uint64_t)s->texture_count + 1,
                           sizeof *s->textures, GN_SCENE_MAX_TEXTURES)) {
         free(copy);

@@ -1,4 +1,5 @@
 /* Instance, validation, device choice and the queue. */
+#include "base/alloc.h"
 #include "vk/vk.h"
 
 #include <stdarg.h>
@@ -69,7 +70,7 @@ static bool has_layer(const char *name)
 {
     uint32_t n = 0;
     vkEnumerateInstanceLayerProperties(&n, NULL);
-    VkLayerProperties *p = calloc(n ? n : 1, sizeof *p);
+    VkLayerProperties *p = gn_calloc(n ? n : 1, sizeof *p);
     if (!p) return false;
     vkEnumerateInstanceLayerProperties(&n, p);
     bool found = false;
@@ -82,7 +83,7 @@ static bool has_instance_ext(const char *name)
 {
     uint32_t n = 0;
     vkEnumerateInstanceExtensionProperties(NULL, &n, NULL);
-    VkExtensionProperties *p = calloc(n ? n : 1, sizeof *p);
+    VkExtensionProperties *p = gn_calloc(n ? n : 1, sizeof *p);
     if (!p) return false;
     vkEnumerateInstanceExtensionProperties(NULL, &n, p);
     bool found = false;
@@ -328,7 +329,7 @@ static bool has_device_ext(VkPhysicalDevice pd, const char *name)
 {
     uint32_t n = 0;
     vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL);
-    VkExtensionProperties *p = calloc(n ? n : 1, sizeof *p);
+    VkExtensionProperties *p = gn_calloc(n ? n : 1, sizeof *p);
     if (!p) return false;
     vkEnumerateDeviceExtensionProperties(pd, NULL, &n, p);
     bool found = false;
@@ -475,15 +476,15 @@ gn_result gn_vk_pass_capacity(gn_vk *vk, uint32_t passes, gn_error *err)
         char name[64];
         snprintf(name, sizeof name, "frame slot %u timestamps", i);
         gn_vk_name(vk, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)(uintptr_t)f->queries, name);
-        char(*names)[32] = realloc(f->pass_names, passes * sizeof *names);
+        char(*names)[32] = gn_realloc(f->pass_names, passes * sizeof *names);
         if (names) f->pass_names = names;
-        uint32_t *draws = realloc(f->pass_draws, passes * sizeof *draws);
+        uint32_t *draws = gn_realloc(f->pass_draws, passes * sizeof *draws);
         if (draws) f->pass_draws = draws;
-        uint64_t *tris = realloc(f->pass_triangles, passes * sizeof *tris);
+        uint64_t *tris = gn_realloc(f->pass_triangles, passes * sizeof *tris);
         if (tris) f->pass_triangles = tris;
-        uint64_t *ts = realloc(f->timestamps, 2 * passes * sizeof *ts);
+        uint64_t *ts = gn_realloc(f->timestamps, 2 * passes * sizeof *ts);
         if (ts) f->timestamps = ts;
-        double *ms = realloc(f->pass_ms, passes * sizeof *ms);
+        double *ms = gn_realloc(f->pass_ms, passes * sizeof *ms);
         if (ms) f->pass_ms = ms;
         if (!names || !draws || !tris || !ts || !ms)
             return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u passes' timings", passes);

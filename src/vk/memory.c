@@ -1,6 +1,7 @@
 /* Device memory sub-allocation: a few large vkAllocateMemory blocks, carved first-fit.
  * Free ranges are kept sorted by offset and merged with their neighbours on free, so long
  * runs (scene reloads, resizes) do not fragment the blocks. */
+#include "base/alloc.h"
 #include "vk/vk.h"
 
 #include <stdlib.h>
@@ -19,7 +20,7 @@ static bool range_insert(gn_vk_block *b, uint32_t at, gn_vk_range r)
 {
     if (b->free_count == b->free_cap) {
         uint32_t cap = b->free_cap ? b->free_cap * 2 : 16;
-        gn_vk_range *n = realloc(b->free, cap * sizeof *n);
+        gn_vk_range *n = gn_realloc(b->free, cap * sizeof *n);
         if (!n) return false;
         b->free = n;
         b->free_cap = cap;
