@@ -196,8 +196,9 @@ gn_result gn_mg_commit(gn_mg *b, gn_scene *s, const char *label, uint32_t *out_i
         gn_mg_reset(b);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "mesh '%s': out of memory while generating", label);
     }
-    gn_mesh_compute_tangents(b->v, b->vcount, b->idx, b->icount);
-    gn_result r = gn_scene_add_vertices(s, b->v, b->vcount, b->idx, b->icount, out_id, err);
+    gn_result r = gn_mesh_compute_tangents(b->v, b->vcount, b->idx, b->icount)
+                      ? gn_scene_add_vertices(s, b->v, b->vcount, b->idx, b->icount, out_id, err)
+                      : gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for tangents");
     if (r != GN_OK && err) {
         char msg[sizeof err->message];
         memcpy(msg, err->message, sizeof msg);

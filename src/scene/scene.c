@@ -82,11 +82,12 @@ void gn_mesh_orthonormalize_tangent(gn_vertex *v)
     t[3] = t[3] < 0.0f ? -1.0f : 1.0f;
 }
 
-void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx, uint32_t index_count)
+bool gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx, uint32_t index_count)
 {
-    /* Scratch for dP/dv sums; the dP/du sums accumulate straight into the tangent. Should it
-     * not be allocated, tangents are still valid, only their w defaults to +1. */
-    float *bv = gn_calloc((size_t)vertex_count * 3, sizeof *bv);
+    /* Scratch for dP/dv sums; the dP/du sums accumulate straight into the tangent. Without it
+     * the sign w (mirrored uvs) would be a guess, so its failure fails the mesh. */
+    float *bv = gn_calloc((size_t)vertex_count * 3 + 1, sizeof *bv);
+    if (!bv) return false;
     for (uint32_t i = 0; i < vertex_count; i++) memset(v[i].tangent, 0, sizeof v[i].tangent);
     for (uint32_t t = 0; t + 2 < index_count; t += 3) {
         uint32_t ia = idx[t], ib = idx[t + 1], ic = idx[t + 2];
@@ -109,12 +110,12 @@ void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_
         for (int j = 0; j < 3; j++)
             for (int k = 0; k < 3; k++) {
                 v[tri[j]].tangent[k] += tu[k];
-                if (bv) bv[tri[j] * 3 + k] += tv[k];
+                bv[tri[j] * 3 + k] += tv[k];
             }
     }
     for (uint32_t i = 0; i < vertex_count; i++) {
-        float b[3] = {0, 0, 0}, nt[3];
-        if (bv) memcpy(b, &bv[i * 3], sizeof b);
+        float b[3], nt[3];
+        memcpy(b, &bv[i * 3], sizeof b);
         /* glTF convention: cross(N, T) * w points towards image "up", i.e. decreasing v
          * (rows are stored top first), so normal maps with green = up work unchanged. */
         v[i].tangent[3] = 1.0f;
@@ -123,6 +124,7 @@ void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_
         v[i].tangent[3] = gn_vec3_dot(nt, b) > 0.0f ? -1.0f : 1.0f;
     }
     free(bv);
+    return true;
 }
 
 /* ---- meshes ---------------------------------------------------------------------------- */
@@ -282,8 +284,9 @@ gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id
             memcpy(v[i].tangent, d->tangents + (size_t)i * 4, 4 * sizeof(float));
             gn_mesh_orthonormalize_tangent(&v[i]);
         }
-    } else {
-        gn_mesh_compute_tangents(v, vc, idx, d->index_count);
+    } else if (!gn_mesh_compute_tangents(v, vc, idx, d->index_count)) {
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "mesh '%s': out of memory for tangents of %u vertices",
+                       label, vc);
     }
     memcpy(&s->indices[s->index_count], idx, (size_t)d->index_count * sizeof *idx);
     gn_commit_mesh(s, vc, d->index_count, out_id);
