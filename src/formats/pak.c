@@ -144,14 +144,19 @@ gn_result gn_pak_list(gn_pak *p, const char *folder, const char *ext, char ***na
     char **out = gn_calloc(n ? n : 1, sizeof *out);
     uint32_t k = 0;
     size_t el = strlen(ext);
-    for (char **i = list; out && *i; i++) {
+    bool oom = !out;
+    for (char **i = list; !oom && *i; i++) {
         size_t len = strlen(*i);
         if (len < el || strcmp(*i + len - el, ext) != 0) continue;
-        out[k] = gn_malloc(len + 1);
-        if (out[k]) memcpy(out[k++], *i, len + 1);
+        if (!(out[k] = gn_malloc(len + 1))) oom = true; /* never a list with a name left out */
+        if (!oom) memcpy(out[k++], *i, len + 1);
     }
     PHYSFS_freeList(list);
-    if (!out) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory listing %s", folder);
+    if (oom) {
+        for (uint32_t j = 0; out && j < k; j++) free(out[j]);
+        free(out);
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory listing %s", folder);
+    }
     qsort(out, k, sizeof *out, by_name);
     *names = out;
     *count = k;

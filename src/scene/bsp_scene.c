@@ -86,16 +86,19 @@ static image_slot *image_slot_of(image_cache *c, const char *path)
 }
 
 /* Reads and decodes one file after checking its header against the caps; *id 0 when it does
- * not decode or is refused. Fails only when the map's images go over GN_BSP_MAX_DECODED. */
+ * not decode or is refused. Fails only when the map's images go over GN_BSP_MAX_DECODED or
+ * when out of memory (which must not pass for a missing image). */
 static gn_result decode_image(image_cache *c, gn_scene *s, const char *path, const char *label, uint32_t *id,
                               gn_error *err)
 {
     *id = 0;
     uint8_t *data;
     size_t size;
-    if (gn_pak_read(c->pak, path, GN_BSP_MAX_TEXTURE, &data, &size, NULL)) return GN_OK;
+    gn_error read_err = {0};
+    gn_result res = gn_pak_read(c->pak, path, GN_BSP_MAX_TEXTURE, &data, &size, &read_err);
+    if (res == GN_ERROR_OUT_OF_MEMORY) return gn_fail(err, res, "%s: %s", c->map, read_err.message);
+    if (res) return GN_OK;
     int w = 0, h = 0, n = 0;
-    gn_result res = GN_OK;
     bool known = size <= (size_t)INT32_MAX && stbi_info_from_memory(data, (int)size, &w, &h, &n);
     uint64_t pixels = (uint64_t)w * (uint64_t)h;
     if (!known) {
@@ -118,7 +121,15 @@ static gn_result decode_image(image_cache *c, gn_scene *s, const char *path, con
         uint8_t *px = stbi_load_from_memory(data, (int)size, &w, &h, &n, 4);
         gn_texture_desc d = {
             .width = (uint32_t)w, .height = (uint32_t)h, .rgba8 = px, .srgb = true, .label = label};
-        if (px && gn_scene_add_texture(s, &d, id, NULL)) *id = 0;
+        /* stb_image's own allocations (libstb's, not gnomon's hook) report "outofmem" */
+        const char *why = px ? NULL : stbi_failure_reason();
+        if (why && strcmp(why, "outofmem") == 0)
+            res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory decoding %s (%dx%d)", c->map, path,
+                          w, h);
+        gn_error add_err = {0};
+        gn_result added = px ? gn_scene_add_texture(s, &d, id, &add_err) : GN_OK;
+        if (added == GN_ERROR_OUT_OF_MEMORY) res = gn_fail(err, added, "%s: %s", c->map, add_err.message);
+        if (added) *id = 0;
         stbi_image_free(px);
     }
     free(data);
