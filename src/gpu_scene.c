@@ -2,6 +2,7 @@
  * material storage buffers, textures and a descriptor set per material (lavapipe has no
  * descriptor indexing, so textures are bound per material batch). Dynamic instances are
  * re-uploaded through the staging ring when they move. */
+#include "base/alloc.h"
 #include "base/image.h"
 #include "renderer.h"
 
@@ -94,8 +95,8 @@ static gn_result make_texture(gn_renderer *r, gn_vk_image *img, uint32_t w, uint
     gn_result res = gn_vk_image_create(&r->vk, &d, img, err);
     uint8_t *a = NULL, *b = NULL;
     if (!res && levels > 1) {
-        a = malloc((size_t)(w / 2 ? w / 2 : 1) * (h / 2 ? h / 2 : 1) * 4);
-        b = malloc((size_t)(w / 2 ? w / 2 : 1) * (h / 2 ? h / 2 : 1) * 4);
+        a = gn_malloc((size_t)(w / 2 ? w / 2 : 1) * (h / 2 ? h / 2 : 1) * 4);
+        b = gn_malloc((size_t)(w / 2 ? w / 2 : 1) * (h / 2 ? h / 2 : 1) * 4);
         if (!a || !b) res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for mips of %ux%u", w, h);
     }
     if (!res) res = gn_vk_upload_image(&r->vk, img, 0, rgba, err);
@@ -123,8 +124,8 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
 {
     gn_gpu_scene *g = &r->scene;
     uint32_t n = s->material_count ? s->material_count : 1;
-    gn_gpu_material *packed = calloc(n, sizeof *packed);
-    g->material_sets = calloc(n, sizeof *g->material_sets);
+    gn_gpu_material *packed = gn_calloc(n, sizeof *packed);
+    g->material_sets = gn_calloc(n, sizeof *g->material_sets);
     if (!packed || !g->material_sets) {
         free(packed);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory packing %u materials", n);
@@ -174,8 +175,8 @@ static gn_result upload_all(gn_renderer *r, const gn_scene *s, gn_error *err)
                           (VkDeviceSize)s->index_count * sizeof(uint32_t), "indices", err);
     if (res) return res;
 
-    gn_gpu_instance *packed = calloc(s->instance_count ? s->instance_count : 1, sizeof *packed);
-    g->dynamic_ids = calloc(s->instance_count ? s->instance_count : 1, sizeof *g->dynamic_ids);
+    gn_gpu_instance *packed = gn_calloc(s->instance_count ? s->instance_count : 1, sizeof *packed);
+    g->dynamic_ids = gn_calloc(s->instance_count ? s->instance_count : 1, sizeof *g->dynamic_ids);
     if (!packed || !g->dynamic_ids) {
         free(packed);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory packing %u instances", s->instance_count);
@@ -198,7 +199,7 @@ static gn_result upload_all(gn_renderer *r, const gn_scene *s, gn_error *err)
     if (!res)
         res = make_texture(r, &g->black_light, 1, 1, GN_TEXTURE_RGB9E5, false, (const uint8_t *)&no_light,
                            "default no lightmap", err);
-    g->textures = calloc(s->texture_count ? s->texture_count : 1, sizeof *g->textures);
+    g->textures = gn_calloc(s->texture_count ? s->texture_count : 1, sizeof *g->textures);
     if (!g->textures)
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u textures", s->texture_count);
     for (uint32_t i = 0; !res && i < s->texture_count; i++) {

@@ -3,6 +3,7 @@
  * command per draw group. The decisions themselves are pure (src/decide/); this file only
  * feeds them the scene and lays their answers out for the GPU. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#include "base/alloc.h"
 #include "renderer.h"
 #include "scene/world.h"
 
@@ -41,17 +42,17 @@ gn_result gn_plan_reserve(gn_frame_plan *p, uint32_t n, gn_error *err)
     VkDeviceSize frame_offset = p->frame_offset;
     gn_frame_plan_free(p);
     p->frame_offset = frame_offset;
-    p->items = malloc(n * sizeof *p->items);
-    p->subset = malloc(n * sizeof *p->subset);
-    p->keep = malloc(n);
-    p->list.instances = malloc(n * sizeof *p->list.instances);
-    p->list.groups = malloc(n * sizeof *p->list.groups);
-    p->list.batches = malloc(n * sizeof *p->list.batches);
-    p->list.scratch_keys = malloc(n * sizeof *p->list.scratch_keys);
-    p->shadow_list.instances = malloc(n * sizeof *p->shadow_list.instances);
-    p->shadow_list.groups = malloc(n * sizeof *p->shadow_list.groups);
-    p->shadow_list.batches = malloc(n * sizeof *p->shadow_list.batches);
-    p->shadow_list.scratch_keys = malloc(n * sizeof *p->shadow_list.scratch_keys);
+    p->items = gn_malloc(n * sizeof *p->items);
+    p->subset = gn_malloc(n * sizeof *p->subset);
+    p->keep = gn_malloc(n);
+    p->list.instances = gn_malloc(n * sizeof *p->list.instances);
+    p->list.groups = gn_malloc(n * sizeof *p->list.groups);
+    p->list.batches = gn_malloc(n * sizeof *p->list.batches);
+    p->list.scratch_keys = gn_malloc(n * sizeof *p->list.scratch_keys);
+    p->shadow_list.instances = gn_malloc(n * sizeof *p->shadow_list.instances);
+    p->shadow_list.groups = gn_malloc(n * sizeof *p->shadow_list.groups);
+    p->shadow_list.batches = gn_malloc(n * sizeof *p->shadow_list.batches);
+    p->shadow_list.scratch_keys = gn_malloc(n * sizeof *p->shadow_list.scratch_keys);
     if (!p->items || !p->subset || !p->keep || !p->list.instances || !p->list.groups || !p->list.batches ||
         !p->list.scratch_keys || !p->shadow_list.instances || !p->shadow_list.groups ||
         !p->shadow_list.batches || !p->shadow_list.scratch_keys)
@@ -95,7 +96,7 @@ gn_result gn_plan_write(gn_renderer *r, const gn_scene *s, const gn_draw_list *l
     gn_frame_plan *p = &r->plan;
     if (p->mask_batch_count + count > p->mask_batch_cap) {
         uint32_t cap = (p->mask_batch_count + count) * 2;
-        gn_draw_batch *grown = realloc(p->mask_batches, cap * sizeof *grown);
+        gn_draw_batch *grown = gn_realloc(p->mask_batches, cap * sizeof *grown);
         if (!grown)
             return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u alpha-tested batches", cap);
         p->mask_batches = grown;

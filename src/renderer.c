@@ -1,5 +1,6 @@
 /* The public renderer API: creation with defaults resolved in one place, frames, pixels
  * and statistics. */
+#include "base/alloc.h"
 #include "passes/present.h"
 
 #include <stdio.h>
@@ -15,7 +16,7 @@ gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out, gn
                        d.height);
     if (d.msaa != 1 && d.msaa != 2 && d.msaa != 4 && d.msaa != 8)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "msaa %u: must be 1, 2, 4 or 8", d.msaa);
-    gn_renderer *r = calloc(1, sizeof *r);
+    gn_renderer *r = gn_calloc(1, sizeof *r);
     if (!r) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory");
     gn_vk_desc vd = {
         .device = d.device,
@@ -54,7 +55,7 @@ gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out, gn
     /* the features, in the table's order (a feature may use what an earlier one made) */
     for (uint32_t i = 0; i < GN_FEATURE_COUNT && !res; i++) {
         const gn_feature *ft = gn_features[i];
-        r->state[i] = calloc(1, ft->size ? ft->size : 1);
+        r->state[i] = gn_calloc(1, ft->size ? ft->size : 1);
         if (!r->state[i])
             res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for feature %s", ft->name);
         if (!res && ft->create) res = ft->create(r, r->state[i], &d, err);

@@ -1,6 +1,8 @@
 /* Growable arrays (array.h). */
 #include "base/array.h"
 
+#include "base/alloc.h"
+
 #include <stdlib.h>
 
 /* Capacity doubles so n appends cost O(n); on failure the array is untouched, which is what
@@ -13,7 +15,7 @@ bool gn_grow(void **arr, uint32_t *cap, uint64_t need, size_t elem, uint32_t max
     while (ncap < need) ncap *= 2;
     if (ncap > max) ncap = max;
     if (ncap > SIZE_MAX / elem) return false;
-    void *p = realloc(*arr, (size_t)ncap * elem);
+    void *p = gn_realloc(*arr, (size_t)ncap * elem);
     if (!p) return false;
     *arr = p;
     *cap = (uint32_t)ncap;

@@ -1,6 +1,7 @@
 /* PVS and frustum culling of a Quake 3 map's faces (bsp_vis.h). */
 #include "decide/bsp_vis.h"
 
+#include "base/alloc.h"
 #include "base/error.h"
 
 #include <stdlib.h>
@@ -45,7 +46,7 @@ static int by_key(const void *pa, const void *pb)
 /* Sorts faces by (texture, face) through 64-bit keys: qsort has no context argument. */
 static gn_result sort_faces(const gn_bsp *b, uint32_t *order, uint32_t n, gn_error *err)
 {
-    uint64_t *keys = malloc(n * sizeof *keys);
+    uint64_t *keys = gn_malloc(n * sizeof *keys);
     if (!keys) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for the face order", b->name);
     for (uint32_t i = 0; i < n; i++) keys[i] = (uint64_t)(uint32_t)b->faces[i].texture << 32 | i;
     qsort(keys, n, sizeof *keys, by_key);
@@ -94,8 +95,8 @@ gn_result gn_bsp_vis_create(const gn_bsp *b, const gn_bsp_mesh *m, gn_bsp_vis *o
     uint32_t n = b->face_count;
     out->bsp = b;
     out->face_count = n;
-    out->leaf_in_tree = calloc(b->leaf_count ? b->leaf_count : 1, 1);
-    uint8_t *node_reached = calloc(b->node_count ? b->node_count : 1, 1);
+    out->leaf_in_tree = gn_calloc(b->leaf_count ? b->leaf_count : 1, 1);
+    uint8_t *node_reached = gn_calloc(b->node_count ? b->node_count : 1, 1);
     if (!out->leaf_in_tree || !node_reached) {
         free(node_reached);
         gn_bsp_vis_destroy(out);
@@ -106,11 +107,11 @@ gn_result gn_bsp_vis_create(const gn_bsp *b, const gn_bsp_mesh *m, gn_bsp_vis *o
         free(node_reached);
         return GN_OK;
     }
-    out->face_min = malloc(n * sizeof *out->face_min);
-    out->face_max = malloc(n * sizeof *out->face_max);
-    out->face_drawn = calloc(n, 1);
-    out->face_in_tree = calloc(n, 1);
-    out->order = malloc(n * sizeof *out->order);
+    out->face_min = gn_malloc(n * sizeof *out->face_min);
+    out->face_max = gn_malloc(n * sizeof *out->face_max);
+    out->face_drawn = gn_calloc(n, 1);
+    out->face_in_tree = gn_calloc(n, 1);
+    out->order = gn_malloc(n * sizeof *out->order);
     if (!out->face_min || !out->face_max || !out->face_drawn || !out->face_in_tree || !out->order) {
         free(node_reached);
         gn_bsp_vis_destroy(out);

@@ -1,4 +1,5 @@
 #include "decide/vsm.h"
+#include "base/alloc.h"
 #include "decide/csm.h"
 
 #include <math.h>
@@ -81,10 +82,10 @@ bool gn_vsm_state_init(gn_vsm_state *st, const gn_vsm_settings *s)
     memset(st, 0, sizeof *st);
     st->s = *s;
     uint32_t n = gn_vsm_n(s), total = s->levels * n * n;
-    st->pages = calloc(total, sizeof *st->pages);
-    st->free_list = malloc((s->pool_pages ? s->pool_pages : 1) * sizeof *st->free_list);
-    st->render = malloc(total * sizeof *st->render);
-    st->scratch = malloc(total * sizeof *st->scratch);
+    st->pages = gn_calloc(total, sizeof *st->pages);
+    st->free_list = gn_malloc((s->pool_pages ? s->pool_pages : 1) * sizeof *st->free_list);
+    st->render = gn_malloc(total * sizeof *st->render);
+    st->scratch = gn_malloc(total * sizeof *st->scratch);
     if (!st->pages || !st->free_list || !st->render || !st->scratch) {
         gn_vsm_state_free(st);
         return false;
@@ -292,17 +293,17 @@ void gn_vsm_page_matrix(const gn_vsm_state *st, uint32_t version, uint32_t level
 bool gn_vsm_bins_reserve(gn_vsm_bins *b, uint32_t cells, uint32_t casters)
 {
     if (cells + 1 > b->cell_cap) {
-        uint32_t *p = realloc(b->start, (cells + 1) * sizeof *p);
+        uint32_t *p = gn_realloc(b->start, (cells + 1) * sizeof *p);
         if (!p) return false;
         b->start = p, b->cell_cap = cells + 1;
     }
     if (4 * casters > b->item_cap) {
-        uint32_t *p = realloc(b->items, (size_t)4 * casters * sizeof *p);
+        uint32_t *p = gn_realloc(b->items, (size_t)4 * casters * sizeof *p);
         if (!p) return false;
         b->items = p, b->item_cap = 4 * casters;
     }
     if (casters > b->big_cap) {
-        uint32_t *p = realloc(b->big, (size_t)casters * sizeof *p);
+        uint32_t *p = gn_realloc(b->big, (size_t)casters * sizeof *p);
         if (!p) return false;
         b->big = p, b->big_cap = casters;
     }

@@ -5,6 +5,7 @@
  * all before the array that depends on it is sized. The frame conversion (bsp.h) is done by
  * conv_point/conv_dir/conv_box and nowhere else. */
 #include "formats/bsp.h"
+#include "base/alloc.h"
 #include "base/error.h"
 
 #include <math.h>
@@ -212,7 +213,7 @@ static gn_result alloc_array(const parser *ps, void **p, size_t n, size_t size, 
 {
     *p = NULL;
     if (n == 0) return GN_OK;
-    *p = calloc(n, size);
+    *p = gn_calloc(n, size);
     if (!*p)
         return gn_fail(ps->err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for %zu %s", ps->name, n, what);
     return GN_OK;

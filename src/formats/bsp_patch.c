@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "base/gmath.h"
 #include "formats/bsp.h"
@@ -161,9 +162,9 @@ gn_result gn_bsp_triangulate(const gn_bsp *b, const gn_bsp_triangulate_desc *d, 
                 b->name, i, (unsigned long long)nv, (unsigned long long)ni, lim.mesh_vertices,
                 lim.mesh_indices);
     }
-    out->vertices = nv ? malloc((size_t)nv * sizeof *out->vertices) : NULL;
-    out->indices = ni ? malloc((size_t)ni * sizeof *out->indices) : NULL;
-    out->faces = b->face_count ? calloc(b->face_count, sizeof *out->faces) : NULL;
+    out->vertices = nv ? gn_malloc((size_t)nv * sizeof *out->vertices) : NULL;
+    out->indices = ni ? gn_malloc((size_t)ni * sizeof *out->indices) : NULL;
+    out->faces = b->face_count ? gn_calloc(b->face_count, sizeof *out->faces) : NULL;
     if ((nv && !out->vertices) || (ni && !out->indices) || (b->face_count && !out->faces)) {
         gn_bsp_mesh_free(out);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for %llu triangulated vertices",

@@ -2,6 +2,7 @@
  * instances. Materials and images live in gltf_material.c. */
 #include "formats/gltf.h"
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "base/file.h"
 #include "base/gmath.h"
@@ -75,10 +76,10 @@ static gn_result gn_gltf_mesh(gn_gltf_ctx *c, uint32_t i)
         return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: mesh %u '%s' has %llu triangles, more than the cap",
                        c->name, i, label, (unsigned long long)tris);
 
-    uint32_t *idx = malloc(tris * 3 * sizeof *idx);
-    float *nrm = malloc((size_t)vc * 3 * sizeof *nrm);
-    float *tan = m->mTangents && m->mBitangents ? malloc((size_t)vc * 4 * sizeof *tan) : NULL;
-    float *uv = m->mTextureCoords[0] ? malloc((size_t)vc * 2 * sizeof *uv) : NULL;
+    uint32_t *idx = gn_malloc(tris * 3 * sizeof *idx);
+    float *nrm = gn_malloc((size_t)vc * 3 * sizeof *nrm);
+    float *tan = m->mTangents && m->mBitangents ? gn_malloc((size_t)vc * 4 * sizeof *tan) : NULL;
+    float *uv = m->mTextureCoords[0] ? gn_malloc((size_t)vc * 2 * sizeof *uv) : NULL;
     gn_result r = GN_OK;
     if (!idx || !nrm || (m->mTangents && m->mBitangents && !tan) || (m->mTextureCoords[0] && !uv)) {
         r = gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: mesh '%s': out of memory", c->name, label);
@@ -300,9 +301,9 @@ gn_result gn_gltf_convert(gn_scene *s, const struct aiScene *ai, const char *bas
                     GN_GLTF_MAX_MESHES);
     } else {
         size_t nm = ai->mNumMeshes ? ai->mNumMeshes : 1, nmat = ai->mNumMaterials ? ai->mNumMaterials : 1;
-        c.mesh_map = calloc(nm, sizeof *c.mesh_map);
-        c.mesh_tris = calloc(nm, sizeof *c.mesh_tris);
-        c.mat_map = calloc(nmat, sizeof *c.mat_map);
+        c.mesh_map = gn_calloc(nm, sizeof *c.mesh_map);
+        c.mesh_tris = gn_calloc(nm, sizeof *c.mesh_tris);
+        c.mat_map = gn_calloc(nmat, sizeof *c.mat_map);
         if (!c.mesh_map || !c.mesh_tris || !c.mat_map)
             r = gn_fail(c.err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", c.name);
     }
@@ -389,7 +390,7 @@ gn_result gn_gltf_load(gn_scene *s, const char *path, const gn_gltf_desc *d, gn_
     /* The header and, for a small JSON chunk, the binary chunk's header: enough to check
      * every length assimp will allocate by (gn_gltf_check_head). */
     static const size_t head_cap = 64u << 10;
-    uint8_t *head = malloc(head_cap);
+    uint8_t *head = gn_malloc(head_cap);
     size_t head_len = 0;
     if (head && size > 0 && fseek(f, 0, SEEK_SET) == 0) head_len = fread(head, 1, head_cap, f);
     fclose(f);

@@ -6,6 +6,7 @@
  * graph is walked through a parent array, never recursively. */
 #include "formats/gltf_check.h"
 
+#include "base/alloc.h"
 #include "base/error.h"
 #include "base/file.h"
 #include "formats/gltf.h"
@@ -149,7 +150,7 @@ static gn_result gn_index_arrays(gn_check *c, const cJSON *root)
         if (!v) continue;
         if (!cJSON_IsArray(v)) return gn_bad(c, "\"%s\" is not an array", gn_arr_names[a]);
         int n = cJSON_GetArraySize(v);
-        c->arr[a].at = calloc(n ? (size_t)n : 1, sizeof *c->arr[a].at);
+        c->arr[a].at = gn_calloc(n ? (size_t)n : 1, sizeof *c->arr[a].at);
         if (!c->arr[a].at) return gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", c->name);
         const cJSON *e;
         int i = 0;
@@ -415,7 +416,7 @@ static const unsigned char *gn_buffer_data(gn_check *c, int i)
     const cJSON *b = c->arr[GN_ARR_BUFFERS].at[i], *uri = cJSON_GetObjectItemCaseSensitive(b, "uri");
     size_t len = (size_t)c->buffer_len[i];
     if (!uri && c->bin) return c->bin; /* gn_check_buffer: only buffer 0, within the chunk */
-    unsigned char *data = malloc(len ? len : 1);
+    unsigned char *data = gn_malloc(len ? len : 1);
     if (!data) {
         gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for buffers[%d] (%zu bytes)", c->name, i,
                 len);
@@ -593,8 +594,8 @@ static gn_result gn_scene_root(gn_check *c, int owner, int node, const char *wha
  * remembering the path in an explicit stack, then fills it in. Linear in the node count. */
 static gn_result gn_check_node_depth(gn_check *c, int n)
 {
-    int *depth = malloc((size_t)n * sizeof *depth), *walk = malloc((size_t)n * sizeof *walk);
-    int *path = malloc((size_t)n * sizeof *path);
+    int *depth = gn_malloc((size_t)n * sizeof *depth), *walk = gn_malloc((size_t)n * sizeof *walk);
+    int *path = gn_malloc((size_t)n * sizeof *path);
     gn_result r =
         depth && walk && path ? GN_OK : gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", c->name);
     for (int i = 0; i < n && r == GN_OK; i++) depth[i] = -1, walk[i] = -1;
@@ -645,7 +646,7 @@ static gn_result gn_check_skin(gn_check *c, int i, const cJSON *skin, const char
 static gn_result gn_check_nodes(gn_check *c)
 {
     int n = c->arr[GN_ARR_NODES].n;
-    c->parent = malloc((n ? (size_t)n : 1) * sizeof *c->parent);
+    c->parent = gn_malloc((n ? (size_t)n : 1) * sizeof *c->parent);
     if (!c->parent) return gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", c->name);
     for (int i = 0; i < n; i++) c->parent[i] = -1;
     gn_result r = gn_check_each(c, GN_ARR_NODES, gn_check_node);
@@ -828,10 +829,10 @@ static gn_result gn_check_json(gn_check *c, const char *json, size_t len)
     if (r == GN_OK) r = gn_index_arrays(c, root);
     if (r == GN_OK) {
         size_t nb = (size_t)c->arr[GN_ARR_BUFFERS].n + 1, nv = (size_t)c->arr[GN_ARR_VIEWS].n + 1;
-        c->buffer_len = calloc(nb, sizeof *c->buffer_len);
-        c->view_len = calloc(nv, sizeof *c->view_len);
-        c->view_stride = calloc(nv, sizeof *c->view_stride);
-        c->buffer_bytes = calloc(nb, sizeof *c->buffer_bytes);
+        c->buffer_len = gn_calloc(nb, sizeof *c->buffer_len);
+        c->view_len = gn_calloc(nv, sizeof *c->view_len);
+        c->view_stride = gn_calloc(nv, sizeof *c->view_stride);
+        c->buffer_bytes = gn_calloc(nb, sizeof *c->buffer_bytes);
         if (!c->buffer_len || !c->view_len || !c->view_stride || !c->buffer_bytes)
             r = gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", c->name);
     }
@@ -942,7 +943,7 @@ gn_result gn_gltf_check(const char *path, gn_error *err)
         r = gn_bad(&c, "%llu bytes of JSON, past the cap of %u", size, GN_GLTF_MAX_JSON_BYTES);
     else
         json_len = (uint32_t)size;
-    char *json = r == GN_OK ? malloc(json_len ? json_len : 1) : NULL;
+    char *json = r == GN_OK ? gn_malloc(json_len ? json_len : 1) : NULL;
     if (r == GN_OK && !json) r = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", path);
     if (r == GN_OK && (fseek(f, (long)json_at, SEEK_SET) != 0 || fread(json, 1, json_len, f) != json_len))
         r = gn_fail(err, GN_ERROR_IO, "%s: cannot read %u bytes of JSON", path, json_len);

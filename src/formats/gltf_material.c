@@ -1,6 +1,7 @@
 /* glTF materials and their images: metallic-roughness factors, base colour and normal
  * textures into the scene, emissive and metallic-roughness textures folded into factors
  * (gltf.h says why). Images come from files next to the glTF or from the .glb itself. */
+#include "base/alloc.h"
 #include "formats/gltf_ctx.h"
 
 #include "base/array.h"
@@ -76,6 +77,14 @@ static void gn_gltf_pixels_free(gn_gltf_pixels *p)
     p->px = NULL;
 }
 
+/* The reason given when our own allocation fails, told apart by its address: out of memory
+ * fails the load, where an image that does not decode is only a warning. */
+static const char gn_gltf_oom[] = "out of memory";
+
+/* Out of memory: ours, or stb_image's (its failure reason "outofmem"; its allocations are
+ * libstb's own, not gnomon's hook). */
+static bool gn_gltf_is_oom(const char *why) { return why == gn_gltf_oom || strcmp(why, "outofmem") == 0; }
+
 /* Decodes an image to RGBA8; returns the reason on failure, NULL on success. */
 static const char *gn_gltf_decode(gn_gltf_ctx *c, const char *key, gn_gltf_pixels *out)
 {
@@ -100,7 +109,7 @@ static const char *gn_gltf_decode(gn_gltf_ctx *c, const char *key, gn_gltf_pixel
             return "image is larger than the cap";
         size_t count = (size_t)t->mWidth * t->mHeight;
         out->from_stb = false;
-        if (!(out->px = malloc(count * 4))) return "out of memory";
+        if (!(out->px = gn_malloc(count * 4))) return gn_gltf_oom;
         for (size_t i = 0; i < count; i++) {
             const struct aiTexel *s = &t->pcData[i];
             out->px[i * 4 + 0] = s->r, out->px[i * 4 + 1] = s->g;
@@ -131,8 +140,8 @@ static const char *gn_gltf_fit(gn_gltf_pixels *p, bool srgb)
 {
     while ((uint32_t)p->w > GN_GLTF_MAX_TEXTURE_SIDE || (uint32_t)p->h > GN_GLTF_MAX_TEXTURE_SIDE) {
         int nw = p->w > 1 ? p->w / 2 : 1, nh = p->h > 1 ? p->h / 2 : 1;
-        uint8_t *half = malloc((size_t)nw * nh * 4);
-        if (!half) return "out of memory";
+        uint8_t *half = gn_malloc((size_t)nw * nh * 4);
+        if (!half) return gn_gltf_oom;
         gn_mip_down(p->px, (uint32_t)p->w, (uint32_t)p->h, srgb, half);
         gn_gltf_pixels_free(p);
         *p = (gn_gltf_pixels){half, nw, nh, false};
@@ -164,6 +173,10 @@ static gn_gltf_image *gn_gltf_image_get(gn_gltf_ctx *c, const char *key, gn_gltf
     if (!why) why = gn_gltf_fit(&p, srgb);
     if (why) {
         gn_gltf_pixels_free(&p);
+        if (gn_gltf_is_oom(why)) {
+            *r = gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: image '%s': out of memory", c->name, key);
+            return NULL;
+        }
         c->st.textures_missing++;
         gn_gltf_log(c, GN_LOG_WARN, "image '%s' not loaded (%s); its material keeps its factors", key, why);
         return im;

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L /* opendir/readdir */
 #include "formats/pak.h"
 
+#include "base/alloc.h"
 #include "base/crc32.h"
 #include "base/error.h"
 #include "base/file.h"
@@ -67,7 +68,7 @@ static gn_result list_archives(gn_pak *p, const char *folder, uint32_t *n, gn_er
             too_many = true;
             break;
         }
-        p->paths[*n] = malloc(strlen(folder) + len + 2);
+        p->paths[*n] = gn_malloc(strlen(folder) + len + 2);
         if (!p->paths[*n])
             no_memory = true;
         else
@@ -89,11 +90,11 @@ gn_result gn_pak_open(const char *folder, gn_pak **out, gn_error *err)
     *out = NULL;
     if (gn_pak_owner)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: another archive set is open", folder);
-    gn_pak *p = calloc(1, sizeof *p);
+    gn_pak *p = gn_calloc(1, sizeof *p);
     if (p) {
-        p->paths = calloc(GN_PAK_MAX_ARCHIVES, sizeof *p->paths);
-        p->index = calloc(GN_PAK_MAX_ARCHIVES, sizeof *p->index);
-        p->folder = malloc(strlen(folder) + 1);
+        p->paths = gn_calloc(GN_PAK_MAX_ARCHIVES, sizeof *p->paths);
+        p->index = gn_calloc(GN_PAK_MAX_ARCHIVES, sizeof *p->index);
+        p->folder = gn_malloc(strlen(folder) + 1);
     }
     if (!p || !p->paths || !p->index || !p->folder) {
         if (p) pak_free(p, 0);
@@ -215,7 +216,7 @@ gn_result gn_pak_read(gn_pak *p, const char *path, size_t cap, uint8_t **data, s
         return gn_fail(err, GN_ERROR_BAD_DATA, "%s: %s: %lld bytes, over the cap of %zu", archive, path,
                        (long long)len, cap);
     }
-    uint8_t *buf = malloc((size_t)len + 1);
+    uint8_t *buf = gn_malloc((size_t)len + 1);
     if (!buf) {
         PHYSFS_close(f);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: %s: out of memory for %lld bytes", archive, path,
@@ -256,17 +257,22 @@ gn_result gn_pak_list(gn_pak *p, const char *folder, const char *ext, char ***na
                        physfs_reason(PHYSFS_getLastErrorCode()));
     uint32_t n = 0;
     for (char **i = list; *i; i++) n++;
-    char **out = calloc(n ? n : 1, sizeof *out);
+    char **out = gn_calloc(n ? n : 1, sizeof *out);
     uint32_t k = 0;
     size_t el = strlen(ext);
-    for (char **i = list; out && *i; i++) {
+    bool oom = !out;
+    for (char **i = list; !oom && *i; i++) {
         size_t len = strlen(*i);
         if (len < el || strcmp(*i + len - el, ext) != 0) continue;
-        out[k] = malloc(len + 1);
-        if (out[k]) memcpy(out[k++], *i, len + 1);
+        if (!(out[k] = gn_malloc(len + 1))) oom = true; /* never a list with a name left out */
+        if (!oom) memcpy(out[k++], *i, len + 1);
     }
     PHYSFS_freeList(list);
-    if (!out) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory listing %s", folder);
+    if (oom) {
+        for (uint32_t j = 0; out && j < k; j++) free(out[j]);
+        free(out);
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory listing %s", folder);
+    }
     qsort(out, k, sizeof *out, by_name);
     *names = out;
     *count = k;

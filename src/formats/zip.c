@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L /* fseeko */
 #include "formats/zip.h"
 
+#include "base/alloc.h"
 #include "base/error.h"
 
 #include <errno.h>
@@ -85,7 +86,7 @@ static gn_result find_end(const zip_reader *r, uint64_t *end_at, uint8_t rec[GN_
                        (unsigned long long)r->size);
     size_t tail = r->size < GN_ZIP_END_SEARCH ? (size_t)r->size : GN_ZIP_END_SEARCH;
     uint64_t base = r->size - tail;
-    uint8_t *buf = malloc(tail);
+    uint8_t *buf = gn_malloc(tail);
     if (!buf) return gn_fail(r->err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", r->path);
     if (!read_at(r, base, buf, tail)) {
         free(buf);
@@ -345,16 +346,16 @@ gn_result gn_zip_index_read(const char *path, uint64_t size, gn_zip_index **out,
         return gn_fail(err, GN_ERROR_IO, "%s: cannot open the file: %s", path, strerror(errno));
     zip_dir d;
     gn_result res = read_end(&r, &d);
-    gn_zip_index *z = res ? NULL : calloc(1, sizeof *z);
+    gn_zip_index *z = res ? NULL : gn_calloc(1, sizeof *z);
     uint8_t *cd = NULL;
     if (!res && z) {
         uint32_t slots = 16;
         while (slots < 2 * d.entries) slots *= 2; /* entries <= 2^20: no overflow */
         z->mask = slots - 1;
-        z->slot = calloc(slots, sizeof *z->slot);
-        z->slot_crc = calloc(slots, sizeof *z->slot_crc);
-        z->names = malloc(d.size + 1); /* each name and its NUL fit in its 46-byte header and name */
-        cd = malloc(d.size + 1);
+        z->slot = gn_calloc(slots, sizeof *z->slot);
+        z->slot_crc = gn_calloc(slots, sizeof *z->slot_crc);
+        z->names = gn_malloc(d.size + 1); /* each name and its NUL fit in its 46-byte header and name */
+        cd = gn_malloc(d.size + 1);
     }
     if (!res && (!z || !z->slot || !z->slot_crc || !z->names || !cd))
         res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for a central directory of %llu bytes",

@@ -4,6 +4,7 @@
  * did not fit is summed with one atomic add, copied out and reported with the frame's
  * statistics. The CPU reference of the binning is gn_cluster_bin (src/decide/clusters.c). */
 #include "decide/clusters.h"
+#include "base/alloc.h"
 #include "decide/lights.h"
 #include "passes/lights.h"
 
@@ -132,7 +133,7 @@ static gn_result sync(gn_renderer *r, const gn_scene *s, gn_error *err)
     }
     if (n > l->packed_capacity) {
         free(l->packed);
-        l->packed = malloc((size_t)n * sizeof *l->packed);
+        l->packed = gn_malloc((size_t)n * sizeof *l->packed);
         l->packed_capacity = l->packed ? n : 0;
         if (!l->packed) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory packing %u lights", n);
     }

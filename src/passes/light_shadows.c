@@ -3,6 +3,7 @@
  * from the light with its own frustum culling of casters, through the sun cascades' caster
  * pipeline (slope-scaled bias, depth clamp). The forward pass reads them with 4-tap hardware
  * PCF (shaders/light_shadow.glsl); the other lights light unshadowed, and are counted. */
+#include "base/alloc.h"
 #include "passes/lights.h"
 
 #include <stdlib.h>
@@ -29,9 +30,9 @@ gn_result gn_light_shadows_create(gn_renderer *r, gn_lights_gpu *l, const gn_ren
                            .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                            .name = "light shadow matrices"};
     if (!res) res = gn_vk_buffer_create(&r->vk, &b, &l->shadow_matrices, err);
-    l->chosen = calloc(l->s.max_shadowed, sizeof *l->chosen);
-    l->layer_vp = calloc((size_t)l->s.max_layers * 16, sizeof *l->layer_vp);
-    l->layer_draws = calloc(l->s.max_layers, sizeof *l->layer_draws);
+    l->chosen = gn_calloc(l->s.max_shadowed, sizeof *l->chosen);
+    l->layer_vp = gn_calloc((size_t)l->s.max_layers * 16, sizeof *l->layer_vp);
+    l->layer_draws = gn_calloc(l->s.max_layers, sizeof *l->layer_draws);
     if (!res && (!l->chosen || !l->layer_vp || !l->layer_draws))
         res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u shadowed lights", l->s.max_shadowed);
     if (!res)
@@ -70,8 +71,8 @@ gn_result gn_light_shadows_plan(gn_renderer *r, gn_lights_gpu *l, const gn_scene
 {
     uint32_t n = gn_scene_light_count(s);
     if (n > l->layer_of_capacity) {
-        int32_t *p = realloc(l->layer_of, n * sizeof *p);
-        gn_light_shadow_candidate *c = p ? realloc(l->candidate_scratch, n * sizeof *c) : NULL;
+        int32_t *p = gn_realloc(l->layer_of, n * sizeof *p);
+        gn_light_shadow_candidate *c = p ? gn_realloc(l->candidate_scratch, n * sizeof *c) : NULL;
         if (!p || !c) {
             if (p) l->layer_of = p; /* keep what realloc moved; the capacity stays the old one */
             return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u lights' layers", n);

@@ -16,6 +16,8 @@
  * the darker (shaders/vsm.glsl). */
 #include "passes/vsm.h"
 
+#include "base/alloc.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -367,8 +369,8 @@ static gn_result initialize(gn_renderer *r, gn_error *err)
     uint32_t total = pages_total(v), pool = v->s.pool_pages;
     size_t state_bytes = (size_t)total * sizeof(gn_gpu_vsm_state);
     size_t pool_words = 4 + (size_t)pool + 2 * v->dyn_capacity;
-    gn_gpu_vsm_state *pages = malloc(state_bytes);
-    uint32_t *lists = calloc(pool_words, sizeof *lists);
+    gn_gpu_vsm_state *pages = gn_malloc(state_bytes);
+    uint32_t *lists = gn_calloc(pool_words, sizeof *lists);
     if (!pages || !lists) {
         free(pages);
         free(lists);
@@ -415,12 +417,12 @@ static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
     gn_vsm_gpu *v = gn_vsm_of(r);
     uint32_t count = s->instance_count;
     if (count > v->caster_cap) {
-        gn_gpu_vsm_caster *grown = realloc(v->casters_cpu, (size_t)count * sizeof *grown);
+        gn_gpu_vsm_caster *grown = gn_realloc(v->casters_cpu, (size_t)count * sizeof *grown);
         if (!grown) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory for %u casters", count);
         v->casters_cpu = grown;
         v->caster_cap = count;
     }
-    uint64_t *keys = malloc(((size_t)count + 1) * sizeof *keys);
+    uint64_t *keys = gn_malloc(((size_t)count + 1) * sizeof *keys);
     if (!keys) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory for %u casters", count);
     uint32_t m = 0;
     v->group_count = 1;
@@ -456,8 +458,8 @@ static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
         }
     v->caster_count = m;
     /* the slots: the distinct (group, mesh) keys in order */
-    uint64_t *sorted = malloc(((size_t)m + 1) * sizeof *sorted);
-    uint32_t(*slot_info)[4] = malloc(((size_t)m + 1) * sizeof *slot_info);
+    uint64_t *sorted = gn_malloc(((size_t)m + 1) * sizeof *sorted);
+    uint32_t(*slot_info)[4] = gn_malloc(((size_t)m + 1) * sizeof *slot_info);
     if (!sorted || !slot_info) {
         free(keys), free(sorted), free(slot_info);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory for %u casters", m);

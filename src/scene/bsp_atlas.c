@@ -1,5 +1,6 @@
 /* The lightmap atlas (bsp_atlas.h). */
 #include "scene/bsp_atlas.h"
+#include "base/alloc.h"
 #include "base/error.h"
 #include "formats/bsp_light.h"
 
@@ -33,8 +34,8 @@ gn_result gn_bsp_lightmap_atlas(const gn_bsp *b, gn_bsp_atlas *out, gn_error *er
     memset(out, 0, sizeof *out);
     uint32_t n = b->lightmap_count;
     if (!n) return GN_OK;
-    out->rects = calloc(n, sizeof *out->rects);
-    uint32_t *scratch = malloc((size_t)n * sizeof *scratch);
+    out->rects = gn_calloc(n, sizeof *out->rects);
+    uint32_t *scratch = gn_malloc((size_t)n * sizeof *scratch);
     if (!out->rects || !scratch) {
         free(scratch);
         gn_bsp_atlas_free(out);
@@ -49,7 +50,7 @@ gn_result gn_bsp_lightmap_atlas(const gn_bsp *b, gn_bsp_atlas *out, gn_error *er
                        GN_BSP_ATLAS_MAX_SIDE);
     }
     out->count = n;
-    out->texels = calloc((size_t)out->width * out->height, sizeof *out->texels);
+    out->texels = gn_calloc((size_t)out->width * out->height, sizeof *out->texels);
     if (!out->texels) {
         gn_bsp_atlas_free(out);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for the lightmap atlas", b->name);

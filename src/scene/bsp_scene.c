@@ -6,6 +6,7 @@
  * Lightmaps go into one RGB9E5 atlas (scene/bsp_atlas.c) that the faces' second uv set
  * addresses; faces without one are lit by the map's light grid (scene/world.c). */
 #include "scene/bsp_scene.h"
+#include "base/alloc.h"
 #include "base/error.h"
 #include "formats/bsp.h"
 #include "formats/bsp_light.h"
@@ -85,7 +86,8 @@ static image_slot *image_slot_of(image_cache *c, const char *path)
 }
 
 /* Reads and decodes one file after checking its header against the caps; *id 0 when it does
- * not decode or is refused. Fails only when the map's images go over GN_BSP_MAX_DECODED. */
+ * not decode or is refused. Fails only when the map's images go over GN_BSP_MAX_DECODED or
+ * when out of memory (which must not pass for a missing image). */
 static gn_result decode_image(image_cache *c, gn_scene *s, const char *path, const char *label, uint32_t *id,
                               gn_error *err)
 {
@@ -93,7 +95,9 @@ static gn_result decode_image(image_cache *c, gn_scene *s, const char *path, con
     uint8_t *data;
     size_t size;
     gn_error read_err = {0};
-    if (gn_pak_read(c->pak, path, GN_BSP_MAX_TEXTURE, &data, &size, &read_err)) {
+    gn_result res = gn_pak_read(c->pak, path, GN_BSP_MAX_TEXTURE, &data, &size, &read_err);
+    if (res == GN_ERROR_OUT_OF_MEMORY) return gn_fail(err, res, "%s: %s", c->map, read_err.message);
+    if (res) {
         /* a corrupted archive (CRC), an image over the file cap: not used, and said so */
         char line[sizeof read_err.message + 32];
         snprintf(line, sizeof line, "%s; skipped (drawn as a checker)", read_err.message);
@@ -101,7 +105,6 @@ static gn_result decode_image(image_cache *c, gn_scene *s, const char *path, con
         return GN_OK;
     }
     int w = 0, h = 0, n = 0;
-    gn_result res = GN_OK;
     bool known = size <= (size_t)INT32_MAX && stbi_info_from_memory(data, (int)size, &w, &h, &n);
     uint64_t pixels = (uint64_t)w * (uint64_t)h;
     if (!known) {
@@ -124,7 +127,15 @@ static gn_result decode_image(image_cache *c, gn_scene *s, const char *path, con
         uint8_t *px = stbi_load_from_memory(data, (int)size, &w, &h, &n, 4);
         gn_texture_desc d = {
             .width = (uint32_t)w, .height = (uint32_t)h, .rgba8 = px, .srgb = true, .label = label};
-        if (px && gn_scene_add_texture(s, &d, id, NULL)) *id = 0;
+        /* stb_image's own allocations (libstb's, not gnomon's hook) report "outofmem" */
+        const char *why = px ? NULL : stbi_failure_reason();
+        if (why && strcmp(why, "outofmem") == 0)
+            res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory decoding %s (%dx%d)", c->map, path,
+                          w, h);
+        gn_error add_err = {0};
+        gn_result added = px ? gn_scene_add_texture(s, &d, id, &add_err) : GN_OK;
+        if (added == GN_ERROR_OUT_OF_MEMORY) res = gn_fail(err, added, "%s: %s", c->map, add_err.message);
+        if (added) *id = 0;
         stbi_image_free(px);
     }
     free(data);
@@ -144,7 +155,7 @@ static gn_result load_texture(image_cache *c, gn_scene *s, const char *name, uin
         if (!gn_pak_exists(c->pak, path)) continue;
         image_slot *slot = image_slot_of(c, path);
         if (!slot->path) {
-            if (!(slot->path = malloc(strlen(path) + 1)))
+            if (!(slot->path = gn_malloc(strlen(path) + 1)))
                 return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", c->map);
             strcpy(slot->path, path);
             res = decode_image(c, s, path, name, &slot->id, err);
@@ -161,9 +172,9 @@ static gn_result add_face(gn_scene *s, const gn_bsp_mesh *m, uint32_t face, uint
 {
     const gn_bsp_face_range *fr = &m->faces[face];
     uint32_t n = fr->index_count;
-    float *pos = malloc((size_t)n * 3 * sizeof *pos), *nrm = malloc((size_t)n * 3 * sizeof *nrm),
-          *uv = malloc((size_t)n * 2 * sizeof *uv), *lm = malloc((size_t)n * 2 * sizeof *lm);
-    uint32_t *idx = malloc((size_t)n * sizeof *idx);
+    float *pos = gn_malloc((size_t)n * 3 * sizeof *pos), *nrm = gn_malloc((size_t)n * 3 * sizeof *nrm),
+          *uv = gn_malloc((size_t)n * 2 * sizeof *uv), *lm = gn_malloc((size_t)n * 2 * sizeof *lm);
+    uint32_t *idx = gn_malloc((size_t)n * sizeof *idx);
     gn_result res = GN_OK;
     if (!pos || !nrm || !uv || !lm || !idx)
         res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
@@ -177,7 +188,7 @@ static gn_result add_face(gn_scene *s, const gn_bsp_mesh *m, uint32_t face, uint
     uint32_t nv = 0;
     if (!res) {
         uint32_t span = hi - lo + 1;
-        uint32_t *map = malloc((size_t)span * sizeof *map);
+        uint32_t *map = gn_malloc((size_t)span * sizeof *map);
         if (!map) res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", label);
         for (uint32_t k = 0; !res && k < span; k++) map[k] = UINT32_MAX;
         for (uint32_t k = 0; !res && k < n; k++) {
@@ -222,7 +233,7 @@ static gn_result add_face(gn_scene *s, const gn_bsp_mesh *m, uint32_t face, uint
 /* The map's light entities as point lights, up to the scene's light cap. */
 static gn_result add_map_lights(gn_scene *s, const gn_bsp *b, float scale, gn_error *err)
 {
-    gn_light_desc *lights = malloc(GN_MAX_LIGHTS * sizeof *lights);
+    gn_light_desc *lights = gn_malloc(GN_MAX_LIGHTS * sizeof *lights);
     if (!lights) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for lights", b->name);
     uint32_t total = 0, n = gn_bsp_light_entities(b, scale, lights, GN_MAX_LIGHTS - s->light_count, &total);
     gn_result res = GN_OK;
@@ -248,7 +259,7 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
                              const gn_load_desc *d, gn_error *err)
 {
     uint32_t patch_level = d->patch_level ? d->patch_level : 8;
-    gn_world *w = calloc(1, sizeof *w);
+    gn_world *w = gn_calloc(1, sizeof *w);
     if (!w) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
     gn_result res = gn_bsp_parse(data, size, name, NULL, &w->bsp, err);
     gn_bsp_triangulate_desc td = {.patch_level = patch_level};
@@ -257,9 +268,9 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
     const gn_bsp *b = &w->bsp;
     uint32_t faces = b->face_count;
     if (!res) {
-        w->face_instance = malloc((faces ? faces : 1) * sizeof *w->face_instance);
-        w->vis_faces = malloc((faces ? faces : 1) * sizeof *w->vis_faces);
-        w->vis_seen = calloc(GN_BSP_VIS_SEEN_WORDS(faces ? faces : 1), sizeof *w->vis_seen);
+        w->face_instance = gn_malloc((faces ? faces : 1) * sizeof *w->face_instance);
+        w->vis_faces = gn_malloc((faces ? faces : 1) * sizeof *w->vis_faces);
+        w->vis_seen = gn_calloc(GN_BSP_VIS_SEEN_WORDS(faces ? faces : 1), sizeof *w->vis_seen);
         if (!w->face_instance || !w->vis_faces || !w->vis_seen)
             res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for %u faces", name, faces);
     }
@@ -279,8 +290,8 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
         res = gn_scene_add_texture(s, &atlas_desc, &atlas_tex, err);
     }
     uint32_t tcount = b->texture_count ? b->texture_count : 1;
-    uint32_t *materials = res ? NULL : malloc((size_t)tcount * 2 * sizeof *materials);
-    uint8_t *needs = res ? NULL : calloc((size_t)tcount * 2, 1); /* [t*2 + lit] */
+    uint32_t *materials = res ? NULL : gn_malloc((size_t)tcount * 2 * sizeof *materials);
+    uint8_t *needs = res ? NULL : gn_calloc((size_t)tcount * 2, 1); /* [t*2 + lit] */
     if (!res && (!materials || !needs)) res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
     for (uint32_t f = 0; !res && f < faces; f++)
         if (w->mesh.faces[f].index_count)
@@ -288,7 +299,7 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
     uint32_t checker = 0, missing = 0, slots = 16;
     while (slots < tcount * 8u) slots *= 2; /* up to 3 files a texture, under half full */
     image_cache cache = {.mask = slots - 1, .pak = pak, .map = name, .desc = d};
-    if (!res && !(cache.slots = calloc(slots, sizeof *cache.slots)))
+    if (!res && !(cache.slots = gn_calloc(slots, sizeof *cache.slots)))
         res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
     for (uint32_t t = 0; !res && t < b->texture_count; t++) {
         materials[t * 2] = materials[t * 2 + 1] = UINT32_MAX;

@@ -1,4 +1,5 @@
 /* gn_scene_load: one entry for scenes from files, dispatched by extension. */
+#include "base/alloc.h"
 #include "base/error.h"
 #include "base/file.h"
 #include "formats/pak.h"
@@ -39,10 +40,14 @@ static gn_result read_file(const char *path, size_t cap, uint8_t **data, size_t 
         return gn_fail(err, GN_ERROR_IO, "%s: grew past the cap of %zu while it was read", path, cap);
     }
     rewind(f);
-    *data = malloc((size_t)len + 1);
-    size_t got = *data ? fread(*data, 1, (size_t)len, f) : 0;
+    *data = gn_malloc((size_t)len + 1);
+    if (!*data) {
+        fclose(f);
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for %ld bytes", path, len);
+    }
+    size_t got = fread(*data, 1, (size_t)len, f);
     fclose(f);
-    if (!*data || got != (size_t)len) {
+    if (got != (size_t)len) {
         free(*data);
         *data = NULL;
         return gn_fail(err, GN_ERROR_IO, "%s: read %zu of %ld bytes", path, got, len);

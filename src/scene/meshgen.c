@@ -1,5 +1,6 @@
 /* Procedural primitives: builder mechanics, then shapes from simple to composite. */
 #include "scene/meshgen.h"
+#include "base/alloc.h"
 #include "base/gmath.h"
 
 #include <math.h>
@@ -61,14 +62,14 @@ static bool gn_mg_reserve(gn_mg *b, uint32_t nv, uint32_t ni)
     if (b->vcount + nv > b->vcap) {
         uint32_t cap = b->vcap ? b->vcap : 256;
         while (cap < b->vcount + nv) cap *= 2;
-        void *p = realloc(b->v, (size_t)cap * sizeof *b->v);
+        void *p = gn_realloc(b->v, (size_t)cap * sizeof *b->v);
         if (!p) return !(b->oom = true);
         b->v = p, b->vcap = cap;
     }
     if (b->icount + ni > b->icap) {
         uint32_t cap = b->icap ? b->icap : 512;
         while (cap < b->icount + ni) cap *= 2;
-        void *p = realloc(b->idx, (size_t)cap * sizeof *b->idx);
+        void *p = gn_realloc(b->idx, (size_t)cap * sizeof *b->idx);
         if (!p) return !(b->oom = true);
         b->idx = p, b->icap = cap;
     }
@@ -195,8 +196,9 @@ gn_result gn_mg_commit(gn_mg *b, gn_scene *s, const char *label, uint32_t *out_i
         gn_mg_reset(b);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "mesh '%s': out of memory while generating", label);
     }
-    gn_mesh_compute_tangents(b->v, b->vcount, b->idx, b->icount);
-    gn_result r = gn_scene_add_vertices(s, b->v, b->vcount, b->idx, b->icount, out_id, err);
+    gn_result r = gn_mesh_compute_tangents(b->v, b->vcount, b->idx, b->icount)
+                      ? gn_scene_add_vertices(s, b->v, b->vcount, b->idx, b->icount, out_id, err)
+                      : gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for tangents");
     if (r != GN_OK && err) {
         char msg[sizeof err->message];
         memcpy(msg, err->message, sizeof msg);
@@ -292,9 +294,9 @@ static bool gn_ico_build(gn_ico *m, int subdiv)
                                    {3, 9, 4},  {3, 4, 2},  {3, 2, 6},   {3, 6, 8},  {3, 8, 9},
                                    {4, 9, 5},  {2, 4, 11}, {6, 2, 10},  {8, 6, 7},  {9, 8, 1}};
     uint32_t nt = 20u << (2 * subdiv), nd = 10u * (1u << (2 * subdiv)) + 2;
-    m->dir = malloc(nd * sizeof *m->dir);
-    m->tri = malloc(nt * sizeof *m->tri);
-    uint32_t(*tmp)[3] = malloc(nt * sizeof *tmp);
+    m->dir = gn_malloc(nd * sizeof *m->dir);
+    m->tri = gn_malloc(nt * sizeof *m->tri);
+    uint32_t(*tmp)[3] = gn_malloc(nt * sizeof *tmp);
     if (!m->dir || !m->tri || !tmp) {
         free(m->dir), free(m->tri), free(tmp);
         return false;

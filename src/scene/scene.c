@@ -2,6 +2,7 @@
 /* The CPU scene store: validation at the door, then plain arrays the renderer uploads.
  * Every add_* either succeeds completely or leaves the scene exactly as it was. */
 #include "scene/scene.h"
+#include "base/alloc.h"
 #include "base/gmath.h"
 #include "scene/world.h"
 
@@ -15,7 +16,7 @@
 gn_result gn_scene_create(gn_scene **out, gn_error *err)
 {
     if (!out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_create: out is NULL");
-    *out = calloc(1, sizeof **out);
+    *out = gn_calloc(1, sizeof **out);
     if (!*out) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "gn_scene_create: out of memory");
     /* A camera that sees something in a scene built by hand around the origin. */
     (*out)->default_camera[2] = 5.0f;
@@ -81,11 +82,12 @@ void gn_mesh_orthonormalize_tangent(gn_vertex *v)
     t[3] = t[3] < 0.0f ? -1.0f : 1.0f;
 }
 
-void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx, uint32_t index_count)
+bool gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx, uint32_t index_count)
 {
-    /* Scratch for dP/dv sums; the dP/du sums accumulate straight into the tangent. Should it
-     * not be allocated, tangents are still valid, only their w defaults to +1. */
-    float *bv = calloc((size_t)vertex_count * 3, sizeof *bv);
+    /* Scratch for dP/dv sums; the dP/du sums accumulate straight into the tangent. Without it
+     * the sign w (mirrored uvs) would be a guess, so its failure fails the mesh. */
+    float *bv = gn_calloc((size_t)vertex_count * 3 + 1, sizeof *bv);
+    if (!bv) return false;
     for (uint32_t i = 0; i < vertex_count; i++) memset(v[i].tangent, 0, sizeof v[i].tangent);
     for (uint32_t t = 0; t + 2 < index_count; t += 3) {
         uint32_t ia = idx[t], ib = idx[t + 1], ic = idx[t + 2];
@@ -108,12 +110,12 @@ void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_
         for (int j = 0; j < 3; j++)
             for (int k = 0; k < 3; k++) {
                 v[tri[j]].tangent[k] += tu[k];
-                if (bv) bv[tri[j] * 3 + k] += tv[k];
+                bv[tri[j] * 3 + k] += tv[k];
             }
     }
     for (uint32_t i = 0; i < vertex_count; i++) {
-        float b[3] = {0, 0, 0}, nt[3];
-        if (bv) memcpy(b, &bv[i * 3], sizeof b);
+        float b[3], nt[3];
+        memcpy(b, &bv[i * 3], sizeof b);
         /* glTF convention: cross(N, T) * w points towards image "up", i.e. decreasing v
          * (rows are stored top first), so normal maps with green = up work unchanged. */
         v[i].tangent[3] = 1.0f;
@@ -122,6 +124,7 @@ void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_
         v[i].tangent[3] = gn_vec3_dot(nt, b) > 0.0f ? -1.0f : 1.0f;
     }
     free(bv);
+    return true;
 }
 
 /* ---- meshes ---------------------------------------------------------------------------- */
@@ -281,8 +284,9 @@ gn_result gn_scene_add_mesh(gn_scene *s, const gn_mesh_desc *d, uint32_t *out_id
             memcpy(v[i].tangent, d->tangents + (size_t)i * 4, 4 * sizeof(float));
             gn_mesh_orthonormalize_tangent(&v[i]);
         }
-    } else {
-        gn_mesh_compute_tangents(v, vc, idx, d->index_count);
+    } else if (!gn_mesh_compute_tangents(v, vc, idx, d->index_count)) {
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "mesh '%s': out of memory for tangents of %u vertices",
+                       label, vc);
     }
     memcpy(&s->indices[s->index_count], idx, (size_t)d->index_count * sizeof *idx);
     gn_commit_mesh(s, vc, d->index_count, out_id);
@@ -311,7 +315,7 @@ gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': scene already has %u textures", label,
                        GN_SCENE_MAX_TEXTURES);
     size_t bytes = (size_t)d->width * d->height * 4;
-    uint8_t *copy = malloc(bytes);
+    uint8_t *copy = gn_malloc(bytes);
     if (!copy || !gn_grow((void **)&s->textures, &s->texture_cap, (uint64_t)s->texture_count + 1,
                           sizeof *s->textures, GN_SCENE_MAX_TEXTURES)) {
         free(copy);

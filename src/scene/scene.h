@@ -212,8 +212,9 @@ void gn_scene_truncate_lights(gn_scene *s, uint32_t light_count, uint32_t motion
 
 /* Area-weighted vertex normals from the triangles (unit length; +Y where undefined). */
 void gn_mesh_compute_normals(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx, uint32_t index_count);
-/* Tangents from uvs, orthogonal to the normals; any perpendicular where uvs are degenerate. */
-void gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx, uint32_t index_count);
+/* Tangents from uvs, orthogonal to the normals; any perpendicular where uvs are degenerate.
+ * False when out of memory for its scratch (the tangents are then unset). */
+bool gn_mesh_compute_tangents(gn_vertex *v, uint32_t vertex_count, const uint32_t *idx, uint32_t index_count);
 /* Makes v->tangent unit and orthogonal to v->normal, and its w exactly +1 or -1. */
 void gn_mesh_orthonormalize_tangent(gn_vertex *v);
 

@@ -2,6 +2,7 @@
  * map is then the height field's slope. All noise wraps at the image edge so the textures
  * tile. */
 #include "scene/texgen.h"
+#include "base/alloc.h"
 #include "base/gmath.h"
 
 #include <math.h>
@@ -194,7 +195,7 @@ bool gn_texgen(gn_texgen_kind kind, uint32_t size, uint32_t seed, uint8_t *color
 {
     if ((unsigned)kind >= GN_TEX_KIND_COUNT || size < 16 || (size & (size - 1)) || !color || !normal)
         return false;
-    float *h = malloc((size_t)size * size * sizeof *h);
+    float *h = gn_malloc((size_t)size * size * sizeof *h);
     if (!h) return false;
     float strength = 1.0f;
     for (uint32_t y = 0; y < size; y++)

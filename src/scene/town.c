@@ -6,6 +6,7 @@
  * westwards along z = 0, into the sunset; forest and a rim of hills fill the rest. The town
  * and the terrain grow with sqrt(scale) on a side, so their area grows with scale. */
 #include "scene/town.h"
+#include "base/alloc.h"
 #include "base/gmath.h"
 #include "scene/texgen.h"
 
@@ -71,7 +72,7 @@ static gn_result gn_town_textures(gn_town *t, uint32_t color[GN_TEX_KIND_COUNT],
                                   uint32_t normal[GN_TEX_KIND_COUNT])
 {
     size_t bytes = (size_t)GN_TOWN_TEX * GN_TOWN_TEX * 4;
-    uint8_t *c = malloc(bytes), *n = malloc(bytes);
+    uint8_t *c = gn_malloc(bytes), *n = gn_malloc(bytes);
     gn_result r = GN_OK;
     if (!c || !n) r = gn_fail(t->err, GN_ERROR_OUT_OF_MEMORY, "town: out of memory for textures");
     for (int k = 0; k < GN_TEX_KIND_COUNT && r == GN_OK; k++) {
@@ -308,7 +309,7 @@ gn_result gn_town_build(gn_scene *s, uint32_t seed, uint32_t scale, gn_error *er
 {
     if (!s) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_town_build: scene is NULL");
     if (scale == 0) scale = 1;
-    gn_town *t = calloc(1, sizeof *t);
+    gn_town *t = gn_calloc(1, sizeof *t);
     if (!t) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "town: out of memory");
     gn_town_init(t, s, seed, scale, err);
     gn_result r = gn_town_materials_make(t);

@@ -8,6 +8,7 @@
  *   festival whatever is left: string lights over the streets, so any count is met exactly.
  * A scene without sites (not built by gn_town_build) gets lights scattered over its bounds,
  * and an empty scene an error. Everything is a function of the sites, the count and the seed. */
+#include "base/alloc.h"
 #include "scene/scene.h"
 
 #include <math.h>
@@ -78,7 +79,7 @@ static uint32_t gn_sites_sorted(const gn_scene *s, uint32_t kind, float jitter, 
     for (uint32_t i = 0; i < s->light_site_count; i++) n += s->light_sites[i].kind == kind;
     *out = NULL;
     if (n == 0) return 0;
-    gn_site_key *k = malloc((size_t)n * sizeof *k);
+    gn_site_key *k = gn_malloc((size_t)n * sizeof *k);
     if (!k) {
         *oom = true;
         return 0;

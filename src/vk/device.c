@@ -1,4 +1,5 @@
 /* Instance, validation, device choice and the queue. */
+#include "base/alloc.h"
 #include "vk/fault.h"
 #include "vk/vk.h"
 
@@ -115,30 +116,33 @@ static VKAPI_ATTR VkBool32 VKAPI_CALL on_debug(VkDebugUtilsMessageSeverityFlagBi
     return VK_FALSE;
 }
 
-static bool has_layer(const char *name)
+/* Whether the loader has the layer, or the instance (or a device's) extension, in *found; out of
+ * memory for the list is an error, not "absent" (which would turn validation or debug names off
+ * quietly). */
+static gn_result has_layer(const char *name, bool *found, gn_error *err)
 {
     uint32_t n = 0;
     vkEnumerateInstanceLayerProperties(&n, NULL);
-    VkLayerProperties *p = calloc(n ? n : 1, sizeof *p);
-    if (!p) return false;
+    VkLayerProperties *p = gn_calloc(n ? n : 1, sizeof *p);
+    if (!p) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory listing %u Vulkan layers", n);
     vkEnumerateInstanceLayerProperties(&n, p);
-    bool found = false;
-    for (uint32_t i = 0; i < n; i++) found |= strcmp(p[i].layerName, name) == 0;
+    *found = false;
+    for (uint32_t i = 0; i < n; i++) *found |= strcmp(p[i].layerName, name) == 0;
     free(p);
-    return found;
+    return GN_OK;
 }
 
-static bool has_instance_ext(const char *name)
+static gn_result has_instance_ext(const char *name, bool *found, gn_error *err)
 {
     uint32_t n = 0;
     vkEnumerateInstanceExtensionProperties(NULL, &n, NULL);
-    VkExtensionProperties *p = calloc(n ? n : 1, sizeof *p);
-    if (!p) return false;
+    VkExtensionProperties *p = gn_calloc(n ? n : 1, sizeof *p);
+    if (!p) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory listing %u instance extensions", n);
     vkEnumerateInstanceExtensionProperties(NULL, &n, p);
-    bool found = false;
-    for (uint32_t i = 0; i < n; i++) found |= strcmp(p[i].extensionName, name) == 0;
+    *found = false;
+    for (uint32_t i = 0; i < n; i++) *found |= strcmp(p[i].extensionName, name) == 0;
     free(p);
-    return found;
+    return GN_OK;
 }
 
 static gn_result create_instance(gn_vk *vk, bool validation, const char *const *extra, uint32_t extra_count,
@@ -150,8 +154,11 @@ static gn_result create_instance(gn_vk *vk, bool validation, const char *const *
                        VK_API_VERSION_MAJOR(version), VK_API_VERSION_MINOR(version));
     const char *layers[1];
     uint32_t layer_count = 0;
+    bool found = false;
+    gn_result res = GN_OK;
     if (validation) {
-        if (!has_layer("VK_LAYER_KHRONOS_validation"))
+        if ((res = has_layer("VK_LAYER_KHRONOS_validation", &found, err))) return res;
+        if (!found)
             return gn_fail(err, GN_ERROR_NO_DEVICE,
                            "validation requested but VK_LAYER_KHRONOS_validation is not installed "
                            "(Debian: vulkan-validationlayers)");
@@ -160,13 +167,15 @@ static gn_result create_instance(gn_vk *vk, bool validation, const char *const *
     /* debug utils, then what the caller's window system needs (a surface's extensions) */
     const char *exts[1 + GN_VK_MAX_INSTANCE_EXTENSIONS];
     uint32_t ext_count = 0;
-    vk->debug_utils = has_instance_ext(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+    if ((res = has_instance_ext(VK_EXT_DEBUG_UTILS_EXTENSION_NAME, &found, err))) return res;
+    vk->debug_utils = found;
     if (vk->debug_utils) exts[ext_count++] = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
     if (extra_count > GN_VK_MAX_INSTANCE_EXTENSIONS)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%u instance extensions asked for, at most %d",
                        extra_count, GN_VK_MAX_INSTANCE_EXTENSIONS);
     for (uint32_t i = 0; i < extra_count; i++) {
-        if (!extra[i] || !has_instance_ext(extra[i]))
+        if (extra[i] && (res = has_instance_ext(extra[i], &found, err))) return res;
+        if (!extra[i] || !found)
             return gn_fail(err, GN_ERROR_NO_DEVICE, "the Vulkan loader lacks the instance extension %s",
                            extra[i] ? extra[i] : "(null)");
         if (strcmp(extra[i], VK_EXT_DEBUG_UTILS_EXTENSION_NAME) != 0) exts[ext_count++] = extra[i];
@@ -374,17 +383,17 @@ VkSampleCountFlags gn_vk_sample_counts(const gn_vk *vk)
     return vk->props.limits.framebufferColorSampleCounts & vk->props.limits.framebufferDepthSampleCounts;
 }
 
-static bool has_device_ext(VkPhysicalDevice pd, const char *name)
+static gn_result has_device_ext(VkPhysicalDevice pd, const char *name, bool *found, gn_error *err)
 {
     uint32_t n = 0;
     vkEnumerateDeviceExtensionProperties(pd, NULL, &n, NULL);
-    VkExtensionProperties *p = calloc(n ? n : 1, sizeof *p);
-    if (!p) return false;
+    VkExtensionProperties *p = gn_calloc(n ? n : 1, sizeof *p);
+    if (!p) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory listing %u device extensions", n);
     vkEnumerateDeviceExtensionProperties(pd, NULL, &n, p);
-    bool found = false;
-    for (uint32_t i = 0; i < n; i++) found |= strcmp(p[i].extensionName, name) == 0;
+    *found = false;
+    for (uint32_t i = 0; i < n; i++) *found |= strcmp(p[i].extensionName, name) == 0;
     free(p);
-    return found;
+    return GN_OK;
 }
 
 static gn_result create_device(gn_vk *vk, const char *sel, bool presentable, gn_error *err)
@@ -404,7 +413,10 @@ static gn_result create_device(gn_vk *vk, const char *sel, bool presentable, gn_
     vkGetPhysicalDeviceProperties(vk->physical, &vk->props);
     vkGetPhysicalDeviceMemoryProperties(vk->physical, &vk->mem_props);
     vk->queue_family = (uint32_t)graphics_compute_family(vk->physical);
-    if (presentable && !has_device_ext(vk->physical, VK_KHR_SWAPCHAIN_EXTENSION_NAME))
+    bool swapchain = false;
+    if (presentable && (res = has_device_ext(vk->physical, VK_KHR_SWAPCHAIN_EXTENSION_NAME, &swapchain, err)))
+        return res;
+    if (presentable && !swapchain)
         return gn_fail(err, GN_ERROR_NO_DEVICE, "%s cannot present to a window (no VK_KHR_swapchain)",
                        vk->props.deviceName);
     const char *device_exts[] = {VK_KHR_SWAPCHAIN_EXTENSION_NAME};
@@ -525,15 +537,15 @@ gn_result gn_vk_pass_capacity(gn_vk *vk, uint32_t passes, gn_error *err)
         char name[64];
         snprintf(name, sizeof name, "frame slot %u timestamps", i);
         gn_vk_name(vk, VK_OBJECT_TYPE_QUERY_POOL, (uint64_t)(uintptr_t)f->queries, name);
-        char(*names)[32] = realloc(f->pass_names, passes * sizeof *names);
+        char(*names)[32] = gn_realloc(f->pass_names, passes * sizeof *names);
         if (names) f->pass_names = names;
-        uint32_t *draws = realloc(f->pass_draws, passes * sizeof *draws);
+        uint32_t *draws = gn_realloc(f->pass_draws, passes * sizeof *draws);
         if (draws) f->pass_draws = draws;
-        uint64_t *tris = realloc(f->pass_triangles, passes * sizeof *tris);
+        uint64_t *tris = gn_realloc(f->pass_triangles, passes * sizeof *tris);
         if (tris) f->pass_triangles = tris;
-        uint64_t *ts = realloc(f->timestamps, 2 * passes * sizeof *ts);
+        uint64_t *ts = gn_realloc(f->timestamps, 2 * passes * sizeof *ts);
         if (ts) f->timestamps = ts;
-        double *ms = realloc(f->pass_ms, passes * sizeof *ms);
+        double *ms = gn_realloc(f->pass_ms, passes * sizeof *ms);
         if (ms) f->pass_ms = ms;
         if (!names || !draws || !tris || !ts || !ms)
             return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u passes' timings", passes);

@@ -1,6 +1,7 @@
 /* Device memory sub-allocation: a few large vkAllocateMemory blocks, carved first-fit.
  * Free ranges are kept sorted by offset and merged with their neighbours on free, so long
  * runs (scene reloads, resizes) do not fragment the blocks. */
+#include "base/alloc.h"
 #include "vk/fault.h"
 #include "vk/vk.h"
 
@@ -16,19 +17,28 @@ static int find_type(const gn_vk *vk, uint32_t bits, VkMemoryPropertyFlags want)
     return -1;
 }
 
-static bool range_insert(gn_vk_block *b, uint32_t at, gn_vk_range r)
+/* Room in b->free for every range the block can hold after one more allocation. Adjacent free
+ * ranges are always merged, so they number at most one more than the live allocations; with
+ * that room reserved before each carve, neither the carve's splits nor a later
+ * gn_vk_free_memory (which cannot fail) has to grow the array. */
+static bool ranges_reserve(gn_vk_block *b)
 {
-    if (b->free_count == b->free_cap) {
-        uint32_t cap = b->free_cap ? b->free_cap * 2 : 16;
-        gn_vk_range *n = realloc(b->free, cap * sizeof *n);
-        if (!n) return false;
-        b->free = n;
-        b->free_cap = cap;
-    }
+    uint32_t need = b->allocations + 2;
+    if (b->free_cap >= need) return true;
+    uint32_t cap = b->free_cap ? b->free_cap : 16;
+    while (cap < need) cap *= 2;
+    gn_vk_range *n = gn_realloc(b->free, cap * sizeof *n);
+    if (!n) return false;
+    b->free = n;
+    b->free_cap = cap;
+    return true;
+}
+
+static void range_insert(gn_vk_block *b, uint32_t at, gn_vk_range r)
+{
     memmove(&b->free[at + 1], &b->free[at], (b->free_count - at) * sizeof *b->free);
     b->free[at] = r;
     b->free_count++;
-    return true;
 }
 
 static void range_remove(gn_vk_block *b, uint32_t at)
@@ -37,7 +47,7 @@ static void range_remove(gn_vk_block *b, uint32_t at)
     b->free_count--;
 }
 
-/* Carves size bytes aligned to align out of b; returns false when nothing fits. */
+/* Carves size bytes aligned to align out of b (its ranges reserved); false when nothing fits. */
 static bool block_carve(gn_vk_block *b, VkDeviceSize size, VkDeviceSize align, VkDeviceSize *out)
 {
     for (uint32_t i = 0; i < b->free_count; i++) {
@@ -48,9 +58,10 @@ static bool block_carve(gn_vk_block *b, VkDeviceSize size, VkDeviceSize align, V
         range_remove(b, i);
         /* keep the alignment gap before and the rest after as free ranges */
         uint32_t at = i;
-        if (start > r.offset && range_insert(b, at, (gn_vk_range){r.offset, start - r.offset})) at++;
+        if (start > r.offset) range_insert(b, at++, (gn_vk_range){r.offset, start - r.offset});
         if (tail_size > 0) range_insert(b, at, (gn_vk_range){tail_start, tail_size});
         b->used += size;
+        b->allocations++;
         *out = start;
         return true;
     }
@@ -66,6 +77,9 @@ gn_result gn_vk_alloc_memory(gn_vk *vk, VkMemoryRequirements req, VkMemoryProper
     for (uint32_t i = 0; i < vk->block_count; i++) {
         gn_vk_block *b = &vk->blocks[i];
         if (b->type_index != (uint32_t)type || b->linear != linear || b->size - b->used < req.size) continue;
+        if (!ranges_reserve(b))
+            return gn_fail(err, GN_ERROR_OUT_OF_MEMORY,
+                           "out of host memory for device memory block %u's ranges", i);
         VkDeviceSize off;
         if (block_carve(b, req.size, req.alignment, &off)) {
             *out = (gn_vk_alloc){.block = i + 1,
@@ -97,10 +111,11 @@ gn_result gn_vk_alloc_memory(gn_vk *vk, VkMemoryRequirements req, VkMemoryProper
             return gn_vk_check(vk, r, "vkMapMemory", err);
         }
     }
-    if (!range_insert(b, 0, (gn_vk_range){0, b->size})) {
+    if (!ranges_reserve(b)) {
         vkFreeMemory(vk->device, b->memory, NULL);
-        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of host memory for a device memory block's ranges");
     }
+    range_insert(b, 0, (gn_vk_range){0, b->size});
     vk->block_count++;
     VkDeviceSize off;
     block_carve(b, req.size, req.alignment, &off); /* cannot fail: the block is empty and big enough */
@@ -128,8 +143,9 @@ void gn_vk_free_memory(gn_vk *vk, gn_vk_alloc *a)
         r.size += b->free[at].size;
         range_remove(b, at);
     }
-    range_insert(b, at, r);
+    range_insert(b, at, r); /* room reserved by the allocation's carve */
     b->used -= a->size;
+    b->allocations--;
     memset(a, 0, sizeof *a);
 }
 

@@ -1,5 +1,6 @@
 /* Buffers and images: created with memory from the sub-allocator and a debug name, and
  * destroyed only after every frame that may still use them has finished. */
+#include "base/alloc.h"
 #include "vk/fault.h"
 #include "vk/vk.h"
 
@@ -114,7 +115,7 @@ gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *
         r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateImageView(vk->device, &vi, NULL, &out->view));
         res = gn_vk_check(vk, r, "vkCreateImageView", err);
         if (!res && d->array) {
-            out->layer_views = calloc(out->layers, sizeof *out->layer_views);
+            out->layer_views = gn_calloc(out->layers, sizeof *out->layer_views);
             if (!out->layer_views)
                 res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for layer views");
         }
@@ -150,7 +151,7 @@ static void push_garbage(gn_vk *vk, VkObjectType type, uint64_t handle, gn_vk_al
 {
     if (vk->garbage_count == vk->garbage_cap) {
         uint32_t cap = vk->garbage_cap ? vk->garbage_cap * 2 : 64;
-        gn_vk_garbage *g = realloc(vk->garbage, cap * sizeof *g);
+        gn_vk_garbage *g = gn_realloc(vk->garbage, cap * sizeof *g);
         if (!g) {
             /* No room to defer: wait for the GPU instead so the object can go now (bounded:
              * on a timeout the device counts as lost and the object goes anyway). */

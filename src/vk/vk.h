@@ -34,8 +34,9 @@ typedef struct gn_vk_block {
     uint32_t type_index;
     bool linear;       /* buffers (true) or images (false) */
     void *mapped;      /* host-visible blocks stay mapped */
-    gn_vk_range *free; /* free ranges sorted by offset */
+    gn_vk_range *free; /* free ranges sorted by offset, never two adjacent */
     uint32_t free_count, free_cap;
+    uint32_t allocations; /* live ones: free ranges are at most one more (memory.c) */
 } gn_vk_block;
 
 typedef struct gn_vk_alloc {
