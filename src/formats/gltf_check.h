@@ -14,7 +14,14 @@
 #define GN_GLTF_MAX_JSON_DEPTH 64u              /* bracket nesting; real files use under 10 */
 #define GN_GLTF_MAX_ACCESSOR_COUNT (1u << 26)   /* elements; above a mesh's vertex cap */
 #define GN_GLTF_MAX_ACCESSOR_BYTES (1ull << 30) /* count times element size: what assimp allocates */
-#define GN_GLTF_MAX_IMAGE_PIXELS (1ull << 28)   /* width times height, read with stbi_info */
+/* Width times height of one image, read from its header before any decode: 8192² (256 MiB as
+ * RGBA). Images over GN_GLTF_MAX_TEXTURE_SIDE (8192) are halved to it anyway, so a larger one
+ * only costs its decode: 29541x11368 of fuzzed PNG took 12.6 s and 1.7 GB (fuzz_gltf's
+ * timeouts). The sample models use 2048 at most, Sponza 1024; 8K textures (8192²) still load. */
+#define GN_GLTF_MAX_IMAGE_PIXELS (1ull << 26)
+/* All of one file's images decoded together (each charged its header's w x h x 4 first): past
+ * this the load fails with one line. Sponza's PNGs decode to 130 MiB (1024 a side at most). */
+#define GN_GLTF_MAX_DECODED (1ull << 30)
 
 /* Validates the glTF file at path: GN_OK when assimp may import it, else GN_ERROR_IO (cannot be
  * read) or GN_ERROR_BAD_DATA (malformed or past a cap) with one message. A missing image is

@@ -36,6 +36,9 @@ typedef struct gn_gltf_ctx {
     gn_error *err;
     gn_gltf_image *images;
     uint32_t image_count, image_cap;
+    uint64_t decoded;        /* bytes of RGBA charged to this file's images (GN_GLTF_MAX_DECODED) */
+    char budget_line[256];   /* the image that took the decoded bytes past the cap */
+    char cap_line[128];      /* why the last image over a cap was skipped */
     uint32_t *mesh_map;      /* assimp mesh -> scene mesh, GN_GLTF_NONE where skipped */
     uint32_t *mat_map;       /* assimp material -> scene material; GN_GLTF_NONE: unused */
     uint32_t *mesh_tris;     /* triangles of each assimp mesh */

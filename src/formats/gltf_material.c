@@ -2,6 +2,7 @@
  * textures into the scene, emissive and metallic-roughness textures folded into factors
  * (gltf.h says why). Images come from files next to the glTF or from the .glb itself. */
 #include "base/alloc.h"
+#include "formats/gltf_check.h"
 #include "formats/gltf_ctx.h"
 
 #include "base/array.h"
@@ -85,6 +86,32 @@ static const char gn_gltf_oom[] = "out of memory";
  * libstb's own, not gnomon's hook). */
 static bool gn_gltf_is_oom(const char *why) { return why == gn_gltf_oom || strcmp(why, "outofmem") == 0; }
 
+/* The reason given when the file's images together pass GN_GLTF_MAX_DECODED: fails the load. */
+static const char gn_gltf_over_budget[] = "over the decoded-images cap";
+
+/* An image's header size against the caps, before it is decoded: each side, its pixels (an
+ * image over them is skipped with a warning, as one that does not decode), and the file's
+ * decoded total, which it is charged first (past that the load fails). NULL when it may decode. */
+static const char *gn_gltf_charge(gn_gltf_ctx *c, const char *key, uint64_t w, uint64_t h)
+{
+    char *why = c->cap_line;
+    if (w > GN_GLTF_MAX_IMAGE_SIDE || h > GN_GLTF_MAX_IMAGE_SIDE || w * h > GN_GLTF_MAX_IMAGE_PIXELS) {
+        snprintf(why, sizeof c->cap_line, "%llux%llu, over the cap of %u a side and %llu pixels",
+                 (unsigned long long)w, (unsigned long long)h, GN_GLTF_MAX_IMAGE_SIDE,
+                 (unsigned long long)GN_GLTF_MAX_IMAGE_PIXELS);
+        return why;
+    }
+    c->decoded += w * h * 4;
+    if (c->decoded > GN_GLTF_MAX_DECODED) {
+        snprintf(c->budget_line, sizeof c->budget_line,
+                 "the images decode to over %llu MiB (the cap): %llu MiB with '%s' (%llux%llu)",
+                 (unsigned long long)(GN_GLTF_MAX_DECODED >> 20), (unsigned long long)(c->decoded >> 20), key,
+                 (unsigned long long)w, (unsigned long long)h);
+        return gn_gltf_over_budget;
+    }
+    return NULL;
+}
+
 /* Decodes an image to RGBA8; returns the reason on failure, NULL on success. */
 static const char *gn_gltf_decode(gn_gltf_ctx *c, const char *key, gn_gltf_pixels *out)
 {
@@ -99,14 +126,14 @@ static const char *gn_gltf_decode(gn_gltf_ctx *c, const char *key, gn_gltf_pixel
             if (t->mWidth == 0 || t->mWidth > INT32_MAX) return "embedded image size is invalid";
             const stbi_uc *bytes = (const stbi_uc *)t->pcData;
             if (!stbi_info_from_memory(bytes, (int)t->mWidth, &iw, &ih, &n)) return stbi_failure_reason();
-            if ((unsigned)iw > GN_GLTF_MAX_IMAGE_SIDE || (unsigned)ih > GN_GLTF_MAX_IMAGE_SIDE)
-                return "image is larger than the cap";
+            const char *cap = gn_gltf_charge(c, key, (uint64_t)iw, (uint64_t)ih);
+            if (cap) return cap;
             out->px = stbi_load_from_memory(bytes, (int)t->mWidth, w, h, &n, 4);
             return out->px ? NULL : stbi_failure_reason();
         }
         /* Uncompressed aiTexels, stored b, g, r, a. */
-        if (t->mWidth > GN_GLTF_MAX_IMAGE_SIDE || t->mHeight > GN_GLTF_MAX_IMAGE_SIDE)
-            return "image is larger than the cap";
+        const char *cap = gn_gltf_charge(c, key, t->mWidth, t->mHeight);
+        if (cap) return cap;
         size_t count = (size_t)t->mWidth * t->mHeight;
         out->from_stb = false;
         if (!(out->px = gn_malloc(count * 4))) return gn_gltf_oom;
@@ -129,8 +156,8 @@ static const char *gn_gltf_decode(gn_gltf_ctx *c, const char *key, gn_gltf_pixel
         if (!gn_gltf_file_exists(path)) return "file not found";
     }
     if (!stbi_info(path, &iw, &ih, &n)) return stbi_failure_reason();
-    if ((unsigned)iw > GN_GLTF_MAX_IMAGE_SIDE || (unsigned)ih > GN_GLTF_MAX_IMAGE_SIDE)
-        return "image is larger than the cap";
+    const char *cap = gn_gltf_charge(c, key, (uint64_t)iw, (uint64_t)ih);
+    if (cap) return cap;
     out->px = stbi_load(path, w, h, &n, 4);
     return out->px ? NULL : stbi_failure_reason();
 }
@@ -175,6 +202,10 @@ static gn_gltf_image *gn_gltf_image_get(gn_gltf_ctx *c, const char *key, gn_gltf
         gn_gltf_pixels_free(&p);
         if (gn_gltf_is_oom(why)) {
             *r = gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: image '%s': out of memory", c->name, key);
+            return NULL;
+        }
+        if (why == gn_gltf_over_budget) {
+            *r = gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: %s", c->name, c->budget_line);
             return NULL;
         }
         c->st.textures_missing++;

@@ -132,6 +132,33 @@ case("strip_no_position.gltf", 'meshes[0].primitives[0]: no POSITION attribute',
 case("strip_two_vertices.gltf", "meshes[0].primitives[0]: 2 vertices for mode 5, which needs at least 3",
      strip({"POSITION": 0}, 2))
 
+
+# Image bombs inside the file (data: URIs): a PNG header claiming w x h and no pixel data. Found
+# by fuzz_gltf: a .glb image of 29541x11368 took 12.6 s and 1.7 GB to decode. Over 8192² pixels
+# an image is skipped with a warning before decoding; 5 images of 8192² (256 MiB each) pass the
+# file's 1 GiB decoded cap, and the load fails naming the image.
+def png_header(w, h):
+    import base64, zlib
+    ihdr = struct.pack(">IIBBBBB", w, h, 8, 6, 0, 0, 0)
+    chunk = struct.pack(">I", len(ihdr)) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
+    return "data:image/png;base64," + base64.b64encode(b"\x89PNG\r\n\x1a\n" + chunk).decode()
+
+
+def image_bombs(sizes):
+    def edit(g):
+        n = len(sizes)
+        g["images"] = [{"uri": png_header(w, h)} for w, h in sizes]
+        g["textures"] = [{"source": i} for i in range(n)]
+        g["materials"] = [{"pbrMetallicRoughness": {"baseColorTexture": {"index": i}}} for i in range(n)]
+        prim = g["meshes"][0]["primitives"][0]
+        g["meshes"][0]["primitives"] = [{**prim, "material": i} for i in range(n)]
+    return edit
+
+
+case("image_embedded_over_pixels.gltf", "", image_bombs([(8308, 11645)]), "OK")  # a warning: skipped
+case("image_embedded_budget.gltf", "the images decode to over 1024 MiB (the cap): 1280 MiB with",
+     image_bombs([(8192, 8192)] * 5))
+
 case("sparse_ok.gltf", "", sparse({"indices": IDX, "values": VAL}), "OK")  # a valid sparse accessor (a fuzz seed)
 # Index 1065353216 (the bits of 1.0f read as a u32) in a 3-element accessor: gnomon's check reads
 # no buffer data; assimp 5.2 bounds-checks each patch before writing it, and its refusal is
