@@ -389,6 +389,8 @@ typedef struct gn_frame_desc {
                            frames: docs/SHADOWS.md) */
     bool naive_lights;  /* A/B: every light for every fragment instead of the froxel lists */
     bool no_pvs;        /* A/B for BSP worlds: frustum culling only, no potentially visible set */
+    bool cpu_culling;   /* A/B: the camera's draw list culled and sorted on the CPU every frame, as
+                           before GPU culling (the same list: docs/VISIBILITY.md) */
     double seconds;     /* animation time for dynamic objects */
     /* With a surface attached: an RGBA8 image (straight alpha, top row first, the output's
      * size) blended over the frame on its way to the window only; gn_read_pixels never sees
@@ -459,6 +461,8 @@ typedef struct gn_frame_stats {
         world_leaves_frustum; /* BSP worlds: leaves, after PVS, after frustum */
     uint32_t world_faces, world_faces_pvs, world_faces_frustum; /* faces likewise */
     double visibility_ms; /* CPU time of the camera's visibility (PVS, frustum, sort) */
+    bool visibility_gpu;  /* the camera's list was culled on the GPU (instances_visible, draw_groups
+                             and the drawing passes' triangles are the GPU's counts) */
     uint64_t triangles;   /* all triangles submitted */
     /* Virtual shadow maps (zero under CSM), as the GPU's ALLOC counted them in this frame. */
     uint32_t vsm_pages_requested, vsm_pages_resident, vsm_pages_rendered_static, vsm_pages_rendered_dynamic;

@@ -59,6 +59,8 @@ static void decide_frame(gn_renderer *r, const gn_scene *s, const gn_frame_desc 
  * most it can run (NULL: 1; for the timestamp queries), what it reads and writes (the barriers
  * and layouts follow from that), and its record function. */
 static const gn_pass PASSES[] = {
+    /* 2b. the camera's draw list culled on the GPU: TEST, SCAN, WRITE (not with cpu_culling) */
+    {"cull", GN_FEATURE_CULL, gn_cull_runs, NULL, gn_cull_uses, gn_cull_record},
     /* 3. depth prepass (reversed-Z, MSAA) and its sample-0 resolve */
     {"depth prepass", GN_FEATURE_DEPTH, NULL, NULL, gn_depth_prepass_uses, gn_depth_prepass_record},
     /* 4. sun shadows: the cascades due this frame, a pass each ... */
@@ -163,8 +165,10 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     /* 3.-8. the passes */
     if (!res) res = record_passes(r, err);
     rec->instances_total = s->instance_count;
-    rec->instances_visible = r->plan.list.instance_count;
-    rec->draw_groups = r->plan.list.group_count;
+    if (!r->plan.camera_gpu) { /* else the GPU's counts, when the frame is harvested */
+        rec->instances_visible = r->plan.list.instance_count;
+        rec->draw_groups = r->plan.list.group_count;
+    }
     rec->cpu_ms = now_ms() - t0;
     if (res) {
         for (uint32_t i = 0; i < GN_FEATURE_COUNT; i++)

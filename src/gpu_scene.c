@@ -25,6 +25,9 @@ void gn_pack_instance(const gn_instance *in, gn_gpu_instance *out)
     out->info[1] = (in->flags & GN_INSTANCE_DYNAMIC ? GN_GPU_INSTANCE_DYNAMIC : 0u) | in->grid_light[2];
     out->info[2] = in->grid_light[0];
     out->info[3] = in->grid_light[1];
+    /* the world bounding sphere, for GPU culling; a removed instance is never visible */
+    memcpy(out->sphere, in->sphere, sizeof out->sphere);
+    if (in->flags & GN_INSTANCE_REMOVED) out->sphere[3] = -1.0f;
 }
 
 void gn_pack_material(const gn_material *in, gn_gpu_material *out)

@@ -4,6 +4,7 @@
  * feeds them the scene and lays their answers out for the GPU. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "base/alloc.h"
+#include "passes/cull.h"
 #include "renderer.h"
 #include "scene/world.h"
 
@@ -61,36 +62,13 @@ gn_result gn_plan_reserve(gn_frame_plan *p, uint32_t n, gn_error *err)
     return GN_OK;
 }
 
-/* The visible ids and the indirect commands of one list, into the ring. */
-gn_result gn_plan_write(gn_renderer *r, const gn_scene *s, const gn_draw_list *list, gn_view_draws *out,
-                        gn_error *err)
+/* A list's counts and its alpha-tested batches, kept for the depth-only passes (the list may
+ * be scratch), without its ids or commands (see renderer.h). */
+gn_result gn_plan_layout(gn_renderer *r, const gn_draw_list *list, gn_view_draws *out, gn_error *err)
 {
-    void *visible, *indirect;
-    /* the descriptor addresses every instance's slot (its range is fixed), but only this list's
-     * entries are written: the ring gives up just those bytes */
-    uint32_t window = (s->instance_count ? s->instance_count : 4) * sizeof(uint32_t);
-    uint32_t used = (list->instance_count ? list->instance_count : 1) * sizeof(uint32_t);
-    gn_result res = gn_vk_ring_alloc_window(&r->vk, used, window, gn_vk_storage_align(&r->vk),
-                                            &out->visible_offset, &visible, err);
-
-    if (!res)
-        res = gn_vk_ring_alloc(
-            &r->vk, (list->group_count ? list->group_count : 1) * sizeof(VkDrawIndexedIndirectCommand), 16,
-            &out->indirect_offset, &indirect, err);
-    if (res) return res;
-    memcpy(visible, list->instances, list->instance_count * sizeof(uint32_t));
-    VkDrawIndexedIndirectCommand *cmds = indirect;
     out->triangles = 0;
-    for (uint32_t g = 0; g < list->group_count; g++) {
-        const gn_draw_group *grp = &list->groups[g];
-        const gn_mesh *m = &s->meshes[grp->mesh];
-        cmds[g] = (VkDrawIndexedIndirectCommand){m->index_count, grp->count, m->first_index,
-                                                 (int32_t)m->first_vertex, grp->first};
-        out->triangles += (uint64_t)m->index_count / 3 * grp->count;
-    }
     out->group_count = list->group_count;
     out->instance_count = list->instance_count;
-    /* the alpha-tested batches, kept for the depth-only passes (the list is scratch) */
     uint32_t first, count;
     gn_draw_list_range(list, GN_DRAW_MASK, GN_DRAW_MASK, &first, &count, &out->opaque_groups);
     gn_frame_plan *p = &r->plan;
@@ -110,11 +88,42 @@ gn_result gn_plan_write(gn_renderer *r, const gn_scene *s, const gn_draw_list *l
     return GN_OK;
 }
 
+/* The visible ids and the indirect commands of one list, into the ring. */
+gn_result gn_plan_write(gn_renderer *r, const gn_scene *s, const gn_draw_list *list, gn_view_draws *out,
+                        gn_error *err)
+{
+    void *visible, *indirect;
+    /* the descriptor addresses every instance's slot (its range is fixed), but only this list's
+     * entries are written: the ring gives up just those bytes */
+    uint32_t window = (s->instance_count ? s->instance_count : 4) * sizeof(uint32_t);
+    uint32_t used = (list->instance_count ? list->instance_count : 1) * sizeof(uint32_t);
+    gn_result res = gn_vk_ring_alloc_window(&r->vk, used, window, gn_vk_storage_align(&r->vk),
+                                            &out->visible_offset, &visible, err);
+    if (!res)
+        res = gn_vk_ring_alloc(
+            &r->vk, (list->group_count ? list->group_count : 1) * sizeof(VkDrawIndexedIndirectCommand), 16,
+            &out->indirect_offset, &indirect, err);
+    if (!res) res = gn_plan_layout(r, list, out, err);
+    if (res) return res;
+    out->set = VK_NULL_HANDLE;
+    out->indirect = NULL;
+    if (list->instance_count) memcpy(visible, list->instances, list->instance_count * sizeof(uint32_t));
+    VkDrawIndexedIndirectCommand *cmds = indirect;
+    for (uint32_t g = 0; g < list->group_count; g++) {
+        const gn_draw_group *grp = &list->groups[g];
+        const gn_mesh *m = &s->meshes[grp->mesh];
+        cmds[g] = (VkDrawIndexedIndirectCommand){m->index_count, grp->count, m->first_index,
+                                                 (int32_t)m->first_vertex, grp->first};
+        out->triangles += (uint64_t)m->index_count / 3 * grp->count;
+    }
+    return GN_OK;
+}
+
 /* A BSP world's faces that the PVS (unless no_pvs) and the frustum let through become the
  * only world instances the camera draws; other instances (and brush models' faces, which no
  * leaf of the tree lists) pass to the frustum test as usual. Counts go to the frame's
  * statistics. */
-static uint32_t world_filter(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, bool no_pvs)
+const uint8_t *gn_plan_world_keep(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, bool no_pvs)
 {
     const gn_world *w = s->world;
     gn_frame_plan *p = &r->plan;
@@ -129,36 +138,58 @@ static uint32_t world_filter(gn_renderer *r, const gn_scene *s, const gn_frustum
         uint32_t inst = w->face_instance[vr.faces[k]];
         if (inst != UINT32_MAX) keep[inst] = 1;
     }
-    uint32_t n = 0;
-    for (uint32_t i = 0; i < s->instance_count; i++)
-        if (keep[i]) p->subset[n++] = p->items[i];
     gn_frame_stats *rec = gn_frame_record(r);
     rec->world_leaves = vr.leaves_total, rec->world_leaves_pvs = vr.leaves_pvs;
     rec->world_leaves_frustum = vr.leaves_frustum;
     rec->world_faces = vr.face_total, rec->world_faces_pvs = vr.faces_pvs,
     rec->world_faces_frustum = vr.faces_frustum;
+    return keep;
+}
+
+static uint32_t world_filter(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, bool no_pvs)
+{
+    gn_frame_plan *p = &r->plan;
+    const uint8_t *keep = gn_plan_world_keep(r, s, frustum, no_pvs);
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->instance_count; i++)
+        if (keep[i]) p->subset[n++] = p->items[i];
     return n;
 }
 
-/* Frustum culling and the sorted draw list of the camera. */
-gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, bool no_pvs,
-                         gn_error *err)
+void gn_plan_items(const gn_scene *s, gn_cull_item *items)
 {
-    gn_frame_plan *p = &r->plan;
-    gn_result res = gn_plan_reserve(p, s->instance_count ? s->instance_count : 1, err);
-    if (res) return res;
-    double t0 = gn_plan_now_ms();
-    p->mask_batch_count = 0; /* the camera is planned first each frame: the views' batches start over */
     for (uint32_t i = 0; i < s->instance_count; i++) {
         const gn_instance *in = &s->instances[i];
         /* the pipeline is the material's alpha mode: opaque, alpha-tested, blended */
         uint32_t pipeline =
             in->flags & GN_INSTANCE_REMOVED ? GN_DRAW_NONE : s->materials[in->material].alpha_mode;
-        p->items[i] = (gn_cull_item){{in->sphere[0], in->sphere[1], in->sphere[2], in->sphere[3]},
-                                     in->mesh,
-                                     in->material,
-                                     pipeline,
-                                     i};
+        items[i] = (gn_cull_item){{in->sphere[0], in->sphere[1], in->sphere[2], in->sphere[3]},
+                                  in->mesh,
+                                  in->material,
+                                  pipeline,
+                                  i};
+    }
+}
+
+/* Frustum culling and the sorted draw list of the camera: on the GPU (passes/cull.c) unless
+ * the frame asks for the CPU path, which builds the same list here every frame. */
+gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, bool no_pvs,
+                         gn_error *err)
+{
+    gn_frame_plan *p = &r->plan;
+    p->mask_batch_count = 0; /* the camera is planned first each frame: the views' batches start over */
+    gn_result res = gn_plan_reserve(p, s->instance_count ? s->instance_count : 1, err);
+    if (res) return res;
+    p->camera_list = &p->list; /* after the reserve, which may start the plan over */
+    p->camera_gpu = false;
+    double t0 = gn_plan_now_ms();
+    /* every instance as a cull item: the shadow views (cascades, the VSM's casters, the local
+     * lights' layers) still cull on the CPU from these, on either path */
+    gn_plan_items(s, p->items);
+    if (!r->in.cpu_culling) {
+        res = gn_cull_plan_camera(r, s, frustum, no_pvs, err);
+        gn_frame_record(r)->visibility_ms = gn_plan_now_ms() - t0; /* the items above included */
+        return res;
     }
     if (s->world) {
         uint32_t n = world_filter(r, s, frustum, no_pvs);

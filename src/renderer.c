@@ -1,6 +1,7 @@
 /* The public renderer API: creation with defaults resolved in one place, frames, pixels
  * and statistics. */
 #include "base/alloc.h"
+#include "passes/cull.h"
 #include "passes/present.h"
 
 #include <stdio.h>
@@ -192,6 +193,7 @@ gn_result gn_get_visible_instances(const gn_renderer *r, uint32_t *out, uint32_t
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
                        "gn_get_visible_instances: no frame submitted since %s",
                        r->rendered ? "the last gn_render failed" : "the renderer was made");
+    if (r->plan.camera_gpu) return gn_cull_read_visible((gn_renderer *)r, out, max, count, err);
     const gn_draw_list *l = &r->plan.list;
     uint32_t n = l->instance_count < max ? l->instance_count : max;
     if (n) memcpy(out, l->instances, n * sizeof *out);

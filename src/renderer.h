@@ -50,7 +50,12 @@ typedef struct gn_targets {
 /* One view's draws as written into the ring: visible instance ids and one indirect command
  * per group (src/plan.c). */
 typedef struct gn_view_draws {
+    /* Where the visible ids and the commands are: the ring at these offsets (the CPU wrote
+     * them), or, on the GPU-culling path, the cull feature's own buffers (offsets 0): then
+     * `set` is the frame set whose visible-id binding names its list, `indirect` its commands. */
     VkDeviceSize visible_offset, indirect_offset;
+    VkDescriptorSet set;          /* VK_NULL_HANDLE: the renderer's frame set (the ring) */
+    const gn_vk_buffer *indirect; /* NULL: the ring */
     uint32_t group_count, instance_count;
     uint64_t triangles;
     /* Depth-only passes: groups [0, opaque_groups) draw in one call; alpha-tested batches
@@ -61,7 +66,10 @@ typedef struct gn_view_draws {
 
 /* What the CPU decided for this frame (src/frame.c, src/plan.c). */
 typedef struct gn_frame_plan {
-    gn_draw_list list;           /* the camera's, kept for its material batches */
+    gn_draw_list list; /* the camera's on the CPU path, kept for its material batches */
+    const gn_draw_list
+        *camera_list;            /* the camera's groups and batches: list, or the GPU path's static order */
+    bool camera_gpu;             /* this frame's camera list is culled on the GPU (passes/cull.c) */
     bool list_submitted;         /* list is the last submitted frame's (gn_get_visible_instances) */
     gn_draw_list shadow_list;    /* scratch for one cascade at a time (its draws are in the ring) */
     gn_draw_batch *mask_batches; /* every view's alpha-tested batches this frame (gn_view_draws) */
@@ -143,6 +151,8 @@ gn_result gn_caster_pipelines(gn_renderer *r, VkPipelineLayout layout, float bia
 /* A depth-only view: its opaque groups with the pipeline the caller bound, then its
  * alpha-tested batches with mask_pipeline (same layout, whose set 1 is the material), each
  * binding its material. Blended groups are left out. Returns the draw calls recorded. */
+/* Binds set 0 (the frame) for drawing a view's list: its set and dynamic offsets. */
+void gn_bind_view_frame(gn_renderer *r, VkPipelineLayout layout, const gn_view_draws *d);
 uint32_t gn_draw_depth_only(gn_renderer *r, const gn_view_draws *d, VkPipeline mask_pipeline,
                             VkPipelineLayout layout);
 /* The list's batches [first, first + count), each binding its material (set 1, push). */
@@ -155,6 +165,14 @@ gn_result gn_plan_write(gn_renderer *r, const gn_scene *s, const gn_draw_list *l
                         gn_error *err);
 gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, bool no_pvs,
                          gn_error *err);
+/* Every instance as a cull item (its sphere, mesh, material, pipeline: GN_DRAW_NONE when removed). */
+void gn_plan_items(const gn_scene *s, gn_cull_item *items);
+/* A BSP world's visibility: per instance, 1 when the PVS and the leaves' frustum keep it (other
+ * instances: 1); into the plan's keep array (reserved), counts into the frame's statistics. */
+const uint8_t *gn_plan_world_keep(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, bool no_pvs);
+/* A list's counts and alpha-tested batches into a view, without its ids or commands (the GPU
+ * path writes those into its own buffers; gn_plan_write, the CPU path, into the ring). */
+gn_result gn_plan_layout(gn_renderer *r, const gn_draw_list *list, gn_view_draws *out, gn_error *err);
 double gn_plan_now_ms(void);
 
 /* frame.c */

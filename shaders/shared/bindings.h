@@ -113,6 +113,17 @@
 #define GN_BIND_DEPTH_VIEW_OUTPUT 1
 #define GN_BIND_DEPTH_VIEW_FRAME 2
 #define GN_BIND_DEPTH_VIEW_COUNT 3
+/* GPU culling of the camera's list (cull_test.comp, cull_scan.comp, cull_write.comp) */
+#define GN_BIND_CULL_INSTANCES 0 /* gn_gpu_instance[]: the bounding spheres */
+#define GN_BIND_CULL_ORDER 1     /* the scene's instances in draw-key order (one slot each) */
+#define GN_BIND_CULL_GROUPS 2    /* gn_gpu_cull_group[]: the scene's draw groups over those slots */
+#define GN_BIND_CULL_LOCAL 3     /* per slot: bit 31 visible, bits 0..30 its rank in its block */
+#define GN_BIND_CULL_BLOCKS 4    /* per block of 256 slots: visible count, then exclusive prefix */
+#define GN_BIND_CULL_COUNTS 5    /* visible instances, drawn triangles, non-empty groups */
+#define GN_BIND_CULL_RING 6      /* the staging ring: a BSP world's keep mask (read only) */
+#define GN_BIND_CULL_VISIBLE 7   /* out: the visible instance ids, in draw order */
+#define GN_BIND_CULL_COMMANDS 8  /* out: one VkDrawIndexedIndirectCommand a group (5 words) */
+#define GN_BIND_CULL_COUNT 9
 /* presenting (present.comp) */
 #define GN_BIND_PRESENT_OUTPUT 0
 #define GN_BIND_PRESENT_OVERLAY 1

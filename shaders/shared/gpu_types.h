@@ -191,9 +191,18 @@ GN_STRUCT(gn_gpu_instance)
     gn_uvec4 info; /* x = material; y = flags (bits 0..7: GN_GPU_INSTANCE_*), and for a grid-lit
                       instance the light's direction (octahedral, 12 bits a coordinate) in bits
                       8..31; z, w = the grid's ambient and directed light (RGB9E5) */
+    gn_vec4 sphere; /* world bounding sphere (xyz centre, w radius) for culling; w < 0: removed */
 };
 #define GN_GPU_INSTANCE_DYNAMIC 1u
 #define GN_GPU_INSTANCE_GRID_LIT 2u /* lit by a BSP map's light grid instead of the hemisphere */
+
+/* One draw group of the scene's static draw order (GPU culling): its slots [first, first +
+ * count) of the order, and its mesh's index range. */
+GN_STRUCT(gn_gpu_cull_group)
+{
+    gn_uvec4 range;  /* x first slot, y slot count, z index count, w first index */
+    gn_uvec4 vertex; /* x vertex offset (the mesh's first vertex, an int's bits) */
+};
 
 /* One material: set 0, binding 2 (storage buffer). Textures are bound per material in set 1
  * because lavapipe has no descriptor indexing. */

@@ -46,6 +46,7 @@ void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[6]
     out->shadows = f->shadows == GN_SHADOWS_DEFAULT ? GN_SHADOWS_VSM : f->shadows;
     out->naive_lights = f->naive_lights;
     out->no_pvs = f->no_pvs;
+    out->cpu_culling = f->cpu_culling;
     out->seconds = f->seconds;
     out->overlay = f->overlay;
 }

@@ -57,7 +57,8 @@ uint32_t gn_depth_prepass_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_u
     out[0] = (gn_vk_use){.image = gn_target(r, GN_TARGET_DEPTH_MS), .access = GN_ACCESS_DEPTH_WRITE};
     out[1] = (gn_vk_use){.image = ms ? gn_target(r, GN_TARGET_DEPTH_RESOLVED) : NULL,
                          .access = GN_ACCESS_DEPTH_RESOLVE};
-    return 2 + gn_scene_uses(r, out + 2);
+    uint32_t n = 2 + gn_scene_uses(r, out + 2);
+    return n + gn_camera_list_uses(r, out + n);
 }
 
 gn_pass_work gn_depth_prepass_record(gn_renderer *r, void *self, uint32_t run)
@@ -75,8 +76,7 @@ gn_pass_work gn_depth_prepass_record(gn_renderer *r, void *self, uint32_t run)
     };
     gn_vk_cmd_begin_rendering(vk, &ri);
     gn_vk_cmd_bind_pipeline(vk, false, s->opaque);
-    uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)r->plan.camera.visible_offset};
-    gn_vk_cmd_bind_sets(vk, false, s->layout, GN_SET_FRAME, 1, &r->pipes.frame_set, 2, dyn);
+    gn_bind_view_frame(r, s->layout, &r->plan.camera);
     uint32_t draws = gn_draw_depth_only(r, &r->plan.camera, s->masked, s->layout);
     gn_vk_cmd_end_rendering(vk);
     return (gn_pass_work){draws, r->plan.camera.triangles};

@@ -110,6 +110,7 @@ uint32_t gn_forward_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *ou
                            .access = GN_ACCESS_COLOR_WRITE};
     out[n++] = (gn_vk_use){.image = gn_target(r, GN_TARGET_DEPTH_MS), .access = GN_ACCESS_DEPTH_TEST};
     n += gn_scene_uses(r, out + n);
+    n += gn_camera_list_uses(r, out + n);
     gn_receiver rc;
     sun_receiver(r, s->sun, &rc);
     for (uint32_t i = 0; i < rc.use_count; i++) out[n++] = rc.uses[i];
@@ -136,14 +137,13 @@ gn_pass_work gn_forward_record(gn_renderer *r, void *self, uint32_t run)
     };
     gn_vk_cmd_begin_rendering(vk, &ri);
     gn_vk_cmd_bind_pipeline(vk, false, s->opaque[s->sun]);
-    uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)r->plan.camera.visible_offset};
-    gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_FRAME, 1, &r->pipes.frame_set, 2, dyn);
+    gn_bind_view_frame(r, layout, &r->plan.camera);
     gn_receiver sun, lights;
     sun_receiver(r, s->sun, &sun);
     gn_features[GN_FEATURE_LIGHTS]->receiver(r, gn_feature_state(r, GN_FEATURE_LIGHTS), &lights);
     if (sun.set) gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_SUN, 1, &sun.set, 0, NULL);
     gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_LIGHTS, 1, &lights.set, 0, NULL);
-    const gn_draw_list *list = &r->plan.list;
+    const gn_draw_list *list = r->plan.camera_list;
     uint32_t first, count, first_group;
     gn_draw_list_range(list, GN_DRAW_OPAQUE, GN_DRAW_MASK, &first, &count, &first_group);
     uint32_t draws = gn_draw_materials(r, &r->plan.camera, list, first, count, layout);

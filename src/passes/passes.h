@@ -19,7 +19,7 @@ void gn_screen_pass_release(gn_renderer *r, gn_screen_pass *p);
 void gn_screen_pass_dispatch(gn_renderer *r, const gn_screen_pass *p); /* 8x8 tiles, set 0 at the frame */
 
 /* ---- the features ------------------------------------------------------------------------ */
-extern const gn_feature gn_feature_depth, gn_feature_csm, gn_feature_vsm, gn_feature_lights,
+extern const gn_feature gn_feature_cull, gn_feature_depth, gn_feature_csm, gn_feature_vsm, gn_feature_lights,
     gn_feature_forward, gn_feature_tonemap, gn_feature_depth_view, gn_feature_present, gn_feature_noop;
 
 /* The sun cascades' caster bias (gn_csm_desc resolved), which the local lights' casters share. */
@@ -34,6 +34,10 @@ gn_result gn_noop_set(gn_renderer *r, uint32_t runs, uint32_t reserve, gn_error 
     gn_pass_work p##_record(gn_renderer *r, void *self, uint32_t run)
 #define GN_PASS_RUNS(p) uint32_t p##_runs(const gn_renderer *r, const void *self)
 
+GN_PASS_RUNS(gn_cull);
+/* The camera's list and commands when the GPU culled them: the uses of a pass that draws it. */
+uint32_t gn_camera_list_uses(gn_renderer *r, gn_vk_use *out);
+GN_PASS_FNS(gn_cull);
 GN_PASS_FNS(gn_depth_prepass);
 GN_PASS_RUNS(gn_csm);
 GN_PASS_FNS(gn_csm);

@@ -5,15 +5,23 @@
  * alpha-tested ones, whose fragment shader reads the base colour's alpha. */
 #include "renderer.h"
 
+void gn_bind_view_frame(gn_renderer *r, VkPipelineLayout layout, const gn_view_draws *d)
+{
+    uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)d->visible_offset};
+    VkDescriptorSet set = d->set ? d->set : r->pipes.frame_set;
+    gn_vk_cmd_bind_sets(&r->vk, false, layout, GN_SET_FRAME, 1, &set, 2, dyn);
+}
+
 /* Up to maxDrawIndirectCount commands a call, starting at command `first`. */
-static uint32_t draw_range(gn_renderer *r, VkDeviceSize indirect_offset, uint32_t first, uint32_t count)
+static uint32_t draw_range(gn_renderer *r, const gn_view_draws *d, uint32_t first, uint32_t count)
 {
     gn_vk *vk = &r->vk;
     const VkDeviceSize stride = sizeof(VkDrawIndexedIndirectCommand);
+    VkBuffer buffer = d->indirect ? d->indirect->buffer : vk->ring.buffer;
     uint32_t max_count = vk->props.limits.maxDrawIndirectCount, draws = 0;
     for (uint32_t done = 0; done < count; done += max_count) {
         uint32_t n = count - done < max_count ? count - done : max_count;
-        gn_vk_cmd_draw_indexed_indirect(vk, vk->ring.buffer, indirect_offset + (first + done) * stride, n);
+        gn_vk_cmd_draw_indexed_indirect(vk, buffer, d->indirect_offset + (first + done) * stride, n);
         draws++;
     }
     return draws;
@@ -26,14 +34,14 @@ uint32_t gn_draw_depth_only(gn_renderer *r, const gn_view_draws *d, VkPipeline m
     gn_vk *vk = &r->vk;
     gn_vk_cmd_bind_geometry(vk, &r->scene.vertices, &r->scene.indices);
     /* no per-material state for opaque casters: all of them in as few calls as the device allows */
-    uint32_t draws = draw_range(r, d->indirect_offset, 0, d->opaque_groups);
+    uint32_t draws = draw_range(r, d, 0, d->opaque_groups);
     if (!d->mask_count) return draws;
     gn_vk_cmd_bind_pipeline(vk, false, mask_pipeline);
     for (uint32_t b = 0; b < d->mask_count; b++) {
         const gn_draw_batch *batch = &r->plan.mask_batches[d->mask_first + b];
         gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_MATERIAL, 1, &r->scene.material_sets[batch->material],
                             0, NULL);
-        draws += draw_range(r, d->indirect_offset, batch->first_group, batch->group_count);
+        draws += draw_range(r, d, batch->first_group, batch->group_count);
     }
     return draws;
 }
@@ -50,7 +58,7 @@ uint32_t gn_draw_materials(gn_renderer *r, const gn_view_draws *d, const gn_draw
         gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_MATERIAL, 1, &r->scene.material_sets[batch->material],
                             0, NULL);
         gn_vk_cmd_push(vk, layout, sizeof batch->material, &batch->material);
-        draws += draw_range(r, d->indirect_offset, batch->first_group, batch->group_count);
+        draws += draw_range(r, d, batch->first_group, batch->group_count);
     }
     return draws;
 }

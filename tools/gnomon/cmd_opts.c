@@ -158,7 +158,7 @@ bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_d
 
 /* The scene rows every rendering command starts with: which scene, its archives, PVS on/off. */
 static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *pvs, uint32_t *map_lights,
-                              gn_opt *t)
+                              uint32_t *gpu_culling, gn_opt *t)
 {
     gn_opt opts[] = {
         {"--scene", GN_OPT_STRING, scene, NULL, 0, 0, false, NULL, "NAME",
@@ -169,6 +169,9 @@ static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *p
          "BSP maps: 1 culls by PVS and frustum (default), 0 by frustum only (A/B)"},
         {"--map-lights", GN_OPT_UINT, map_lights, NULL, 0, 1, false, NULL, "0|1",
          "BSP maps: 1 adds the map's light entities as point lights (default 0; already in its lightmaps)"},
+        {"--gpu-culling", GN_OPT_UINT, gpu_culling, NULL, 0, 1, false, NULL, "0|1",
+         "1 culls the camera's draw list on the GPU (default), 0 on the CPU every frame (A/B; the same "
+         "list)"},
     };
     memcpy(t, opts, sizeof opts);
     return GN_COUNT(opts);
@@ -212,7 +215,7 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
 
 static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 {
-    uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, t);
+    uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, t);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1920x1080)"},
@@ -245,7 +248,7 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 /* The rows shared by shadowref and shadowcheck; the same text as render's rows. */
 static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t)
 {
-    uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, t);
+    uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, t);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1280x720)"},
@@ -308,7 +311,8 @@ static const char gn_info_summary[] =
 
 static gn_frame_opts gn_frame_opts_defaults(void)
 {
-    return (gn_frame_opts){.scene = "town", .size = {1280, 720}, .msaa = 4, .seed = 1, .scale = 1, .pvs = 1};
+    return (gn_frame_opts){
+        .scene = "town", .size = {1280, 720}, .msaa = 4, .seed = 1, .scale = 1, .pvs = 1, .gpu_culling = 1};
 }
 
 gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err, size_t err_size)
@@ -338,6 +342,7 @@ gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, cha
                          .scale = 1,
                          .sun_speed = 20.0f,
                          .pvs = 1,
+                         .gpu_culling = 1,
                          .light = {.clustered = 1}};
     gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_bench_table(o, t);
@@ -432,6 +437,7 @@ void gn_frame_opts_frame(const gn_frame_opts *o, const float *camera, gn_view vi
         .day_of_year = o->day,
         .view = view,
         .no_pvs = !o->pvs,
+        .cpu_culling = !o->gpu_culling,
     };
     if (camera) {
         memcpy(out->camera.position, camera, 3 * sizeof(float));

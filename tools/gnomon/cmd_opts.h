@@ -37,9 +37,10 @@ void gn_light_opts_apply(const gn_light_opts *o, gn_lights_desc *d);
  * ranges, defaults and help lines. */
 typedef struct gn_frame_opts {
     const char *scene;
-    const char *paks;    /* folder of .pk3 archives for Quake 3 maps */
-    uint32_t pvs;        /* 1: BSP worlds cull by PVS and frustum (default); 0: frustum only */
-    uint32_t map_lights; /* 1: a Quake 3 map's light entities become point lights */
+    const char *paks;     /* folder of .pk3 archives for Quake 3 maps */
+    uint32_t pvs;         /* 1: BSP worlds cull by PVS and frustum (default); 0: frustum only */
+    uint32_t map_lights;  /* 1: a Quake 3 map's light entities become point lights */
+    uint32_t gpu_culling; /* 1: the camera's list culled on the GPU (default); 0: on the CPU */
     uint32_t size[2];
     float time;
     bool time_set;
@@ -67,9 +68,10 @@ typedef enum gn_bench_path { GN_PATH_STATIC, GN_PATH_SUN, GN_PATH_WALK, GN_PATH_
 
 typedef struct gn_bench_opts {
     const char *scene;
-    const char *paks;    /* folder of .pk3 archives for Quake 3 maps */
-    uint32_t pvs;        /* 1: BSP worlds cull by PVS and frustum (default); 0: frustum only */
-    uint32_t map_lights; /* 1: a Quake 3 map's light entities become point lights */
+    const char *paks;     /* folder of .pk3 archives for Quake 3 maps */
+    uint32_t pvs;         /* 1: BSP worlds cull by PVS and frustum (default); 0: frustum only */
+    uint32_t map_lights;  /* 1: a Quake 3 map's light entities become point lights */
+    uint32_t gpu_culling; /* 1: the camera's list culled on the GPU (default); 0: on the CPU */
     uint32_t size[2];
     uint32_t frames, warmup;
     int path; /* gn_bench_path */

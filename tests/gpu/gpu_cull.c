@@ -1,0 +1,152 @@
+/* GPU culling of the camera's list (src/passes/cull.c) against the CPU path, which builds the
+ * same list with gn_draw_list_build every frame (the reference): over a walk through the town
+ * with camera cuts, moving objects and an instance removed, a Quake 3 map with its PVS and a
+ * glTF file, at sizes that are not powers of two, each frame rendered both ways must give
+ *   - the same visible ids in the same order (gn_get_visible_instances: the GPU's list read back),
+ *   - the same counts (instances visible, draw groups, triangles of the depth prepass),
+ *   - byte-identical images (lavapipe), and no validation message.
+ * Shadows are off: the shadow views still cull on the CPU, the same on both paths. */
+#include "gpu_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PAKS "/usr/share/games/openarena/baseoa"
+#define GLTF "/usr/share/assimp/models/glTF2/BoxTextured-glTF/BoxTextured.gltf"
+
+typedef struct side {
+    uint8_t *image;
+    uint32_t *ids, count;
+    gn_frame_stats st;
+} side;
+
+static uint64_t depth_triangles(const gn_frame_stats *st)
+{
+    for (uint32_t i = 0; i < st->pass_count; i++)
+        if (strcmp(st->passes[i].name, "depth prepass") == 0) return st->passes[i].triangles;
+    return 0;
+}
+
+static side render_side(gn_renderer *r, gn_scene *s, gn_frame_desc f, bool cpu)
+{
+    side out = {0};
+    f.cpu_culling = cpu;
+    out.st = gt_frame(r, s, &f);
+    uint32_t w, h;
+    gn_renderer_size(r, &w, &h);
+    out.image = malloc((size_t)w * h * 4);
+    gn_error err = {0};
+    CHECK(out.image && gn_read_pixels(r, out.image, &err) == GN_OK, "read pixels: %s", err.message);
+    uint32_t n = 0;
+    gn_scene_info info;
+    gn_scene_get_info(s, &info);
+    out.ids = malloc(((size_t)info.instances + 1) * sizeof *out.ids);
+    CHECK(gn_get_visible_instances(r, out.ids, info.instances, &n, &err) == GN_OK, "%s", err.message);
+    out.count = n;
+    return out;
+}
+
+/* One frame both ways; returns the visible count (to check that the walk sees something). */
+static uint32_t compare(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, const char *what)
+{
+    side gpu = render_side(r, s, *f, false), cpu = render_side(r, s, *f, true);
+    CHECK(gpu.st.visibility_gpu && !cpu.st.visibility_gpu, "%s: the paths were not the ones asked for", what);
+    CHECK(gpu.count == cpu.count, "%s: %u visible on the GPU, %u on the CPU", what, gpu.count, cpu.count);
+    uint32_t first_diff = UINT32_MAX;
+    for (uint32_t i = 0; i < gpu.count && i < cpu.count && first_diff == UINT32_MAX; i++)
+        if (gpu.ids[i] != cpu.ids[i]) first_diff = i;
+    CHECK(first_diff == UINT32_MAX, "%s: lists differ at %u (GPU %u, CPU %u)", what, first_diff,
+          gpu.ids[first_diff], cpu.ids[first_diff]);
+    CHECK(gpu.st.instances_visible == cpu.st.instances_visible && gpu.st.draw_groups == cpu.st.draw_groups,
+          "%s: counts GPU %u/%u, CPU %u/%u (visible/groups)", what, gpu.st.instances_visible,
+          gpu.st.draw_groups, cpu.st.instances_visible, cpu.st.draw_groups);
+    CHECK(depth_triangles(&gpu.st) == depth_triangles(&cpu.st), "%s: prepass triangles GPU %llu, CPU %llu",
+          what, (unsigned long long)depth_triangles(&gpu.st), (unsigned long long)depth_triangles(&cpu.st));
+    uint32_t w, h;
+    gn_renderer_size(r, &w, &h);
+    if (gt_is_lavapipe(r))
+        CHECK(memcmp(gpu.image, cpu.image, (size_t)w * h * 4) == 0, "%s: the images differ", what);
+    GT_CHECK_VALIDATION(r, what);
+    uint32_t n = gpu.count;
+    free(gpu.image), free(cpu.image), free(gpu.ids), free(cpu.ids);
+    return n;
+}
+
+static gn_frame_desc at(float x, float y, float z, float yaw, float pitch, double seconds)
+{
+    gn_frame_desc f = {.time_of_day = 15.0f, .shadows = GN_SHADOWS_NONE, .seconds = seconds};
+    f.camera = (gn_camera){.position = {x, y, z}, .yaw = yaw, .pitch = pitch, .fov_y = 60.0f};
+    return f;
+}
+
+int main(void)
+{
+    gn_error err = {0};
+    gn_scene *town = NULL, *map = NULL, *gltf = NULL;
+    gn_builtin_desc bd = {.name = "town", .seed = 3, .scale = 1}; /* a seed the golden tests do not use */
+    CHECK(gn_scene_create_builtin(&bd, &town, &err) == GN_OK, "%s", err.message);
+    gn_load_desc md = {.path = "oa_dm1", .paks = PAKS};
+    CHECK(gn_scene_load(&md, &map, &err) == GN_OK, "%s", err.message);
+    gn_load_desc gd = {.path = GLTF};
+    CHECK(gn_scene_load(&gd, &gltf, &err) == GN_OK, "%s", err.message);
+    if (!town || !map || !gltf) return gn_check_exit();
+
+    static const uint32_t sizes[2][2] = {{481, 271}, {256, 144}};
+    for (int k = 0; k < 2; k++) {
+        gn_renderer *r = gt_renderer(sizes[k][0], sizes[k][1], k == 0 ? 4 : 1);
+        char what[96];
+        /* the town: a walk (each step 25 m and 40 degrees: cuts, not a smooth path), objects
+         * moving with the seconds, the default camera, and one looking down from above */
+        uint32_t seen = 0;
+        for (int i = 0; i < 6; i++) {
+            snprintf(what, sizeof what, "town %ux%u step %d", sizes[k][0], sizes[k][1], i);
+            seen += compare(r, town, &(gn_frame_desc){.shadows = GN_SHADOWS_NONE}, "town default camera") > 0;
+            gn_frame_desc f = at(-60.0f + 25.0f * i, 2.0f + 3.0f * (i % 3), -40.0f + 15.0f * i, 40.0f * i,
+                                 -5.0f - 4.0f * (i % 2), 0.7 * i);
+            seen += compare(r, town, &f, what) > 0;
+        }
+        CHECK(seen >= 10, "town: only %u of 12 frames saw anything", seen);
+        gn_scene_info info;
+        gn_scene_get_info(town, &info);
+        for (uint32_t v = 0; v < info.viewpoint_count; v++) {
+            const float *c = info.viewpoints[v];
+            snprintf(what, sizeof what, "town viewpoint %u", v);
+            gn_frame_desc f = at(c[0], c[1], c[2], c[3], c[4], 0.0);
+            compare(r, town, &f, what);
+        }
+        compare(r, town,
+                &(gn_frame_desc){.camera = {.position = {0, 300, 0}, .pitch = -80, .fov_y = 70},
+                                 .time_of_day = 12.0f,
+                                 .shadows = GN_SHADOWS_NONE},
+                "town from above");
+        /* a map: the PVS's keep mask goes up as bits */
+        snprintf(what, sizeof what, "oa_dm1 %ux%u", sizes[k][0], sizes[k][1]);
+        CHECK(compare(r, map, &(gn_frame_desc){.shadows = GN_SHADOWS_NONE}, what) > 0, "%s: nothing visible",
+              what);
+        gn_frame_desc turned = {.shadows = GN_SHADOWS_NONE};
+        turned.camera = (gn_camera){.position = {0, 0, 0}, .yaw = 135, .fov_y = 90};
+        compare(r, map, &turned, "oa_dm1 from the origin");
+        compare(r, gltf, &(gn_frame_desc){.shadows = GN_SHADOWS_NONE}, "glTF BoxTextured");
+        gn_renderer_destroy(r);
+    }
+
+    /* an instance removed in view: gone from both lists (its sphere is marked on the GPU) */
+    gn_renderer *r = gt_renderer(256, 144, 1);
+    gn_frame_desc f0 = {.shadows = GN_SHADOWS_NONE};
+    side before = render_side(r, town, f0, false);
+    CHECK(before.count > 0, "town: nothing visible");
+    uint32_t victim = before.count ? before.ids[before.count / 2] : 0;
+    CHECK(gn_scene_remove_instance(town, victim, &err) == GN_OK, "%s", err.message);
+    uint32_t after = compare(r, town, &f0, "town after a removal");
+    CHECK(after + 1 == before.count, "removing instance %u: %u visible, before %u", victim, after,
+          before.count);
+    free(before.image), free(before.ids);
+    gn_renderer_destroy(r);
+
+    gn_scene_destroy(gltf);
+    gn_scene_destroy(map);
+    gn_scene_destroy(town);
+    return gn_check_exit();
+}
