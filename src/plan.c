@@ -184,8 +184,20 @@ gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *fr
     p->camera_gpu = false;
     double t0 = gn_plan_now_ms();
     /* every instance as a cull item: the shadow views (cascades, the VSM's casters, the local
-     * lights' layers) still cull on the CPU from these, on either path */
-    gn_plan_items(s, p->items);
+     * lights' layers) still cull on the CPU from these, on either path. They change only with
+     * the scene: made again for new geometry or an edit (a static instance moved or removed:
+     * rare), and each frame only the dynamic instances' spheres (they move every frame), so
+     * that the frame does not walk every instance. */
+    if (!gn_scene_stamp_same_geometry(&p->items_stamp, s) || p->items_stamp.edit_count != s->edit_count) {
+        gn_plan_items(s, p->items);
+        p->items_stamp = gn_scene_stamp_of(s);
+    } else if (p->items_stamp.dynamic_generation != s->dynamic_generation) {
+        for (uint32_t i = 0; i < r->scene.dynamic_count; i++) {
+            uint32_t id = r->scene.dynamic_ids[i];
+            memcpy(p->items[id].sphere, s->instances[id].sphere, sizeof p->items[id].sphere);
+        }
+        p->items_stamp.dynamic_generation = s->dynamic_generation;
+    }
     if (!r->in.cpu_culling) {
         res = gn_cull_plan_camera(r, s, frustum, no_pvs, err);
         gn_frame_record(r)->visibility_ms = gn_plan_now_ms() - t0; /* the items above included */

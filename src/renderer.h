@@ -74,9 +74,10 @@ typedef struct gn_frame_plan {
     gn_draw_list shadow_list;    /* scratch for one cascade at a time (its draws are in the ring) */
     gn_draw_batch *mask_batches; /* every view's alpha-tested batches this frame (gn_view_draws) */
     uint32_t mask_batch_count, mask_batch_cap;
-    gn_cull_item *items;
-    gn_cull_item *subset; /* scratch: the items one shadow cascade (or a world's PVS) keeps */
-    uint8_t *keep;        /* scratch: per instance, 1 when the world's visibility keeps it */
+    gn_cull_item *items;        /* every instance's, kept between frames (items_stamp): see gn_plan_camera */
+    gn_scene_stamp items_stamp; /* uid 0: not made for any scene yet (a reserve starts it over) */
+    gn_cull_item *subset;       /* scratch: the items one shadow cascade (or a world's PVS) keeps */
+    uint8_t *keep;              /* scratch: per instance, 1 when the world's visibility keeps it */
     uint32_t capacity;
     VkDeviceSize frame_offset;
     gn_view_draws camera;
