@@ -766,15 +766,33 @@ bool gn_bsp_entity_next(const gn_bsp *b, const char *classname, gn_bsp_entity_cu
     return start != NULL;
 }
 
+static void spawn_camera(const gn_bsp_entity *e, float pos[3], float *yaw);
+
 bool gn_bsp_default_camera(const gn_bsp *b, float pos[3], float *yaw)
 {
     gn_bsp_entity e;
     if (!gn_bsp_entity_find(b, "info_player_deathmatch", 0, &e) &&
         !gn_bsp_entity_find(b, "info_player_start", 0, &e))
         return false;
+    spawn_camera(&e, pos, yaw);
+    return true;
+}
+
+bool gn_bsp_spawn_camera(const gn_bsp *b, uint32_t nth, float pos[3], float *yaw)
+{
+    gn_bsp_entity_cursor c = {0};
+    gn_bsp_entity e;
+    for (uint32_t i = 0; i <= nth; i++)
+        if (!gn_bsp_entity_next(b, "info_player_deathmatch", &c, &e)) return false;
+    spawn_camera(&e, pos, yaw);
+    return true;
+}
+
+static void spawn_camera(const gn_bsp_entity *ep, float pos[3], float *yaw)
+{
+    gn_bsp_entity e = *ep;
     if (pos) {
         pos[0] = e.origin[0], pos[1] = e.origin[1] + GN_BSP_EYE_HEIGHT * GN_BSP_UNIT, pos[2] = e.origin[2];
     }
     if (yaw) *yaw = e.has_angle ? e.yaw : -90.0f; /* no angle: Quake's 0, facing +X */
-    return true;
 }

@@ -208,5 +208,8 @@ bool gn_bsp_entity_value(const gn_bsp *b, const char *classname, uint32_t nth, c
 /* The default camera: the first info_player_deathmatch, else info_player_start, at eye height.
  * pos in metres (renderer frame), yaw in gn_camera degrees. false when the map has neither. */
 bool gn_bsp_default_camera(const gn_bsp *b, float pos[3], float *yaw);
+/* The nth info_player_deathmatch (0: the first) at eye height, as gn_bsp_default_camera; false
+ * when the map has fewer. The map's scenic viewpoints are its spawn points after the first. */
+bool gn_bsp_spawn_camera(const gn_bsp *b, uint32_t nth, float pos[3], float *yaw);
 
 #endif

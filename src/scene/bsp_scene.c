@@ -350,6 +350,14 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
         memcpy(s->default_camera, eye, sizeof eye);
         s->default_camera[3] = yaw;
         s->default_camera[4] = 0.0f;
+        /* the scenic viewpoints: the next spawn points (--viewpoint 1..3) */
+        for (uint32_t v = 0; v < 3; v++) {
+            float at[3], turn;
+            if (!gn_bsp_spawn_camera(b, v + 1, at, &turn)) break;
+            memcpy(s->viewpoints[v], at, sizeof at);
+            s->viewpoints[v][3] = turn;
+            s->viewpoints[v][4] = 0.0f;
+        }
     }
     if (res) {
         gn_world_free(w);

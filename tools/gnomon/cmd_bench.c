@@ -46,6 +46,13 @@ static int gn_bench_frames(gn_bench_run *b)
     gn_scene_info info;
     gn_scene_get_info(b->scene, &info);
     if (o->camera_set) memcpy(info.default_camera, o->camera, sizeof o->camera);
+    if (o->viewpoint) {
+        char vp_err[160];
+        if (!gn_opts_viewpoint("bench", o->viewpoint, &info, info.default_camera, vp_err, sizeof vp_err)) {
+            fprintf(stderr, "%s\n", vp_err);
+            return GN_EXIT_USAGE;
+        }
+    }
     uint32_t total = o->warmup + o->frames;
     gn_bench_walker walker;
     gn_bench_walker_start(&walker, (gn_bench_path)o->path, &info, total);

@@ -204,6 +204,9 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
     gn_opt opts[] = {
         {"--out", GN_OPT_STRING, &o->out, NULL, 0, 0, false, NULL, "FILE.png",
          "output image (required; folders are created)"},
+        {"--viewpoint", GN_OPT_UINT, &o->viewpoint, NULL, 0, 3, false, NULL, "N",
+         "start at the scene's viewpoint N: town 1 street, 2 rooftop, 3 overview; a map its 2nd..4th spawn "
+         "point (default 0: the scene's camera)"},
         {"--stats", GN_OPT_STRING, &o->stats, NULL, 0, 0, false, NULL, "FILE.json",
          "also write the frame statistics as JSON"},
     };
@@ -238,6 +241,9 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
          "sun paths: the day passes X times faster than real time at 60 fps (default 20)"},
         {"--camera", GN_OPT_CAMERA, o->camera, &o->camera_set, -89, 89, false, NULL, "x,y,z,yaw,pitch",
          "where the path starts, metres and degrees (default: the scene's camera)"},
+        {"--viewpoint", GN_OPT_UINT, &o->viewpoint, NULL, 0, 3, false, NULL, "N",
+         "start at the scene's viewpoint N: town 1 street, 2 rooftop, 3 overview; a map its 2nd..4th spawn "
+         "point (default 0: the scene's camera)"},
     };
     memcpy(t + n, opts, sizeof opts);
     n += GN_COUNT(opts);
@@ -460,6 +466,22 @@ float gn_frame_opts_latitude(const gn_frame_opts *o)
 const char *gn_shadowcheck_mode_name(int mode)
 {
     return mode >= 0 && mode < (int)GN_COUNT(gn_shadow_mode_names) - 1 ? gn_shadow_mode_names[mode] : "?";
+}
+
+bool gn_opts_viewpoint(const char *cmd, uint32_t n, const gn_scene_info *info, float out[5], char *err,
+                       size_t size)
+{
+    if (n == 0) {
+        memcpy(out, info->default_camera, 5 * sizeof(float));
+        return true;
+    }
+    if (n > info->viewpoint_count) {
+        snprintf(err, size, "gnomon %s: --viewpoint %u: the scene has %u viewpoint(s)", cmd, n,
+                 info->viewpoint_count);
+        return false;
+    }
+    memcpy(out, info->viewpoints[n - 1], 5 * sizeof(float));
+    return true;
 }
 
 void gn_render_opts_frame(const gn_render_opts *o, gn_frame_desc *out)

@@ -55,6 +55,7 @@ typedef struct gn_frame_opts {
 
 typedef struct gn_render_opts {
     gn_frame_opts frame; /* scene, size, time, camera, msaa, seed, scale, latitude, day, paks */
+    uint32_t viewpoint;  /* 0: the scene's camera (or --camera); 1..3: its scenic viewpoints */
     int view;            /* gn_view: the choices are listed in enum order */
     int tonemap;         /* index into aces, reinhard, clip */
     float exposure;
@@ -79,8 +80,9 @@ typedef struct gn_bench_opts {
     uint32_t seed, scale;
     const char *json;
     const char *plot;
-    float sun_speed; /* the sun paths: simulated seconds per real second */
-    float camera[5]; /* the path's start (x, y, z, yaw, pitch) in place of the scene's camera */
+    uint32_t viewpoint; /* 0: the scene's camera (or --camera); 1..3: its scenic viewpoints */
+    float sun_speed;    /* the sun paths: simulated seconds per real second */
+    float camera[5];    /* the path's start (x, y, z, yaw, pitch) in place of the scene's camera */
     bool camera_set;
     gn_shadow_opts shadow;
     gn_light_opts light;
@@ -149,6 +151,10 @@ void gn_shadowcheck_opts_help(FILE *f);
 
 /* The frame the render command asks for: camera, sun, tone mapping, view. */
 void gn_render_opts_frame(const gn_render_opts *o, gn_frame_desc *out);
+/* --viewpoint N of a loaded scene: its camera (x, y, z, yaw, pitch) into out; false with a line in
+ * err when the scene has fewer viewpoints. */
+bool gn_opts_viewpoint(const char *cmd, uint32_t n, const gn_scene_info *info, float out[5], char *err,
+                       size_t size);
 
 /* The frame shadowref and shadowcheck render: o's sun, the given camera (x, y, z, yaw,
  * pitch; NULL: the scene's default) and view. */

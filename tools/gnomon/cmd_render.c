@@ -52,6 +52,18 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
 
     gn_frame_desc frame;
     gn_render_opts_frame(o, &frame);
+    if (o->viewpoint) {
+        float vp[5];
+        char vp_err[160];
+        if (!gn_opts_viewpoint("render", o->viewpoint, &info, vp, vp_err, sizeof vp_err)) {
+            fprintf(stderr, "%s\n", vp_err);
+            return GN_EXIT_USAGE;
+        }
+        memcpy(frame.camera.position, vp, 3 * sizeof(float));
+        frame.camera.yaw = vp[3];
+        frame.camera.pitch = vp[4];
+        frame.camera.fov_y = info.default_fov_y > 0 ? info.default_fov_y : GN_CLI_FOV_Y;
+    }
     frame.shadows = shadow_mode;
     frame.naive_lights = !o->light.clustered;
     uint32_t settled = 0;
