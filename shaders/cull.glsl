@@ -20,8 +20,4 @@ layout(std430, set = 0, binding = GN_BIND_CULL_RING) readonly buffer RingBlock {
 layout(std430, set = 0, binding = GN_BIND_CULL_VISIBLE) writeonly buffer VisibleBlock { uint visible_ids[]; };
 layout(std430, set = 0, binding = GN_BIND_CULL_COMMANDS) writeonly buffer CommandBlock { uint commands[]; };
 
-layout(push_constant) uniform Push {
-    vec4 planes[6];  // the camera's frustum planes (gn_frustum), unit normals pointing in
-    uvec4 sizes;     // x slots, y groups, z planes, w blocks
-    uvec4 offsets;   // z: the keep mask's first word in the ring (~0u: none); x, y unused
-} pc;
+layout(push_constant) uniform Push { gn_gpu_cull_push pc; };

@@ -28,7 +28,7 @@ void main()
     if (slot < pc.sizes.x) {
         uint inst = order[slot];
         vec4 b = instances[inst].sphere;
-        bool kept = pc.offsets.z == 0xffffffffu || (ring[pc.offsets.z + inst / 32u] & (1u << (inst % 32u))) != 0u;
+        bool kept = pc.mask.x == 0xffffffffu || (ring[pc.mask.x + inst / 32u] & (1u << (inst % 32u))) != 0u;
         visible = b.w >= 0.0 && kept && in_frustum(b) ? 1u : 0u;
     }
     // inclusive scan of the block (Hillis-Steele: 8 steps)

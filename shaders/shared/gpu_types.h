@@ -196,6 +196,15 @@ GN_STRUCT(gn_gpu_instance)
 #define GN_GPU_INSTANCE_DYNAMIC 1u
 #define GN_GPU_INSTANCE_GRID_LIT 2u /* lit by a BSP map's light grid instead of the hemisphere */
 
+/* The push constants of the camera's GPU culling (shaders/cull.glsl, src/passes/cull.c): 128
+ * bytes, the guaranteed minimum. */
+GN_STRUCT(gn_gpu_cull_push)
+{
+    gn_vec4 planes[6]; /* the camera's frustum planes (gn_frustum), unit normals pointing in */
+    gn_uvec4 sizes;    /* x slots, y groups, z planes, w blocks */
+    gn_uvec4 mask;     /* x: a BSP world's keep mask's first word in the ring; ~0u: none */
+};
+
 /* One draw group of the scene's static draw order (GPU culling): its slots [first, first +
  * count) of the order, and its mesh's index range. */
 GN_STRUCT(gn_gpu_cull_group)

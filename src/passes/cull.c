@@ -18,13 +18,6 @@
 #define CS VK_SHADER_STAGE_COMPUTE_BIT
 #define GN_CULL_BLOCK 256u
 
-typedef struct cull_push {
-    float planes[6][4];
-    uint32_t sizes[4];   /* slots, groups, planes, blocks */
-    uint32_t offsets[4]; /* ring words: visible list, commands, keep mask (~0u: none) */
-} cull_push;
-_Static_assert(sizeof(cull_push) == 128, "the push constants fit the guaranteed 128 bytes");
-
 static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, gn_error *err)
 {
     (void)d;
@@ -43,7 +36,8 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
     };
     gn_result res = gn_vk_set_layout(vk, b, GN_BIND_CULL_COUNT, "cull set", &c->layout, err);
     if (!res)
-        res = gn_vk_pipeline_layout(vk, &c->layout, 1, sizeof(cull_push), "cull", &c->pipeline_layout, err);
+        res = gn_vk_pipeline_layout(vk, &c->layout, 1, sizeof(gn_gpu_cull_push), "cull", &c->pipeline_layout,
+                                    err);
     /* two sets: the dispatches', and a frame set (the scene passes' set 0) whose visible-id
      * binding names this feature's list instead of the ring */
     if (!res) res = gn_vk_descriptor_pool(vk, 2, "cull sets", &c->pool, err);
@@ -292,8 +286,8 @@ gn_pass_work gn_cull_record(gn_renderer *r, void *self, uint32_t run)
     (void)run;
     gn_cull_gpu *c = self;
     gn_vk *vk = &r->vk;
-    cull_push push = {.sizes = {c->slots, c->all.group_count, c->frustum.count, c->block_count},
-                      .offsets = {0, 0, c->mask_words, 0}};
+    gn_gpu_cull_push push = {.sizes = {c->slots, c->all.group_count, c->frustum.count, c->block_count},
+                             .mask = {c->mask_words, 0, 0, 0}};
     memcpy(push.planes, c->frustum.planes, sizeof(float) * 4 * c->frustum.count);
     gn_vk_cmd_bind_sets(vk, true, c->pipeline_layout, 0, 1, &c->set, 0, NULL);
     gn_vk_cmd_push(vk, c->pipeline_layout, sizeof push, &push);

@@ -7,6 +7,7 @@
  *   budget: 17 shaders name 17 PNGs that claim 4096x4096 each (64 MiB as RGBA, under the
  *           per-image cap): together over the 1 GiB cap, so the load fails naming the map. */
 #define _POSIX_C_SOURCE 200809L /* mkdir, clock_gettime */
+#include "log_capture.h"
 #include "scene/scene.h"
 #include "scene_check.h"
 
@@ -150,21 +151,6 @@ static uint8_t *build_map(uint32_t extra, const char *stem, int distinct, size_t
     uint8_t *d = tm_serialize(&m, size);
     tm_free(&m);
     return d;
-}
-
-typedef struct captured {
-    char text[1 << 16];
-    size_t len;
-    uint32_t lines;
-} captured;
-
-static void capture(gn_log_level level, const char *message, void *user)
-{
-    (void)level;
-    captured *c = user;
-    c->lines++;
-    int n = snprintf(c->text + c->len, sizeof c->text - c->len, "%s\n", message);
-    if (n > 0 && c->len + (size_t)n < sizeof c->text) c->len += (size_t)n;
 }
 
 static uint32_t count_of(const char *text, const char *what)

@@ -17,6 +17,7 @@
 #include "base/crc32.h"
 #include "formats/pak.h"
 #include "formats/zip.h"
+#include "log_capture.h"
 #include "scene/scene.h"
 #include "scene_check.h"
 #include "zip_writer.h"
@@ -29,21 +30,6 @@
 #include <sys/stat.h>
 
 #define TMP GN_TEST_TMP "/pak_crc"
-
-typedef struct captured {
-    char text[1 << 14];
-    size_t len;
-    uint32_t lines;
-} captured;
-
-static void capture(gn_log_level level, const char *message, void *user)
-{
-    (void)level;
-    captured *c = user;
-    c->lines++;
-    int n = snprintf(c->text + c->len, sizeof c->text - c->len, "%s\n", message);
-    if (n > 0 && c->len + (size_t)n < sizeof c->text) c->len += (size_t)n;
-}
 
 /* An uncompressed 4x4 24-bit TGA. 66 bytes. */
 static void small_tga(uint8_t p[66])
