@@ -351,6 +351,8 @@ typedef enum gn_view {
     GN_VIEW_VSM_ATLAS,     /* the VSM's physical page pool as an image (depth, near the sun dark) */
     GN_VIEW_DISTANCE,      /* linear distance from the camera: white near, black at the scene's
                               farthest bounds corner, a contour every 1, 2 or 5 x 10^k m (about ten) */
+    GN_VIEW_OCCLUSION,     /* occlusion culling: the frame over the HZB (level 2, white near), and a red
+                              outline around each instance in the view that it culled this frame */
     GN_VIEW_COUNT
 } gn_view;
 
@@ -390,7 +392,8 @@ typedef struct gn_frame_desc {
     bool naive_lights;  /* A/B: every light for every fragment instead of the froxel lists */
     bool no_pvs;        /* A/B for BSP worlds: frustum culling only, no potentially visible set */
     bool cpu_culling;   /* A/B: the camera's draw list culled and sorted on the CPU every frame, as
-                           before GPU culling (the same list: docs/VISIBILITY.md) */
+                           before GPU culling (the same list: docs/VISIBILITY.md); no occlusion */
+    bool no_occlusion;  /* A/B: GPU culling without the camera's two-phase occlusion culling */
     double seconds;     /* animation time for dynamic objects */
     /* With a surface attached: an RGBA8 image (straight alpha, top row first, the output's
      * size) blended over the frame on its way to the window only; gn_read_pixels never sees
@@ -448,11 +451,14 @@ typedef struct gn_frame_stats {
     gn_pass_stats passes[GN_STATS_PASSES];
     double gpu_ms; /* first pass start to last pass end */
     double cpu_ms; /* CPU time of gn_render for that frame (decide + record + submit) */
-    uint32_t instances_total, instances_visible, draw_groups;
-    uint32_t draws;           /* all vkCmdDraw* calls */
-    uint32_t shadow_updates;  /* shadow cascades rendered this frame */
-    uint32_t shadow_casters;  /* caster instances drawn into them (summed) */
-    uint32_t lights;          /* local lights in the frame */
+    uint32_t instances_total, instances_visible, draw_groups; /* visible: in the view (frustum, PVS) */
+    uint32_t instances_drawn; /* the camera's after occlusion culling (= visible without it) */
+    uint32_t instances_phase1, instances_phase2; /* occlusion: drawn before and after the HZB */
+    bool occlusion;                              /* the camera's list was occlusion-culled */
+    uint32_t draws;                              /* all vkCmdDraw* calls */
+    uint32_t shadow_updates;                     /* shadow cascades rendered this frame */
+    uint32_t shadow_casters;                     /* caster instances drawn into them (summed) */
+    uint32_t lights;                             /* local lights in the frame */
     uint32_t light_overflow;  /* light-froxel pairs that did not fit a froxel's list (dropped) */
     uint32_t shadowed_lights; /* local lights rendered with shadow maps this frame */
     uint32_t

@@ -15,16 +15,17 @@ typedef struct gn_scene gn_scene;
 /* In the order they are created (a feature may use what an earlier one made: the forward pass
  * takes the shadow techniques' and the lights' receiver sets) and planned. */
 typedef enum gn_feature_id {
-    GN_FEATURE_CULL,       /* the camera's draw list culled on the GPU (src/passes/cull.c) */
-    GN_FEATURE_DEPTH,      /* depth prepass and its resolve (src/passes/depth_prepass.c) */
-    GN_FEATURE_CSM,        /* the sun's cascaded shadow maps (src/passes/csm.c) */
-    GN_FEATURE_VSM,        /* virtual shadow maps: MARK, ALLOC, BIN, pages, copy, RESOLVE (vsm.c) */
-    GN_FEATURE_LIGHTS,     /* local lights: shadowed lights' layers, froxel binning (clusters.c) */
-    GN_FEATURE_FORWARD,    /* the forward pass and the sky (src/passes/forward.c) */
-    GN_FEATURE_TONEMAP,    /* exposure and tone curve into the output (src/passes/tonemap.c) */
-    GN_FEATURE_DEPTH_VIEW, /* the distance debug view (src/passes/depth_view.c) */
-    GN_FEATURE_PRESENT,    /* into a window's swapchain (src/passes/present.c) */
-    GN_FEATURE_NOOP,       /* test-only: empty passes, to fill the pass table (src/passes/noop.c) */
+    GN_FEATURE_CULL,           /* the camera's draw list culled on the GPU (src/passes/cull.c) */
+    GN_FEATURE_DEPTH,          /* depth prepass and its resolve (src/passes/depth_prepass.c) */
+    GN_FEATURE_CSM,            /* the sun's cascaded shadow maps (src/passes/csm.c) */
+    GN_FEATURE_VSM,            /* virtual shadow maps: MARK, ALLOC, BIN, pages, copy, RESOLVE (vsm.c) */
+    GN_FEATURE_LIGHTS,         /* local lights: shadowed lights' layers, froxel binning (clusters.c) */
+    GN_FEATURE_FORWARD,        /* the forward pass and the sky (src/passes/forward.c) */
+    GN_FEATURE_TONEMAP,        /* exposure and tone curve into the output (src/passes/tonemap.c) */
+    GN_FEATURE_DEPTH_VIEW,     /* the distance debug view (src/passes/depth_view.c) */
+    GN_FEATURE_OCCLUSION_VIEW, /* the occlusion debug view (src/passes/occlusion_view.c) */
+    GN_FEATURE_PRESENT,        /* into a window's swapchain (src/passes/present.c) */
+    GN_FEATURE_NOOP,           /* test-only: empty passes, to fill the pass table (src/passes/noop.c) */
     GN_FEATURE_COUNT
 } gn_feature_id;
 

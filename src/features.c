@@ -4,10 +4,14 @@
 
 const gn_feature *const gn_features[GN_FEATURE_COUNT] = {
     [GN_FEATURE_CULL] = &gn_feature_cull, /* first: the views' lists before anything draws */
-    [GN_FEATURE_DEPTH] = &gn_feature_depth,     [GN_FEATURE_CSM] = &gn_feature_csm,
-    [GN_FEATURE_VSM] = &gn_feature_vsm,         [GN_FEATURE_LIGHTS] = &gn_feature_lights,
+    [GN_FEATURE_DEPTH] = &gn_feature_depth,
+    [GN_FEATURE_CSM] = &gn_feature_csm,
+    [GN_FEATURE_VSM] = &gn_feature_vsm,
+    [GN_FEATURE_LIGHTS] = &gn_feature_lights,
     [GN_FEATURE_FORWARD] = &gn_feature_forward, /* after the shadows and lights: their receiver sets */
-    [GN_FEATURE_TONEMAP] = &gn_feature_tonemap, [GN_FEATURE_DEPTH_VIEW] = &gn_feature_depth_view,
+    [GN_FEATURE_TONEMAP] = &gn_feature_tonemap,
+    [GN_FEATURE_DEPTH_VIEW] = &gn_feature_depth_view,
+    [GN_FEATURE_OCCLUSION_VIEW] = &gn_feature_occlusion_view,
     [GN_FEATURE_PRESENT] = &gn_feature_present, /* last: its plan acquires the window's image */
     [GN_FEATURE_NOOP] = &gn_feature_noop,
 };

@@ -59,10 +59,17 @@ static void decide_frame(gn_renderer *r, const gn_scene *s, const gn_frame_desc 
  * most it can run (NULL: 1; for the timestamp queries), what it reads and writes (the barriers
  * and layouts follow from that), and its record function. */
 static const gn_pass PASSES[] = {
-    /* 2b. the camera's draw list culled on the GPU: TEST, SCAN, WRITE (not with cpu_culling) */
+    /* 2b. the views' draw lists culled on the GPU: TEST, SCAN, WRITE (not with cpu_culling) */
     {"cull", GN_FEATURE_CULL, gn_cull_runs, NULL, gn_cull_uses, gn_cull_record},
-    /* 3. depth prepass (reversed-Z, MSAA) and its sample-0 resolve */
+    /* 3. depth prepass (reversed-Z, MSAA) and its sample-0 resolve; with occlusion culling in
+     *    two phases: what was drawn last frame, the HZB from its depth, the camera's lists
+     *    tested against it, and what it does not hide */
     {"depth prepass", GN_FEATURE_DEPTH, NULL, NULL, gn_depth_prepass_uses, gn_depth_prepass_record},
+    {"hzb", GN_FEATURE_CULL, gn_cull_occlusion_runs, NULL, gn_hzb_uses, gn_hzb_record},
+    {"cull occlusion", GN_FEATURE_CULL, gn_cull_occlusion_runs, NULL, gn_cull_occlusion_uses,
+     gn_cull_occlusion_record},
+    {"depth prepass 2", GN_FEATURE_DEPTH, gn_depth_prepass2_runs, NULL, gn_depth_prepass2_uses,
+     gn_depth_prepass2_record},
     /* 4. sun shadows: the cascades due this frame, a pass each ... */
     {"csm", GN_FEATURE_CSM, gn_csm_runs, gn_csm_max_runs, gn_csm_uses, gn_csm_record, gn_csm_name},
     /*    ... or the virtual shadow map: MARK which pages this frame's pixels need (from the
@@ -89,6 +96,8 @@ static const gn_pass PASSES[] = {
      gn_vsm_atlas_view_record},
     {"distance view", GN_FEATURE_DEPTH_VIEW, gn_depth_view_runs, NULL, gn_depth_view_uses,
      gn_depth_view_record},
+    {"occlusion view", GN_FEATURE_OCCLUSION_VIEW, gn_occlusion_view_runs, NULL, gn_occlusion_view_uses,
+     gn_occlusion_view_record},
     /* 8. into the window, when there is one: the overlay blended over the output, then the blit */
     {"overlay", GN_FEATURE_PRESENT, gn_overlay_runs, NULL, gn_overlay_uses, gn_overlay_record},
     {"present", GN_FEATURE_PRESENT, gn_present_runs, NULL, gn_present_uses, gn_present_record},
@@ -167,6 +176,7 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     rec->instances_total = s->instance_count;
     if (!r->plan.camera_gpu) { /* else the GPU's counts, when the frame is harvested */
         rec->instances_visible = r->plan.list.instance_count;
+        rec->instances_drawn = r->plan.list.instance_count;
         rec->draw_groups = r->plan.list.group_count;
     }
     rec->cpu_ms = now_ms() - t0;

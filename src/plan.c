@@ -182,6 +182,7 @@ gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *fr
     if (res) return res;
     p->camera_list = &p->list; /* after the reserve, which may start the plan over */
     p->camera_gpu = false;
+    p->occlusion = false; /* the GPU path's, when it is on */
     double t0 = gn_plan_now_ms();
     /* every instance as a cull item: the shadow views (cascades, the VSM's casters, the local
      * lights' layers) still cull on the CPU from these, on either path. They change only with

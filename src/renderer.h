@@ -80,7 +80,13 @@ typedef struct gn_frame_plan {
     uint8_t *keep;              /* scratch: per instance, 1 when the world's visibility keeps it */
     uint32_t capacity;
     VkDeviceSize frame_offset;
-    gn_view_draws camera;
+    gn_view_draws
+        camera; /* the frame's list: the forward pass's (the depth prepass's too without occlusion) */
+    /* Two-phase occlusion culling (passes/cull.c): the depth prepass draws phase[0] (last
+     * frame's, still in view), the HZB is built from it, then it draws phase[1] (what the HZB
+     * does not hide); camera is both. */
+    bool occlusion;
+    gn_view_draws phase[2];
 } gn_frame_plan;
 
 /* Shared by every pass that draws the scene (src/passes/setup.c): the frame set (set 0) and
@@ -141,7 +147,8 @@ gn_vk_write gn_write_frame(const gn_renderer *r, uint32_t binding);
 gn_vk_write gn_write_sampled(uint32_t binding, gn_vk_image *image, VkSampler sampler);
 gn_vk_write gn_write_storage(uint32_t binding, const gn_vk_buffer *buffer);
 gn_vk_write gn_write_storage_image(uint32_t binding, gn_vk_image *image);
-/* The uses every scene-drawing pass declares: vertices, indices, instances, materials. */
+/* The uses every scene-drawing pass declares: vertices, indices, instances, materials, and the
+ * GPU-culled views' lists and commands. */
 uint32_t gn_scene_uses(gn_renderer *r, gn_vk_use *out);
 /* A depth-only caster pipeline pair (opaque, alpha-tested) for a pass's layout, with depth
  * clamp and the given bias (the sun cascades and the local lights' layers make their own). */

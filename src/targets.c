@@ -24,8 +24,9 @@ typedef struct target_def {
 
 static const target_def TARGETS[GN_TARGET_COUNT] = {
     /* the depth later passes read is also copied out by gn_read_depth */
-    [GN_TARGET_DEPTH_MS] = {"depth (msaa)", VK_FORMAT_D32_SFLOAT, ATTACH_DEPTH, true, false,
-                            SAMPLED | COPY_SRC},
+    /* sampled at every msaa: occlusion culling's HZB reads every sample */
+    [GN_TARGET_DEPTH_MS] = {"depth (msaa)", VK_FORMAT_D32_SFLOAT, ATTACH_DEPTH | SAMPLED, true, false,
+                            COPY_SRC},
     [GN_TARGET_DEPTH_RESOLVED] = {"depth (resolved, sample 0)", VK_FORMAT_D32_SFLOAT,
                                   ATTACH_DEPTH | SAMPLED | COPY_SRC, false, true},
     [GN_TARGET_HDR_MS] = {"hdr colour (msaa)", VK_FORMAT_R16G16B16A16_SFLOAT, ATTACH_COLOR, true, false,

@@ -113,17 +113,24 @@
 #define GN_BIND_DEPTH_VIEW_OUTPUT 1
 #define GN_BIND_DEPTH_VIEW_FRAME 2
 #define GN_BIND_DEPTH_VIEW_COUNT 3
-/* GPU culling of the camera's list (cull_test.comp, cull_scan.comp, cull_write.comp) */
+/* GPU culling of every view (cull_test.comp, cull_scan.comp, cull_write.comp) */
 #define GN_BIND_CULL_INSTANCES 0 /* gn_gpu_instance[]: the bounding spheres */
 #define GN_BIND_CULL_ORDER 1     /* the scene's instances in draw-key order (one slot each) */
 #define GN_BIND_CULL_GROUPS 2    /* gn_gpu_cull_group[]: the scene's draw groups over those slots */
-#define GN_BIND_CULL_LOCAL 3     /* per slot: bit 31 visible, bits 0..30 its rank in its block */
-#define GN_BIND_CULL_BLOCKS 4    /* per block of 256 slots: visible count, then exclusive prefix */
-#define GN_BIND_CULL_COUNTS 5    /* visible instances, drawn triangles, non-empty groups */
+#define GN_BIND_CULL_LOCAL 3     /* per view and slot: bit 31 visible, bits 0..30 its rank in its block */
+#define GN_BIND_CULL_BLOCKS 4    /* per view and block of 256 slots: visible count, then exclusive prefix */
+#define GN_BIND_CULL_COUNTS 5    /* the tags' counts (GN_CULL_TAGS uvec4), then each view's visible total */
 #define GN_BIND_CULL_RING 6      /* the staging ring: a BSP world's keep mask (read only) */
-#define GN_BIND_CULL_VISIBLE 7   /* out: the visible instance ids, in draw order */
-#define GN_BIND_CULL_COMMANDS 8  /* out: one VkDrawIndexedIndirectCommand a group (5 words) */
-#define GN_BIND_CULL_COUNT 9
+#define GN_BIND_CULL_VISIBLE 7   /* out: each view's visible instance ids, in draw order */
+#define GN_BIND_CULL_COMMANDS 8  /* out: each view's VkDrawIndexedIndirectCommand a group (5 words) */
+#define GN_BIND_CULL_VIEWS 9     /* the staging ring again: the frame's gn_gpu_cull_view[] */
+#define GN_BIND_CULL_HZB 10      /* the HZB's texels, every level (src/decide/hzb.h's layout) */
+#define GN_BIND_CULL_HISTORY 11  /* two halves of a word a slot: drawn last frame (read), this one (written) */
+#define GN_BIND_CULL_COUNT 12
+/* the HZB's build (hzb_depth.comp, hzb_depth_ms.comp, hzb_down.comp) */
+#define GN_BIND_HZB_DEPTH 0  /* the depth prepass's depth (every sample) */
+#define GN_BIND_HZB_TEXELS 1 /* out: the HZB */
+#define GN_BIND_HZB_COUNT 2
 /* presenting (present.comp) */
 #define GN_BIND_PRESENT_OUTPUT 0
 #define GN_BIND_PRESENT_OVERLAY 1

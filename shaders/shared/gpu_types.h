@@ -196,14 +196,47 @@ GN_STRUCT(gn_gpu_instance)
 #define GN_GPU_INSTANCE_DYNAMIC 1u
 #define GN_GPU_INSTANCE_GRID_LIT 2u /* lit by a BSP map's light grid instead of the hemisphere */
 
-/* The push constants of the camera's GPU culling (shaders/cull.glsl, src/passes/cull.c): 128
- * bytes, the guaranteed minimum. */
+/* The push constants of GPU culling (shaders/cull.glsl, src/passes/cull.c). */
 GN_STRUCT(gn_gpu_cull_push)
 {
-    gn_vec4 planes[6]; /* the camera's frustum planes (gn_frustum), unit normals pointing in */
-    gn_uvec4 sizes;    /* x slots, y groups, z planes, w blocks */
-    gn_uvec4 mask;     /* x: a BSP world's keep mask's first word in the ring; ~0u: none */
+    gn_uvec4 sizes;  /* x slots, y groups, z views in this dispatch, w blocks (of 256 slots) */
+    gn_uvec4 where;  /* x the frame's first view in the ring (as gn_gpu_cull_view[]), y this
+                        dispatch's first view, z the history's read half (0 or slots), w 1 when
+                        the history holds last frame's (else no instance counts as seen) */
+    gn_vec4 view[3]; /* occlusion: the camera's world -> view rows (gn_hzb_camera.view) */
+    gn_vec4 proj;    /* x p00, y p11, z near plane */
+    gn_uvec4 hzb;    /* x width, y height (the depth image's pixels), z levels (gn_hzb_layout) */
 };
+
+/* The push constants of the HZB's build (shaders/hzb*.comp): one level from the one below. */
+GN_STRUCT(gn_gpu_hzb_push)
+{
+    gn_uvec4 src; /* x width, y height, z first texel (level 0: the depth image, w its samples) */
+    gn_uvec4 dst; /* x width, y height, z first texel */
+};
+
+/* One view culled on the GPU this frame: the camera, a cascade, a local light's layer. Its
+ * list is slots [v * slots, v * slots + visible) of the visible buffer, its commands groups
+ * [v * groups, +groups) of the command buffer. */
+GN_STRUCT(gn_gpu_cull_view)
+{
+    gn_vec4 planes[6]; /* unit normals pointing in (gn_frustum) */
+    gn_uvec4 info;     /* x planes, and the mode in bits 8.. (GN_CULL_MODE_*), y slots tested (the
+                          casters' end for a shadow view), z a BSP world's keep mask's first
+                          word in the ring (~0u: none), w the tag its counts add to (GN_CULL_TAG_*) */
+    gn_vec4 size;      /* x the smallest diameter drawn (m; cascades skip smaller casters) */
+};
+/* What a view's list holds: "in the view" is the frustum, keep mask, size and slot tests */
+#define GN_CULL_MODE_VIEW 0u   /* the slots in the view */
+#define GN_CULL_MODE_PHASE1 1u /* ... that were drawn last frame (two-phase occlusion's first draw) */
+#define GN_CULL_MODE_PHASE2 2u /* ... that were not, and are not occluded by the HZB of phase 1 */
+#define GN_CULL_MODE_FINAL 3u  /* ... phase 1's and phase 2's (the frame's list); writes the history */
+#define GN_CULL_TAG_CAMERA 0u  /* the camera's list: drawn instances, and [3] those in the frustum */
+#define GN_CULL_TAG_PHASE1 1u
+#define GN_CULL_TAG_PHASE2 2u
+#define GN_CULL_TAG_CASCADE 3u /* + the cascade, up to GN_CSM_MAX (8) */
+#define GN_CULL_TAG_LIGHTS 11u /* every local light's layer */
+#define GN_CULL_TAGS 12u       /* 4 counts each: instances, triangles, non-empty groups, in the view */
 
 /* One draw group of the scene's static draw order (GPU culling): its slots [first, first +
  * count) of the order, and its mesh's index range. */

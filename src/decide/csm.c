@@ -195,16 +195,24 @@ void gn_csm_compute(const gn_csm_settings *s, const float camera_pos[3], const f
     }
 }
 
+void gn_csm_caster_frustum(const gn_csm_cascade *c, gn_frustum *out)
+{
+    /* the ortho's rows scale x, y by 1/radius and z by 1/depth_range: normalised, each bound is a
+     * plane in metres, and a sphere reaches the box when it is not wholly outside one */
+    gn_frustum_from_view_proj(c->view_proj, out);
+}
+
+bool gn_csm_caster_in(const gn_frustum *box, float min_diameter, const float sphere[4])
+{
+    if (2.0f * sphere[3] < min_diameter) return false;
+    return gn_frustum_test_sphere(box, sphere, sphere[3]);
+}
+
 bool gn_csm_caster_visible(const gn_csm_cascade *c, const float sphere[4], float min_caster_texels)
 {
-    if (2.0f * sphere[3] < min_caster_texels * c->texel) return false;
-    double clip[3];
-    for (int r = 0; r < 3; r++)
-        clip[r] = (double)c->view_proj[r] * sphere[0] + (double)c->view_proj[4 + r] * sphere[1] +
-                  (double)c->view_proj[8 + r] * sphere[2] + c->view_proj[12 + r];
-    /* The sphere's radius in clip units: the ortho scales x, y by 1/radius and z by 1/range. */
-    double rxy = sphere[3] / c->radius, rz = sphere[3] / c->depth_range;
-    return fabs(clip[0]) <= 1.0 + rxy && fabs(clip[1]) <= 1.0 + rxy && clip[2] >= -rz && clip[2] <= 1.0 + rz;
+    gn_frustum box;
+    gn_csm_caster_frustum(c, &box);
+    return gn_csm_caster_in(&box, min_caster_texels * c->texel, sphere);
 }
 
 bool gn_csm_due(const gn_csm_settings *s, uint32_t cascade, uint64_t frame)

@@ -11,6 +11,7 @@
 #ifndef GN_DECIDE_CSM_H
 #define GN_DECIDE_CSM_H
 
+#include "decide/frustum.h"
 #include "gnomon.h"
 
 #include <stdbool.h>
@@ -55,8 +56,14 @@ void gn_csm_pivot(const float camera_pos[3], float grid, float out[3]);
 /* Fills out[0..s->cascades-1] (the rest zeroed). sun_dir: unit, towards the sun. */
 void gn_csm_compute(const gn_csm_settings *s, const float camera_pos[3], const float camera_view[16],
                     float fov_y_rad, float aspect, const float sun_dir[3], gn_csm_cascade out[GN_CSM_MAX]);
-/* sphere = (world centre, radius): overlaps the cascade's light-space box (x, y within the ortho
- * extent, z from the caster extension to the far end) and spans >= min_caster_texels texels. */
+/* The cascade's light-space box (x, y within the ortho extent, z from the caster extension to
+ * the far end) as six planes: its casters are the spheres that reach it (gn_frustum_test_sphere),
+ * the same test on the CPU and in GPU culling (shaders/cull_test.comp). */
+void gn_csm_caster_frustum(const gn_csm_cascade *c, gn_frustum *out);
+/* sphere = (world centre, radius): reaches the box and is at least min_diameter metres across
+ * (min_caster_texels times the cascade's texel), in floats as the GPU's test. */
+bool gn_csm_caster_in(const gn_frustum *box, float min_diameter, const float sphere[4]);
+/* Both for one sphere (tests; a loop makes the box once). */
 bool gn_csm_caster_visible(const gn_csm_cascade *c, const float sphere[4], float min_caster_texels);
 /* Whether the cascade is re-rendered on this frame: due when (frame + cascade) % period == 0. */
 bool gn_csm_due(const gn_csm_settings *s, uint32_t cascade, uint64_t frame);

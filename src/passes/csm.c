@@ -4,6 +4,7 @@
  * every layer with the matrix it was rendered with (shaders/shadow.glsl), through the receiver
  * set this feature lends it. */
 #include "passes/csm.h"
+#include "passes/cull.h"
 #include "passes/passes.h"
 
 #include <stdio.h>
@@ -115,19 +116,28 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_fr
             !c->rendered[i] || gn_csm_due(cs, i, c->counter) ||
             !gn_csm_covers(&c->cascades[i], &c->next[i], in->position, in->view, in->fov_y, in->aspect, 2.0f);
         if (!due) continue;
-        /* casters: every instance whose sphere reaches the cascade's box and is big enough */
-        uint32_t n = 0;
-        for (uint32_t k = 0; k < s->instance_count; k++)
-            if (GN_DRAW_CASTS(r->plan.items[k].pipeline) &&
-                gn_csm_caster_visible(&c->next[i], r->plan.items[k].sphere, cs->min_caster_texels))
-                r->plan.subset[n++] = r->plan.items[k];
-        gn_draw_list_build(r->plan.subset, n, NULL, &r->plan.shadow_list);
-        gn_result res = gn_plan_write(r, s, &r->plan.shadow_list, &c->draws[i], err);
+        /* casters: every instance whose sphere reaches the cascade's box and is big enough, on
+         * the GPU with the camera when it culls there, else here (the same test) */
+        gn_frustum box;
+        gn_csm_caster_frustum(&c->next[i], &box);
+        float min_diameter = cs->min_caster_texels * c->next[i].texel;
+        bool on_gpu;
+        gn_result res =
+            gn_cull_add_view(r, &box, min_diameter, GN_CULL_TAG_CASCADE + i, &c->draws[i], &on_gpu, err);
+        if (!res && !on_gpu) {
+            uint32_t n = 0;
+            for (uint32_t k = 0; k < s->instance_count; k++)
+                if (GN_DRAW_CASTS(r->plan.items[k].pipeline) &&
+                    gn_csm_caster_in(&box, min_diameter, r->plan.items[k].sphere))
+                    r->plan.subset[n++] = r->plan.items[k];
+            gn_draw_list_build(r->plan.subset, n, NULL, &r->plan.shadow_list);
+            res = gn_plan_write(r, s, &r->plan.shadow_list, &c->draws[i], err);
+            rec->shadow_casters += c->draws[i].instance_count; /* on the GPU: its counts */
+        }
         if (res) return res;
         c->due[c->due_count++] = i;
         c->cascades[i] = c->next[i];
         c->rendered[i] = true;
-        rec->shadow_casters += c->draws[i].instance_count;
     }
     rec->shadow_updates = c->due_count;
     c->counter++;
@@ -206,8 +216,7 @@ gn_pass_work gn_csm_record(gn_renderer *r, void *self, uint32_t run)
     };
     gn_vk_cmd_begin_rendering(vk, &ri);
     gn_vk_cmd_bind_pipeline(vk, false, c->pipeline);
-    uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)c->draws[i].visible_offset};
-    gn_vk_cmd_bind_sets(vk, false, c->layout, GN_SET_FRAME, 1, &r->pipes.frame_set, 2, dyn);
+    gn_bind_view_frame(r, c->layout, &c->draws[i]);
     gn_vk_cmd_push(vk, c->layout, 64, c->cascades[i].view_proj);
     uint32_t draws = gn_draw_depth_only(r, &c->draws[i], c->mask_pipeline, c->layout);
     gn_vk_cmd_end_rendering(vk);

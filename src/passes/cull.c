@@ -1,22 +1,29 @@
-/* GPU culling of the camera's draw list (a feature; shaders/cull.glsl). Once a scene, the CPU
- * sorts every instance by its draw key (gn_draw_list_build without a frustum): the order, its
- * draw groups and material batches are static. Each frame the CPU only lays out the ring
- * (the visible list's window, one indirect command a static group, the alpha-tested batches)
- * and, for a BSP world, uploads the PVS's keep mask; three dispatches then test every slot,
- * scan the counts and write the list and the commands where the CPU path would have. The draw
- * passes read the same ring ranges either way, and the list is the CPU's exactly (same ids,
- * same order: gpu_cull holds them to it), so the images are too. The CPU frame no longer grows
- * with the instances (but for a world's keep mask, one bit an instance). */
+/* GPU culling of every view's draw list (a feature; shaders/cull.glsl): the camera's, each due
+ * cascade's and each shadowed local light's layers. Once a scene, the CPU sorts every instance
+ * by its draw key (gn_draw_list_build without a frustum): the order, its draw groups and
+ * material batches are static. Each frame the CPU only writes one small record a view (its
+ * planes, which slots it tests, the tag its counts go to) and, for a BSP world, uploads the
+ * PVS's keep mask; three dispatches over slots x views then test every slot, scan the counts
+ * and write each view's list and commands into its window of this feature's buffers. Each list
+ * is the CPU path's exactly (same ids, same order: gpu_cull holds them to it), so the images
+ * are too. The CPU frame no longer grows with the instances (but for a world's keep mask, one
+ * bit an instance). Memory: 8 bytes an instance a view (the list and the ranks). */
 #include "passes/cull.h"
 
 #include "base/alloc.h"
+#include "decide/csm.h"
 #include "scene/world.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define CS VK_SHADER_STAGE_COMPUTE_BIT
 #define GN_CULL_BLOCK 256u
+#define TAG_BYTES (GN_CULL_TAGS * 16u)
+#define COUNTS_BYTES (TAG_BYTES + GN_CULL_MAX_VIEWS * 4u)
+_Static_assert(GN_CULL_TAG_LIGHTS == GN_CULL_TAG_CASCADE + GN_CSM_MAX, "a tag for every cascade");
+_Static_assert(sizeof(gn_gpu_cull_view) == 128, "gn_gpu_cull_view: 8 vec4s");
 
 static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, gn_error *err)
 {
@@ -33,37 +40,63 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
         [GN_BIND_CULL_RING] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},
         [GN_BIND_CULL_VISIBLE] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},
         [GN_BIND_CULL_COMMANDS] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},
+        [GN_BIND_CULL_VIEWS] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},
+        [GN_BIND_CULL_HZB] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},
+        [GN_BIND_CULL_HISTORY] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},
     };
     gn_result res = gn_vk_set_layout(vk, b, GN_BIND_CULL_COUNT, "cull set", &c->layout, err);
     if (!res)
         res = gn_vk_pipeline_layout(vk, &c->layout, 1, sizeof(gn_gpu_cull_push), "cull", &c->pipeline_layout,
                                     err);
-    /* two sets: the dispatches', and a frame set (the scene passes' set 0) whose visible-id
-     * binding names this feature's list instead of the ring */
-    if (!res) res = gn_vk_descriptor_pool(vk, 2, "cull sets", &c->pool, err);
+    /* three sets: the dispatches', a frame set (the scene passes' set 0) whose visible-id
+     * binding names this feature's lists instead of the ring, and the HZB build's */
+    if (!res) res = gn_vk_descriptor_pool(vk, 3, "cull sets", &c->pool, err);
     if (!res) res = gn_vk_alloc_set(vk, c->pool, c->layout, "cull set", &c->set, err);
     if (!res)
         res = gn_vk_alloc_set(vk, c->pool, r->pipes.frame_layout, "frame set (GPU list)", &c->frame_set, err);
     static const char *const shaders[3] = {"cull_test.comp", "cull_scan.comp", "cull_write.comp"};
     for (int i = 0; i < 3 && !res; i++)
         res = gn_vk_compute_pipeline(vk, shaders[i], c->pipeline_layout, shaders[i], &c->pipelines[i], err);
-    gn_vk_buffer_desc cd = {.size = 16,
-                            .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+    const gn_vk_binding hb[GN_BIND_HZB_COUNT] = {
+        [GN_BIND_HZB_DEPTH] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS},
+        [GN_BIND_HZB_TEXELS] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},
+    };
+    if (!res) res = gn_vk_set_layout(vk, hb, GN_BIND_HZB_COUNT, "hzb set", &c->hzb_set_layout, err);
+    if (!res)
+        res = gn_vk_pipeline_layout(vk, &c->hzb_set_layout, 1, sizeof(gn_gpu_hzb_push), "hzb",
+                                    &c->hzb_pipeline_layout, err);
+    if (!res) res = gn_vk_alloc_set(vk, c->pool, c->hzb_set_layout, "hzb set", &c->hzb_set, err);
+    const char *first = r->msaa > 1 ? "hzb_depth_ms.comp" : "hzb_depth.comp";
+    if (!res) res = gn_vk_compute_pipeline(vk, first, c->hzb_pipeline_layout, first, &c->hzb_first, err);
+    if (!res)
+        res = gn_vk_compute_pipeline(vk, "hzb_down.comp", c->hzb_pipeline_layout, "hzb_down.comp",
+                                     &c->hzb_down, err);
+    gn_vk_buffer_desc cd = {.size = COUNTS_BYTES,
+                            .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                     VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                             .host_visible = true,
                             .name = "cull counts"};
     if (!res) res = gn_vk_buffer_create(vk, &cd, &c->counts, err);
     return res;
 }
 
-static void release_scene(gn_renderer *r, gn_cull_gpu *c)
+static void release_views(gn_renderer *r, gn_cull_gpu *c)
 {
     gn_vk *vk = &r->vk;
-    gn_vk_buffer_release(vk, &c->order);
-    gn_vk_buffer_release(vk, &c->groups);
     gn_vk_buffer_release(vk, &c->local);
     gn_vk_buffer_release(vk, &c->blocks);
     gn_vk_buffer_release(vk, &c->visible);
     gn_vk_buffer_release(vk, &c->commands);
+    c->view_cap = 0;
+}
+
+static void release_scene(gn_renderer *r, gn_cull_gpu *c)
+{
+    release_views(r, c);
+    gn_vk_buffer_release(&r->vk, &c->order);
+    gn_vk_buffer_release(&r->vk, &c->groups);
+    gn_vk_buffer_release(&r->vk, &c->history);
+    c->history_valid = false;
     free(c->all.instances), free(c->all.groups), free(c->all.batches), free(c->all.scratch_keys);
     free(c->items);
     memset(&c->all, 0, sizeof c->all);
@@ -77,8 +110,13 @@ static void release(gn_renderer *r, void *self)
     gn_vk *vk = &r->vk;
     release_scene(r, c);
     gn_vk_buffer_release(vk, &c->counts);
+    gn_vk_buffer_release(vk, &c->hzb);
     for (int i = 0; i < 3; i++)
         gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)c->pipelines[i]);
+    gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)c->hzb_first);
+    gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)c->hzb_down);
+    gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)(uintptr_t)c->hzb_pipeline_layout);
+    gn_vk_release(vk, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)(uintptr_t)c->hzb_set_layout);
     gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)(uintptr_t)c->pipeline_layout);
     gn_vk_release(vk, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, (uint64_t)(uintptr_t)c->layout);
     gn_vk_release(vk, VK_OBJECT_TYPE_DESCRIPTOR_POOL, (uint64_t)(uintptr_t)c->pool);
@@ -97,8 +135,8 @@ static gn_result device_buffer(gn_renderer *r, gn_vk_buffer *b, VkDeviceSize siz
 }
 
 /* The scene's static draw order: every instance not removed, sorted by draw key (the CPU path's
- * gn_draw_list_build, without a frustum), its groups as GPU records, and the scratch the
- * dispatches need. Once a scene (a new geometry stamp). */
+ * gn_draw_list_build, without a frustum), and its groups as GPU records. Once a scene (a new
+ * geometry stamp). */
 static gn_result build_scene(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, gn_error *err)
 {
     release_scene(r, c);
@@ -116,11 +154,14 @@ static gn_result build_scene(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, 
     gn_gpu_cull_group *groups = gn_calloc(all->group_count ? all->group_count : 1, sizeof *groups);
     if (!groups)
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u draw groups", all->group_count);
+    c->caster_slots = 0;
     for (uint32_t g = 0; g < all->group_count; g++) {
         const gn_draw_group *grp = &all->groups[g];
         const gn_mesh *m = &s->meshes[grp->mesh];
         groups[g] = (gn_gpu_cull_group){{grp->first, grp->count, m->index_count, m->first_index},
                                         {(uint32_t)(int32_t)m->first_vertex, 0, 0, 0}};
+        /* groups are sorted by pipeline: the casters' run comes first */
+        if (GN_DRAW_CASTS(grp->pipeline)) c->caster_slots = grp->first + grp->count;
     }
     c->slots = all->instance_count;
     c->block_count = (c->slots + GN_CULL_BLOCK - 1) / GN_CULL_BLOCK;
@@ -130,25 +171,38 @@ static gn_result build_scene(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, 
         res = device_buffer(r, &c->groups, (VkDeviceSize)all->group_count * sizeof *groups, groups,
                             "cull groups", err);
     free(groups);
-    if (!res) res = device_buffer(r, &c->local, (VkDeviceSize)c->slots * 4, NULL, "cull ranks", err);
-    if (!res) res = device_buffer(r, &c->blocks, (VkDeviceSize)c->block_count * 4, NULL, "cull blocks", err);
-    /* the visible list is as long as the frame set's binding (every instance's slot) */
+    /* the history: two halves of a word a slot, none seen yet */
     if (!res)
-        res = device_buffer(r, &c->visible, (VkDeviceSize)(s->instance_count ? s->instance_count : 4) * 4,
-                            NULL, "camera list (GPU)", err);
-    if (!res)
-        res = device_buffer(r, &c->commands,
-                            (VkDeviceSize)(all->group_count ? all->group_count : 1) *
-                                sizeof(VkDrawIndexedIndirectCommand),
-                            NULL, "camera commands (GPU)", err);
+        res = device_buffer(r, &c->history, (VkDeviceSize)(c->slots ? c->slots : 1) * 8, NULL, "cull history",
+                            err);
     if (res) return res;
+    c->history_valid = false;
     c->stamp = gn_scene_stamp_of(s);
     c->built = true;
     return GN_OK;
 }
 
-/* The set names the scene's instance buffer (remade with every upload of a whole scene) and
- * this feature's buffers: written when either changed. */
+/* The views' buffers for `cap` views: each a window of every slot (the lists), a command a
+ * group, and TEST's ranks and blocks. */
+static gn_result make_views(gn_renderer *r, gn_cull_gpu *c, uint32_t cap, gn_error *err)
+{
+    release_views(r, c);
+    VkDeviceSize slots = c->slots ? c->slots : 1, groups = c->all.group_count ? c->all.group_count : 1;
+    gn_result res = device_buffer(r, &c->local, cap * slots * 4, NULL, "cull ranks", err);
+    if (!res)
+        res = device_buffer(r, &c->blocks, cap * (VkDeviceSize)(c->block_count ? c->block_count : 1) * 4,
+                            NULL, "cull blocks", err);
+    if (!res) res = device_buffer(r, &c->visible, cap * slots * 4, NULL, "view lists (GPU)", err);
+    if (!res)
+        res = device_buffer(r, &c->commands, cap * groups * sizeof(VkDrawIndexedIndirectCommand), NULL,
+                            "view commands (GPU)", err);
+    if (res) return res;
+    c->view_cap = cap;
+    return GN_OK;
+}
+
+/* The set names the scene's instance buffer (remade with every upload of a whole scene), the
+ * ring and this feature's buffers: written when any changed. */
 static void write_set(gn_renderer *r, gn_cull_gpu *c)
 {
     gn_vk_write w[GN_BIND_CULL_COUNT] = {
@@ -161,9 +215,13 @@ static void write_set(gn_renderer *r, gn_cull_gpu *c)
         gn_write_storage(GN_BIND_CULL_RING, &r->vk.ring),
         gn_write_storage(GN_BIND_CULL_VISIBLE, &c->visible),
         gn_write_storage(GN_BIND_CULL_COMMANDS, &c->commands),
+        gn_write_storage(GN_BIND_CULL_VIEWS, &r->vk.ring),
+        gn_write_storage(GN_BIND_CULL_HZB, c->hzb.buffer ? &c->hzb : &c->counts), /* none yet: unread */
+        gn_write_storage(GN_BIND_CULL_HISTORY, &c->history),
     };
     gn_vk_write_set(&r->vk, c->set, w, GN_BIND_CULL_COUNT);
-    /* the frame set as gn_gpu_scene_write_frame_set writes it, the list from this feature */
+    /* the frame set as gn_gpu_scene_write_frame_set writes it, the lists from this feature: the
+     * commands' first instances address every view's window, so the offset stays 0 */
     gn_vk_write f[GN_BIND_FRAME_COUNT] = {
         gn_write_frame(r, GN_BIND_FRAME_CONSTANTS),
         gn_write_storage(GN_BIND_FRAME_INSTANCES, &r->scene.instances),
@@ -177,16 +235,74 @@ static void write_set(gn_renderer *r, gn_cull_gpu *c)
     c->set_instances = r->scene.instances.buffer;
 }
 
+/* A new view of the frame: its record in the ring, its draws laid out over the static order
+ * (the commands at its window), the views' buffers grown when it is past their capacity. */
+static gn_result add_view(gn_renderer *r, gn_cull_gpu *c, const gn_frustum *f, uint32_t slots, uint32_t mask,
+                          float min_diameter, uint32_t mode, uint32_t tag, gn_view_draws *out, gn_error *err)
+{
+    uint32_t v = c->view_count;
+    if (v >= c->view_cap) {
+        /* the buffers may still be read by a frame in flight; rare: a frame with more views */
+        gn_result res = c->view_cap ? gn_vk_wait_idle(&r->vk, err) : GN_OK;
+        if (!res) res = make_views(r, c, c->view_cap * 2 > v + 1 ? c->view_cap * 2 : v + 1, err);
+        if (res) {
+            release_views(r, c);
+            return res;
+        }
+        write_set(r, c);
+    }
+    gn_gpu_cull_view *gv = &c->views[v];
+    memset(gv, 0, sizeof *gv);
+    memcpy(gv->planes, f->planes, sizeof(float) * 4 * f->count);
+    gv->info[0] = f->count | mode << 8, gv->info[1] = slots, gv->info[2] = mask, gv->info[3] = tag;
+    gv->size[0] = min_diameter;
+    gn_result res = gn_plan_layout(r, &c->all, out, err);
+    if (res) return res;
+    out->visible_offset = 0;
+    out->indirect_offset = (VkDeviceSize)v * c->all.group_count * sizeof(VkDrawIndexedIndirectCommand);
+    out->set = c->frame_set;
+    out->indirect = &c->commands;
+    c->view_count = v + 1;
+    return GN_OK;
+}
+
+/* The HZB for the render size (made again when it changed) and its set naming the prepass's
+ * depth (a new image after a resize). */
+static gn_result ensure_hzb(gn_renderer *r, gn_cull_gpu *c, gn_error *err)
+{
+    gn_vk_image *depth = gn_target(r, GN_TARGET_DEPTH_MS);
+    if (c->hzb.buffer && c->hzb_levels.width == r->width && c->hzb_levels.height == r->height &&
+        c->hzb_depth == depth->view)
+        return GN_OK;
+    if (!c->hzb.buffer || c->hzb_levels.width != r->width || c->hzb_levels.height != r->height) {
+        gn_result res = c->hzb.buffer ? gn_vk_wait_idle(&r->vk, err) : GN_OK; /* a frame may read it */
+        if (res) return res;
+        gn_vk_buffer_release(&r->vk, &c->hzb);
+        gn_hzb_layout_make(r->width, r->height, &c->hzb_levels);
+        res = device_buffer(r, &c->hzb, (VkDeviceSize)c->hzb_levels.texels * 4, NULL, "hzb", err);
+        if (res) return res;
+        write_set(r, c);
+    }
+    gn_vk_write w[GN_BIND_HZB_COUNT] = {gn_write_sampled(GN_BIND_HZB_DEPTH, depth, r->pipes.clamp),
+                                        gn_write_storage(GN_BIND_HZB_TEXELS, &c->hzb)};
+    gn_vk_write_set(&r->vk, c->hzb_set, w, GN_BIND_HZB_COUNT);
+    c->hzb_depth = depth->view;
+    c->history_valid = false; /* a new size: last frame's visibility is another image's */
+    return GN_OK;
+}
+
 gn_result gn_cull_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, bool no_pvs,
                               gn_error *err)
 {
     gn_cull_gpu *c = gn_feature_state(r, GN_FEATURE_CULL);
     gn_frame_plan *p = &r->plan;
     gn_result res = GN_OK;
+    c->view_count = 0;
     if (!c->built || !gn_scene_stamp_same_geometry(&c->stamp, s)) {
         /* the order buffers may still be read by a frame in flight */
         res = c->built ? gn_vk_wait_idle(&r->vk, err) : GN_OK;
         if (!res) res = build_scene(r, c, s, err);
+        if (!res) res = make_views(r, c, 2, err);
         if (res) {
             release_scene(r, c);
             return res;
@@ -195,37 +311,65 @@ gn_result gn_cull_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustu
     } else if (c->set_instances != r->scene.instances.buffer) {
         write_set(r, c);
     }
+    /* the frame's views, in the ring: the camera's first, the shadow views' as they are planned */
+    VkDeviceSize off;
+    res = gn_vk_ring_alloc(&r->vk, GN_CULL_MAX_VIEWS * sizeof(gn_gpu_cull_view), sizeof(gn_gpu_cull_view),
+                           &off, (void **)&c->views, err);
+    if (res) return res;
+    c->views_index = (uint32_t)(off / sizeof(gn_gpu_cull_view));
     /* A BSP world: the PVS and the leaves' frustum decide its faces on the CPU, as on the CPU
      * path; they go up as one bit an instance, in the ring. */
-    c->mask_words = UINT32_MAX;
+    uint32_t mask_word = UINT32_MAX;
     if (s->world) {
         const uint8_t *keep = gn_plan_world_keep(r, s, frustum, no_pvs);
         uint32_t words = (s->instance_count + 31) / 32;
-        VkDeviceSize off;
         uint32_t *mask;
         res = gn_vk_ring_alloc(&r->vk, (words ? words : 1) * 4ull, 16, &off, (void **)&mask, err);
         if (res) return res;
         memset(mask, 0, (words ? words : 1) * 4ull);
         for (uint32_t i = 0; i < s->instance_count; i++)
             if (keep[i]) mask[i / 32] |= 1u << (i % 32);
-        c->mask_words = (uint32_t)(off / 4);
+        mask_word = (uint32_t)(off / 4);
     }
-    /* the camera's view: the static groups and batches, the list and commands in our buffers */
-    res = gn_plan_layout(r, &c->all, &p->camera, err);
-    if (res) return res;
-    p->camera.visible_offset = 0;
-    p->camera.indirect_offset = 0;
-    p->camera.set = c->frame_set;
-    p->camera.indirect = &c->commands;
     p->camera_list = &c->all;
     p->camera_gpu = true;
-    c->frustum = *frustum;
-    c->run = c->slots > 0;
     gn_frame_record(r)->visibility_gpu = true;
+    c->occlusion = p->occlusion = r->in.occlusion;
+    if (!c->occlusion)
+        return add_view(r, c, frustum, c->slots, mask_word, 0.0f, GN_CULL_MODE_VIEW, GN_CULL_TAG_CAMERA,
+                        &p->camera, err);
+    res = ensure_hzb(r, c, err);
+    if (!res)
+        res = add_view(r, c, frustum, c->slots, mask_word, 0.0f, GN_CULL_MODE_FINAL, GN_CULL_TAG_CAMERA,
+                       &p->camera, err);
+    if (!res)
+        res = add_view(r, c, frustum, c->slots, mask_word, 0.0f, GN_CULL_MODE_PHASE2, GN_CULL_TAG_PHASE2,
+                       &p->phase[1], err);
+    if (!res)
+        res = add_view(r, c, frustum, c->slots, mask_word, 0.0f, GN_CULL_MODE_PHASE1, GN_CULL_TAG_PHASE1,
+                       &p->phase[0], err);
+    if (res) return res;
+    /* the occlusion test's camera: the rows of world -> view, the projection's scales */
+    gn_gpu_cull_push *cam = &c->camera;
+    memset(cam, 0, sizeof *cam);
+    for (int row = 0; row < 3; row++)
+        for (int col = 0; col < 4; col++) cam->view[row][col] = r->in.view[col * 4 + row];
+    cam->proj[0] = r->in.proj[0], cam->proj[1] = r->in.proj[5], cam->proj[2] = r->in.near_plane;
+    cam->hzb[0] = c->hzb_levels.width, cam->hzb[1] = c->hzb_levels.height, cam->hzb[2] = c->hzb_levels.levels;
+    gn_frame_record(r)->occlusion = true;
     return GN_OK;
 }
 
-uint32_t gn_camera_list_uses(gn_renderer *r, gn_vk_use *out)
+gn_result gn_cull_add_view(gn_renderer *r, const gn_frustum *f, float min_diameter, uint32_t tag,
+                           gn_view_draws *out, bool *added, gn_error *err)
+{
+    gn_cull_gpu *c = gn_feature_state(r, GN_FEATURE_CULL);
+    *added = r->plan.camera_gpu && c->view_count < GN_CULL_MAX_VIEWS;
+    if (!*added) return GN_OK;
+    return add_view(r, c, f, c->caster_slots, UINT32_MAX, min_diameter, GN_CULL_MODE_VIEW, tag, out, err);
+}
+
+uint32_t gn_cull_list_uses(gn_renderer *r, gn_vk_use *out)
 {
     gn_cull_gpu *c = gn_feature_state(r, GN_FEATURE_CULL);
     if (!r->plan.camera_gpu || !c->built) return 0;
@@ -234,35 +378,60 @@ uint32_t gn_camera_list_uses(gn_renderer *r, gn_vk_use *out)
     return 2;
 }
 
-static void harvest(const void *self, const uint8_t *counters, gn_frame_stats *out)
+/* The passes that drew a view learn its triangles only now: the pass named `name` (one
+ * cascade's "csm 2", the lights' layers) gets the tag's. */
+static void pass_triangles(gn_frame_stats *out, const char *name, uint64_t tris)
 {
-    (void)self;
-    if (!out->visibility_gpu) return;
-    uint32_t counts[4];
-    memcpy(counts, counters, sizeof counts);
-    out->instances_visible = counts[0];
-    out->draw_groups = counts[2];
-    /* the passes that drew the camera's list learn its triangles only now */
     for (uint32_t i = 0; i < out->pass_count; i++) {
         gn_pass_stats *ps = &out->passes[i];
-        uint64_t tris = strcmp(ps->name, "depth prepass") == 0 ? counts[1]
-                        : strcmp(ps->name, "forward") == 0     ? (uint64_t)counts[1] + 1 /* the sky */
-                                                               : ps->triangles;
+        if (strcmp(ps->name, name) != 0) continue;
         out->triangles += tris - ps->triangles;
         ps->triangles = tris;
     }
 }
 
+static void harvest(const void *self, const uint8_t *counters, gn_frame_stats *out)
+{
+    (void)self;
+    if (!out->visibility_gpu) return;
+    uint32_t counts[GN_CULL_TAGS][4];
+    memcpy(counts, counters, sizeof counts);
+    const uint32_t *cam = counts[GN_CULL_TAG_CAMERA];
+    out->instances_visible = cam[3]; /* in the view: before occlusion */
+    out->instances_drawn = cam[0];
+    out->draw_groups = cam[2];
+    out->instances_phase1 = counts[GN_CULL_TAG_PHASE1][0];
+    out->instances_phase2 = counts[GN_CULL_TAG_PHASE2][0];
+    pass_triangles(out, "depth prepass", out->occlusion ? counts[GN_CULL_TAG_PHASE1][1] : cam[1]);
+    pass_triangles(out, "depth prepass 2", counts[GN_CULL_TAG_PHASE2][1]);
+    pass_triangles(out, "forward", (uint64_t)cam[1] + 1 /* the sky */);
+    out->shadow_casters = 0;
+    for (uint32_t i = 0; i < GN_CSM_MAX; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "csm %u", i);
+        pass_triangles(out, name, counts[GN_CULL_TAG_CASCADE + i][1]);
+        out->shadow_casters += counts[GN_CULL_TAG_CASCADE + i][0];
+    }
+    pass_triangles(out, "light shadows", counts[GN_CULL_TAG_LIGHTS][1]);
+}
+
 const gn_feature gn_feature_cull = {.name = "cull",
                                     .size = sizeof(gn_cull_gpu),
-                                    .counters = 16,
+                                    .counters = TAG_BYTES,
                                     .create = create,
                                     .harvest = harvest,
                                     .release = release};
 
 uint32_t gn_cull_runs(const gn_renderer *r, const void *self)
 {
-    return r->plan.camera_gpu && ((const gn_cull_gpu *)self)->run ? 1 : 0;
+    const gn_cull_gpu *c = self;
+    return r->plan.camera_gpu && c->slots > 0 && c->view_count > 0 ? 1 : 0;
+}
+
+/* The second dispatch, the HZB's: with occlusion culling only. */
+uint32_t gn_cull_occlusion_runs(const gn_renderer *r, const void *self)
+{
+    return gn_cull_runs(r, self) && ((const gn_cull_gpu *)self)->occlusion ? 1 : 0;
 }
 
 uint32_t gn_cull_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
@@ -277,35 +446,107 @@ uint32_t gn_cull_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
     out[5] = (gn_vk_use){.buffer = &c->counts, .access = GN_ACCESS_COMPUTE_WRITE};
     out[6] = (gn_vk_use){.buffer = &c->visible, .access = GN_ACCESS_COMPUTE_WRITE};
     out[7] = (gn_vk_use){.buffer = &c->commands, .access = GN_ACCESS_COMPUTE_WRITE};
-    return 8;
+    /* phase 1 reads the history, the final list writes it */
+    out[8] = (gn_vk_use){.buffer = &c->history, .access = GN_ACCESS_COMPUTE_WRITE};
+    /* TEST's set names the HZB, which its occlusion modes read (statically, in every dispatch) */
+    if (!c->hzb.buffer) return 9;
+    out[9] = (gn_vk_use){.buffer = &c->hzb, .access = GN_ACCESS_SHADER_READ};
+    return 10;
 }
 
-/* TEST, SCAN, WRITE, each after the previous one's writes; then the counts into the frame's. */
-gn_pass_work gn_cull_record(gn_renderer *r, void *self, uint32_t run)
+uint32_t gn_cull_occlusion_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
 {
-    (void)run;
-    gn_cull_gpu *c = self;
+    return gn_cull_uses(r, self, run, out); /* the HZB among them */
+}
+
+/* TEST, SCAN, WRITE over views [first, first + count), each after the previous one's writes. */
+static void dispatch_views(gn_renderer *r, gn_cull_gpu *c, uint32_t first, uint32_t count)
+{
     gn_vk *vk = &r->vk;
-    gn_gpu_cull_push push = {.sizes = {c->slots, c->all.group_count, c->frustum.count, c->block_count},
-                             .mask = {c->mask_words, 0, 0, 0}};
-    memcpy(push.planes, c->frustum.planes, sizeof(float) * 4 * c->frustum.count);
+    gn_gpu_cull_push push = c->camera;
+    push.sizes[0] = c->slots, push.sizes[1] = c->all.group_count, push.sizes[2] = count;
+    push.sizes[3] = c->block_count;
+    push.where[0] = c->views_index, push.where[1] = first;
+    push.where[2] = c->history_half ? c->slots : 0, push.where[3] = c->history_valid;
     gn_vk_cmd_bind_sets(vk, true, c->pipeline_layout, 0, 1, &c->set, 0, NULL);
     gn_vk_cmd_push(vk, c->pipeline_layout, sizeof push, &push);
     gn_vk_cmd_bind_pipeline(vk, true, c->pipelines[0]);
-    gn_vk_cmd_dispatch(vk, c->block_count, 1, 1);
+    gn_vk_cmd_dispatch(vk, c->block_count, count, 1);
     gn_vk_use scan[] = {{.buffer = &c->blocks, .access = GN_ACCESS_COMPUTE_WRITE},
                         {.buffer = &c->counts, .access = GN_ACCESS_COMPUTE_WRITE}};
     gn_vk_barriers(vk, vk->cur->cmd, scan, 2);
     gn_vk_cmd_bind_pipeline(vk, true, c->pipelines[1]);
-    gn_vk_cmd_dispatch(vk, 1, 1, 1);
+    gn_vk_cmd_dispatch(vk, 1, count, 1);
     gn_vk_use write[] = {{.buffer = &c->local, .access = GN_ACCESS_SHADER_READ},
                          {.buffer = &c->blocks, .access = GN_ACCESS_SHADER_READ},
                          {.buffer = &c->counts, .access = GN_ACCESS_COMPUTE_WRITE}};
     gn_vk_barriers(vk, vk->cur->cmd, write, 3);
     uint32_t threads = c->slots > c->all.group_count ? c->slots : c->all.group_count;
     gn_vk_cmd_bind_pipeline(vk, true, c->pipelines[2]);
-    gn_vk_cmd_dispatch(vk, (threads + GN_CULL_BLOCK - 1) / GN_CULL_BLOCK, 1, 1);
-    gn_frame_count(r, GN_FEATURE_CULL, &c->counts, sizeof(uint32_t) * 4);
+    gn_vk_cmd_dispatch(vk, (threads + GN_CULL_BLOCK - 1) / GN_CULL_BLOCK, count, 1);
+}
+
+/* The first dispatch: every view but, with occlusion, the camera's final list and phase 2
+ * (views 0 and 1: they need the HZB). The counts start from zero. */
+gn_pass_work gn_cull_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
+    gn_cull_gpu *c = self;
+    gn_vk *vk = &r->vk;
+    gn_vk_use fill = {.buffer = &c->counts, .access = GN_ACCESS_TRANSFER_WRITE};
+    gn_vk_barriers(vk, vk->cur->cmd, &fill, 1);
+    gn_vk_cmd_fill(vk, &c->counts, 0);
+    gn_vk_use counts = {.buffer = &c->counts, .access = GN_ACCESS_COMPUTE_WRITE};
+    gn_vk_barriers(vk, vk->cur->cmd, &counts, 1);
+    uint32_t first = c->occlusion ? 2 : 0;
+    dispatch_views(r, c, first, c->view_count - first);
+    if (!c->occlusion) gn_frame_count(r, GN_FEATURE_CULL, &c->counts, TAG_BYTES);
+    return (gn_pass_work){0, 0};
+}
+
+/* After the HZB: phase 2 and the final list, which leaves the next frame's history; then the
+ * tags' counts into the frame's. */
+gn_pass_work gn_cull_occlusion_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
+    gn_cull_gpu *c = self;
+    dispatch_views(r, c, 0, 2);
+    gn_frame_count(r, GN_FEATURE_CULL, &c->counts, TAG_BYTES);
+    c->history_half ^= 1u;
+    c->history_valid = true;
+    return (gn_pass_work){0, 0};
+}
+
+uint32_t gn_hzb_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
+{
+    (void)run;
+    gn_cull_gpu *c = self;
+    out[0] = (gn_vk_use){.image = gn_target(r, GN_TARGET_DEPTH_MS), .access = GN_ACCESS_SHADER_READ};
+    out[1] = (gn_vk_use){.buffer = &c->hzb, .access = GN_ACCESS_COMPUTE_WRITE};
+    return 2;
+}
+
+/* The HZB from phase 1's depth: level 0 from every sample, then a dispatch a level. */
+gn_pass_work gn_hzb_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
+    gn_cull_gpu *c = self;
+    gn_vk *vk = &r->vk;
+    const gn_hzb_layout *l = &c->hzb_levels;
+    gn_vk_cmd_bind_sets(vk, true, c->hzb_pipeline_layout, 0, 1, &c->hzb_set, 0, NULL);
+    for (uint32_t k = 0; k < l->levels; k++) {
+        gn_gpu_hzb_push push = {.dst = {l->w[k], l->h[k], l->offset[k], 0}};
+        if (k == 0) {
+            push.src[0] = l->width, push.src[1] = l->height, push.src[3] = r->msaa;
+        } else {
+            push.src[0] = l->w[k - 1], push.src[1] = l->h[k - 1], push.src[2] = l->offset[k - 1];
+            gn_vk_use level = {.buffer = &c->hzb, .access = GN_ACCESS_COMPUTE_WRITE}; /* the level below */
+            gn_vk_barriers(vk, vk->cur->cmd, &level, 1);
+        }
+        gn_vk_cmd_bind_pipeline(vk, true, k == 0 ? c->hzb_first : c->hzb_down);
+        gn_vk_cmd_push(vk, c->hzb_pipeline_layout, sizeof push, &push);
+        gn_vk_cmd_dispatch(vk, (l->w[k] + 7) / 8, (l->h[k] + 7) / 8, 1);
+    }
     return (gn_pass_work){0, 0};
 }
 
@@ -330,7 +571,9 @@ gn_result gn_cull_read_visible(gn_renderer *r, uint32_t *out, uint32_t max, uint
     gn_cull_gpu *c = gn_feature_state(r, GN_FEATURE_CULL);
     gn_result res = gn_vk_wait_idle(&r->vk, err); /* the last frame's list and counts */
     if (res) return res;
-    uint32_t n = c->run ? ((const uint32_t *)c->counts.alloc.mapped)[0] : 0;
+    /* the camera's (final) list is view 0: its window starts the list, its total follows the
+     * tags' counts */
+    uint32_t n = gn_cull_runs(r, c) ? ((const uint32_t *)c->counts.alloc.mapped)[GN_CULL_TAGS * 4] : 0;
     *count = n;
     if (!n || !max) return GN_OK;
     gn_vk_buffer tmp;
@@ -343,6 +586,44 @@ gn_result gn_cull_read_visible(gn_renderer *r, uint32_t *out, uint32_t max, uint
     list_readback rb = {c, &tmp};
     res = gn_vk_run_once(&r->vk, record_readback, &rb, err);
     if (!res) memcpy(out, tmp.alloc.mapped, (n < max ? n : max) * sizeof *out);
+    gn_vk_buffer_release(&r->vk, &tmp);
+    return res;
+}
+
+typedef struct hzb_readback {
+    gn_cull_gpu *c;
+    gn_vk_buffer *dst;
+} hzb_readback;
+
+static void record_hzb_readback(gn_vk *vk, VkCommandBuffer cmd, void *user)
+{
+    hzb_readback *rb = user;
+    gn_vk_use uses[] = {{.buffer = &rb->c->hzb, .access = GN_ACCESS_TRANSFER_READ},
+                        {.buffer = rb->dst, .access = GN_ACCESS_TRANSFER_WRITE}};
+    gn_vk_barriers(vk, cmd, uses, 2);
+    gn_vk_cmd_copy_buffer(vk, &rb->c->hzb, rb->dst, rb->dst->size);
+    gn_vk_use host = {.buffer = rb->dst, .access = GN_ACCESS_HOST_READ};
+    gn_vk_barriers(vk, cmd, &host, 1);
+}
+
+gn_result gn_cull_read_hzb(gn_renderer *r, float *out, size_t max, gn_hzb_layout *layout, gn_error *err)
+{
+    gn_cull_gpu *c = gn_feature_state(r, GN_FEATURE_CULL);
+    if (!c->hzb.buffer) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "no frame has built an HZB");
+    gn_result res = gn_vk_wait_idle(&r->vk, err);
+    if (res) return res;
+    *layout = c->hzb_levels;
+    gn_vk_buffer tmp;
+    gn_vk_buffer_desc d = {.size = (VkDeviceSize)c->hzb_levels.texels * 4,
+                           .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           .host_visible = true,
+                           .name = "hzb readback"};
+    res = gn_vk_buffer_create(&r->vk, &d, &tmp, err);
+    if (res) return res;
+    hzb_readback rb = {c, &tmp};
+    res = gn_vk_run_once(&r->vk, record_hzb_readback, &rb, err);
+    size_t n = c->hzb_levels.texels < max ? c->hzb_levels.texels : max;
+    if (!res) memcpy(out, tmp.alloc.mapped, n * sizeof *out);
     gn_vk_buffer_release(&r->vk, &tmp);
     return res;
 }

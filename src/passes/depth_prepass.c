@@ -1,6 +1,7 @@
 /* Depth prepass (a feature): every visible opaque and alpha-tested instance (those cut out by
  * their alpha) into the multisampled D32 depth (reversed-Z, cleared to 0 = infinitely far),
- * resolved (sample 0) for the passes that read depth. Blended surfaces write no depth. */
+ * resolved (sample 0) for the passes that read depth. Blended surfaces write no depth. With
+ * occlusion culling (passes/cull.c) in two phases around the HZB's build. */
 #include "passes/passes.h"
 
 #include <string.h>
@@ -50,34 +51,63 @@ static void release(gn_renderer *r, void *self)
 const gn_feature gn_feature_depth = {
     .name = "depth prepass", .size = sizeof(depth_state), .create = create, .release = release};
 
-uint32_t gn_depth_prepass_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
+/* With occlusion culling the prepass is two passes: phase 1 (cleared, not yet resolved) and
+ * phase 2 (loaded, resolved); without, one (cleared, resolved). */
+static uint32_t uses(gn_renderer *r, bool resolve, gn_vk_use *out)
 {
-    (void)self, (void)run;
     bool ms = r->msaa > 1;
     out[0] = (gn_vk_use){.image = gn_target(r, GN_TARGET_DEPTH_MS), .access = GN_ACCESS_DEPTH_WRITE};
-    out[1] = (gn_vk_use){.image = ms ? gn_target(r, GN_TARGET_DEPTH_RESOLVED) : NULL,
+    out[1] = (gn_vk_use){.image = ms && resolve ? gn_target(r, GN_TARGET_DEPTH_RESOLVED) : NULL,
                          .access = GN_ACCESS_DEPTH_RESOLVE};
-    uint32_t n = 2 + gn_scene_uses(r, out + 2);
-    return n + gn_camera_list_uses(r, out + n);
+    return 2 + gn_scene_uses(r, out + 2);
 }
 
-gn_pass_work gn_depth_prepass_record(gn_renderer *r, void *self, uint32_t run)
+static gn_pass_work record(gn_renderer *r, depth_state *s, const gn_view_draws *d, bool clear, bool resolve)
 {
-    (void)run;
-    depth_state *s = self;
     gn_vk *vk = &r->vk;
     bool ms = r->msaa > 1;
     gn_vk_rendering ri = {
         .depth = {.image = gn_target(r, GN_TARGET_DEPTH_MS),
-                  .resolve = ms ? gn_target(r, GN_TARGET_DEPTH_RESOLVED) : NULL,
-                  .clear = true},
+                  .resolve = ms && resolve ? gn_target(r, GN_TARGET_DEPTH_RESOLVED) : NULL,
+                  .clear = clear},
         .width = r->width,
         .height = r->height,
     };
     gn_vk_cmd_begin_rendering(vk, &ri);
     gn_vk_cmd_bind_pipeline(vk, false, s->opaque);
-    gn_bind_view_frame(r, s->layout, &r->plan.camera);
-    uint32_t draws = gn_draw_depth_only(r, &r->plan.camera, s->masked, s->layout);
+    gn_bind_view_frame(r, s->layout, d);
+    uint32_t draws = gn_draw_depth_only(r, d, s->masked, s->layout);
     gn_vk_cmd_end_rendering(vk);
-    return (gn_pass_work){draws, r->plan.camera.triangles};
+    return (gn_pass_work){draws, d->triangles};
+}
+
+uint32_t gn_depth_prepass_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
+{
+    (void)self, (void)run;
+    return uses(r, !r->plan.occlusion, out);
+}
+
+gn_pass_work gn_depth_prepass_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
+    const gn_frame_plan *p = &r->plan;
+    return record(r, self, p->occlusion ? &p->phase[0] : &p->camera, true, !p->occlusion);
+}
+
+uint32_t gn_depth_prepass2_runs(const gn_renderer *r, const void *self)
+{
+    (void)self;
+    return r->plan.occlusion ? 1 : 0;
+}
+
+uint32_t gn_depth_prepass2_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
+{
+    (void)self, (void)run;
+    return uses(r, true, out);
+}
+
+gn_pass_work gn_depth_prepass2_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
+    return record(r, self, &r->plan.phase[1], false, true);
 }

@@ -4,6 +4,7 @@
  * pipeline (slope-scaled bias, depth clamp). The forward pass reads them with 4-tap hardware
  * PCF (shaders/light_shadow.glsl); the other lights light unshadowed, and are counted. */
 #include "base/alloc.h"
+#include "passes/cull.h"
 #include "passes/lights.h"
 
 #include <stdlib.h>
@@ -102,13 +103,19 @@ gn_result gn_light_shadows_plan(gn_renderer *r, gn_lights_gpu *l, const gn_scene
             gn_light_shadow_matrix(&s->lights[c->light], f, l->s.shadow_resolution, vp);
             gn_frustum fr;
             gn_frustum_from_view_proj(vp, &fr);
-            uint32_t m = 0;
-            for (uint32_t i = 0; i < s->instance_count; i++)
-                if (GN_DRAW_CASTS(r->plan.items[i].pipeline) &&
-                    gn_frustum_test_sphere(&fr, r->plan.items[i].sphere, r->plan.items[i].sphere[3]))
-                    r->plan.subset[m++] = r->plan.items[i];
-            gn_draw_list_build(r->plan.subset, m, NULL, &r->plan.shadow_list);
-            gn_result res = gn_plan_write(r, s, &r->plan.shadow_list, &l->layer_draws[layer], err);
+            /* its casters on the GPU with the camera when it culls there, else here */
+            bool on_gpu;
+            gn_result res =
+                gn_cull_add_view(r, &fr, 0.0f, GN_CULL_TAG_LIGHTS, &l->layer_draws[layer], &on_gpu, err);
+            if (!res && !on_gpu) {
+                uint32_t m = 0;
+                for (uint32_t i = 0; i < s->instance_count; i++)
+                    if (GN_DRAW_CASTS(r->plan.items[i].pipeline) &&
+                        gn_frustum_test_sphere(&fr, r->plan.items[i].sphere, r->plan.items[i].sphere[3]))
+                        r->plan.subset[m++] = r->plan.items[i];
+                gn_draw_list_build(r->plan.subset, m, NULL, &r->plan.shadow_list);
+                res = gn_plan_write(r, s, &r->plan.shadow_list, &l->layer_draws[layer], err);
+            }
             if (res) return res;
         }
         l->layers_used += c->layer_count;
@@ -149,8 +156,7 @@ gn_pass_work gn_light_shadows_record(gn_renderer *r, void *self, uint32_t run)
         };
         gn_vk_cmd_begin_rendering(vk, &ri);
         gn_vk_cmd_bind_pipeline(vk, false, l->caster_pipeline);
-        uint32_t dyn[2] = {(uint32_t)r->plan.frame_offset, (uint32_t)l->layer_draws[layer].visible_offset};
-        gn_vk_cmd_bind_sets(vk, false, l->caster_layout, GN_SET_FRAME, 1, &r->pipes.frame_set, 2, dyn);
+        gn_bind_view_frame(r, l->caster_layout, &l->layer_draws[layer]);
         gn_vk_cmd_push(vk, l->caster_layout, 64, &l->layer_vp[(size_t)layer * 16]);
         w.draws += gn_draw_depth_only(r, &l->layer_draws[layer], l->caster_mask_pipeline, l->caster_layout);
         w.triangles += l->layer_draws[layer].triangles;

@@ -20,7 +20,8 @@ void gn_screen_pass_dispatch(gn_renderer *r, const gn_screen_pass *p); /* 8x8 ti
 
 /* ---- the features ------------------------------------------------------------------------ */
 extern const gn_feature gn_feature_cull, gn_feature_depth, gn_feature_csm, gn_feature_vsm, gn_feature_lights,
-    gn_feature_forward, gn_feature_tonemap, gn_feature_depth_view, gn_feature_present, gn_feature_noop;
+    gn_feature_forward, gn_feature_tonemap, gn_feature_depth_view, gn_feature_occlusion_view,
+    gn_feature_present, gn_feature_noop;
 
 /* The sun cascades' caster bias (gn_csm_desc resolved), which the local lights' casters share. */
 void gn_csm_caster_bias(const gn_csm_desc *d, float *constant, float *slope);
@@ -35,10 +36,15 @@ gn_result gn_noop_set(gn_renderer *r, uint32_t runs, uint32_t reserve, gn_error 
 #define GN_PASS_RUNS(p) uint32_t p##_runs(const gn_renderer *r, const void *self)
 
 GN_PASS_RUNS(gn_cull);
-/* The camera's list and commands when the GPU culled them: the uses of a pass that draws it. */
-uint32_t gn_camera_list_uses(gn_renderer *r, gn_vk_use *out);
+/* The views' lists and commands when the GPU culled them (gn_scene_uses declares them). */
+uint32_t gn_cull_list_uses(gn_renderer *r, gn_vk_use *out);
 GN_PASS_FNS(gn_cull);
+GN_PASS_RUNS(gn_cull_occlusion); /* the HZB's and the second cull's runs */
+GN_PASS_FNS(gn_cull_occlusion);
+GN_PASS_FNS(gn_hzb);
 GN_PASS_FNS(gn_depth_prepass);
+GN_PASS_RUNS(gn_depth_prepass2);
+GN_PASS_FNS(gn_depth_prepass2);
 GN_PASS_RUNS(gn_csm);
 GN_PASS_FNS(gn_csm);
 uint32_t gn_csm_max_runs(const gn_renderer *r, const void *self);
@@ -61,6 +67,8 @@ GN_PASS_FNS(gn_forward);
 GN_PASS_FNS(gn_tonemap);
 GN_PASS_RUNS(gn_depth_view);
 GN_PASS_FNS(gn_depth_view);
+GN_PASS_RUNS(gn_occlusion_view);
+GN_PASS_FNS(gn_occlusion_view);
 GN_PASS_RUNS(gn_overlay);
 GN_PASS_FNS(gn_overlay);
 GN_PASS_RUNS(gn_present);

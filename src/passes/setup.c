@@ -3,6 +3,7 @@
  * an empty layout (a set number a pipeline does not use), the samplers, and the depth-only
  * caster pipelines that every shadow feature makes for its own layout. Each feature makes its
  * own other sets and pipelines. */
+#include "passes/passes.h"
 #include "renderer.h"
 
 #include <stdio.h>
@@ -88,7 +89,7 @@ uint32_t gn_scene_uses(gn_renderer *r, gn_vk_use *out)
     out[1] = (gn_vk_use){.buffer = &r->scene.indices, .access = GN_ACCESS_VERTEX_INPUT};
     out[2] = (gn_vk_use){.buffer = &r->scene.instances, .access = GN_ACCESS_SHADER_READ};
     out[3] = (gn_vk_use){.buffer = &r->scene.materials, .access = GN_ACCESS_SHADER_READ}; /* alpha-tested */
-    return 4;
+    return 4 + gn_cull_list_uses(r, out + 4); /* the views' lists and commands, when the GPU culled them */
 }
 
 gn_result gn_caster_pipelines(gn_renderer *r, VkPipelineLayout layout, float bias_constant, float bias_slope,

@@ -22,8 +22,8 @@ _Static_assert(offsetof(gn_gpu_frame, cascade_view_proj) % 16 == 0, "std140: mat
 _Static_assert(offsetof(gn_gpu_frame, camera_pos) == 128, "gn_gpu_frame.camera_pos follows the matrices");
 _Static_assert(sizeof(gn_gpu_instance) == 80, "gn_gpu_instance: 3 rows + info + sphere");
 _Static_assert(sizeof(gn_gpu_cull_group) == 32, "gn_gpu_cull_group: 2 uvec4");
-_Static_assert(sizeof(gn_gpu_cull_push) == 128,
-               "gn_gpu_cull_push: the guaranteed 128 bytes of push constants");
+_Static_assert(sizeof(gn_gpu_cull_push) == 112, "gn_gpu_cull_push: 7 vec4s, within the guaranteed 128 bytes");
+_Static_assert(sizeof(gn_gpu_hzb_push) == 32, "gn_gpu_hzb_push: two uvec4");
 _Static_assert(sizeof(gn_gpu_material) == 64, "gn_gpu_material: 4 vec4");
 _Static_assert(sizeof(gn_vertex) == 56, "gn_vertex: the vertex input layout in src/vk/pipeline.c");
 _Static_assert(sizeof(VkDrawIndexedIndirectCommand) == 20, "indirect command stride");

@@ -3,9 +3,10 @@
  * with camera cuts, moving objects and an instance removed, a Quake 3 map with its PVS and a
  * glTF file, at sizes that are not powers of two, each frame rendered both ways must give
  *   - the same visible ids in the same order (gn_get_visible_instances: the GPU's list read back),
- *   - the same counts (instances visible, draw groups, triangles of the depth prepass),
+ *   - the same counts (instances visible, draw groups, every pass's triangles, shadow casters),
  *   - byte-identical images (lavapipe), and no validation message.
- * Shadows are off: the shadow views still cull on the CPU, the same on both paths. */
+ * Then the shadow views, culled on the GPU with the camera: the sun's cascades (every one due
+ * each frame, so that both sides render the same ones) and shadowed local lights' layers. */
 #include "gpu_util.h"
 
 #include <math.h>
@@ -33,6 +34,7 @@ static side render_side(gn_renderer *r, gn_scene *s, gn_frame_desc f, bool cpu)
 {
     side out = {0};
     f.cpu_culling = cpu;
+    f.no_occlusion = true; /* the frustum's lists: occlusion culling has its own test */
     out.st = gt_frame(r, s, &f);
     uint32_t w, h;
     gn_renderer_size(r, &w, &h);
@@ -64,6 +66,19 @@ static uint32_t compare(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, con
           gpu.st.draw_groups, cpu.st.instances_visible, cpu.st.draw_groups);
     CHECK(depth_triangles(&gpu.st) == depth_triangles(&cpu.st), "%s: prepass triangles GPU %llu, CPU %llu",
           what, (unsigned long long)depth_triangles(&gpu.st), (unsigned long long)depth_triangles(&cpu.st));
+    /* the same passes but for the GPU path's cull, each with the same triangles */
+    CHECK(gpu.st.pass_count == cpu.st.pass_count + 1, "%s: %u passes on the GPU path, %u on the CPU", what,
+          gpu.st.pass_count, cpu.st.pass_count);
+    for (uint32_t i = 0, j = 0; i < gpu.st.pass_count && j < cpu.st.pass_count; i++) {
+        if (strcmp(gpu.st.passes[i].name, "cull") == 0) continue;
+        const gn_pass_stats *g = &gpu.st.passes[i], *c = &cpu.st.passes[j++];
+        CHECK(strcmp(g->name, c->name) == 0 && g->triangles == c->triangles,
+              "%s: pass %s drew %llu triangles on the GPU path, %s %llu on the CPU", what, g->name,
+              (unsigned long long)g->triangles, c->name, (unsigned long long)c->triangles);
+    }
+    CHECK(gpu.st.shadow_casters == cpu.st.shadow_casters && gpu.st.shadow_updates == cpu.st.shadow_updates,
+          "%s: shadow casters/updates GPU %u/%u, CPU %u/%u", what, gpu.st.shadow_casters,
+          gpu.st.shadow_updates, cpu.st.shadow_casters, cpu.st.shadow_updates);
     uint32_t w, h;
     gn_renderer_size(r, &w, &h);
     if (gt_is_lavapipe(r))
@@ -143,6 +158,34 @@ int main(void)
     CHECK(after + 1 == before.count, "removing instance %u: %u visible, before %u", victim, after,
           before.count);
     free(before.image), free(before.ids);
+    gn_renderer_destroy(r);
+
+    /* shadow views: every cascade each frame (the schedule would otherwise differ between the
+     * two sides' frames), lights with shadow maps */
+    gn_renderer_desc sd = {.width = 333, .height = 217, .msaa = 4, .validation = GN_VALIDATION_ON};
+    sd.csm.resolution = 512;
+    for (int i = 0; i < GN_CSM_MAX_CASCADES; i++) sd.csm.update_period[i] = 1;
+    sd.lights.shadowed_lights = 4;
+    CHECK(gn_renderer_create(&sd, &r, &err) == GN_OK, "%s", err.message);
+    CHECK(gn_scene_add_builtin_lights(town, 48, 3, &err) == GN_OK, "%s", err.message);
+    uint32_t casters = 0;
+    for (int i = 0; i < 4; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "town with shadows, step %d", i);
+        gn_frame_desc f =
+            at(-30.0f + 20.0f * i, 2.0f + 4.0f * (i % 2), -20.0f + 10.0f * i, 70.0f * i, -8.0f, 0.5 * i);
+        f.shadows = GN_SHADOWS_CSM;
+        f.time_of_day = 9.0f + 2.0f * i;
+        compare(r, town, &f, what);
+        gn_get_frame_stats(r, &(gn_frame_stats){0}, &err);
+        side g = render_side(r, town, f, false);
+        casters += g.st.shadow_casters;
+        CHECK(g.st.shadowed_lights > 0, "%s: no shadowed light", what);
+        free(g.image), free(g.ids);
+    }
+    CHECK(casters > 0, "the cascades drew no caster");
+    gn_frame_desc mf = {.shadows = GN_SHADOWS_CSM, .time_of_day = 10.0f};
+    compare(r, map, &mf, "oa_dm1 with cascades");
     gn_renderer_destroy(r);
 
     gn_scene_destroy(gltf);

@@ -70,11 +70,13 @@ int main(void)
     CHECK(gn_renderer_wait_idle(r, &err) == GN_OK && gn_get_frame_stats(r, &st, &err) == GN_OK, "%s",
           err.message);
     /* the default sun shadows are the virtual shadow map's six passes: mark, alloc, bin, pages,
-     * copy, resolve; besides them the camera's GPU culling, the prepass, forward and tone map */
+     * copy, resolve; besides them the views' GPU culling, the prepass, forward and tone map, and
+     * occlusion culling's HZB, second cull and the prepass's second phase */
     uint32_t vsm_passes = 0;
     for (uint32_t p = 0; p < st.pass_count; p++) vsm_passes += strncmp(st.passes[p].name, "vsm ", 4) == 0;
-    CHECK(vsm_passes == 6 && st.pass_count == 4 + vsm_passes && st.shadow_updates == 0,
-          "%u passes, %u of them VSM's, %u shadow cascades", st.pass_count, vsm_passes, st.shadow_updates);
+    CHECK(st.occlusion && vsm_passes == 6 && st.pass_count == 7 + vsm_passes && st.shadow_updates == 0,
+          "%u passes, %u of them VSM's, %u shadow cascades (occlusion %d)", st.pass_count, vsm_passes,
+          st.shadow_updates, st.occlusion);
     const gn_pass_stats *prepass = NULL, *forward = NULL;
     for (uint32_t p = 0; p < st.pass_count; p++) {
         if (strcmp(st.passes[p].name, "depth prepass") == 0) prepass = &st.passes[p];

@@ -8,9 +8,9 @@
 /* The scenes gn_scene_create_builtin knows; checked here so a typo is a usage error that
  * costs no device start-up. */
 static const char *const gn_builtin_scenes[] = {"town", NULL};
-static const char *const gn_view_names[] = {"final",    "depth",         "normals",   "albedo",    "shadow",
-                                            "cascades", "light-heatmap", "vsm-pages", "vsm-atlas", "distance",
-                                            NULL};
+static const char *const gn_view_names[] = {"final",     "depth",    "normals",       "albedo",
+                                            "shadow",    "cascades", "light-heatmap", "vsm-pages",
+                                            "vsm-atlas", "distance", "occlusion",     NULL};
 static const char *const gn_tonemap_names[] = {"aces", "reinhard", "clip", NULL};
 static const char *const gn_path_names[] = {"static", "sun", "walk", "walk-sun", NULL};
 static const char *const gn_shadow_mode_names[] = {"vsm", "none", "csm", NULL}; /* gn_shadowcheck_mode */
@@ -158,7 +158,7 @@ bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_d
 
 /* The scene rows every rendering command starts with: which scene, its archives, PVS on/off. */
 static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *pvs, uint32_t *map_lights,
-                              uint32_t *gpu_culling, gn_opt *t)
+                              uint32_t *gpu_culling, uint32_t *occlusion, gn_opt *t)
 {
     gn_opt opts[] = {
         {"--scene", GN_OPT_STRING, scene, NULL, 0, 0, false, NULL, "NAME",
@@ -172,6 +172,9 @@ static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *p
         {"--gpu-culling", GN_OPT_UINT, gpu_culling, NULL, 0, 1, false, NULL, "0|1",
          "1 culls the camera's draw list on the GPU (default), 0 on the CPU every frame (A/B; the same "
          "list)"},
+        {"--occlusion", GN_OPT_UINT, occlusion, NULL, 0, 1, false, NULL, "0|1",
+         "1 culls what last frame's depth and this frame's first phase hide (two-phase HZB, default; GPU "
+         "culling only), 0 the frustum only (A/B; the same image)"},
     };
     memcpy(t, opts, sizeof opts);
     return GN_COUNT(opts);
@@ -218,7 +221,8 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
 
 static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 {
-    uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, t);
+    uint32_t n =
+        gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion, t);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1920x1080)"},
@@ -254,7 +258,8 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 /* The rows shared by shadowref and shadowcheck; the same text as render's rows. */
 static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t)
 {
-    uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, t);
+    uint32_t n =
+        gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion, t);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1280x720)"},
@@ -317,8 +322,14 @@ static const char gn_info_summary[] =
 
 static gn_frame_opts gn_frame_opts_defaults(void)
 {
-    return (gn_frame_opts){
-        .scene = "town", .size = {1280, 720}, .msaa = 4, .seed = 1, .scale = 1, .pvs = 1, .gpu_culling = 1};
+    return (gn_frame_opts){.scene = "town",
+                           .size = {1280, 720},
+                           .msaa = 4,
+                           .seed = 1,
+                           .scale = 1,
+                           .pvs = 1,
+                           .gpu_culling = 1,
+                           .occlusion = 1};
 }
 
 gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err, size_t err_size)
@@ -349,6 +360,7 @@ gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, cha
                          .sun_speed = 20.0f,
                          .pvs = 1,
                          .gpu_culling = 1,
+                         .occlusion = 1,
                          .light = {.clustered = 1}};
     gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_bench_table(o, t);
@@ -444,6 +456,7 @@ void gn_frame_opts_frame(const gn_frame_opts *o, const float *camera, gn_view vi
         .view = view,
         .no_pvs = !o->pvs,
         .cpu_culling = !o->gpu_culling,
+        .no_occlusion = !o->occlusion,
     };
     if (camera) {
         memcpy(out->camera.position, camera, 3 * sizeof(float));

@@ -31,6 +31,10 @@ void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
     fprintf(f, "%-22s %10.3f\n", "CPU ms", s->cpu_ms);
     fprintf(f, "%-22s %s / %s\n", "instances visible", gn_report_count(s->instances_visible, a, sizeof a),
             gn_report_count(s->instances_total, b, sizeof b));
+    if (s->occlusion)
+        fprintf(f, "%-22s %s (phase 1 %u + phase 2 %u; %u hidden by occlusion culling)\n", "instances drawn",
+                gn_report_count(s->instances_drawn, a, sizeof a), s->instances_phase1, s->instances_phase2,
+                s->instances_visible - s->instances_drawn);
     fprintf(f, "%-22s %u\n", "draw groups", s->draw_groups);
     if (s->shadow_updates)
         fprintf(f, "%-22s %u (%u casters)\n", "shadow cascades", s->shadow_updates, s->shadow_casters);
@@ -87,6 +91,10 @@ bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame
     gn_json_uint(&j, "draws", s->draws);
     gn_json_uint(&j, "triangles", s->triangles);
     gn_json_uint(&j, "instances_visible", s->instances_visible);
+    gn_json_uint(&j, "instances_drawn", s->instances_drawn);
+    gn_json_bool(&j, "occlusion", s->occlusion);
+    gn_json_uint(&j, "instances_phase1", s->instances_phase1);
+    gn_json_uint(&j, "instances_phase2", s->instances_phase2);
     gn_json_uint(&j, "instances_total", s->instances_total);
     gn_json_uint(&j, "draw_groups", s->draw_groups);
     gn_json_uint(&j, "shadow_updates", s->shadow_updates);
