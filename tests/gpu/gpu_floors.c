@@ -4,10 +4,13 @@
  * are refused, and the call leaves the renderer as it was: the last frame's image and depth read
  * back the same, no frame is added to the statistics, the next frame renders, and the renderer
  * is destroyed without a validation message (the log is watched through the destroy, where
- * leaked objects would be reported). On lavapipe only ratios and counts mean anything, so no
- * absolute time is checked. */
+ * leaked objects would be reported). Then every Vulkan call site the call reaches is made to
+ * fail in turn (src/vk/fault.h, as gpu_faults does for frames): each failure is reported with a
+ * message, and nothing leaks. On lavapipe only ratios and counts mean anything, so no absolute
+ * time is checked. */
 #include "decide/floors.h"
 #include "gpu_util.h"
+#include "vk/fault.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -147,6 +150,72 @@ static void floors_between_frames(uint32_t msaa)
     gn_renderer_destroy(r);
 }
 
+static VkResult fault_result(gn_vk_fault_kind kind)
+{
+    return kind == GN_VK_FAULT_MEMORY   ? VK_ERROR_OUT_OF_DEVICE_MEMORY
+           : kind == GN_VK_FAULT_CREATE ? VK_ERROR_OUT_OF_HOST_MEMORY
+                                        : VK_ERROR_DEVICE_LOST;
+}
+
+/* One gn_measure_floors (one run, a small target) under a plan on a fresh renderer, then its
+ * destroy; plan NULL records the sites it reaches into sites (returns their count). */
+static uint32_t floors_under(const gn_vk_fault_plan *plan, gn_vk_fault_site *sites, uint32_t max)
+{
+    gn_renderer_desc d = {.width = 32,
+                          .height = 32,
+                          .msaa = 4,
+                          .validation = GN_VALIDATION_ON,
+                          .log = on_log,
+                          .log_level = GN_LOG_WARN};
+    gn_renderer *r = NULL;
+    gn_error err = {0};
+    CHECK(gn_renderer_create(&d, &r, &err) == GN_OK, "%s", err.message);
+    if (!r) return 0;
+    gn_vk_fault_plan record = {.nth = 0};
+    gn_vk_fault_arm(plan ? plan : &record);
+    gn_floors f;
+    gn_result res = gn_measure_floors(r, 1, &f, &err);
+    uint32_t injected = gn_vk_fault_injected(), count = gn_vk_fault_sites(sites, max);
+    gn_vk_fault_arm(NULL);
+    uint32_t before = vulkan_lines;
+    gn_renderer_destroy(r);
+    if (!plan) {
+        CHECK(res == GN_OK, "recording the sites: %s", err.message);
+        return count;
+    }
+    const char *base = strrchr(plan->file, '/') ? strrchr(plan->file, '/') + 1 : plan->file;
+    gn_result want = plan->result == VK_ERROR_DEVICE_LOST ? GN_ERROR_DEVICE_LOST : GN_ERROR_OUT_OF_MEMORY;
+    CHECK(injected == 1, "%s:%d: %u calls failed", base, plan->line, injected);
+    CHECK(res == want && err.message[0], "failing %s:%d: %s (%s), %s expected", base, plan->line,
+          gn_result_name(res), err.message, gn_result_name(want));
+    CHECK(vulkan_lines == before, "failing %s:%d: %u Vulkan line(s) through the destroy", base, plan->line,
+          vulkan_lines - before);
+    return 0;
+}
+
+/* Every site gn_measure_floors reaches, its first call failed (and its last, when it makes more). */
+static void floors_faults(void)
+{
+    gn_vk_fault_site sites[GN_VK_FAULT_MAX_SITES];
+    uint32_t n = floors_under(NULL, sites, GN_VK_FAULT_MAX_SITES);
+    CHECK(n > 0 && n <= GN_VK_FAULT_MAX_SITES, "%u sites", n);
+    uint32_t runs = 0;
+    for (uint32_t i = 0; i < n && i < GN_VK_FAULT_MAX_SITES; i++) {
+        for (uint32_t k = 0; k < 2; k++) {
+            uint32_t nth = k == 0 ? 1 : sites[i].calls;
+            if (k == 1 && nth <= 1) continue;
+            gn_vk_fault_plan plan = {.file = sites[i].file,
+                                     .line = sites[i].line,
+                                     .kind = sites[i].kind,
+                                     .nth = nth,
+                                     .result = fault_result(sites[i].kind)};
+            floors_under(&plan, NULL, 0);
+            runs++;
+        }
+    }
+    printf("faults: %u sites, %u calls failed in turn, each reported\n", n, runs);
+}
+
 int main(void)
 {
     floors_between_frames(4);
@@ -166,5 +235,6 @@ int main(void)
     GT_CHECK_VALIDATION(r, "with the default repeats");
     gn_renderer_destroy(r);
     CHECK(vulkan_lines == 0, "%u validation or vulkan line(s), destroys included", vulkan_lines);
+    floors_faults();
     return gn_check_exit();
 }
