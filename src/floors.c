@@ -7,6 +7,7 @@
 #include "base/alloc.h"
 #include "renderer.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 /* The pieces, in the order a run records them; the resolves last, since a single-sampled renderer
@@ -114,8 +115,10 @@ static gn_result create_grid(floors *f, gn_error *err)
     uint32_t *idx = gn_malloc((size_t)f->index_count * sizeof *idx);
     gn_result res = GN_OK;
     if (!v || !idx) res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "floors: out of memory for the grid");
-    /* depth 0.5: in front of the clear (0, infinitely far in reversed-Z), so every sample passes */
-    if (!res) gn_floor_grid(side, 0.5f, v[0].pos, sizeof *v / sizeof(float), idx);
+    /* depth 0.5: in front of the clear (0, infinitely far in reversed-Z), so every sample passes;
+     * pos is gn_vertex's first member, and the struct is floats only */
+    _Static_assert(offsetof(gn_vertex, pos) == 0 && sizeof(gn_vertex) % sizeof(float) == 0, "gn_vertex");
+    if (!res) gn_floor_grid(side, 0.5f, (float *)v, sizeof *v / sizeof(float), idx);
     gn_vk_buffer_desc vd = {(VkDeviceSize)vertex_count * sizeof *v,
                             VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, false,
                             "floor grid vertices"};
