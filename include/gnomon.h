@@ -495,6 +495,40 @@ GN_API uint64_t gn_renderer_frame_index(const gn_renderer *r); /* the last frame
 /* Waits until the GPU has finished every submitted frame. */
 GN_API gn_result gn_renderer_wait_idle(gn_renderer *r, gn_error *err);
 
+/* ---- floors: what the device cannot beat (src/floors.c) -------------------------------------
+ * Small passes of known work on the renderer's device, at its output size and MSAA, each timed
+ * with GPU timestamps: the median over `repeats` runs (one more run first is not counted). They
+ * give a frame's passes a scale: gnomon bench --floors prints each pass's GPU time as a multiple
+ * of the floor of the work it does. The call waits for the GPU, makes its own targets (as the
+ * frame's are: the same formats, usage and samples), buffers and pipelines, and releases them
+ * before it returns; the renderer's targets, frames and statistics are untouched. On a CPU device
+ * (lavapipe) only ratios mean anything. */
+#define GN_FLOORS_REPEATS 5        /* runs when repeats is 0 */
+#define GN_FLOORS_MAX_REPEATS 1000 /* more is an invalid argument */
+typedef struct gn_floors {
+    uint32_t width, height, msaa; /* what was measured: the renderer's output size and samples */
+    uint32_t repeats;
+    /* A depth-only pass as the depth prepass draws (D32, reversed-Z GREATER, msaa samples, back
+     * faces culled) of a grid over the whole screen of small front-facing triangles, all visible. */
+    uint64_t triangles;              /* in the grid: 2,097,152 */
+    double triangles_ms;             /* the pass, its depth clear (a load op, as the prepass's) included */
+    double triangles_per_second;     /* triangles / triangles_ms */
+    double ms_per_million_triangles; /* triangles_ms per million of them */
+    /* A constant colour into the forward pass's HDR target (rgba16f, msaa samples): full-screen
+     * triangles drawn over one another, no depth test, no blending. */
+    uint32_t fill_layers;      /* full-screen triangles the pass draws (enough to time a small target) */
+    double fill_ms;            /* per layer: every sample of the target written once */
+    double samples_per_second; /* fill rate: width x height x msaa samples a layer, over fill_ms */
+    double clear_depth_ms;     /* a rendering that only clears the MSAA depth (load op clear, store) */
+    double clear_color_ms;     /* ... the MSAA HDR colour */
+    /* A rendering that draws nothing and resolves, as the frame does: the colour's average (the
+     * forward pass's, the MSAA samples discarded) and the depth's sample 0 (the prepass's). 0 at
+     * msaa 1, where nothing is resolved. */
+    double resolve_color_ms, resolve_depth_ms;
+} gn_floors;
+GN_API gn_result gn_measure_floors(gn_renderer *r, uint32_t repeats, gn_floors *out,
+                                   gn_error *err); /* waits for the GPU; 0 repeats: GN_FLOORS_REPEATS */
+
 /* ---- presenting to a window ------------------------------------------------------------------
  * The caller owns the window; the renderer owns a swapchain on its surface. With a surface
  * attached, every gn_render also copies its tone-mapped image (and the frame's overlay) into

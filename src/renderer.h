@@ -137,6 +137,10 @@ void gn_targets_release(gn_renderer *r);
 /* Releases a set of targets that is not (or no longer) the renderer's: the old size's after a resize. */
 void gn_targets_release_set(gn_renderer *r, gn_targets *t);
 static inline gn_vk_image *gn_target(gn_renderer *r, gn_target_id id) { return &r->targets.image[id]; }
+/* A new image made as target id is (format, usage, samples, size), not one of the renderer's:
+ * the floors' stand-ins (src/floors.c), which must not overwrite a frame's targets. */
+gn_result gn_target_create_like(gn_renderer *r, gn_target_id id, const char *name, gn_vk_image *out,
+                                gn_error *err);
 
 /* passes/setup.c: the scene passes' shared layouts, the frame set and the samplers */
 gn_result gn_pipelines_create(gn_renderer *r, gn_error *err);

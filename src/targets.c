@@ -41,6 +41,21 @@ static const target_def TARGETS[GN_TARGET_COUNT] = {
     [GN_TARGET_VSM_MASK1] = {"vsm resolve mask 1", VK_FORMAT_R32_UINT, STORAGE | SAMPLED},
 };
 
+/* The image a target is at the renderer's size and samples. */
+static gn_vk_image_desc target_desc(const gn_renderer *r, const target_def *def)
+{
+    bool ms = r->msaa > 1;
+    return (gn_vk_image_desc){
+        .width = r->width,
+        .height = r->height,
+        .samples = def->multisampled ? r->msaa : 1,
+        .mips = def->mips ? def->mips : 1,
+        .format = def->format,
+        .usage = def->usage | (ms ? 0 : def->single_sample_usage),
+        .name = def->name,
+    };
+}
+
 gn_result gn_targets_create(gn_renderer *r, gn_error *err)
 {
     gn_vk *vk = &r->vk;
@@ -50,15 +65,7 @@ gn_result gn_targets_create(gn_renderer *r, gn_error *err)
     for (uint32_t i = 0; i < GN_TARGET_COUNT && !res; i++) {
         const target_def *def = &TARGETS[i];
         if (def->resolve && !ms) continue;
-        gn_vk_image_desc d = {
-            .width = r->width,
-            .height = r->height,
-            .samples = def->multisampled ? r->msaa : 1,
-            .mips = def->mips ? def->mips : 1,
-            .format = def->format,
-            .usage = def->usage | (ms ? 0 : def->single_sample_usage),
-            .name = def->name,
-        };
+        gn_vk_image_desc d = target_desc(r, def);
         res = gn_vk_image_create(vk, &d, &t->image[i], err);
     }
     if (!res) {
@@ -82,4 +89,12 @@ void gn_targets_release_set(gn_renderer *r, gn_targets *t)
     for (uint32_t i = 0; i < GN_TARGET_COUNT; i++) gn_vk_image_release(&r->vk, &t->image[i]);
     gn_vk_buffer_release(&r->vk, &t->readback);
     memset(t, 0, sizeof *t);
+}
+
+gn_result gn_target_create_like(gn_renderer *r, gn_target_id id, const char *name, gn_vk_image *out,
+                                gn_error *err)
+{
+    gn_vk_image_desc d = target_desc(r, &TARGETS[id]);
+    d.name = name;
+    return gn_vk_image_create(&r->vk, &d, out, err);
 }

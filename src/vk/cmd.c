@@ -85,6 +85,11 @@ void gn_vk_cmd_draw_indirect(gn_vk *vk, const gn_vk_buffer *command, VkDeviceSiz
 
 void gn_vk_cmd_draw(gn_vk *vk, uint32_t vertex_count) { vkCmdDraw(vk->cur->cmd, vertex_count, 1, 0, 0); }
 
+void gn_vk_cmd_draw_indexed(gn_vk *vk, uint32_t index_count)
+{
+    vkCmdDrawIndexed(vk->cur->cmd, index_count, 1, 0, 0, 0);
+}
+
 void gn_vk_cmd_dispatch(gn_vk *vk, uint32_t x, uint32_t y, uint32_t z)
 {
     vkCmdDispatch(vk->cur->cmd, x, y, z);
@@ -157,4 +162,15 @@ void gn_vk_cmd_blit(gn_vk *vk, gn_vk_image *src, gn_vk_image *dst)
         .filter = VK_FILTER_LINEAR,
     };
     vkCmdBlitImage2(vk->cur->cmd, &info);
+}
+
+void gn_vk_cmd_label_begin(gn_vk *vk, const char *name)
+{
+    VkDebugUtilsLabelEXT label = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, .pLabelName = name};
+    if (vk->label_begin) vk->label_begin(vk->cur->cmd, &label);
+}
+
+void gn_vk_cmd_label_end(gn_vk *vk)
+{
+    if (vk->label_end) vk->label_end(vk->cur->cmd);
 }

@@ -217,6 +217,9 @@ static void destroy_now(gn_vk *vk, const gn_vk_garbage *g)
     case VK_OBJECT_TYPE_SAMPLER:
         vkDestroySampler(d, (VkSampler)(uintptr_t)g->handle, NULL);
         break;
+    case VK_OBJECT_TYPE_QUERY_POOL:
+        vkDestroyQueryPool(d, (VkQueryPool)(uintptr_t)g->handle, NULL);
+        break;
     default:
         break;
     }

@@ -289,6 +289,22 @@ void gn_vk_poll(gn_vk *vk);
 gn_result gn_vk_run_once(gn_vk *vk, void (*record)(gn_vk *vk, VkCommandBuffer cmd, void *user), void *user,
                          gn_error *err);
 
+/* timer.c: timestamps apart from the frame's pass timings (the floors time many short pieces of
+ * work in one command buffer, and are no frame of the statistics). Written in pairs around the
+ * work; read once the frame that wrote them has finished. */
+typedef struct gn_vk_timer {
+    VkQueryPool pool;
+    uint32_t count; /* timestamps */
+    uint64_t mask;  /* the queue's timestampValidBits */
+} gn_vk_timer;
+
+gn_result gn_vk_timer_create(gn_vk *vk, uint32_t count, const char *name, gn_vk_timer *out, gn_error *err);
+void gn_vk_timer_release(gn_vk *vk, gn_vk_timer *t);
+void gn_vk_cmd_timer_reset(gn_vk *vk, gn_vk_timer *t); /* all of them, before they are written again */
+void gn_vk_cmd_timestamp(gn_vk *vk, gn_vk_timer *t, uint32_t index);
+/* Pair i's interval (timestamps 2i and 2i + 1) in milliseconds into ms[i], for `pairs` pairs. */
+gn_result gn_vk_timer_read(gn_vk *vk, gn_vk_timer *t, uint32_t pairs, double *ms, gn_error *err);
+
 /* pipeline.c */
 typedef struct gn_vk_graphics_desc {
     const char *vert, *frag; /* embedded shader names, e.g. "forward.vert"; frag may be NULL */
@@ -341,6 +357,8 @@ void gn_vk_cmd_draw_indexed_indirect(gn_vk *vk, VkBuffer buffer, VkDeviceSize of
 /* One non-indexed command the GPU wrote. */
 void gn_vk_cmd_draw_indirect(gn_vk *vk, const gn_vk_buffer *command, VkDeviceSize offset);
 void gn_vk_cmd_draw(gn_vk *vk, uint32_t vertex_count);
+/* index_count indices of the bound index buffer, one instance (the floors' grid). */
+void gn_vk_cmd_draw_indexed(gn_vk *vk, uint32_t index_count);
 void gn_vk_cmd_dispatch(gn_vk *vk, uint32_t x, uint32_t y, uint32_t z);
 void gn_vk_cmd_copy_image_to_buffer(gn_vk *vk, gn_vk_image *src, gn_vk_buffer *dst);
 void gn_vk_cmd_copy_ring(gn_vk *vk, gn_vk_buffer *dst, const VkBufferCopy *regions, uint32_t count);
@@ -353,6 +371,10 @@ void gn_vk_cmd_set_region(gn_vk *vk, uint32_t x, uint32_t y, uint32_t w, uint32_
 /* Clears a rectangle of the current depth attachment (inside a rendering). */
 void gn_vk_cmd_clear_depth_rect(gn_vk *vk, uint32_t x, uint32_t y, uint32_t w, uint32_t h,
                                 float depth); /* from 0 to 0 */
+
+/* A debug label around recorded work that is no pass of the frame (the floors' pieces). */
+void gn_vk_cmd_label_begin(gn_vk *vk, const char *name);
+void gn_vk_cmd_label_end(gn_vk *vk);
 
 /* The whole of src scaled into the whole of dst, filtered linearly (the output into a window). */
 void gn_vk_cmd_blit(gn_vk *vk, gn_vk_image *src, gn_vk_image *dst);

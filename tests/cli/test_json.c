@@ -2,6 +2,7 @@
  * --json). With a folder argument it also writes those documents there, for
  * json_parses.sh to read back with python's json module. */
 #include "bench_data.h"
+#include "bench_floors.h"
 #include "check.h"
 #include "json.h"
 #include "report.h"
@@ -174,6 +175,49 @@ static void gn_write_bench(FILE *f, bool *ok)
     gn_bench_data_free(&d);
 }
 
+/* bench.json again, as --floors writes it: the floors and each pass against its floor. */
+static void gn_write_bench_floors(FILE *f, bool *ok)
+{
+    gn_bench_data d;
+    *ok = gn_bench_data_init(&d, 16);
+    for (uint64_t i = 0; i < 9 && *ok; i++) {
+        gn_frame_stats s = gn_sample_frame(i, 1.0 + 0.1 * (double)i);
+        snprintf(s.passes[1].name, sizeof s.passes[1].name, "depth prepass"); /* held against the triangles */
+        snprintf(s.passes[2].name, sizeof s.passes[2].name, "forward");       /* ... and the fill floor */
+        gn_bench_data_add(&d, &s);
+    }
+    gn_floors before = {.width = 1920,
+                        .height = 1080,
+                        .msaa = 4,
+                        .repeats = 5,
+                        .triangles = 2097152,
+                        .triangles_ms = 2.097152,
+                        .triangles_per_second = 1e9,
+                        .ms_per_million_triangles = 1.0,
+                        .fill_layers = 5,
+                        .fill_ms = 0.082944,
+                        .samples_per_second = 1e11,
+                        .clear_depth_ms = 0.01,
+                        .clear_color_ms = 0.02,
+                        .resolve_color_ms = 0.03,
+                        .resolve_depth_ms = 0.04};
+    gn_floors after = before;
+    after.triangles_ms *= 2, after.triangles_per_second /= 2, after.ms_per_million_triangles *= 2;
+    after.clear_depth_ms = 0.005;
+    gn_bench_floors fl = {.before = before, .after = after, .best = gn_bench_floors_best(&before, &after)};
+    gn_bench_summary sum;
+    gn_bench_meta m = {.device = "GPU",
+                       .scene = "town",
+                       .path = "static",
+                       .width = 1920,
+                       .height = 1080,
+                       .msaa = 4,
+                       .frames = 9,
+                       .floors = &fl};
+    *ok = *ok && gn_bench_summarize(&d, &sum) && gn_bench_write_json(f, &m, &sum, &d);
+    gn_bench_data_free(&d);
+}
+
 static void test_documents(void)
 {
     bool ok = false;
@@ -231,6 +275,7 @@ int main(int argc, char **argv)
         GN_CHECK(gn_write_file(argv[1], "escapes.json", gn_write_escapes));
         GN_CHECK(gn_write_file(argv[1], "render_stats.json", gn_write_render));
         GN_CHECK(gn_write_file(argv[1], "bench.json", gn_write_bench));
+        GN_CHECK(gn_write_file(argv[1], "bench_floors.json", gn_write_bench_floors));
     }
     return gn_test_result("cli_json");
 }

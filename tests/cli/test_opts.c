@@ -156,7 +156,7 @@ static void test_help(void)
                                                "--latitude", "--day",     "--out",      "--stats",  "--help"};
     static const char *const bench_names[] = {"--scene", "--size", "--frames", "--warmup",
                                               "--path",  "--msaa", "--seed",   "--scale",
-                                              "--json",  "--plot", "--help"};
+                                              "--json",  "--plot", "--floors", "--help"};
     char text[8192];
     FILE *f = tmpfile();
     GN_CHECK(f != NULL);
@@ -193,6 +193,13 @@ static void test_bench(void)
     GN_CHECK(o.path == GN_PATH_WALK_SUN && o.frames == 100000 && o.warmup == 0 && o.scale == 8 &&
              o.seed == 3);
     GN_CHECK(strcmp(o.json, "b.json") == 0 && strcmp(o.plot, "b.png") == 0 && o.size[0] == 800);
+    GN_CHECK(!o.floors);
+    /* --floors is a flag: it takes no value, so the next argument is an option again */
+    GN_CHECK(parse_bench(GN_ARGS("--floors", "--frames", "5"), &o) == GN_PARSE_OK && o.floors &&
+             o.frames == 5);
+    GN_CHECK(parse_bench(GN_ARGS("--frames", "5", "--floors"), &o) == GN_PARSE_OK && o.floors);
+    bench_fails(GN_ARGS("--floors=off"), "--floors takes no value, got 'off'", NULL);
+    bench_fails(GN_ARGS("--floors", "1"), "unexpected argument '1'", NULL);
     GN_CHECK(strcmp(gn_bench_path_name(GN_PATH_SUN), "sun") == 0);
     GN_CHECK(strcmp(gn_bench_path_name(GN_PATH_WALK_SUN), "walk-sun") == 0);
     bench_fails(GN_ARGS("--frames", "0"), "--frames", "1..100000");

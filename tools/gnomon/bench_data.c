@@ -2,6 +2,7 @@
  * gn_series_stats_compute (series_stats.c: nearest rank on a sorted copy). */
 #include "bench_data.h"
 
+#include "bench_floors.h"
 #include "json.h"
 #include "report.h"
 
@@ -40,7 +41,10 @@ void gn_bench_data_free(gn_bench_data *d)
     free(d->draw_groups);
     free(d->lights);
     free(d->overflow);
-    for (uint32_t i = 0; i < d->pass_count; i++) free(d->pass_ms[i]);
+    for (uint32_t i = 0; i < d->pass_count; i++) {
+        free(d->pass_ms[i]);
+        free(d->pass_triangles[i]);
+    }
     *d = (gn_bench_data){0};
 }
 
@@ -50,18 +54,25 @@ void gn_bench_data_skip_through(gn_bench_data *d, uint64_t frame_index)
     d->any = true;
 }
 
-/* The column of a pass, created (NAN for the frames before it appeared) on first sight. */
-static double *gn_bench_pass_column(gn_bench_data *d, const char *name)
+/* The columns (GPU ms and triangles) of a pass: its index, created (NAN for the frames before it
+ * appeared) on first sight; -1 when there is no room. */
+static int gn_bench_pass_column(gn_bench_data *d, const char *name)
 {
     for (uint32_t i = 0; i < d->pass_count; i++)
-        if (strncmp(d->pass_names[i], name, 31) == 0) return d->pass_ms[i];
-    if (d->pass_count == GN_BENCH_MAX_PASSES) return NULL;
-    double *col = malloc((d->capacity ? d->capacity : 1) * sizeof *col);
-    if (!col) return NULL;
-    for (uint32_t i = 0; i < d->capacity; i++) col[i] = NAN;
+        if (strncmp(d->pass_names[i], name, 31) == 0) return (int)i;
+    if (d->pass_count == GN_BENCH_MAX_PASSES) return -1;
+    size_t n = d->capacity ? d->capacity : 1;
+    double *ms = malloc(n * sizeof *ms), *tris = malloc(n * sizeof *tris);
+    if (!ms || !tris) {
+        free(ms);
+        free(tris);
+        return -1;
+    }
+    for (uint32_t i = 0; i < d->capacity; i++) ms[i] = tris[i] = NAN;
     snprintf(d->pass_names[d->pass_count], sizeof d->pass_names[0], "%.31s", name);
-    d->pass_ms[d->pass_count++] = col;
-    return col;
+    d->pass_ms[d->pass_count] = ms;
+    d->pass_triangles[d->pass_count] = tris;
+    return (int)d->pass_count++;
 }
 
 bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s)
@@ -85,8 +96,10 @@ bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s)
     for (uint32_t i = 0; i < n; i++) {
         char name[32];
         snprintf(name, sizeof name, "%.31s", s->passes[i].name);
-        double *col = gn_bench_pass_column(d, name);
-        if (col) col[k] = s->passes[i].gpu_ms;
+        int col = gn_bench_pass_column(d, name);
+        if (col < 0) continue;
+        d->pass_ms[col][k] = s->passes[i].gpu_ms;
+        d->pass_triangles[col][k] = (double)s->passes[i].triangles;
     }
     gn_bench_shadow_frame *sf = &d->shadow[k];
     *sf = (gn_bench_shadow_frame){.requested = s->vsm_pages_requested,
@@ -134,6 +147,9 @@ bool gn_bench_summarize(const gn_bench_data *d, gn_bench_summary *out)
     for (uint32_t i = 0; i < d->pass_count; i++) {
         memcpy(out->pass_names[i], d->pass_names[i], sizeof out->pass_names[i]);
         gn_bench_series(d->pass_ms[i], d->count, tmp, scratch, &out->pass[i]);
+        gn_series_stats t;
+        gn_bench_series(d->pass_triangles[i], d->count, tmp, scratch, &t);
+        out->pass_triangles[i] = t.median;
     }
     gn_bench_series(d->frame_ms, d->count, tmp, scratch, &out->frame);
     gn_bench_series(d->cpu_ms, d->count, tmp, scratch, &out->cpu);
@@ -252,6 +268,7 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
     gn_json_number(&j, "vsm_pages_rendered_max", s->vsm_rendered_max);
     gn_json_number(&j, "vsm_sun_lag_max_deg", s->vsm_lag_max);
     gn_json_object_end(&j);
+    if (m->floors) gn_bench_floors_json(&j, m->floors, s);
     if (d) {
         gn_json_array_begin(&j, "per_frame");
         for (uint32_t i = 0; i < d->count; i++) {

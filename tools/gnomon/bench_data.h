@@ -30,8 +30,9 @@ typedef struct gn_bench_data {
     double *shadow_ms;             /* per frame, the same as shadow[].shadow_ms (for the summary) */
     uint32_t pass_count;
     char pass_names[GN_BENCH_MAX_PASSES][32];
-    double *pass_ms[GN_BENCH_MAX_PASSES]; /* NAN where a frame lacked the pass */
-    uint64_t last_index;                  /* samples at or below it are duplicates */
+    double *pass_ms[GN_BENCH_MAX_PASSES];        /* NAN where a frame lacked the pass */
+    double *pass_triangles[GN_BENCH_MAX_PASSES]; /* likewise: the triangles it submitted */
+    uint64_t last_index;                         /* samples at or below it are duplicates */
     bool any;
 } gn_bench_data;
 
@@ -51,8 +52,9 @@ typedef struct gn_bench_summary {
     uint32_t pass_count;
     char pass_names[GN_BENCH_MAX_PASSES][32];
     gn_series_stats pass[GN_BENCH_MAX_PASSES];
-    gn_series_stats frame, cpu, visibility; /* visibility: the CPU's culling and draw list */
-    gn_series_stats shadow;                 /* GPU time of the sun's shadow passes */
+    double pass_triangles[GN_BENCH_MAX_PASSES]; /* median over the frames that had the pass */
+    gn_series_stats frame, cpu, visibility;     /* visibility: the CPU's culling and draw list */
+    gn_series_stats shadow;                     /* GPU time of the sun's shadow passes */
     double vsm_rendered_median, vsm_rendered_max, vsm_requested_median, vsm_lag_max, vsm_overflow_max;
     double frame_spike;                            /* max / median frame GPU time */
     double draws, triangles, visible, draw_groups; /* medians */
@@ -63,9 +65,12 @@ typedef struct gn_bench_summary {
 
 bool gn_bench_summarize(const gn_bench_data *d, gn_bench_summary *out); /* false: out of memory */
 
+typedef struct gn_bench_floors gn_bench_floors; /* bench_floors.h */
+
 typedef struct gn_bench_meta {
     const char *device, *scene, *path;
     uint32_t width, height, msaa, frames;
+    const gn_bench_floors *floors; /* --floors: written as "floors" and "floor_multiples"; NULL: none */
 } gn_bench_meta;
 
 void gn_bench_print_table(FILE *f, const gn_bench_summary *s);

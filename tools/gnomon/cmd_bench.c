@@ -1,6 +1,8 @@
 /* gnomon bench: frames along a scripted path, then per-pass GPU time statistics, a JSON
- * summary and a chart. */
+ * summary and a chart; with --floors, the device's floors around the run and each pass against
+ * its floor. */
 #include "bench_data.h"
+#include "bench_floors.h"
 #include "bench_path.h"
 #include "cli.h"
 #include "cmd_opts.h"
@@ -19,6 +21,7 @@ typedef struct gn_bench_run {
     gn_bench_data data;
     const char *device;
     gn_shadows shadows;
+    gn_bench_floors floors; /* with --floors */
 } gn_bench_run;
 
 /* Takes the statistics of every frame that finished since the last call; the data keeps
@@ -95,7 +98,8 @@ static bool gn_bench_json(const gn_bench_run *b, const gn_bench_summary *sum)
                        .width = o->size[0],
                        .height = o->size[1],
                        .msaa = o->msaa,
-                       .frames = o->frames};
+                       .frames = o->frames,
+                       .floors = o->floors ? &b->floors : NULL};
     FILE *f = fopen(o->json, "w");
     bool ok = f && gn_bench_write_json(f, &m, sum, &b->data);
     if (f && fclose(f) != 0) ok = false;
@@ -121,6 +125,15 @@ static bool gn_bench_plot(const gn_bench_run *b)
     if (gn_plot_write_png(o->plot, &d, err, sizeof err)) return true;
     fprintf(stderr, "gnomon bench: %s\n", err);
     return false;
+}
+
+/* The floors at the run's size and MSAA (the renderer's), between frames: nothing else runs then. */
+static int gn_bench_measure_floors(gn_bench_run *b, gn_floors *out, const char *when)
+{
+    gn_error err = {0};
+    fprintf(stderr, "bench: measuring the floors %s the run\n", when);
+    if (gn_measure_floors(b->r, 0, out, &err) != GN_OK) return gn_cli_fail("bench", &err);
+    return GN_EXIT_OK;
 }
 
 static int gn_bench_run_all(gn_bench_run *b)
@@ -150,8 +163,11 @@ static int gn_bench_run_all(gn_bench_run *b)
            o->scene, o->size[0], o->size[1], o->msaa, gn_bench_path_name(o->path), o->frames, o->warmup,
            gn_cli_now_ms() - t0);
 
-    int code = gn_bench_frames(b);
+    int code = o->floors ? gn_bench_measure_floors(b, &b->floors.before, "before") : GN_EXIT_OK;
+    if (code == GN_EXIT_OK) code = gn_bench_frames(b);
+    if (code == GN_EXIT_OK && o->floors) code = gn_bench_measure_floors(b, &b->floors.after, "after");
     if (code != GN_EXIT_OK) return code;
+    if (o->floors) b->floors.best = gn_bench_floors_best(&b->floors.before, &b->floors.after);
     if (b->data.count == 0) {
         fprintf(stderr, "gnomon bench: no frame statistics were returned\n");
         return GN_EXIT_RUNTIME;
@@ -166,6 +182,13 @@ static int gn_bench_run_all(gn_bench_run *b)
                "queue)\n",
                sum.samples, o->frames);
     gn_bench_print_table(stdout, &sum);
+    if (o->floors) gn_bench_floors_print(stdout, &b->floors, &sum);
+    /* with GNOMON_VALIDATION=1 any validation message is a failure, as in render (the tests rely on it) */
+    uint32_t vmsgs = gn_renderer_validation_messages(b->r);
+    if (vmsgs) {
+        fprintf(stderr, "gnomon bench: %u validation message(s)\n", vmsgs);
+        return GN_EXIT_RUNTIME;
+    }
     if (o->json && !gn_bench_json(b, &sum)) return GN_EXIT_RUNTIME;
     if (o->plot && !gn_bench_plot(b)) return GN_EXIT_RUNTIME;
     return GN_EXIT_OK;

@@ -241,6 +241,9 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
          "write the summary as one JSON object"},
         {"--plot", GN_OPT_STRING, &o->plot, NULL, 0, 0, false, NULL, "FILE.png",
          "write a chart of GPU time per pass per frame"},
+        {"--floors", GN_OPT_FLAG, &o->floors, NULL, 0, 0, false, NULL, "",
+         "measure what the device cannot beat (triangle and fill rate, clears, resolves) before and "
+         "after the run, and print each pass's median as a multiple of its floor"},
         {"--sun-speed", GN_OPT_FLOAT, &o->sun_speed, NULL, 0, 100000, false, NULL, "X",
          "sun paths: the day passes X times faster than real time at 60 fps (default 20)"},
         {"--camera", GN_OPT_CAMERA, o->camera, &o->camera_set, -89, 89, false, NULL, "x,y,z,yaw,pitch",

@@ -86,6 +86,7 @@ typedef struct gn_bench_opts {
     float sun_speed;    /* the sun paths: simulated seconds per real second */
     float camera[5];    /* the path's start (x, y, z, yaw, pitch) in place of the scene's camera */
     bool camera_set;
+    bool floors; /* --floors: measure the floors before and after, each pass against its floor */
     gn_shadow_opts shadow;
     gn_light_opts light;
 } gn_bench_opts;

@@ -157,6 +157,13 @@ static bool gn_opt_apply(const char *command, const gn_opt *o, const char *v, ch
         gn_opt_list(o, list, sizeof list);
         gn_opt_error(err, err_size, command, "%s expects one of %s, got '%s'", name, list, v);
         return false;
+    case GN_OPT_FLAG:
+        if (strcmp(v, "on") == 0 || strcmp(v, "1") == 0 || strcmp(v, "off") == 0 || strcmp(v, "0") == 0) {
+            *(bool *)o->dest = strcmp(v, "on") == 0 || strcmp(v, "1") == 0;
+            return true;
+        }
+        gn_opt_error(err, err_size, command, "%s expects on or off, got '%s'", name, v);
+        return false;
     case GN_OPT_CAMERA: {
         float c[5];
         if (!gn_opt_camera(v, c)) {
@@ -201,6 +208,16 @@ gn_parse_status gn_opts_parse(const char *command, const gn_opt *opts, uint32_t 
                          (int)name_len, arg, command);
             return GN_PARSE_ERROR;
         }
+        if (o->kind == GN_OPT_FLAG) {
+            /* a flag takes no value: "--floors=off" would read as on to a script's author */
+            if (eq) {
+                gn_opt_error(err, err_size, command, "%s takes no value, got '%s'", o->name, eq + 1);
+                return GN_PARSE_ERROR;
+            }
+            *(bool *)o->dest = true;
+            if (o->seen) *o->seen = true;
+            continue;
+        }
         const char *value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
         if (!value) {
             gn_opt_error(err, err_size, command, "%s expects a value (%s)", o->name, o->metavar);
@@ -217,7 +234,10 @@ void gn_opts_print_help(FILE *f, const char *command, const char *summary, const
     fprintf(f, "usage: gnomon %s [options]\n\n%s\n\noptions:\n", command, summary);
     for (uint32_t i = 0; i < count; i++) {
         char left[64];
-        snprintf(left, sizeof left, "%s %s", opts[i].name, opts[i].metavar);
+        if (opts[i].kind == GN_OPT_FLAG)
+            snprintf(left, sizeof left, "%s", opts[i].name);
+        else
+            snprintf(left, sizeof left, "%s %s", opts[i].name, opts[i].metavar);
         fprintf(f, "  %-26s %s\n", left, opts[i].help);
     }
     fprintf(f, "  %-26s %s\n", "--help", "show this help");
@@ -262,6 +282,9 @@ void gn_opts_format(const gn_opt *o, char *buf, size_t size)
         snprintf(buf, size, "%s", i >= 0 && i < n ? o->choices[i] : "?");
         return;
     }
+    case GN_OPT_FLAG:
+        snprintf(buf, size, "%s", *(const bool *)o->dest ? "on" : "off");
+        return;
     case GN_OPT_CAMERA: {
         const float *c = o->dest;
         snprintf(buf, size, "%g,%g,%g,%g,%g", c[0], c[1], c[2], c[3], c[4]);

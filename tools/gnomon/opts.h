@@ -16,6 +16,8 @@ typedef enum gn_opt_kind {
     GN_OPT_SIZE,   /* "WxH" into uint32_t[2], each side in [min, max] */
     GN_OPT_CHOICE, /* one of choices (NULL-terminated) into int, the index */
     GN_OPT_CAMERA, /* "x,y,z,yaw,pitch" into float[5], pitch in [min, max] */
+    GN_OPT_FLAG,   /* bool, set by the option alone (no value on the command line); the
+                      console's value is on/off or 1/0 */
 } gn_opt_kind;
 
 typedef struct gn_opt {
@@ -36,7 +38,7 @@ typedef enum gn_parse_status {
     GN_PARSE_ERROR, /* err holds "gnomon <command>: <what is wrong>" */
 } gn_parse_status;
 
-/* Parses argv[0..argc) ("--opt value" or "--opt=value"); a later repeat of an option wins.
+/* Parses argv[0..argc) ("--opt value" or "--opt=value"; a flag alone); a later repeat wins.
  * Unknown options, positional arguments, missing values and out-of-range numbers are
  * errors. dest is written only for options that parse. */
 gn_parse_status gn_opts_parse(const char *command, const gn_opt *opts, uint32_t count, int argc, char **argv,
