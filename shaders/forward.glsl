@@ -160,6 +160,15 @@ void main()
         }
         for (uint k = 0u; k < listed; k++) {
             uint i = naive ? k : cluster_lists[slot + 1u + k];
+            // A froxel's list holds every light whose sphere touches the froxel: most do not
+            // reach a given point of it, or light it from behind. Those two tests read the
+            // light's first 16 bytes only and skip the rest (its other 48 bytes, the falloff,
+            // the cone, the BRDF), which is where the light loop's cost per listed light went;
+            // they skip only lights whose falloff or BRDF is 0 (gn_light_falloff is 0 at and
+            // beyond the radius, gn_brdf_eval for n.l <= 0).
+            vec4 pr = lights[i].position_radius;
+            vec3 d = pr.xyz - in_world;
+            if (d.x * d.x + d.y * d.y + d.z * d.z >= pr.w * pr.w || dot(n, d) <= 0.0) continue;
             vec3 to_light;
             vec3 radiance = gn_light_radiance(lights[i], in_world, to_light);
             if (radiance.r + radiance.g + radiance.b <= 0.0) continue;

@@ -14,8 +14,8 @@ bool gn_bench_data_init(gn_bench_data *d, uint32_t capacity)
 {
     *d = (gn_bench_data){.capacity = capacity};
     d->frame_index = calloc(capacity ? capacity : 1, sizeof *d->frame_index);
-    double **cols[] = {&d->frame_ms, &d->cpu_ms,      &d->vis_ms, &d->draws,   &d->triangles,
-                       &d->visible,  &d->draw_groups, &d->lights, &d->overflow};
+    double **cols[] = {&d->frame_ms, &d->cpu_ms, &d->vis_ms, &d->draws,       &d->triangles, &d->visible,
+                       &d->drawn,    &d->phase1, &d->phase2, &d->draw_groups, &d->lights,    &d->overflow};
     d->shadow = calloc(capacity ? capacity : 1, sizeof *d->shadow);
     d->shadow_ms = calloc(capacity ? capacity : 1, sizeof *d->shadow_ms);
     bool ok = d->frame_index != NULL && d->shadow && d->shadow_ms;
@@ -38,6 +38,9 @@ void gn_bench_data_free(gn_bench_data *d)
     free(d->draws);
     free(d->triangles);
     free(d->visible);
+    free(d->drawn);
+    free(d->phase1);
+    free(d->phase2);
     free(d->draw_groups);
     free(d->lights);
     free(d->overflow);
@@ -88,6 +91,9 @@ bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s)
     d->draws[k] = s->draws;
     d->triangles[k] = (double)s->triangles;
     d->visible[k] = s->instances_visible;
+    d->drawn[k] = s->instances_drawn;
+    d->phase1[k] = s->instances_phase1;
+    d->phase2[k] = s->instances_phase2;
     d->draw_groups[k] = s->draw_groups;
     d->lights[k] = s->lights;
     d->overflow[k] = s->light_overflow;
@@ -174,17 +180,23 @@ bool gn_bench_summarize(const gn_bench_data *d, gn_bench_summary *out)
         out->vsm_overflow_max = st.max;
         free(col);
     }
+    /* the counters' medians */
+    struct {
+        const double *col;
+        double *median;
+    } medians[] = {{d->draws, &out->draws},
+                   {d->triangles, &out->triangles},
+                   {d->visible, &out->visible},
+                   {d->drawn, &out->drawn},
+                   {d->phase1, &out->phase1},
+                   {d->phase2, &out->phase2},
+                   {d->draw_groups, &out->draw_groups},
+                   {d->lights, &out->lights}};
     gn_series_stats c;
-    gn_bench_series(d->draws, d->count, tmp, scratch, &c);
-    out->draws = c.median;
-    gn_bench_series(d->triangles, d->count, tmp, scratch, &c);
-    out->triangles = c.median;
-    gn_bench_series(d->visible, d->count, tmp, scratch, &c);
-    out->visible = c.median;
-    gn_bench_series(d->draw_groups, d->count, tmp, scratch, &c);
-    out->draw_groups = c.median;
-    gn_bench_series(d->lights, d->count, tmp, scratch, &c);
-    out->lights = c.median;
+    for (size_t i = 0; i < sizeof medians / sizeof medians[0]; i++) {
+        gn_bench_series(medians[i].col, d->count, tmp, scratch, &c);
+        *medians[i].median = c.median;
+    }
     gn_bench_series(d->overflow, d->count, tmp, scratch, &c);
     out->overflow_max = c.max;
     free(tmp);
@@ -222,6 +234,8 @@ void gn_bench_print_table(FILE *f, const gn_bench_summary *s)
     fprintf(f, "%-22s %s / %s\n", "instances visible",
             gn_report_count(gn_bench_count(s->visible), a, sizeof a),
             gn_report_count(s->instances_total, b, sizeof b));
+    fprintf(f, "%-22s %s (phase 1 %.0f, phase 2 %.0f: medians)\n", "instances drawn",
+            gn_report_count(gn_bench_count(s->drawn), a, sizeof a), s->phase1, s->phase2);
     fprintf(f, "%-22s %s\n", "draw groups (median)",
             gn_report_count(gn_bench_count(s->draw_groups), a, sizeof a));
     fprintf(f, "%-22s %s (most dropped in a frame: %s)\n", "lights (median)",
@@ -260,6 +274,9 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
     gn_json_number(&j, "draws", s->draws);
     gn_json_number(&j, "triangles", s->triangles);
     gn_json_number(&j, "instances_visible", s->visible);
+    gn_json_number(&j, "instances_drawn", s->drawn);
+    gn_json_number(&j, "instances_phase1", s->phase1);
+    gn_json_number(&j, "instances_phase2", s->phase2);
     gn_json_uint(&j, "instances_total", s->instances_total);
     gn_json_number(&j, "draw_groups", s->draw_groups);
     gn_json_number(&j, "lights", s->lights);

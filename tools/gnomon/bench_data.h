@@ -25,9 +25,10 @@ typedef struct gn_bench_data {
     uint32_t capacity, count;
     uint64_t *frame_index;
     double *frame_ms, *cpu_ms, *vis_ms, *draws, *triangles, *visible, *draw_groups, *lights, *overflow;
-    uint32_t instances_total;      /* of the newest sample */
-    gn_bench_shadow_frame *shadow; /* per frame */
-    double *shadow_ms;             /* per frame, the same as shadow[].shadow_ms (for the summary) */
+    double *drawn, *phase1, *phase2; /* after occlusion culling; its two phases */
+    uint32_t instances_total;        /* of the newest sample */
+    gn_bench_shadow_frame *shadow;   /* per frame */
+    double *shadow_ms;               /* per frame, the same as shadow[].shadow_ms (for the summary) */
     uint32_t pass_count;
     char pass_names[GN_BENCH_MAX_PASSES][32];
     double *pass_ms[GN_BENCH_MAX_PASSES];        /* NAN where a frame lacked the pass */
@@ -58,6 +59,7 @@ typedef struct gn_bench_summary {
     double vsm_rendered_median, vsm_rendered_max, vsm_requested_median, vsm_lag_max, vsm_overflow_max;
     double frame_spike;                            /* max / median frame GPU time */
     double draws, triangles, visible, draw_groups; /* medians */
+    double drawn, phase1, phase2;                  /* medians: after occlusion culling, its phases */
     double lights;                                 /* median */
     double overflow_max;                           /* the most light-froxel pairs dropped in a frame */
     uint32_t instances_total;

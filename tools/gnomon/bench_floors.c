@@ -16,7 +16,7 @@ typedef struct gn_floor_rule {
 
 static const gn_floor_rule gn_floor_rules[] = {
     /* the scene's triangles into a depth target, as the triangle floor draws them */
-    {"depth prepass", false, GN_FLOOR_TRIANGLES, false},
+    {"depth prepass", true, GN_FLOOR_TRIANGLES, false}, /* and occlusion culling's "depth prepass 2" */
     {"csm ", true, GN_FLOOR_TRIANGLES, false},
     {"vsm pages", false, GN_FLOOR_TRIANGLES, false},
     {"light shadows", false, GN_FLOOR_TRIANGLES, false},
@@ -27,6 +27,7 @@ static const gn_floor_rule gn_floor_rules[] = {
     {"vsm resolve", false, GN_FLOOR_FILL, false},
     {"distance view", false, GN_FLOOR_FILL, false},
     {"vsm atlas view", false, GN_FLOOR_FILL, false},
+    {"occlusion view", false, GN_FLOOR_FILL, false},
     {"overlay", false, GN_FLOOR_FILL, false},
 };
 

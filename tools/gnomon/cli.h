@@ -40,6 +40,7 @@ int gn_cli_fail(const char *command, const gn_error *err);
  * in which the VSM did not run, the sun being down, at once), at most GN_CLI_SETTLE_FRAMES
  * frames. *frames: how many were rendered; stats: the last settled one's. */
 #define GN_CLI_SETTLE_FRAMES 256
+#define GN_CLI_OCCLUSION_FRAMES 4 /* --view occlusion renders at least this many frames */
 gn_result gn_cli_render_settled(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, uint32_t *frames,
                                 gn_frame_stats *stats, gn_error *err);
 gn_result gn_cli_load_scene(const char *scene, const char *paks, bool map_lights, uint32_t seed,

@@ -108,6 +108,12 @@ gn_result gn_cli_render_settled(gn_renderer *r, gn_scene *s, const gn_frame_desc
     gn_result res = gn_render(r, s, f, err);
     *frames = 1;
     memset(stats, 0, sizeof *stats);
+    /* The occlusion view shows what occlusion culling hid, which needs a history: the first
+     * frame of a still camera draws everything in view (it has no last frame), the next ones
+     * settle on what the last frame's depth hides. */
+    for (uint32_t i = 1; !res && f->view == GN_VIEW_OCCLUSION && i < GN_CLI_OCCLUSION_FRAMES;
+         i++, (*frames)++)
+        res = gn_render(r, s, f, err);
     if (res || (f->shadows != GN_SHADOWS_VSM && f->shadows != GN_SHADOWS_DEFAULT)) return res;
     for (; *frames < GN_CLI_SETTLE_FRAMES; (*frames)++) {
         res = gn_renderer_wait_idle(r, err);
