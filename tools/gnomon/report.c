@@ -95,6 +95,9 @@ bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame
     gn_json_bool(&j, "occlusion", s->occlusion);
     gn_json_uint(&j, "instances_phase1", s->instances_phase1);
     gn_json_uint(&j, "instances_phase2", s->instances_phase2);
+    /* tested: every instance; culled by the frustum (and a world's PVS), then by occlusion */
+    gn_json_uint(&j, "instances_culled_frustum", s->instances_total - s->instances_visible);
+    gn_json_uint(&j, "instances_culled_occlusion", s->instances_visible - s->instances_drawn);
     gn_json_uint(&j, "instances_total", s->instances_total);
     gn_json_uint(&j, "draw_groups", s->draw_groups);
     gn_json_uint(&j, "shadow_updates", s->shadow_updates);
