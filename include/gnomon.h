@@ -424,12 +424,13 @@ typedef struct gn_frame_view {
 GN_API gn_result gn_get_frame_view(const gn_renderer *r, gn_frame_view *out, gn_error *err);
 
 /* The instances the last gn_render drew in its camera view after culling (the frustum; for a
- * BSP world also the PVS, unless no_pvs): up to max ids into out, in draw order (sorted by
- * pipeline, material and mesh, not by id), and *count set to how many there are in all (out may be
- * NULL with max 0 to ask the count). The CPU decided them, so nothing waits for the GPU. They
- * belong to the last frame gn_render submitted: the next gn_render replaces them, and after
- * one that failed before submitting, this fails too until a frame succeeds. Shadow casters
- * are not included. */
+ * BSP world also the PVS, unless no_pvs; with occlusion culling, what it did not hide): up to
+ * max ids into out, in draw order (sorted by pipeline, material and mesh, not by id), and
+ * *count set to how many there are in all (out may be NULL with max 0 to ask the count). On the
+ * CPU path the CPU decided them and nothing waits; with GPU culling (the default) the list is
+ * read back from the GPU, which waits for that frame. They belong to the last frame gn_render
+ * submitted: the next gn_render replaces them, and after one that failed before submitting,
+ * this fails too until a frame succeeds. Shadow casters are not included. */
 GN_API gn_result gn_get_visible_instances(const gn_renderer *r, uint32_t *out, uint32_t max, uint32_t *count,
                                           gn_error *err);
 

@@ -379,14 +379,15 @@ uint32_t gn_cull_list_uses(gn_renderer *r, gn_vk_use *out)
 }
 
 /* The passes that drew a view learn its triangles only now: the pass named `name` (one
- * cascade's "csm 2", the lights' layers) gets the tag's. */
+ * cascade's "csm 2", the lights' layers) adds the tag's to what it counted when it recorded
+ * (a GPU view counts 0 there; a view past GN_CULL_MAX_VIEWS was culled on the CPU and counted). */
 static void pass_triangles(gn_frame_stats *out, const char *name, uint64_t tris)
 {
     for (uint32_t i = 0; i < out->pass_count; i++) {
         gn_pass_stats *ps = &out->passes[i];
         if (strcmp(ps->name, name) != 0) continue;
-        out->triangles += tris - ps->triangles;
-        ps->triangles = tris;
+        out->triangles += tris;
+        ps->triangles += tris;
     }
 }
 
@@ -404,8 +405,8 @@ static void harvest(const void *self, const uint8_t *counters, gn_frame_stats *o
     out->instances_phase2 = counts[GN_CULL_TAG_PHASE2][0];
     pass_triangles(out, "depth prepass", out->occlusion ? counts[GN_CULL_TAG_PHASE1][1] : cam[1]);
     pass_triangles(out, "depth prepass 2", counts[GN_CULL_TAG_PHASE2][1]);
-    pass_triangles(out, "forward", (uint64_t)cam[1] + 1 /* the sky */);
-    out->shadow_casters = 0;
+    pass_triangles(out, "forward", cam[1]); /* besides the sky's, counted when recorded */
+    /* the cascades' casters culled on the GPU, besides any culled on the CPU (counted then) */
     for (uint32_t i = 0; i < GN_CSM_MAX; i++) {
         char name[16];
         snprintf(name, sizeof name, "csm %u", i);

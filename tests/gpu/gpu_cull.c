@@ -188,6 +188,28 @@ int main(void)
     compare(r, map, &mf, "oa_dm1 with cascades");
     gn_renderer_destroy(r);
 
+    /* more views than the GPU takes (GN_CULL_MAX_VIEWS, 128): 24 shadowed point lights are 144
+     * layers, the ones past the limit culled on the CPU; the same frame either way */
+    gn_renderer_desc vd = {.width = 128, .height = 72, .msaa = 1, .validation = GN_VALIDATION_ON};
+    vd.lights.shadowed_lights = 24;
+    vd.lights.shadow_resolution = 64;
+    CHECK(gn_renderer_create(&vd, &r, &err) == GN_OK, "%s", err.message);
+    for (int i = 0; i < 24; i++) {
+        float a = 6.2831853f * (float)i / 24.0f;
+        gn_light_desc ld = {.type = GN_LIGHT_POINT,
+                            .position = {2.0f * cosf(a), 0.5f + 0.05f * (float)i, 2.0f * sinf(a)},
+                            .radius = 6.0f,
+                            .intensity = 2.0f,
+                            .cast_shadows = true};
+        CHECK(gn_scene_add_light(gltf, &ld, NULL, &err) == GN_OK, "%s", err.message);
+    }
+    gn_frame_desc lf = {.shadows = GN_SHADOWS_NONE};
+    compare(r, gltf, &lf, "glTF with 144 shadow layers");
+    side many = render_side(r, gltf, lf, false);
+    CHECK(many.st.shadowed_lights == 24, "%u shadowed lights, want 24 (144 layers)", many.st.shadowed_lights);
+    free(many.image), free(many.ids);
+    gn_renderer_destroy(r);
+
     gn_scene_destroy(gltf);
     gn_scene_destroy(map);
     gn_scene_destroy(town);
