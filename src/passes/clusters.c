@@ -237,39 +237,11 @@ gn_pass_work gn_clusters_record(gn_renderer *r, void *self, uint32_t run)
     return (gn_pass_work){0, 0};
 }
 
-typedef struct lists_readback {
-    gn_renderer *r;
-    gn_vk_buffer *dst;
-} lists_readback;
-
-static void record_lists(gn_vk *vk, VkCommandBuffer cmd, void *user)
-{
-    lists_readback *rb = user;
-    gn_vk_use uses[] = {
-        {.buffer = &gn_lights_of(rb->r)->lists, .access = GN_ACCESS_TRANSFER_READ},
-        {.buffer = rb->dst, .access = GN_ACCESS_TRANSFER_WRITE},
-    };
-    gn_vk_barriers(vk, cmd, uses, 2);
-    gn_vk_cmd_copy_buffer(vk, &gn_lights_of(rb->r)->lists, rb->dst, gn_lights_of(rb->r)->lists.size);
-    gn_vk_use host = {.buffer = rb->dst, .access = GN_ACCESS_HOST_READ};
-    gn_vk_barriers(vk, cmd, &host, 1);
-}
-
 gn_result gn_lights_read_lists(gn_renderer *r, uint32_t *out, size_t words, gn_error *err)
 {
-    gn_vk_buffer tmp;
-    gn_vk_buffer_desc d = {.size = gn_lights_of(r)->lists.size,
-                           .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                           .host_visible = true,
-                           .name = "froxel lists readback"};
-    if (words * sizeof(uint32_t) < gn_lights_of(r)->lists.size)
+    gn_vk_buffer *lists = &gn_lights_of(r)->lists;
+    if (words * sizeof(uint32_t) < lists->size)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "froxel lists: %zu words, need %llu", words,
-                       (unsigned long long)(gn_lights_of(r)->lists.size / sizeof(uint32_t)));
-    gn_result res = gn_vk_buffer_create(&r->vk, &d, &tmp, err);
-    if (res) return res;
-    lists_readback rb = {r, &tmp};
-    res = gn_vk_run_once(&r->vk, record_lists, &rb, err);
-    if (!res) memcpy(out, tmp.alloc.mapped, gn_lights_of(r)->lists.size);
-    gn_vk_buffer_release(&r->vk, &tmp);
-    return res;
+                       (unsigned long long)(lists->size / sizeof(uint32_t)));
+    return gn_vk_read_buffer(&r->vk, lists, out, lists->size, "froxel lists readback", err);
 }

@@ -551,22 +551,6 @@ gn_pass_work gn_hzb_record(gn_renderer *r, void *self, uint32_t run)
     return (gn_pass_work){0, 0};
 }
 
-typedef struct list_readback {
-    gn_cull_gpu *c;
-    gn_vk_buffer *dst;
-} list_readback;
-
-static void record_readback(gn_vk *vk, VkCommandBuffer cmd, void *user)
-{
-    list_readback *rb = user;
-    gn_vk_use uses[] = {{.buffer = &rb->c->visible, .access = GN_ACCESS_TRANSFER_READ},
-                        {.buffer = rb->dst, .access = GN_ACCESS_TRANSFER_WRITE}};
-    gn_vk_barriers(vk, cmd, uses, 2);
-    gn_vk_cmd_copy_buffer(vk, &rb->c->visible, rb->dst, rb->dst->size);
-    gn_vk_use host = {.buffer = rb->dst, .access = GN_ACCESS_HOST_READ};
-    gn_vk_barriers(vk, cmd, &host, 1);
-}
-
 gn_result gn_cull_read_visible(gn_renderer *r, uint32_t *out, uint32_t max, uint32_t *count, gn_error *err)
 {
     gn_cull_gpu *c = gn_feature_state(r, GN_FEATURE_CULL);
@@ -576,35 +560,8 @@ gn_result gn_cull_read_visible(gn_renderer *r, uint32_t *out, uint32_t max, uint
      * tags' counts */
     uint32_t n = gn_cull_runs(r, c) ? ((const uint32_t *)c->counts.alloc.mapped)[GN_CULL_TAGS * 4] : 0;
     *count = n;
-    if (!n || !max) return GN_OK;
-    gn_vk_buffer tmp;
-    gn_vk_buffer_desc d = {.size = (VkDeviceSize)n * 4,
-                           .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                           .host_visible = true,
-                           .name = "camera list readback"};
-    res = gn_vk_buffer_create(&r->vk, &d, &tmp, err);
-    if (res) return res;
-    list_readback rb = {c, &tmp};
-    res = gn_vk_run_once(&r->vk, record_readback, &rb, err);
-    if (!res) memcpy(out, tmp.alloc.mapped, (n < max ? n : max) * sizeof *out);
-    gn_vk_buffer_release(&r->vk, &tmp);
-    return res;
-}
-
-typedef struct hzb_readback {
-    gn_cull_gpu *c;
-    gn_vk_buffer *dst;
-} hzb_readback;
-
-static void record_hzb_readback(gn_vk *vk, VkCommandBuffer cmd, void *user)
-{
-    hzb_readback *rb = user;
-    gn_vk_use uses[] = {{.buffer = &rb->c->hzb, .access = GN_ACCESS_TRANSFER_READ},
-                        {.buffer = rb->dst, .access = GN_ACCESS_TRANSFER_WRITE}};
-    gn_vk_barriers(vk, cmd, uses, 2);
-    gn_vk_cmd_copy_buffer(vk, &rb->c->hzb, rb->dst, rb->dst->size);
-    gn_vk_use host = {.buffer = rb->dst, .access = GN_ACCESS_HOST_READ};
-    gn_vk_barriers(vk, cmd, &host, 1);
+    return gn_vk_read_buffer(&r->vk, &c->visible, out, (VkDeviceSize)(n < max ? n : max) * sizeof *out,
+                             "camera list readback", err);
 }
 
 gn_result gn_cull_read_hzb(gn_renderer *r, float *out, size_t max, gn_hzb_layout *layout, gn_error *err)
@@ -614,17 +571,6 @@ gn_result gn_cull_read_hzb(gn_renderer *r, float *out, size_t max, gn_hzb_layout
     gn_result res = gn_vk_wait_idle(&r->vk, err);
     if (res) return res;
     *layout = c->hzb_levels;
-    gn_vk_buffer tmp;
-    gn_vk_buffer_desc d = {.size = (VkDeviceSize)c->hzb_levels.texels * 4,
-                           .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                           .host_visible = true,
-                           .name = "hzb readback"};
-    res = gn_vk_buffer_create(&r->vk, &d, &tmp, err);
-    if (res) return res;
-    hzb_readback rb = {c, &tmp};
-    res = gn_vk_run_once(&r->vk, record_hzb_readback, &rb, err);
     size_t n = c->hzb_levels.texels < max ? c->hzb_levels.texels : max;
-    if (!res) memcpy(out, tmp.alloc.mapped, n * sizeof *out);
-    gn_vk_buffer_release(&r->vk, &tmp);
-    return res;
+    return gn_vk_read_buffer(&r->vk, &c->hzb, out, (VkDeviceSize)n * sizeof *out, "hzb readback", err);
 }

@@ -939,22 +939,6 @@ gn_pass_work gn_vsm_atlas_view_record(gn_renderer *r, void *self, uint32_t run)
 }
 
 /* ---- readback for tests ------------------------------------------------------------------- */
-typedef struct readback {
-    gn_vk_buffer *src, *dst;
-    VkDeviceSize size;
-} readback;
-
-static void record_read(gn_vk *vk, VkCommandBuffer cmd, void *user)
-{
-    readback *rb = user;
-    gn_vk_use uses[] = {{.buffer = rb->src, .access = GN_ACCESS_TRANSFER_READ},
-                        {.buffer = rb->dst, .access = GN_ACCESS_TRANSFER_WRITE}};
-    gn_vk_barriers(vk, cmd, uses, 2);
-    gn_vk_cmd_copy_buffer(vk, rb->src, rb->dst, rb->size);
-    gn_vk_use host = {.buffer = rb->dst, .access = GN_ACCESS_HOST_READ};
-    gn_vk_barriers(vk, cmd, &host, 1);
-}
-
 gn_result gn_vsm_read(gn_renderer *r, gn_vsm_buffer which, void *out, size_t size, gn_error *err)
 {
     gn_vsm_gpu *v = gn_vsm_of(r);
@@ -966,19 +950,6 @@ gn_result gn_vsm_read(gn_renderer *r, gn_vsm_buffer which, void *out, size_t siz
                         : which == GN_VSM_STATS    ? &v->stats
                         : which == GN_VSM_REQUESTS ? &v->requests[r->vk.frame_number % GN_FRAMES_IN_FLIGHT]
                                                    : &v->commands;
-    if (size > src->size)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "vsm: %zu bytes of a %llu-byte buffer", size,
-                       (unsigned long long)src->size);
-    gn_vk_buffer dst = {0};
-    gn_vk_buffer_desc d = {.size = size ? size : 4,
-                           .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                           .host_visible = true,
-                           .name = "vsm readback"};
     gn_result res = gn_vk_wait_idle(&r->vk, err);
-    if (!res) res = gn_vk_buffer_create(&r->vk, &d, &dst, err);
-    readback rb = {src, &dst, size ? size : 4};
-    if (!res) res = gn_vk_run_once(&r->vk, record_read, &rb, err);
-    if (!res) memcpy(out, dst.alloc.mapped, size);
-    if (dst.buffer) gn_vk_buffer_release(&r->vk, &dst);
-    return res;
+    return res ? res : gn_vk_read_buffer(&r->vk, src, out, size, "vsm readback", err);
 }

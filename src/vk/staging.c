@@ -122,3 +122,36 @@ gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, uint32_t level, const 
     if (tmp.buffer) gn_vk_buffer_release(vk, &tmp);
     return GN_OK;
 }
+
+typedef struct readback {
+    gn_vk_buffer *src, *dst;
+} readback;
+
+static void record_readback(gn_vk *vk, VkCommandBuffer cmd, void *user)
+{
+    readback *rb = user;
+    gn_vk_use uses[] = {{.buffer = rb->src, .access = GN_ACCESS_TRANSFER_READ},
+                        {.buffer = rb->dst, .access = GN_ACCESS_TRANSFER_WRITE}};
+    gn_vk_barriers(vk, cmd, uses, 2);
+    gn_vk_cmd_copy_buffer(vk, rb->src, rb->dst, rb->dst->size);
+    gn_vk_use host = {.buffer = rb->dst, .access = GN_ACCESS_HOST_READ};
+    gn_vk_barriers(vk, cmd, &host, 1);
+}
+
+gn_result gn_vk_read_buffer(gn_vk *vk, gn_vk_buffer *src, void *out, VkDeviceSize size, const char *name,
+                            gn_error *err)
+{
+    if (size > src->size)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: %llu bytes of a %llu-byte buffer", name,
+                       (unsigned long long)size, (unsigned long long)src->size);
+    if (!size) return GN_OK;
+    gn_vk_buffer dst = {0};
+    gn_vk_buffer_desc d = {
+        .size = size, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT, .host_visible = true, .name = name};
+    gn_result res = gn_vk_buffer_create(vk, &d, &dst, err);
+    readback rb = {src, &dst};
+    if (!res) res = gn_vk_run_once(vk, record_readback, &rb, err);
+    if (!res) memcpy(out, dst.alloc.mapped, (size_t)size);
+    if (dst.buffer) gn_vk_buffer_release(vk, &dst);
+    return res;
+}

@@ -288,6 +288,10 @@ void gn_vk_poll(gn_vk *vk);
 /* Records and runs a one-off command buffer (readbacks), waiting for it. */
 gn_result gn_vk_run_once(gn_vk *vk, void (*record)(gn_vk *vk, VkCommandBuffer cmd, void *user), void *user,
                          gn_error *err);
+/* Copies the first `size` bytes of src into out through a temporary host-visible buffer (a
+ * one-off, after the work already submitted; tests and readbacks). */
+gn_result gn_vk_read_buffer(gn_vk *vk, gn_vk_buffer *src, void *out, VkDeviceSize size, const char *name,
+                            gn_error *err);
 
 /* timer.c: timestamps apart from the frame's pass timings (the floors time many short pieces of
  * work in one command buffer, and are no frame of the statistics). Written in pairs around the
