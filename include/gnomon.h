@@ -394,6 +394,8 @@ typedef struct gn_frame_desc {
     bool cpu_culling;   /* A/B: the camera's draw list culled and sorted on the CPU every frame, as
                            before GPU culling (the same list: docs/VISIBILITY.md); no occlusion */
     bool no_occlusion;  /* A/B: GPU culling without the camera's two-phase occlusion culling */
+    bool clusters;      /* A/B: large meshes drawn as clusters (meshlets), each culled by its sphere,
+                           its normal cone and occlusion (GPU culling only; docs/VISIBILITY.md) */
     double seconds;     /* animation time for dynamic objects */
     /* With a surface attached: an RGBA8 image (straight alpha, top row first, the output's
      * size) blended over the frame on its way to the window only; gn_read_pixels never sees
@@ -456,6 +458,10 @@ typedef struct gn_frame_stats {
     uint32_t instances_drawn; /* the camera's after occlusion culling (= visible without it) */
     uint32_t instances_phase1, instances_phase2; /* occlusion: drawn before and after the HZB */
     bool occlusion;                              /* the camera's list was occlusion-culled */
+    /* With clusters: the camera's clusters of instances in the view, those culled by the
+     * frustum and by the normal cone (facing away), and those drawn (the rest: occluded).
+     * instances_drawn then counts draws of whole instances and of clusters. */
+    uint32_t clusters_tested, clusters_culled_frustum, clusters_culled_cone, clusters_drawn;
     uint32_t draws;                              /* all vkCmdDraw* calls */
     uint32_t shadow_updates;                     /* shadow cascades rendered this frame */
     uint32_t shadow_casters;                     /* caster instances drawn into them (summed) */

@@ -15,6 +15,7 @@ packages=(
   libembree-dev                       # Embree 3: ray-traced shadow truth (CLI and tests only)
   libphysfs-dev                       # PhysicsFS: Quake 3 pk3 archives
   libcjson-dev                        # cJSON: glTF validated by gnomon before assimp sees it
+  libmeshoptimizer-dev                # meshoptimizer: clusters (meshlets) of large meshes
   openarena-data                      # real Quake 3 (IBSP 46) maps for the world tests
   assimp-testmodels                   # glTF 2.0 samples (with and without cameras) for the tests
   libglfw3-dev                        # GLFW: the window of gnomon view (the CLI only, never libgnomon)

@@ -24,6 +24,8 @@ layout(std430, set = 0, binding = GN_BIND_CULL_COMMANDS) writeonly buffer Comman
 layout(std430, set = 0, binding = GN_BIND_CULL_VIEWS) readonly buffer ViewBlock { gn_gpu_cull_view views[]; };
 layout(std430, set = 0, binding = GN_BIND_CULL_HZB) readonly buffer HzbBlock { float hzb[]; };
 layout(std430, set = 0, binding = GN_BIND_CULL_HISTORY) buffer HistoryBlock { uint history[]; };
+layout(std430, set = 0, binding = GN_BIND_CULL_SLOT_CLUSTERS) readonly buffer SlotClusterBlock { uint slot_clusters[]; };
+layout(std430, set = 0, binding = GN_BIND_CULL_CLUSTERS) readonly buffer ClusterBlock { gn_gpu_cluster clusters[]; };
 
 layout(push_constant) uniform Push { gn_gpu_cull_push pc; };
 

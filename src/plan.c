@@ -107,6 +107,7 @@ gn_result gn_plan_write(gn_renderer *r, const gn_scene *s, const gn_draw_list *l
     if (res) return res;
     out->set = VK_NULL_HANDLE;
     out->indirect = NULL;
+    out->indices = NULL;
     if (list->instance_count) memcpy(visible, list->instances, list->instance_count * sizeof(uint32_t));
     VkDrawIndexedIndirectCommand *cmds = indirect;
     for (uint32_t g = 0; g < list->group_count; g++) {

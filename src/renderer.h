@@ -56,6 +56,8 @@ typedef struct gn_view_draws {
     VkDeviceSize visible_offset, indirect_offset;
     VkDescriptorSet set;          /* VK_NULL_HANDLE: the renderer's frame set (the ring) */
     const gn_vk_buffer *indirect; /* NULL: the ring */
+    const gn_vk_buffer *indices;  /* NULL: the scene's; with clusters, the cull feature's (the
+                                     scene's indices, then the clusters') */
     uint32_t group_count, instance_count;
     uint64_t triangles;
     /* Depth-only passes: groups [0, opaque_groups) draw in one call; alpha-tested batches

@@ -126,7 +126,9 @@
 #define GN_BIND_CULL_VIEWS 9     /* the staging ring again: the frame's gn_gpu_cull_view[] */
 #define GN_BIND_CULL_HZB 10      /* the HZB's texels, every level (src/decide/hzb.h's layout) */
 #define GN_BIND_CULL_HISTORY 11  /* two halves of a word a slot: drawn last frame (read), this one (written) */
-#define GN_BIND_CULL_COUNT 12
+#define GN_BIND_CULL_SLOT_CLUSTERS 12 /* a word a slot: its cluster (gn_gpu_cluster), or GN_CULL_WHOLE */
+#define GN_BIND_CULL_CLUSTERS 13      /* gn_gpu_cluster[]: the large meshes' clusters (src/decide/meshlets.h) */
+#define GN_BIND_CULL_COUNT 14
 /* the HZB's build (hzb_depth.comp, hzb_depth_ms.comp, hzb_down.comp) */
 #define GN_BIND_HZB_DEPTH 0  /* the depth prepass's depth (every sample) */
 #define GN_BIND_HZB_TEXELS 1 /* out: the HZB */

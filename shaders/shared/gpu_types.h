@@ -224,8 +224,10 @@ GN_STRUCT(gn_gpu_cull_view)
     gn_uvec4 info;     /* x planes, and the mode in bits 8.. (GN_CULL_MODE_*), y slots tested (the
                           casters' end for a shadow view), z a BSP world's keep mask's first
                           word in the ring (~0u: none), w the tag its counts add to (GN_CULL_TAG_*) */
-    gn_vec4 size;      /* x the smallest diameter drawn (m; cascades skip smaller casters) */
+    gn_vec4 size;      /* x the smallest diameter drawn (m; cascades skip smaller casters); yzw
+                          the eye, for the clusters' cone test (GN_CULL_CONES) */
 };
+#define GN_CULL_CONES (1u << 16) /* info.x: drop clusters that face away from the eye (camera views) */
 /* What a view's list holds: "in the view" is the frustum, keep mask, size and slot tests */
 #define GN_CULL_MODE_VIEW 0u   /* the slots in the view */
 #define GN_CULL_MODE_PHASE1 1u /* ... that were drawn last frame (two-phase occlusion's first draw) */
@@ -236,7 +238,20 @@ GN_STRUCT(gn_gpu_cull_view)
 #define GN_CULL_TAG_PHASE2 2u
 #define GN_CULL_TAG_CASCADE 3u /* + the cascade, up to GN_CSM_MAX (8) */
 #define GN_CULL_TAG_LIGHTS 11u /* every local light's layer */
-#define GN_CULL_TAGS 12u       /* 4 counts each: instances, triangles, non-empty groups, in the view */
+#define GN_CULL_TAG_CLUSTERS 12u /* the camera's clusters: of instances in the view, culled by the
+                                    frustum, culled by the cone, drawn */
+#define GN_CULL_TAGS 13u /* 4 counts each: instances (or clusters), triangles, non-empty groups, in the view */
+#define GN_CULL_WHOLE 0xffffffffu /* a slot that is a whole instance, not one of its clusters */
+
+/* One cluster (meshlet) of a large mesh (src/decide/meshlets.h), in the mesh's space. */
+GN_STRUCT(gn_gpu_cluster)
+{
+    gn_vec4 sphere; /* bounding sphere: xyz centre, w radius */
+    gn_vec4 apex;   /* xyz the normal cone's apex, w its cutoff (cos of the half angle; >= 1: none) */
+    gn_vec4 axis;   /* xyz the cone's axis (unit), w 0 */
+    gn_uvec4 range; /* x first index (of the scene's index buffer), y index count, z first slot
+                       flag: 1 on a mesh's first cluster (an instance counted once), w 0 */
+};
 
 /* One draw group of the scene's static draw order (GPU culling): its slots [first, first +
  * count) of the order, and its mesh's index range. */

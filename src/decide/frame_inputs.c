@@ -48,6 +48,7 @@ void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[6]
     out->no_pvs = f->no_pvs;
     out->cpu_culling = f->cpu_culling;
     out->occlusion = !f->cpu_culling && !f->no_occlusion;
+    out->clusters = !f->cpu_culling && f->clusters;
     out->seconds = f->seconds;
     out->overlay = f->overlay;
 }

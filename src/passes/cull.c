@@ -43,6 +43,8 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
         [GN_BIND_CULL_VIEWS] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},
         [GN_BIND_CULL_HZB] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},
         [GN_BIND_CULL_HISTORY] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},
+        [GN_BIND_CULL_SLOT_CLUSTERS] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},
+        [GN_BIND_CULL_CLUSTERS] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},
     };
     gn_result res = gn_vk_set_layout(vk, b, GN_BIND_CULL_COUNT, "cull set", &c->layout, err);
     if (!res)
@@ -96,11 +98,17 @@ static void release_scene(gn_renderer *r, gn_cull_gpu *c)
     gn_vk_buffer_release(&r->vk, &c->order);
     gn_vk_buffer_release(&r->vk, &c->groups);
     gn_vk_buffer_release(&r->vk, &c->history);
+    gn_vk_buffer_release(&r->vk, &c->slot_clusters);
+    gn_vk_buffer_release(&r->vk, &c->cluster_bounds);
+    gn_vk_buffer_release(&r->vk, &c->indices);
     c->history_valid = false;
     free(c->all.instances), free(c->all.groups), free(c->all.batches), free(c->all.scratch_keys);
-    free(c->items);
+    free(c->items), free(c->slot_cluster);
+    gn_meshlets_free(&c->meshlets);
     memset(&c->all, 0, sizeof c->all);
     c->items = NULL;
+    c->slot_cluster = NULL;
+    c->clusters = false;
     c->built = false;
 }
 
@@ -134,10 +142,76 @@ static gn_result device_buffer(gn_renderer *r, gn_vk_buffer *b, VkDeviceSize siz
     return res;
 }
 
+/* Slots the culling takes: SCAN's single workgroup ranks at most 256 blocks a thread. */
+#define GN_CULL_MAX_SLOTS (1u << 24)
+
+/* The static order with clusters (gn_meshlets_expand): the meshes its opaque and alpha-tested
+ * groups draw cut into clusters, each such group a group a cluster; the index buffer the views
+ * then bind (the scene's indices, the clusters' after them). *group_cluster: each group's
+ * cluster. An order that would pass GN_CULL_MAX_SLOTS stays whole (a warning says so). */
+static gn_result cluster_order(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, uint32_t **group_cluster,
+                               gn_error *err)
+{
+    bool *want = gn_malloc((s->mesh_count ? s->mesh_count : 1) * sizeof *want);
+    gn_meshlet_mesh *mm = gn_malloc((s->mesh_count ? s->mesh_count : 1) * sizeof *mm);
+    gn_result res = GN_OK;
+    if (!want || !mm) {
+        res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for the clusters of %u meshes", s->mesh_count);
+        goto done;
+    }
+    gn_meshlets_wanted(&c->all, s->mesh_count, want);
+    for (uint32_t i = 0; i < s->mesh_count; i++) {
+        const gn_mesh *m = &s->meshes[i];
+        mm[i] = (gn_meshlet_mesh){s->vertices[m->first_vertex].pos, sizeof(gn_vertex), m->vertex_count,
+                                  s->indices + m->first_index, m->index_count};
+    }
+    res = gn_meshlets_build(mm, want, s->mesh_count, GN_MESHLET_MIN_TRIANGLES, s->index_count, &c->meshlets, err);
+    if (res) goto done;
+    uint32_t slots, groups;
+    if (!gn_meshlets_expanded_size(&c->all, &c->meshlets, GN_CULL_MAX_SLOTS, &slots, &groups)) {
+        gn_vk_log(&r->vk, GN_LOG_WARN, "clusters: %u slots would pass the %u GPU culling takes; meshes drawn whole", slots,
+               GN_CULL_MAX_SLOTS);
+        gn_meshlets_free(&c->meshlets);
+        goto done;
+    }
+    gn_draw_list ex = {.instances = gn_malloc((slots ? slots : 1) * sizeof(uint32_t)),
+                       .groups = gn_malloc((groups ? groups : 1) * sizeof(gn_draw_group)),
+                       .batches = gn_malloc((c->all.batch_count ? c->all.batch_count : 1) * sizeof(gn_draw_batch))};
+    uint32_t *sc = gn_malloc((slots ? slots : 1) * sizeof *sc);
+    *group_cluster = gn_malloc((groups ? groups : 1) * sizeof **group_cluster);
+    if (!ex.instances || !ex.groups || !ex.batches || !sc || !*group_cluster) {
+        free(ex.instances), free(ex.groups), free(ex.batches), free(sc);
+        res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for a draw order of %u clusters' slots", slots);
+        goto done;
+    }
+    gn_meshlets_expand(&c->all, &c->meshlets, &ex, sc, *group_cluster);
+    free(c->all.instances), free(c->all.groups), free(c->all.batches), free(c->slot_cluster);
+    ex.scratch_keys = c->all.scratch_keys;
+    c->all = ex;
+    c->slot_cluster = sc;
+    /* the views' index buffer: the scene's indices, the clusters' from index_count on */
+    VkDeviceSize scene_bytes = (VkDeviceSize)s->index_count * 4, bytes = scene_bytes + c->meshlets.index_count * 4ull;
+    gn_vk_buffer_desc d = {.size = bytes ? bytes : 16,
+                           .usage = VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           .name = "indices with clusters"};
+    res = gn_vk_buffer_create(&r->vk, &d, &c->indices, err);
+    if (!res && scene_bytes) res = gn_vk_upload_buffer(&r->vk, &c->indices, 0, s->indices, scene_bytes, err);
+    if (!res && c->meshlets.index_count)
+        res = gn_vk_upload_buffer(&r->vk, &c->indices, scene_bytes, c->meshlets.indices,
+                                  c->meshlets.index_count * 4ull, err);
+    if (!res)
+        res = device_buffer(r, &c->cluster_bounds, (VkDeviceSize)c->meshlets.cluster_count * sizeof(gn_gpu_cluster),
+                            c->meshlets.clusters, "clusters", err);
+    if (!res) c->clusters = true;
+done:
+    free(want), free(mm);
+    return res;
+}
+
 /* The scene's static draw order: every instance not removed, sorted by draw key (the CPU path's
  * gn_draw_list_build, without a frustum), and its groups as GPU records. Once a scene (a new
  * geometry stamp). */
-static gn_result build_scene(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, gn_error *err)
+static gn_result build_scene(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, bool clusters, gn_error *err)
 {
     release_scene(r, c);
     uint32_t n = s->instance_count ? s->instance_count : 1;
@@ -151,26 +225,44 @@ static gn_result build_scene(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, 
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for the draw order of %u instances", n);
     gn_plan_items(s, c->items);
     gn_draw_list_build(c->items, s->instance_count, NULL, all);
+    uint32_t *group_cluster = NULL;
+    gn_result res = clusters ? cluster_order(r, c, s, &group_cluster, err) : GN_OK;
+    if (res) return res;
+    if (!c->slot_cluster) { /* whole meshes: every slot an instance */
+        c->slot_cluster = gn_malloc((all->instance_count ? all->instance_count : 1) * sizeof *c->slot_cluster);
+        if (!c->slot_cluster) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u slots", n);
+        for (uint32_t i = 0; i < all->instance_count; i++) c->slot_cluster[i] = GN_CULL_WHOLE;
+    }
     gn_gpu_cull_group *groups = gn_calloc(all->group_count ? all->group_count : 1, sizeof *groups);
-    if (!groups)
+    if (!groups) {
+        free(group_cluster);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u draw groups", all->group_count);
+    }
     c->caster_slots = 0;
     for (uint32_t g = 0; g < all->group_count; g++) {
         const gn_draw_group *grp = &all->groups[g];
         const gn_mesh *m = &s->meshes[grp->mesh];
-        groups[g] = (gn_gpu_cull_group){{grp->first, grp->count, m->index_count, m->first_index},
+        uint32_t cl = group_cluster ? group_cluster[g] : GN_CULL_WHOLE;
+        const gn_gpu_cluster *k = cl != GN_CULL_WHOLE ? &c->meshlets.clusters[cl] : NULL;
+        groups[g] = (gn_gpu_cull_group){{grp->first, grp->count, k ? k->range[1] : m->index_count,
+                                         k ? k->range[0] : m->first_index},
                                         {(uint32_t)(int32_t)m->first_vertex, 0, 0, 0}};
         /* groups are sorted by pipeline: the casters' run comes first */
         if (GN_DRAW_CASTS(grp->pipeline)) c->caster_slots = grp->first + grp->count;
     }
+    free(group_cluster);
     c->slots = all->instance_count;
     c->block_count = (c->slots + GN_CULL_BLOCK - 1) / GN_CULL_BLOCK;
-    gn_result res =
-        device_buffer(r, &c->order, (VkDeviceSize)c->slots * 4, all->instances, "cull order", err);
+    res = device_buffer(r, &c->order, (VkDeviceSize)c->slots * 4, all->instances, "cull order", err);
     if (!res)
         res = device_buffer(r, &c->groups, (VkDeviceSize)all->group_count * sizeof *groups, groups,
                             "cull groups", err);
     free(groups);
+    if (!res)
+        res = device_buffer(r, &c->slot_clusters, (VkDeviceSize)c->slots * 4, c->slot_cluster, "cull slot clusters",
+                            err);
+    if (!res && !c->cluster_bounds.buffer) /* none: bound, never read */
+        res = device_buffer(r, &c->cluster_bounds, sizeof(gn_gpu_cluster), NULL, "clusters (none)", err);
     /* the history: two halves of a word a slot, none seen yet */
     if (!res)
         res = device_buffer(r, &c->history, (VkDeviceSize)(c->slots ? c->slots : 1) * 8, NULL, "cull history",
@@ -218,6 +310,8 @@ static void write_set(gn_renderer *r, gn_cull_gpu *c)
         gn_write_storage(GN_BIND_CULL_VIEWS, &r->vk.ring),
         gn_write_storage(GN_BIND_CULL_HZB, c->hzb.buffer ? &c->hzb : &c->counts), /* none yet: unread */
         gn_write_storage(GN_BIND_CULL_HISTORY, &c->history),
+        gn_write_storage(GN_BIND_CULL_SLOT_CLUSTERS, &c->slot_clusters),
+        gn_write_storage(GN_BIND_CULL_CLUSTERS, &c->cluster_bounds),
     };
     gn_vk_write_set(&r->vk, c->set, w, GN_BIND_CULL_COUNT);
     /* the frame set as gn_gpu_scene_write_frame_set writes it, the lists from this feature: the
@@ -238,7 +332,8 @@ static void write_set(gn_renderer *r, gn_cull_gpu *c)
 /* A new view of the frame: its record in the ring, its draws laid out over the static order
  * (the commands at its window), the views' buffers grown when it is past their capacity. */
 static gn_result add_view(gn_renderer *r, gn_cull_gpu *c, const gn_frustum *f, uint32_t slots, uint32_t mask,
-                          float min_diameter, uint32_t mode, uint32_t tag, gn_view_draws *out, gn_error *err)
+                          float min_diameter, uint32_t mode, uint32_t tag, const float *eye, gn_view_draws *out,
+                          gn_error *err)
 {
     uint32_t v = c->view_count;
     if (v >= c->view_cap) {
@@ -256,12 +351,17 @@ static gn_result add_view(gn_renderer *r, gn_cull_gpu *c, const gn_frustum *f, u
     memcpy(gv->planes, f->planes, sizeof(float) * 4 * f->count);
     gv->info[0] = f->count | mode << 8, gv->info[1] = slots, gv->info[2] = mask, gv->info[3] = tag;
     gv->size[0] = min_diameter;
+    if (eye) { /* the camera's: its clusters that face away from the eye are dropped */
+        gv->info[0] |= GN_CULL_CONES;
+        memcpy(&gv->size[1], eye, 3 * sizeof(float));
+    }
     gn_result res = gn_plan_layout(r, &c->all, out, err);
     if (res) return res;
     out->visible_offset = 0;
     out->indirect_offset = (VkDeviceSize)v * c->all.group_count * sizeof(VkDrawIndexedIndirectCommand);
     out->set = c->frame_set;
     out->indirect = &c->commands;
+    out->indices = c->clusters ? &c->indices : NULL;
     c->view_count = v + 1;
     return GN_OK;
 }
@@ -298,10 +398,12 @@ gn_result gn_cull_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustu
     gn_frame_plan *p = &r->plan;
     gn_result res = GN_OK;
     c->view_count = 0;
-    if (!c->built || !gn_scene_stamp_same_geometry(&c->stamp, s)) {
+    bool clusters = r->in.clusters;
+    if (!c->built || !gn_scene_stamp_same_geometry(&c->stamp, s) || c->clusters_asked != clusters) {
         /* the order buffers may still be read by a frame in flight */
         res = c->built ? gn_vk_wait_idle(&r->vk, err) : GN_OK;
-        if (!res) res = build_scene(r, c, s, err);
+        if (!res) res = build_scene(r, c, s, clusters, err);
+        c->clusters_asked = clusters;
         if (!res) res = make_views(r, c, 2, err);
         if (res) {
             release_scene(r, c);
@@ -337,17 +439,17 @@ gn_result gn_cull_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustu
     c->occlusion = p->occlusion = r->in.occlusion;
     if (!c->occlusion)
         return add_view(r, c, frustum, c->slots, mask_word, 0.0f, GN_CULL_MODE_VIEW, GN_CULL_TAG_CAMERA,
-                        &p->camera, err);
+                        r->in.position, &p->camera, err);
     res = ensure_hzb(r, c, err);
     if (!res)
         res = add_view(r, c, frustum, c->slots, mask_word, 0.0f, GN_CULL_MODE_FINAL, GN_CULL_TAG_CAMERA,
-                       &p->camera, err);
+                       r->in.position, &p->camera, err);
     if (!res)
         res = add_view(r, c, frustum, c->slots, mask_word, 0.0f, GN_CULL_MODE_PHASE2, GN_CULL_TAG_PHASE2,
-                       &p->phase[1], err);
+                       r->in.position, &p->phase[1], err);
     if (!res)
         res = add_view(r, c, frustum, c->slots, mask_word, 0.0f, GN_CULL_MODE_PHASE1, GN_CULL_TAG_PHASE1,
-                       &p->phase[0], err);
+                       r->in.position, &p->phase[0], err);
     if (res) return res;
     /* the occlusion test's camera: the rows of world -> view, the projection's scales */
     gn_gpu_cull_push *cam = &c->camera;
@@ -366,7 +468,7 @@ gn_result gn_cull_add_view(gn_renderer *r, const gn_frustum *f, float min_diamet
     gn_cull_gpu *c = gn_feature_state(r, GN_FEATURE_CULL);
     *added = r->plan.camera_gpu && c->view_count < GN_CULL_MAX_VIEWS;
     if (!*added) return GN_OK;
-    return add_view(r, c, f, c->caster_slots, UINT32_MAX, min_diameter, GN_CULL_MODE_VIEW, tag, out, err);
+    return add_view(r, c, f, c->caster_slots, UINT32_MAX, min_diameter, GN_CULL_MODE_VIEW, tag, NULL, out, err);
 }
 
 uint32_t gn_cull_list_uses(gn_renderer *r, gn_vk_use *out)
@@ -375,7 +477,9 @@ uint32_t gn_cull_list_uses(gn_renderer *r, gn_vk_use *out)
     if (!r->plan.camera_gpu || !c->built) return 0;
     out[0] = (gn_vk_use){.buffer = &c->visible, .access = GN_ACCESS_SHADER_READ};
     out[1] = (gn_vk_use){.buffer = &c->commands, .access = GN_ACCESS_INDIRECT};
-    return 2;
+    if (!c->clusters) return 2;
+    out[2] = (gn_vk_use){.buffer = &c->indices, .access = GN_ACCESS_VERTEX_INPUT};
+    return 3;
 }
 
 /* The passes that drew a view learn its triangles only now: the pass named `name` (one
@@ -403,6 +507,9 @@ static void harvest(const void *self, const uint8_t *counters, gn_frame_stats *o
     out->draw_groups = cam[2];
     out->instances_phase1 = counts[GN_CULL_TAG_PHASE1][0];
     out->instances_phase2 = counts[GN_CULL_TAG_PHASE2][0];
+    const uint32_t *cl = counts[GN_CULL_TAG_CLUSTERS];
+    out->clusters_tested = cl[0], out->clusters_culled_frustum = cl[1];
+    out->clusters_culled_cone = cl[2], out->clusters_drawn = cl[3];
     pass_triangles(out, "depth prepass", out->occlusion ? counts[GN_CULL_TAG_PHASE1][1] : cam[1]);
     pass_triangles(out, "depth prepass 2", counts[GN_CULL_TAG_PHASE2][1]);
     pass_triangles(out, "forward", cam[1]); /* besides the sky's, counted when recorded */
@@ -449,10 +556,12 @@ uint32_t gn_cull_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
     out[7] = (gn_vk_use){.buffer = &c->commands, .access = GN_ACCESS_COMPUTE_WRITE};
     /* phase 1 reads the history, the final list writes it */
     out[8] = (gn_vk_use){.buffer = &c->history, .access = GN_ACCESS_COMPUTE_WRITE};
+    out[9] = (gn_vk_use){.buffer = &c->slot_clusters, .access = GN_ACCESS_SHADER_READ};
+    out[10] = (gn_vk_use){.buffer = &c->cluster_bounds, .access = GN_ACCESS_SHADER_READ};
     /* TEST's set names the HZB, which its occlusion modes read (statically, in every dispatch) */
-    if (!c->hzb.buffer) return 9;
-    out[9] = (gn_vk_use){.buffer = &c->hzb, .access = GN_ACCESS_SHADER_READ};
-    return 10;
+    if (!c->hzb.buffer) return 11;
+    out[11] = (gn_vk_use){.buffer = &c->hzb, .access = GN_ACCESS_SHADER_READ};
+    return 12;
 }
 
 uint32_t gn_cull_occlusion_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
@@ -562,6 +671,13 @@ gn_result gn_cull_read_visible(gn_renderer *r, uint32_t *out, uint32_t max, uint
     *count = n;
     return gn_vk_read_buffer(&r->vk, &c->visible, out, (VkDeviceSize)(n < max ? n : max) * sizeof *out,
                              "camera list readback", err);
+}
+
+void gn_cull_order(gn_renderer *r, const gn_draw_list **order, const uint32_t **slot_cluster,
+                   const gn_meshlets **meshlets)
+{
+    gn_cull_gpu *c = gn_feature_state(r, GN_FEATURE_CULL);
+    *order = &c->all, *slot_cluster = c->slot_cluster, *meshlets = &c->meshlets;
 }
 
 gn_result gn_cull_read_hzb(gn_renderer *r, float *out, size_t max, gn_hzb_layout *layout, gn_error *err)

@@ -3,6 +3,7 @@
 #define GN_PASSES_CULL_H
 
 #include "decide/hzb.h"
+#include "decide/meshlets.h"
 #include "passes/passes.h"
 #include "scene/stamp.h"
 
@@ -26,6 +27,13 @@ typedef struct gn_cull_gpu {
     gn_vk_buffer order, groups;
     uint32_t slots, caster_slots,
         block_count; /* casters (opaque, alpha-tested) are slots [0, caster_slots) */
+    /* Clusters (gn_frame_desc.clusters): the large meshes' clusters, a slot an instance and
+     * cluster (slot_cluster: its cluster or GN_CULL_WHOLE, on both sides), and an index buffer
+     * of the scene's indices followed by the clusters' that the views' draws bind. */
+    bool clusters, clusters_asked; /* built with clusters; what the frames asked for */
+    gn_meshlets meshlets;
+    uint32_t *slot_cluster;
+    gn_vk_buffer slot_clusters, cluster_bounds, indices;
     /* per view (view_cap of them): a window of `slots` ids, a command a group, the scratch */
     gn_vk_buffer local, blocks, visible, commands;
     uint32_t view_cap;
@@ -64,6 +72,10 @@ gn_result gn_cull_read_hzb(gn_renderer *r, float *out, size_t max, gn_hzb_layout
  * caller culls the view on the CPU. */
 gn_result gn_cull_add_view(gn_renderer *r, const gn_frustum *f, float min_diameter, uint32_t tag,
                            gn_view_draws *out, bool *added, gn_error *err);
+/* The static order the GPU culls (its slots' instances, groups and batches), the cluster of
+ * each slot (GN_CULL_WHOLE: none) and the clusters: for tests' references. */
+void gn_cull_order(gn_renderer *r, const gn_draw_list **order, const uint32_t **slot_cluster,
+                   const gn_meshlets **meshlets);
 /* The last submitted frame's camera list, as the GPU wrote it (waits for the GPU). */
 gn_result gn_cull_read_visible(gn_renderer *r, uint32_t *out, uint32_t max, uint32_t *count, gn_error *err);
 

@@ -32,7 +32,7 @@ uint32_t gn_draw_depth_only(gn_renderer *r, const gn_view_draws *d, VkPipeline m
 {
     if (!d->group_count) return 0;
     gn_vk *vk = &r->vk;
-    gn_vk_cmd_bind_geometry(vk, &r->scene.vertices, &r->scene.indices);
+    gn_vk_cmd_bind_geometry(vk, &r->scene.vertices, d->indices ? d->indices : &r->scene.indices);
     /* no per-material state for opaque casters: all of them in as few calls as the device allows */
     uint32_t draws = draw_range(r, d, 0, d->opaque_groups);
     if (!d->mask_count) return draws;
@@ -51,7 +51,7 @@ uint32_t gn_draw_materials(gn_renderer *r, const gn_view_draws *d, const gn_draw
 {
     if (!d->group_count || !count) return 0;
     gn_vk *vk = &r->vk;
-    gn_vk_cmd_bind_geometry(vk, &r->scene.vertices, &r->scene.indices);
+    gn_vk_cmd_bind_geometry(vk, &r->scene.vertices, d->indices ? d->indices : &r->scene.indices);
     uint32_t draws = 0;
     for (uint32_t b = first; b < first + count; b++) {
         const gn_draw_batch *batch = &list->batches[b];

@@ -14,6 +14,7 @@ _Static_assert(sizeof(gn_gpu_frame) == 2 * 64 + 11 * 16 + 16 + GN_GPU_MAX_CASCAD
                "mat4 and two vec4, the debug views' vec4");
 _Static_assert(offsetof(gn_gpu_frame, prev_view_proj) % 16 == 0, "std140: matrices on 16 bytes");
 _Static_assert(sizeof(gn_gpu_vsm_page) == 16, "gn_gpu_vsm_page: one uvec4");
+_Static_assert(sizeof(gn_gpu_cluster) == 64, "gn_gpu_cluster: four vec4s");
 _Static_assert(sizeof(gn_gpu_vsm_state) == 32, "gn_gpu_vsm_state: two uvec4");
 _Static_assert(sizeof(gn_gpu_vsm_render) == 32, "gn_gpu_vsm_render: a uvec4 and a vec4");
 _Static_assert(sizeof(gn_gpu_vsm_caster) == 48, "gn_gpu_vsm_caster: three vec4s");

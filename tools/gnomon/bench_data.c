@@ -15,7 +15,8 @@ bool gn_bench_data_init(gn_bench_data *d, uint32_t capacity)
     *d = (gn_bench_data){.capacity = capacity};
     d->frame_index = calloc(capacity ? capacity : 1, sizeof *d->frame_index);
     double **cols[] = {&d->frame_ms, &d->cpu_ms, &d->vis_ms, &d->draws,       &d->triangles, &d->visible,
-                       &d->drawn,    &d->phase1, &d->phase2, &d->draw_groups, &d->lights,    &d->overflow};
+                       &d->drawn,    &d->phase1, &d->phase2, &d->draw_groups, &d->lights,    &d->overflow,
+                       &d->clusters};
     d->shadow = calloc(capacity ? capacity : 1, sizeof *d->shadow);
     d->shadow_ms = calloc(capacity ? capacity : 1, sizeof *d->shadow_ms);
     bool ok = d->frame_index != NULL && d->shadow && d->shadow_ms;
@@ -41,6 +42,7 @@ void gn_bench_data_free(gn_bench_data *d)
     free(d->drawn);
     free(d->phase1);
     free(d->phase2);
+    free(d->clusters);
     free(d->draw_groups);
     free(d->lights);
     free(d->overflow);
@@ -94,6 +96,7 @@ bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s)
     d->drawn[k] = s->instances_drawn;
     d->phase1[k] = s->instances_phase1;
     d->phase2[k] = s->instances_phase2;
+    d->clusters[k] = s->clusters_drawn;
     d->draw_groups[k] = s->draw_groups;
     d->lights[k] = s->lights;
     d->overflow[k] = s->light_overflow;
@@ -190,6 +193,7 @@ bool gn_bench_summarize(const gn_bench_data *d, gn_bench_summary *out)
                    {d->drawn, &out->drawn},
                    {d->phase1, &out->phase1},
                    {d->phase2, &out->phase2},
+                   {d->clusters, &out->clusters},
                    {d->draw_groups, &out->draw_groups},
                    {d->lights, &out->lights}};
     gn_series_stats c;
@@ -236,6 +240,9 @@ void gn_bench_print_table(FILE *f, const gn_bench_summary *s)
             gn_report_count(s->instances_total, b, sizeof b));
     fprintf(f, "%-22s %s (phase 1 %.0f, phase 2 %.0f: medians)\n", "instances drawn",
             gn_report_count(gn_bench_count(s->drawn), a, sizeof a), s->phase1, s->phase2);
+    if (s->clusters > 0)
+        fprintf(f, "%-22s %s (median; instances drawn counts them)\n", "clusters drawn",
+                gn_report_count(gn_bench_count(s->clusters), a, sizeof a));
     fprintf(f, "%-22s %s\n", "draw groups (median)",
             gn_report_count(gn_bench_count(s->draw_groups), a, sizeof a));
     fprintf(f, "%-22s %s (most dropped in a frame: %s)\n", "lights (median)",
@@ -277,6 +284,7 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
     gn_json_number(&j, "instances_drawn", s->drawn);
     gn_json_number(&j, "instances_phase1", s->phase1);
     gn_json_number(&j, "instances_phase2", s->phase2);
+    gn_json_number(&j, "clusters_drawn", s->clusters);
     gn_json_uint(&j, "instances_total", s->instances_total);
     gn_json_number(&j, "draw_groups", s->draw_groups);
     gn_json_number(&j, "lights", s->lights);

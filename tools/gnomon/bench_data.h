@@ -26,6 +26,7 @@ typedef struct gn_bench_data {
     uint64_t *frame_index;
     double *frame_ms, *cpu_ms, *vis_ms, *draws, *triangles, *visible, *draw_groups, *lights, *overflow;
     double *drawn, *phase1, *phase2; /* after occlusion culling; its two phases */
+    double *clusters;                /* clusters drawn (with --clusters 1) */
     uint32_t instances_total;        /* of the newest sample */
     gn_bench_shadow_frame *shadow;   /* per frame */
     double *shadow_ms;               /* per frame, the same as shadow[].shadow_ms (for the summary) */
@@ -60,6 +61,7 @@ typedef struct gn_bench_summary {
     double frame_spike;                            /* max / median frame GPU time */
     double draws, triangles, visible, draw_groups; /* medians */
     double drawn, phase1, phase2;                  /* medians: after occlusion culling, its phases */
+    double clusters;                               /* median clusters drawn */
     double lights;                                 /* median */
     double overflow_max;                           /* the most light-froxel pairs dropped in a frame */
     uint32_t instances_total;

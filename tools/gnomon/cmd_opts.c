@@ -158,7 +158,7 @@ bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_d
 
 /* The scene rows every rendering command starts with: which scene, its archives, PVS on/off. */
 static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *pvs, uint32_t *map_lights,
-                              uint32_t *gpu_culling, uint32_t *occlusion, gn_opt *t)
+                              uint32_t *gpu_culling, uint32_t *occlusion, uint32_t *clusters, gn_opt *t)
 {
     gn_opt opts[] = {
         {"--scene", GN_OPT_STRING, scene, NULL, 0, 0, false, NULL, "NAME",
@@ -175,6 +175,9 @@ static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *p
         {"--occlusion", GN_OPT_UINT, occlusion, NULL, 0, 1, false, NULL, "0|1",
          "1 culls what last frame's depth and this frame's first phase hide (two-phase HZB, default; GPU "
          "culling only), 0 the frustum only (A/B; the same image)"},
+        {"--clusters", GN_OPT_UINT, clusters, NULL, 0, 1, false, NULL, "0|1",
+         "1 draws large meshes as clusters (meshlets) culled one by one: frustum, back-facing cone, "
+         "occlusion (GPU culling only), 0 whole meshes (default; A/B, the same image)"},
     };
     memcpy(t, opts, sizeof opts);
     return GN_COUNT(opts);
@@ -222,7 +225,7 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
 static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 {
     uint32_t n =
-        gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion, t);
+        gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion, &o->clusters, t);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1920x1080)"},
@@ -262,7 +265,7 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t)
 {
     uint32_t n =
-        gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion, t);
+        gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion, &o->clusters, t);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1280x720)"},
@@ -460,6 +463,7 @@ void gn_frame_opts_frame(const gn_frame_opts *o, const float *camera, gn_view vi
         .no_pvs = !o->pvs,
         .cpu_culling = !o->gpu_culling,
         .no_occlusion = !o->occlusion,
+        .clusters = o->clusters != 0,
     };
     if (camera) {
         memcpy(out->camera.position, camera, 3 * sizeof(float));

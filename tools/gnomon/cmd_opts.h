@@ -42,6 +42,7 @@ typedef struct gn_frame_opts {
     uint32_t map_lights;  /* 1: a Quake 3 map's light entities become point lights */
     uint32_t gpu_culling; /* 1: the camera's list culled on the GPU (default); 0: on the CPU */
     uint32_t occlusion;   /* 1: two-phase occlusion culling (default, GPU culling only); 0: frustum only */
+    uint32_t clusters;    /* 1: large meshes as clusters culled one by one (GPU culling only); 0: whole */
     uint32_t size[2];
     float time;
     bool time_set;
@@ -75,6 +76,7 @@ typedef struct gn_bench_opts {
     uint32_t map_lights;  /* 1: a Quake 3 map's light entities become point lights */
     uint32_t gpu_culling; /* 1: the camera's list culled on the GPU (default); 0: on the CPU */
     uint32_t occlusion;   /* 1: two-phase occlusion culling (default, GPU culling only); 0: frustum only */
+    uint32_t clusters;    /* 1: large meshes as clusters culled one by one (GPU culling only); 0: whole */
     uint32_t size[2];
     uint32_t frames, warmup;
     int path; /* gn_bench_path */

@@ -35,6 +35,10 @@ void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
         fprintf(f, "%-22s %s (phase 1 %u + phase 2 %u; %u hidden by occlusion culling)\n", "instances drawn",
                 gn_report_count(s->instances_drawn, a, sizeof a), s->instances_phase1, s->instances_phase2,
                 s->instances_visible - s->instances_drawn);
+    if (s->clusters_tested)
+        fprintf(f, "%-22s %u of %u (culled: %u frustum, %u back-facing, %u occlusion)\n", "clusters drawn",
+                s->clusters_drawn, s->clusters_tested, s->clusters_culled_frustum, s->clusters_culled_cone,
+                s->clusters_tested - s->clusters_culled_frustum - s->clusters_culled_cone - s->clusters_drawn);
     fprintf(f, "%-22s %u\n", "draw groups", s->draw_groups);
     if (s->shadow_updates)
         fprintf(f, "%-22s %u (%u casters)\n", "shadow cascades", s->shadow_updates, s->shadow_casters);
@@ -97,7 +101,13 @@ bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame
     gn_json_uint(&j, "instances_phase2", s->instances_phase2);
     /* tested: every instance; culled by the frustum (and a world's PVS), then by occlusion */
     gn_json_uint(&j, "instances_culled_frustum", s->instances_total - s->instances_visible);
-    gn_json_uint(&j, "instances_culled_occlusion", s->instances_visible - s->instances_drawn);
+    /* with clusters, instances_drawn counts draws of whole instances and of clusters */
+    if (!s->clusters_tested)
+        gn_json_uint(&j, "instances_culled_occlusion", s->instances_visible - s->instances_drawn);
+    gn_json_uint(&j, "clusters_tested", s->clusters_tested);
+    gn_json_uint(&j, "clusters_culled_frustum", s->clusters_culled_frustum);
+    gn_json_uint(&j, "clusters_culled_cone", s->clusters_culled_cone);
+    gn_json_uint(&j, "clusters_drawn", s->clusters_drawn);
     gn_json_uint(&j, "instances_total", s->instances_total);
     gn_json_uint(&j, "draw_groups", s->draw_groups);
     gn_json_uint(&j, "shadow_updates", s->shadow_updates);
