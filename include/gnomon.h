@@ -396,6 +396,8 @@ typedef struct gn_frame_desc {
     bool no_occlusion;  /* A/B: GPU culling without the camera's two-phase occlusion culling */
     bool clusters;      /* A/B: large meshes drawn as clusters (meshlets), each culled by its sphere,
                            its normal cone and occlusion (GPU culling only; docs/VISIBILITY.md) */
+    bool caster_lod;    /* A/B: sun cascades draw a simplified copy of a large opaque caster where its
+                           error is within a texel (GPU culling only; docs/VISIBILITY.md) */
     double seconds;     /* animation time for dynamic objects */
     /* With a surface attached: an RGBA8 image (straight alpha, top row first, the output's
      * size) blended over the frame on its way to the window only; gn_read_pixels never sees

@@ -23,15 +23,19 @@ void main()
         gn_gpu_cull_group g = groups[i];
         uint first = rank_of(v, g.range.x), count = rank_of(v, g.range.x + g.range.y) - first;
         uint at = (v * pc.sizes.y + i) * 5u;
-        commands[at + 0u] = g.range.z;      // indexCount
-        commands[at + 1u] = count;          // instanceCount
-        commands[at + 2u] = g.range.w;      // firstIndex
+        // a shadow view whose texels are coarser than the group's caster LOD errs draws the LOD
+        gn_gpu_cull_view vw = the_view();
+        bool lod = (vw.info.x & GN_CULL_LOD) != 0u && g.vertex.y != 0u && uintBitsToFloat(g.vertex.w) <= vw.size.y;
+        uint index_count = lod ? g.vertex.y : g.range.z;
+        commands[at + 0u] = index_count;                 // indexCount
+        commands[at + 1u] = count;                       // instanceCount
+        commands[at + 2u] = lod ? g.vertex.z : g.range.w; // firstIndex
         commands[at + 3u] = g.vertex.x;     // vertexOffset (an int's bits)
         commands[at + 4u] = window + first; // firstInstance: visible_ids[] is every view's windows
         if (count > 0u) {
-            uint tag = the_view().info.w * 4u;
+            uint tag = vw.info.w * 4u;
             atomicAdd(counts[tag + 0u], count);
-            atomicAdd(counts[tag + 1u], (g.range.z / 3u) * count);
+            atomicAdd(counts[tag + 1u], (index_count / 3u) * count);
             atomicAdd(counts[tag + 2u], 1u);
         }
     }

@@ -225,9 +225,11 @@ GN_STRUCT(gn_gpu_cull_view)
                           casters' end for a shadow view), z a BSP world's keep mask's first
                           word in the ring (~0u: none), w the tag its counts add to (GN_CULL_TAG_*) */
     gn_vec4 size;      /* x the smallest diameter drawn (m; cascades skip smaller casters); yzw
-                          the eye, for the clusters' cone test (GN_CULL_CONES) */
+                          the eye, for the clusters' cone test (GN_CULL_CONES), or y the texel
+                          (GN_CULL_LOD) */
 };
 #define GN_CULL_CONES (1u << 16) /* info.x: drop clusters that face away from the eye (camera views) */
+#define GN_CULL_LOD (1u << 17)   /* info.x: a shadow view; size.y its texel (m): casters' LODs within it */
 /* What a view's list holds: "in the view" is the frustum, keep mask, size and slot tests */
 #define GN_CULL_MODE_VIEW 0u   /* the slots in the view */
 #define GN_CULL_MODE_PHASE1 1u /* ... that were drawn last frame (two-phase occlusion's first draw) */
@@ -258,7 +260,9 @@ GN_STRUCT(gn_gpu_cluster)
 GN_STRUCT(gn_gpu_cull_group)
 {
     gn_uvec4 range;  /* x first slot, y slot count, z index count, w first index */
-    gn_uvec4 vertex; /* x vertex offset (the mesh's first vertex, an int's bits) */
+    gn_uvec4 vertex; /* x vertex offset (the mesh's first vertex, an int's bits); a caster LOD's
+                        y index count (0: none), z first index, w error in the world (a float's
+                        bits, metres: src/decide/caster_lod.h) */
 };
 
 /* One material: set 0, binding 2 (storage buffer). Textures are bound per material in set 1

@@ -49,6 +49,7 @@ void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[6]
     out->cpu_culling = f->cpu_culling;
     out->occlusion = !f->cpu_culling && !f->no_occlusion;
     out->clusters = !f->cpu_culling && f->clusters;
+    out->caster_lod = !f->cpu_culling && f->caster_lod;
     out->seconds = f->seconds;
     out->overlay = f->overlay;
 }

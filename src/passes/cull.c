@@ -11,9 +11,11 @@
 #include "passes/cull.h"
 
 #include "base/alloc.h"
+#include "decide/caster_lod.h"
 #include "decide/csm.h"
 #include "scene/world.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +107,7 @@ static void release_scene(gn_renderer *r, gn_cull_gpu *c)
     free(c->all.instances), free(c->all.groups), free(c->all.batches), free(c->all.scratch_keys);
     free(c->items), free(c->slot_cluster);
     gn_meshlets_free(&c->meshlets);
+    gn_caster_lods_free(&c->lods);
     memset(&c->all, 0, sizeof c->all);
     c->items = NULL;
     c->slot_cluster = NULL;
@@ -149,22 +152,16 @@ static gn_result device_buffer(gn_renderer *r, gn_vk_buffer *b, VkDeviceSize siz
  * groups draw cut into clusters, each such group a group a cluster; the index buffer the views
  * then bind (the scene's indices, the clusters' after them). *group_cluster: each group's
  * cluster. An order that would pass GN_CULL_MAX_SLOTS stays whole (a warning says so). */
-static gn_result cluster_order(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, uint32_t **group_cluster,
-                               gn_error *err)
+static gn_result cluster_order(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, const gn_meshlet_mesh *mm,
+                               uint32_t **group_cluster, gn_error *err)
 {
     bool *want = gn_malloc((s->mesh_count ? s->mesh_count : 1) * sizeof *want);
-    gn_meshlet_mesh *mm = gn_malloc((s->mesh_count ? s->mesh_count : 1) * sizeof *mm);
     gn_result res = GN_OK;
-    if (!want || !mm) {
+    if (!want) {
         res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for the clusters of %u meshes", s->mesh_count);
         goto done;
     }
     gn_meshlets_wanted(&c->all, s->mesh_count, want);
-    for (uint32_t i = 0; i < s->mesh_count; i++) {
-        const gn_mesh *m = &s->meshes[i];
-        mm[i] = (gn_meshlet_mesh){s->vertices[m->first_vertex].pos, sizeof(gn_vertex), m->vertex_count,
-                                  s->indices + m->first_index, m->index_count};
-    }
     res = gn_meshlets_build(mm, want, s->mesh_count, GN_MESHLET_MIN_TRIANGLES, s->index_count, &c->meshlets, err);
     if (res) goto done;
     uint32_t slots, groups;
@@ -189,29 +186,76 @@ static gn_result cluster_order(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s
     ex.scratch_keys = c->all.scratch_keys;
     c->all = ex;
     c->slot_cluster = sc;
-    /* the views' index buffer: the scene's indices, the clusters' from index_count on */
-    VkDeviceSize scene_bytes = (VkDeviceSize)s->index_count * 4, bytes = scene_bytes + c->meshlets.index_count * 4ull;
-    gn_vk_buffer_desc d = {.size = bytes ? bytes : 16,
-                           .usage = VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                           .name = "indices with clusters"};
-    res = gn_vk_buffer_create(&r->vk, &d, &c->indices, err);
-    if (!res && scene_bytes) res = gn_vk_upload_buffer(&r->vk, &c->indices, 0, s->indices, scene_bytes, err);
-    if (!res && c->meshlets.index_count)
-        res = gn_vk_upload_buffer(&r->vk, &c->indices, scene_bytes, c->meshlets.indices,
-                                  c->meshlets.index_count * 4ull, err);
-    if (!res)
-        res = device_buffer(r, &c->cluster_bounds, (VkDeviceSize)c->meshlets.cluster_count * sizeof(gn_gpu_cluster),
-                            c->meshlets.clusters, "clusters", err);
+    res = device_buffer(r, &c->cluster_bounds, (VkDeviceSize)c->meshlets.cluster_count * sizeof(gn_gpu_cluster),
+                        c->meshlets.clusters, "clusters", err);
     if (!res) c->clusters = true;
 done:
-    free(want), free(mm);
+    free(want);
     return res;
+}
+
+/* Shadow casters' LODs (src/decide/caster_lod.h) of the meshes the order's whole opaque groups
+ * draw; their indices follow the clusters'. */
+static gn_result caster_lods(gn_cull_gpu *c, const gn_scene *s, const gn_meshlet_mesh *mm,
+                             const uint32_t *group_cluster, gn_error *err)
+{
+    bool *want = gn_calloc(s->mesh_count ? s->mesh_count : 1, sizeof *want);
+    if (!want) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for the LODs of %u meshes", s->mesh_count);
+    for (uint32_t g = 0; g < c->all.group_count; g++) {
+        const gn_draw_group *grp = &c->all.groups[g];
+        if (grp->pipeline == GN_DRAW_OPAQUE && (!group_cluster || group_cluster[g] == GN_CULL_WHOLE))
+            want[grp->mesh] = true;
+    }
+    gn_result res = gn_caster_lods_build(mm, want, s->mesh_count, GN_LOD_MIN_TRIANGLES,
+                                         s->index_count + c->meshlets.index_count, &c->lods, err);
+    free(want);
+    return res;
+}
+
+/* The views' index buffer when clusters or LODs need one: the scene's indices, then the
+ * clusters', then the LODs'. */
+static gn_result make_indices(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, gn_error *err)
+{
+    if (!c->clusters && !c->lods.index_count) return GN_OK;
+    const struct {
+        const uint32_t *data;
+        uint32_t count;
+    } parts[3] = {{s->indices, s->index_count},
+                  {c->meshlets.indices, c->meshlets.index_count},
+                  {c->lods.indices, c->lods.index_count}};
+    VkDeviceSize bytes = 0;
+    for (int i = 0; i < 3; i++) bytes += parts[i].count * 4ull;
+    gn_vk_buffer_desc d = {.size = bytes ? bytes : 16,
+                           .usage = VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           .name = "indices with clusters and LODs"};
+    gn_result res = gn_vk_buffer_create(&r->vk, &d, &c->indices, err);
+    VkDeviceSize at = 0;
+    for (int i = 0; i < 3 && !res; i++) {
+        if (parts[i].count) res = gn_vk_upload_buffer(&r->vk, &c->indices, at, parts[i].data, parts[i].count * 4ull, err);
+        at += parts[i].count * 4ull;
+    }
+    return res;
+}
+
+/* The largest scale of a group's instances' transforms: a LOD's error in the world. */
+static float group_scale(const gn_scene *s, const gn_draw_list *all, const gn_draw_group *grp)
+{
+    float most = 0.0f;
+    for (uint32_t i = grp->first; i < grp->first + grp->count; i++) {
+        const float *t = s->instances[all->instances[i]].transform;
+        for (int col = 0; col < 3; col++) {
+            float l = t[col * 4] * t[col * 4] + t[col * 4 + 1] * t[col * 4 + 1] + t[col * 4 + 2] * t[col * 4 + 2];
+            most = l > most ? l : most;
+        }
+    }
+    return sqrtf(most);
 }
 
 /* The scene's static draw order: every instance not removed, sorted by draw key (the CPU path's
  * gn_draw_list_build, without a frustum), and its groups as GPU records. Once a scene (a new
  * geometry stamp). */
-static gn_result build_scene(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, bool clusters, gn_error *err)
+static gn_result build_scene(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, bool clusters, bool lods,
+                             gn_error *err)
 {
     release_scene(r, c);
     uint32_t n = s->instance_count ? s->instance_count : 1;
@@ -226,8 +270,24 @@ static gn_result build_scene(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, 
     gn_plan_items(s, c->items);
     gn_draw_list_build(c->items, s->instance_count, NULL, all);
     uint32_t *group_cluster = NULL;
-    gn_result res = clusters ? cluster_order(r, c, s, &group_cluster, err) : GN_OK;
-    if (res) return res;
+    gn_result res = GN_OK;
+    if (clusters || lods) {
+        gn_meshlet_mesh *mm = gn_malloc((s->mesh_count ? s->mesh_count : 1) * sizeof *mm);
+        if (!mm) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u meshes", s->mesh_count);
+        for (uint32_t i = 0; i < s->mesh_count; i++) {
+            const gn_mesh *m = &s->meshes[i];
+            mm[i] = (gn_meshlet_mesh){s->vertices[m->first_vertex].pos, sizeof(gn_vertex), m->vertex_count,
+                                      s->indices + m->first_index, m->index_count};
+        }
+        if (clusters) res = cluster_order(r, c, s, mm, &group_cluster, err);
+        if (!res && lods) res = caster_lods(c, s, mm, group_cluster, err);
+        free(mm);
+        if (!res) res = make_indices(r, c, s, err);
+        if (res) {
+            free(group_cluster);
+            return res;
+        }
+    }
     if (!c->slot_cluster) { /* whole meshes: every slot an instance */
         c->slot_cluster = gn_malloc((all->instance_count ? all->instance_count : 1) * sizeof *c->slot_cluster);
         if (!c->slot_cluster) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u slots", n);
@@ -247,6 +307,12 @@ static gn_result build_scene(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, 
         groups[g] = (gn_gpu_cull_group){{grp->first, grp->count, k ? k->range[1] : m->index_count,
                                          k ? k->range[0] : m->first_index},
                                         {(uint32_t)(int32_t)m->first_vertex, 0, 0, 0}};
+        const gn_caster_lod *lod = c->lods.meshes && !k && grp->pipeline == GN_DRAW_OPAQUE ? &c->lods.meshes[grp->mesh] : NULL;
+        if (lod && lod->index_count) {
+            float e = lod->error * group_scale(s, all, grp);
+            groups[g].vertex[1] = lod->index_count, groups[g].vertex[2] = lod->first_index;
+            memcpy(&groups[g].vertex[3], &e, sizeof e);
+        }
         /* groups are sorted by pipeline: the casters' run comes first */
         if (GN_DRAW_CASTS(grp->pipeline)) c->caster_slots = grp->first + grp->count;
     }
@@ -332,8 +398,8 @@ static void write_set(gn_renderer *r, gn_cull_gpu *c)
 /* A new view of the frame: its record in the ring, its draws laid out over the static order
  * (the commands at its window), the views' buffers grown when it is past their capacity. */
 static gn_result add_view(gn_renderer *r, gn_cull_gpu *c, const gn_frustum *f, uint32_t slots, uint32_t mask,
-                          float min_diameter, uint32_t mode, uint32_t tag, const float *eye, gn_view_draws *out,
-                          gn_error *err)
+                          float min_diameter, uint32_t mode, uint32_t tag, const float *eye, float lod_texel,
+                          gn_view_draws *out, gn_error *err)
 {
     uint32_t v = c->view_count;
     if (v >= c->view_cap) {
@@ -354,6 +420,9 @@ static gn_result add_view(gn_renderer *r, gn_cull_gpu *c, const gn_frustum *f, u
     if (eye) { /* the camera's: its clusters that face away from the eye are dropped */
         gv->info[0] |= GN_CULL_CONES;
         memcpy(&gv->size[1], eye, 3 * sizeof(float));
+    } else if (lod_texel > 0.0f) { /* a shadow view that draws casters' LODs within a texel */
+        gv->info[0] |= GN_CULL_LOD;
+        gv->size[1] = lod_texel;
     }
     gn_result res = gn_plan_layout(r, &c->all, out, err);
     if (res) return res;
@@ -361,7 +430,7 @@ static gn_result add_view(gn_renderer *r, gn_cull_gpu *c, const gn_frustum *f, u
     out->indirect_offset = (VkDeviceSize)v * c->all.group_count * sizeof(VkDrawIndexedIndirectCommand);
     out->set = c->frame_set;
     out->indirect = &c->commands;
-    out->indices = c->clusters ? &c->indices : NULL;
+    out->indices = c->indices.buffer ? &c->indices : NULL;
     c->view_count = v + 1;
     return GN_OK;
 }
@@ -398,12 +467,13 @@ gn_result gn_cull_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustu
     gn_frame_plan *p = &r->plan;
     gn_result res = GN_OK;
     c->view_count = 0;
-    bool clusters = r->in.clusters;
-    if (!c->built || !gn_scene_stamp_same_geometry(&c->stamp, s) || c->clusters_asked != clusters) {
+    bool clusters = r->in.clusters, lods = r->in.caster_lod;
+    if (!c->built || !gn_scene_stamp_same_geometry(&c->stamp, s) || c->clusters_asked != clusters ||
+        c->lods_asked != lods) {
         /* the order buffers may still be read by a frame in flight */
         res = c->built ? gn_vk_wait_idle(&r->vk, err) : GN_OK;
-        if (!res) res = build_scene(r, c, s, clusters, err);
-        c->clusters_asked = clusters;
+        if (!res) res = build_scene(r, c, s, clusters, lods, err);
+        c->clusters_asked = clusters, c->lods_asked = lods;
         if (!res) res = make_views(r, c, 2, err);
         if (res) {
             release_scene(r, c);
@@ -439,17 +509,17 @@ gn_result gn_cull_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustu
     c->occlusion = p->occlusion = r->in.occlusion;
     if (!c->occlusion)
         return add_view(r, c, frustum, c->slots, mask_word, 0.0f, GN_CULL_MODE_VIEW, GN_CULL_TAG_CAMERA,
-                        r->in.position, &p->camera, err);
+                        r->in.position, 0.0f, &p->camera, err);
     res = ensure_hzb(r, c, err);
     if (!res)
         res = add_view(r, c, frustum, c->slots, mask_word, 0.0f, GN_CULL_MODE_FINAL, GN_CULL_TAG_CAMERA,
-                       r->in.position, &p->camera, err);
+                       r->in.position, 0.0f, &p->camera, err);
     if (!res)
         res = add_view(r, c, frustum, c->slots, mask_word, 0.0f, GN_CULL_MODE_PHASE2, GN_CULL_TAG_PHASE2,
-                       r->in.position, &p->phase[1], err);
+                       r->in.position, 0.0f, &p->phase[1], err);
     if (!res)
         res = add_view(r, c, frustum, c->slots, mask_word, 0.0f, GN_CULL_MODE_PHASE1, GN_CULL_TAG_PHASE1,
-                       r->in.position, &p->phase[0], err);
+                       r->in.position, 0.0f, &p->phase[0], err);
     if (res) return res;
     /* the occlusion test's camera: the rows of world -> view, the projection's scales */
     gn_gpu_cull_push *cam = &c->camera;
@@ -462,13 +532,14 @@ gn_result gn_cull_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustu
     return GN_OK;
 }
 
-gn_result gn_cull_add_view(gn_renderer *r, const gn_frustum *f, float min_diameter, uint32_t tag,
+gn_result gn_cull_add_view(gn_renderer *r, const gn_frustum *f, float min_diameter, float lod_texel, uint32_t tag,
                            gn_view_draws *out, bool *added, gn_error *err)
 {
     gn_cull_gpu *c = gn_feature_state(r, GN_FEATURE_CULL);
     *added = r->plan.camera_gpu && c->view_count < GN_CULL_MAX_VIEWS;
     if (!*added) return GN_OK;
-    return add_view(r, c, f, c->caster_slots, UINT32_MAX, min_diameter, GN_CULL_MODE_VIEW, tag, NULL, out, err);
+    return add_view(r, c, f, c->caster_slots, UINT32_MAX, min_diameter, GN_CULL_MODE_VIEW, tag, NULL,
+                    r->in.caster_lod ? lod_texel : 0.0f, out, err);
 }
 
 uint32_t gn_cull_list_uses(gn_renderer *r, gn_vk_use *out)
@@ -477,7 +548,7 @@ uint32_t gn_cull_list_uses(gn_renderer *r, gn_vk_use *out)
     if (!r->plan.camera_gpu || !c->built) return 0;
     out[0] = (gn_vk_use){.buffer = &c->visible, .access = GN_ACCESS_SHADER_READ};
     out[1] = (gn_vk_use){.buffer = &c->commands, .access = GN_ACCESS_INDIRECT};
-    if (!c->clusters) return 2;
+    if (!c->indices.buffer) return 2;
     out[2] = (gn_vk_use){.buffer = &c->indices, .access = GN_ACCESS_VERTEX_INPUT};
     return 3;
 }

@@ -3,6 +3,7 @@
 #define GN_PASSES_CULL_H
 
 #include "decide/hzb.h"
+#include "decide/caster_lod.h"
 #include "decide/meshlets.h"
 #include "passes/passes.h"
 #include "scene/stamp.h"
@@ -31,9 +32,11 @@ typedef struct gn_cull_gpu {
      * cluster (slot_cluster: its cluster or GN_CULL_WHOLE, on both sides), and an index buffer
      * of the scene's indices followed by the clusters' that the views' draws bind. */
     bool clusters, clusters_asked; /* built with clusters; what the frames asked for */
+    bool lods_asked;               /* built with the casters' LODs (gn_frame_desc.caster_lod) */
     gn_meshlets meshlets;
+    gn_caster_lods lods;
     uint32_t *slot_cluster;
-    gn_vk_buffer slot_clusters, cluster_bounds, indices;
+    gn_vk_buffer slot_clusters, cluster_bounds, indices; /* indices: with clusters or LODs only */
     /* per view (view_cap of them): a window of `slots` ids, a command a group, the scratch */
     gn_vk_buffer local, blocks, visible, commands;
     uint32_t view_cap;
@@ -67,10 +70,11 @@ gn_result gn_cull_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustu
 /* The last frame's HZB (tests: held to gn_hzb_build), *layout its levels; waits for the GPU. */
 gn_result gn_cull_read_hzb(gn_renderer *r, float *out, size_t max, gn_hzb_layout *layout, gn_error *err);
 /* A shadow view (casters only) culled on the GPU this frame, when the frame culls on the GPU
- * and a place is left: its frustum, the smallest sphere diameter it draws (0: all), the tag its
- * counts go to; *out laid out for its draws and *added set. Otherwise *added is false and the
- * caller culls the view on the CPU. */
-gn_result gn_cull_add_view(gn_renderer *r, const gn_frustum *f, float min_diameter, uint32_t tag,
+ * and a place is left: its frustum, the smallest sphere diameter it draws (0: all), its texel
+ * in metres (with gn_frame_desc.caster_lod, casters whose LOD errs by at most that draw the LOD;
+ * 0: never), the tag its counts go to; *out laid out for its draws and *added set. Otherwise
+ * *added is false and the caller culls the view on the CPU. */
+gn_result gn_cull_add_view(gn_renderer *r, const gn_frustum *f, float min_diameter, float lod_texel, uint32_t tag,
                            gn_view_draws *out, bool *added, gn_error *err);
 /* The static order the GPU culls (its slots' instances, groups and batches), the cluster of
  * each slot (GN_CULL_WHOLE: none) and the clusters: for tests' references. */

@@ -158,7 +158,8 @@ bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_d
 
 /* The scene rows every rendering command starts with: which scene, its archives, PVS on/off. */
 static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *pvs, uint32_t *map_lights,
-                              uint32_t *gpu_culling, uint32_t *occlusion, uint32_t *clusters, gn_opt *t)
+                              uint32_t *gpu_culling, uint32_t *occlusion, uint32_t *clusters, uint32_t *caster_lod,
+                              gn_opt *t)
 {
     gn_opt opts[] = {
         {"--scene", GN_OPT_STRING, scene, NULL, 0, 0, false, NULL, "NAME",
@@ -178,6 +179,9 @@ static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *p
         {"--clusters", GN_OPT_UINT, clusters, NULL, 0, 1, false, NULL, "0|1",
          "1 draws large meshes as clusters (meshlets) culled one by one: frustum, back-facing cone, "
          "occlusion (GPU culling only), 0 whole meshes (default; A/B, the same image)"},
+        {"--caster-lod", GN_OPT_UINT, caster_lod, NULL, 0, 1, false, NULL, "0|1",
+         "1 lets the sun's cascades draw simplified copies of large casters that err by at most a texel "
+         "(GPU culling only), 0 the meshes themselves (default; A/B)"},
     };
     memcpy(t, opts, sizeof opts);
     return GN_COUNT(opts);
@@ -225,7 +229,7 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
 static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 {
     uint32_t n =
-        gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion, &o->clusters, t);
+        gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion, &o->clusters, &o->caster_lod, t);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1920x1080)"},
@@ -265,7 +269,7 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t)
 {
     uint32_t n =
-        gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion, &o->clusters, t);
+        gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion, &o->clusters, &o->caster_lod, t);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1280x720)"},
@@ -464,6 +468,7 @@ void gn_frame_opts_frame(const gn_frame_opts *o, const float *camera, gn_view vi
         .cpu_culling = !o->gpu_culling,
         .no_occlusion = !o->occlusion,
         .clusters = o->clusters != 0,
+        .caster_lod = o->caster_lod != 0,
     };
     if (camera) {
         memcpy(out->camera.position, camera, 3 * sizeof(float));
