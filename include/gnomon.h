@@ -396,8 +396,9 @@ typedef struct gn_frame_desc {
     bool no_occlusion;  /* A/B: GPU culling without the camera's two-phase occlusion culling */
     bool clusters;      /* A/B: large meshes drawn as clusters (meshlets), each culled by its sphere,
                            its normal cone and occlusion (GPU culling only; docs/VISIBILITY.md) */
-    bool caster_lod;    /* A/B: sun cascades draw a simplified copy of a large opaque caster where its
-                           error is within a texel (GPU culling only; docs/VISIBILITY.md) */
+    bool no_caster_lod; /* A/B: the sun's cascades draw every caster as it is, not the simplified
+                           copy of a large opaque one whose error is within a texel (the default
+                           with GPU culling; docs/VISIBILITY.md) */
     double seconds;     /* animation time for dynamic objects */
     /* With a surface attached: an RGBA8 image (straight alpha, top row first, the output's
      * size) blended over the frame on its way to the window only; gn_read_pixels never sees
@@ -464,10 +465,10 @@ typedef struct gn_frame_stats {
      * frustum and by the normal cone (facing away), and those drawn (the rest: occluded).
      * instances_drawn then counts draws of whole instances and of clusters. */
     uint32_t clusters_tested, clusters_culled_frustum, clusters_culled_cone, clusters_drawn;
-    uint32_t draws;                              /* all vkCmdDraw* calls */
-    uint32_t shadow_updates;                     /* shadow cascades rendered this frame */
-    uint32_t shadow_casters;                     /* caster instances drawn into them (summed) */
-    uint32_t lights;                             /* local lights in the frame */
+    uint32_t draws;           /* all vkCmdDraw* calls */
+    uint32_t shadow_updates;  /* shadow cascades rendered this frame */
+    uint32_t shadow_casters;  /* caster instances drawn into them (summed) */
+    uint32_t lights;          /* local lights in the frame */
     uint32_t light_overflow;  /* light-froxel pairs that did not fit a froxel's list (dropped) */
     uint32_t shadowed_lights; /* local lights rendered with shadow maps this frame */
     uint32_t

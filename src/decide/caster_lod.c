@@ -14,17 +14,16 @@ void gn_caster_lods_free(gn_caster_lods *l)
     memset(l, 0, sizeof *l);
 }
 
-bool gn_caster_lod_fits(float world_error, float texel)
-{
-    return world_error <= texel;
-}
+bool gn_caster_lod_fits(float world_error, float texel) { return world_error <= texel; }
 
 gn_result gn_caster_lods_build(const gn_meshlet_mesh *meshes, const bool *want, uint32_t mesh_count,
-                               uint32_t min_triangles, uint32_t index_base, gn_caster_lods *out, gn_error *err)
+                               uint32_t min_triangles, uint32_t index_base, gn_caster_lods *out,
+                               gn_error *err)
 {
     memset(out, 0, sizeof *out);
     out->meshes = gn_calloc(mesh_count ? mesh_count : 1, sizeof *out->meshes);
-    if (!out->meshes) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u meshes' LODs", mesh_count);
+    if (!out->meshes)
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u meshes' LODs", mesh_count);
     out->mesh_count = mesh_count;
     uint32_t cap = 0, scratch_cap = 0;
     unsigned *shadow = NULL;
@@ -47,8 +46,9 @@ gn_result gn_caster_lods_build(const gn_meshlet_mesh *meshes, const bool *want, 
         size_t n = meshopt_simplify(out->indices + out->index_count, shadow, m->index_count, m->positions,
                                     m->vertex_count, m->stride, target, GN_LOD_TARGET_ERROR, 0, &error);
         if (n == 0 || n > m->index_count * GN_LOD_MAX_SHARE) continue; /* not worth a copy */
-        out->meshes[i] = (gn_caster_lod){index_base + out->index_count, (uint32_t)n,
-                                         error * meshopt_simplifyScale(m->positions, m->vertex_count, m->stride)};
+        out->meshes[i] =
+            (gn_caster_lod){index_base + out->index_count, (uint32_t)n,
+                            error * meshopt_simplifyScale(m->positions, m->vertex_count, m->stride)};
         out->index_count += (uint32_t)n;
     }
     free(shadow);

@@ -11,10 +11,10 @@
 
 #include "decide/meshlets.h" /* gn_meshlet_mesh */
 
-#define GN_LOD_MIN_TRIANGLES 256u  /* smaller meshes are drawn as they are */
-#define GN_LOD_TARGET_SHARE 0.25f  /* of the mesh's triangles */
-#define GN_LOD_TARGET_ERROR 0.02f  /* of the mesh's extent (meshopt_simplifyScale) */
-#define GN_LOD_MAX_SHARE 0.75f     /* a copy that keeps more of the triangles is not kept */
+#define GN_LOD_MIN_TRIANGLES 256u /* smaller meshes are drawn as they are */
+#define GN_LOD_TARGET_SHARE 0.25f /* of the mesh's triangles */
+#define GN_LOD_TARGET_ERROR 0.02f /* of the mesh's extent (meshopt_simplifyScale) */
+#define GN_LOD_MAX_SHARE 0.75f    /* a copy that keeps more of the triangles is not kept */
 
 typedef struct gn_caster_lod {
     uint32_t first_index, index_count; /* index_count 0: none (the mesh is drawn whole) */
@@ -31,7 +31,8 @@ typedef struct gn_caster_lods {
 /* Copies of every mesh `want` names with at least min_triangles triangles; their first
  * indices start at index_base. All or nothing: on an error *out is empty. */
 gn_result gn_caster_lods_build(const gn_meshlet_mesh *meshes, const bool *want, uint32_t mesh_count,
-                               uint32_t min_triangles, uint32_t index_base, gn_caster_lods *out, gn_error *err);
+                               uint32_t min_triangles, uint32_t index_base, gn_caster_lods *out,
+                               gn_error *err);
 void gn_caster_lods_free(gn_caster_lods *l);
 /* Whether a copy of `error` (in the world: the mesh's error times its instances' largest
  * scale) may stand in for its mesh in a view whose texels are `texel` metres: within one. */

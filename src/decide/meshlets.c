@@ -39,21 +39,22 @@ static gn_result build_mesh(const gn_meshlet_mesh *mesh, uint32_t index_base, gn
         goto done;
     }
     size_t n = meshopt_buildMeshlets(ml, verts, tris, mesh->indices, mesh->index_count, mesh->positions,
-                                     mesh->vertex_count, mesh->stride, GN_MESHLET_VERTICES, GN_MESHLET_TRIANGLES,
-                                     GN_MESHLET_CONE_WEIGHT);
+                                     mesh->vertex_count, mesh->stride, GN_MESHLET_VERTICES,
+                                     GN_MESHLET_TRIANGLES, GN_MESHLET_CONE_WEIGHT);
     if (!gn_grow((void **)&out->clusters, cc, (uint64_t)out->cluster_count + n, sizeof *out->clusters,
                  GN_MESHLET_MAX_CLUSTERS) ||
-        !gn_grow((void **)&out->indices, ic, (uint64_t)out->index_count + mesh->index_count, sizeof *out->indices,
-                 UINT32_MAX - index_base)) {
-        res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of room for %zu more clusters (%u so far, at most %u)",
-                      n, out->cluster_count, GN_MESHLET_MAX_CLUSTERS);
+        !gn_grow((void **)&out->indices, ic, (uint64_t)out->index_count + mesh->index_count,
+                 sizeof *out->indices, UINT32_MAX - index_base)) {
+        res =
+            gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of room for %zu more clusters (%u so far, at most %u)",
+                    n, out->cluster_count, GN_MESHLET_MAX_CLUSTERS);
         goto done;
     }
     for (size_t k = 0; k < n; k++) {
         const struct meshopt_Meshlet *m = &ml[k];
-        struct meshopt_Bounds b =
-            meshopt_computeMeshletBounds(verts + m->vertex_offset, tris + m->triangle_offset, m->triangle_count,
-                                         mesh->positions, mesh->vertex_count, mesh->stride);
+        struct meshopt_Bounds b = meshopt_computeMeshletBounds(
+            verts + m->vertex_offset, tris + m->triangle_offset, m->triangle_count, mesh->positions,
+            mesh->vertex_count, mesh->stride);
         gn_gpu_cluster *c = &out->clusters[out->cluster_count++];
         memset(c, 0, sizeof *c);
         memcpy(c->sphere, b.center, sizeof b.center);
@@ -77,7 +78,8 @@ gn_result gn_meshlets_build(const gn_meshlet_mesh *meshes, const bool *cluster, 
 {
     memset(out, 0, sizeof *out);
     out->meshes = gn_calloc(mesh_count ? mesh_count : 1, sizeof *out->meshes);
-    if (!out->meshes) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u meshes' clusters", mesh_count);
+    if (!out->meshes)
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u meshes' clusters", mesh_count);
     out->mesh_count = mesh_count;
     uint32_t cc = 0, ic = 0;
     for (uint32_t i = 0; i < mesh_count; i++) {
@@ -110,8 +112,8 @@ void gn_meshlets_wanted(const gn_draw_list *in, uint32_t mesh_count, bool *out)
     }
 }
 
-bool gn_meshlets_expanded_size(const gn_draw_list *in, const gn_meshlets *m, uint32_t max_slots, uint32_t *slots,
-                               uint32_t *groups)
+bool gn_meshlets_expanded_size(const gn_draw_list *in, const gn_meshlets *m, uint32_t max_slots,
+                               uint32_t *slots, uint32_t *groups)
 {
     uint64_t s = 0, g = 0;
     for (uint32_t i = 0; i < in->group_count; i++) {
@@ -124,8 +126,8 @@ bool gn_meshlets_expanded_size(const gn_draw_list *in, const gn_meshlets *m, uin
     return s <= max_slots;
 }
 
-void gn_meshlets_expand(const gn_draw_list *in, const gn_meshlets *m, gn_draw_list *out, uint32_t *slot_cluster,
-                        uint32_t *group_cluster)
+void gn_meshlets_expand(const gn_draw_list *in, const gn_meshlets *m, gn_draw_list *out,
+                        uint32_t *slot_cluster, uint32_t *group_cluster)
 {
     uint32_t slot = 0, group = 0, batch = 0;
     for (uint32_t b = 0; b < in->batch_count; b++) {

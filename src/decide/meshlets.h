@@ -70,12 +70,12 @@ void gn_meshlets_free(gn_meshlets *m);
  * the other groups stay whole; the batches cover the same groups. Blended groups stay whole
  * (their triangles' order is their blending order). *slots and *groups: the sizes out needs;
  * false when they pass max_slots (then draw whole meshes). */
-bool gn_meshlets_expanded_size(const gn_draw_list *in, const gn_meshlets *m, uint32_t max_slots, uint32_t *slots,
-                               uint32_t *groups);
+bool gn_meshlets_expanded_size(const gn_draw_list *in, const gn_meshlets *m, uint32_t max_slots,
+                               uint32_t *slots, uint32_t *groups);
 /* out's instances, groups and batches sized as above; slot_cluster[slot] and
  * group_cluster[group]: its cluster, or GN_CULL_WHOLE. */
-void gn_meshlets_expand(const gn_draw_list *in, const gn_meshlets *m, gn_draw_list *out, uint32_t *slot_cluster,
-                        uint32_t *group_cluster);
+void gn_meshlets_expand(const gn_draw_list *in, const gn_meshlets *m, gn_draw_list *out,
+                        uint32_t *slot_cluster, uint32_t *group_cluster);
 /* Which meshes an order's groups would cluster (opaque and alpha-tested ones): out[mesh_count]. */
 void gn_meshlets_wanted(const gn_draw_list *in, uint32_t mesh_count, bool *out);
 

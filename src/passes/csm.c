@@ -122,8 +122,8 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_fr
         gn_csm_caster_frustum(&c->next[i], &box);
         float min_diameter = cs->min_caster_texels * c->next[i].texel;
         bool on_gpu;
-        gn_result res =
-            gn_cull_add_view(r, &box, min_diameter, c->next[i].texel, GN_CULL_TAG_CASCADE + i, &c->draws[i], &on_gpu, err);
+        gn_result res = gn_cull_add_view(r, &box, min_diameter, c->next[i].texel, GN_CULL_TAG_CASCADE + i,
+                                         &c->draws[i], &on_gpu, err);
         if (!res && !on_gpu) {
             uint32_t n = 0;
             for (uint32_t k = 0; k < s->instance_count; k++)

@@ -158,27 +158,32 @@ static gn_result cluster_order(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s
     bool *want = gn_malloc((s->mesh_count ? s->mesh_count : 1) * sizeof *want);
     gn_result res = GN_OK;
     if (!want) {
-        res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for the clusters of %u meshes", s->mesh_count);
+        res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for the clusters of %u meshes",
+                      s->mesh_count);
         goto done;
     }
     gn_meshlets_wanted(&c->all, s->mesh_count, want);
-    res = gn_meshlets_build(mm, want, s->mesh_count, GN_MESHLET_MIN_TRIANGLES, s->index_count, &c->meshlets, err);
+    res = gn_meshlets_build(mm, want, s->mesh_count, GN_MESHLET_MIN_TRIANGLES, s->index_count, &c->meshlets,
+                            err);
     if (res) goto done;
     uint32_t slots, groups;
     if (!gn_meshlets_expanded_size(&c->all, &c->meshlets, GN_CULL_MAX_SLOTS, &slots, &groups)) {
-        gn_vk_log(&r->vk, GN_LOG_WARN, "clusters: %u slots would pass the %u GPU culling takes; meshes drawn whole", slots,
-               GN_CULL_MAX_SLOTS);
+        gn_vk_log(&r->vk, GN_LOG_WARN,
+                  "clusters: %u slots would pass the %u GPU culling takes; meshes drawn whole", slots,
+                  GN_CULL_MAX_SLOTS);
         gn_meshlets_free(&c->meshlets);
         goto done;
     }
     gn_draw_list ex = {.instances = gn_malloc((slots ? slots : 1) * sizeof(uint32_t)),
                        .groups = gn_malloc((groups ? groups : 1) * sizeof(gn_draw_group)),
-                       .batches = gn_malloc((c->all.batch_count ? c->all.batch_count : 1) * sizeof(gn_draw_batch))};
+                       .batches =
+                           gn_malloc((c->all.batch_count ? c->all.batch_count : 1) * sizeof(gn_draw_batch))};
     uint32_t *sc = gn_malloc((slots ? slots : 1) * sizeof *sc);
     *group_cluster = gn_malloc((groups ? groups : 1) * sizeof **group_cluster);
     if (!ex.instances || !ex.groups || !ex.batches || !sc || !*group_cluster) {
         free(ex.instances), free(ex.groups), free(ex.batches), free(sc);
-        res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for a draw order of %u clusters' slots", slots);
+        res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for a draw order of %u clusters' slots",
+                      slots);
         goto done;
     }
     gn_meshlets_expand(&c->all, &c->meshlets, &ex, sc, *group_cluster);
@@ -186,8 +191,9 @@ static gn_result cluster_order(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s
     ex.scratch_keys = c->all.scratch_keys;
     c->all = ex;
     c->slot_cluster = sc;
-    res = device_buffer(r, &c->cluster_bounds, (VkDeviceSize)c->meshlets.cluster_count * sizeof(gn_gpu_cluster),
-                        c->meshlets.clusters, "clusters", err);
+    res =
+        device_buffer(r, &c->cluster_bounds, (VkDeviceSize)c->meshlets.cluster_count * sizeof(gn_gpu_cluster),
+                      c->meshlets.clusters, "clusters", err);
     if (!res) c->clusters = true;
 done:
     free(want);
@@ -200,7 +206,8 @@ static gn_result caster_lods(gn_cull_gpu *c, const gn_scene *s, const gn_meshlet
                              const uint32_t *group_cluster, gn_error *err)
 {
     bool *want = gn_calloc(s->mesh_count ? s->mesh_count : 1, sizeof *want);
-    if (!want) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for the LODs of %u meshes", s->mesh_count);
+    if (!want)
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for the LODs of %u meshes", s->mesh_count);
     for (uint32_t g = 0; g < c->all.group_count; g++) {
         const gn_draw_group *grp = &c->all.groups[g];
         if (grp->pipeline == GN_DRAW_OPAQUE && (!group_cluster || group_cluster[g] == GN_CULL_WHOLE))
@@ -231,7 +238,8 @@ static gn_result make_indices(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s,
     gn_result res = gn_vk_buffer_create(&r->vk, &d, &c->indices, err);
     VkDeviceSize at = 0;
     for (int i = 0; i < 3 && !res; i++) {
-        if (parts[i].count) res = gn_vk_upload_buffer(&r->vk, &c->indices, at, parts[i].data, parts[i].count * 4ull, err);
+        if (parts[i].count)
+            res = gn_vk_upload_buffer(&r->vk, &c->indices, at, parts[i].data, parts[i].count * 4ull, err);
         at += parts[i].count * 4ull;
     }
     return res;
@@ -244,7 +252,8 @@ static float group_scale(const gn_scene *s, const gn_draw_list *all, const gn_dr
     for (uint32_t i = grp->first; i < grp->first + grp->count; i++) {
         const float *t = s->instances[all->instances[i]].transform;
         for (int col = 0; col < 3; col++) {
-            float l = t[col * 4] * t[col * 4] + t[col * 4 + 1] * t[col * 4 + 1] + t[col * 4 + 2] * t[col * 4 + 2];
+            float l =
+                t[col * 4] * t[col * 4] + t[col * 4 + 1] * t[col * 4 + 1] + t[col * 4 + 2] * t[col * 4 + 2];
             most = l > most ? l : most;
         }
     }
@@ -289,7 +298,8 @@ static gn_result build_scene(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, 
         }
     }
     if (!c->slot_cluster) { /* whole meshes: every slot an instance */
-        c->slot_cluster = gn_malloc((all->instance_count ? all->instance_count : 1) * sizeof *c->slot_cluster);
+        c->slot_cluster =
+            gn_malloc((all->instance_count ? all->instance_count : 1) * sizeof *c->slot_cluster);
         if (!c->slot_cluster) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u slots", n);
         for (uint32_t i = 0; i < all->instance_count; i++) c->slot_cluster[i] = GN_CULL_WHOLE;
     }
@@ -304,10 +314,11 @@ static gn_result build_scene(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, 
         const gn_mesh *m = &s->meshes[grp->mesh];
         uint32_t cl = group_cluster ? group_cluster[g] : GN_CULL_WHOLE;
         const gn_gpu_cluster *k = cl != GN_CULL_WHOLE ? &c->meshlets.clusters[cl] : NULL;
-        groups[g] = (gn_gpu_cull_group){{grp->first, grp->count, k ? k->range[1] : m->index_count,
-                                         k ? k->range[0] : m->first_index},
-                                        {(uint32_t)(int32_t)m->first_vertex, 0, 0, 0}};
-        const gn_caster_lod *lod = c->lods.meshes && !k && grp->pipeline == GN_DRAW_OPAQUE ? &c->lods.meshes[grp->mesh] : NULL;
+        groups[g] = (gn_gpu_cull_group){
+            {grp->first, grp->count, k ? k->range[1] : m->index_count, k ? k->range[0] : m->first_index},
+            {(uint32_t)(int32_t)m->first_vertex, 0, 0, 0}};
+        const gn_caster_lod *lod =
+            c->lods.meshes && !k && grp->pipeline == GN_DRAW_OPAQUE ? &c->lods.meshes[grp->mesh] : NULL;
         if (lod && lod->index_count) {
             float e = lod->error * group_scale(s, all, grp);
             groups[g].vertex[1] = lod->index_count, groups[g].vertex[2] = lod->first_index;
@@ -325,8 +336,8 @@ static gn_result build_scene(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, 
                             "cull groups", err);
     free(groups);
     if (!res)
-        res = device_buffer(r, &c->slot_clusters, (VkDeviceSize)c->slots * 4, c->slot_cluster, "cull slot clusters",
-                            err);
+        res = device_buffer(r, &c->slot_clusters, (VkDeviceSize)c->slots * 4, c->slot_cluster,
+                            "cull slot clusters", err);
     if (!res && !c->cluster_bounds.buffer) /* none: bound, never read */
         res = device_buffer(r, &c->cluster_bounds, sizeof(gn_gpu_cluster), NULL, "clusters (none)", err);
     /* the history: two halves of a word a slot, none seen yet */
@@ -532,8 +543,8 @@ gn_result gn_cull_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustu
     return GN_OK;
 }
 
-gn_result gn_cull_add_view(gn_renderer *r, const gn_frustum *f, float min_diameter, float lod_texel, uint32_t tag,
-                           gn_view_draws *out, bool *added, gn_error *err)
+gn_result gn_cull_add_view(gn_renderer *r, const gn_frustum *f, float min_diameter, float lod_texel,
+                           uint32_t tag, gn_view_draws *out, bool *added, gn_error *err)
 {
     gn_cull_gpu *c = gn_feature_state(r, GN_FEATURE_CULL);
     *added = r->plan.camera_gpu && c->view_count < GN_CULL_MAX_VIEWS;

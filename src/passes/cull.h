@@ -2,8 +2,8 @@
 #ifndef GN_PASSES_CULL_H
 #define GN_PASSES_CULL_H
 
-#include "decide/hzb.h"
 #include "decide/caster_lod.h"
+#include "decide/hzb.h"
 #include "decide/meshlets.h"
 #include "passes/passes.h"
 #include "scene/stamp.h"
@@ -74,8 +74,8 @@ gn_result gn_cull_read_hzb(gn_renderer *r, float *out, size_t max, gn_hzb_layout
  * in metres (with gn_frame_desc.caster_lod, casters whose LOD errs by at most that draw the LOD;
  * 0: never), the tag its counts go to; *out laid out for its draws and *added set. Otherwise
  * *added is false and the caller culls the view on the CPU. */
-gn_result gn_cull_add_view(gn_renderer *r, const gn_frustum *f, float min_diameter, float lod_texel, uint32_t tag,
-                           gn_view_draws *out, bool *added, gn_error *err);
+gn_result gn_cull_add_view(gn_renderer *r, const gn_frustum *f, float min_diameter, float lod_texel,
+                           uint32_t tag, gn_view_draws *out, bool *added, gn_error *err);
 /* The static order the GPU culls (its slots' instances, groups and batches), the cluster of
  * each slot (GN_CULL_WHOLE: none) and the clusters: for tests' references. */
 void gn_cull_order(gn_renderer *r, const gn_draw_list **order, const uint32_t **slot_cluster,

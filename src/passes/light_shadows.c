@@ -105,8 +105,8 @@ gn_result gn_light_shadows_plan(gn_renderer *r, gn_lights_gpu *l, const gn_scene
             gn_frustum_from_view_proj(vp, &fr);
             /* its casters on the GPU with the camera when it culls there, else here */
             bool on_gpu;
-            gn_result res =
-                gn_cull_add_view(r, &fr, 0.0f, 0.0f, GN_CULL_TAG_LIGHTS, &l->layer_draws[layer], &on_gpu, err);
+            gn_result res = gn_cull_add_view(r, &fr, 0.0f, 0.0f, GN_CULL_TAG_LIGHTS, &l->layer_draws[layer],
+                                             &on_gpu, err);
             if (!res && !on_gpu) {
                 uint32_t m = 0;
                 for (uint32_t i = 0; i < s->instance_count; i++)

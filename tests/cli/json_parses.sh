@@ -24,7 +24,7 @@ for name, s in list(b["passes"].items()) + [("frame", b["frame"]), ("cpu", b["cp
     assert s["min_ms"] <= s["median_ms"] <= s["p99_ms"] <= s["max_ms"], (name, s)
 assert 'shadow "csm"' in b["passes"], b["passes"].keys()
 assert {"draws", "triangles", "instances_visible", "instances_drawn", "instances_phase1", "instances_phase2",
-        "instances_total", "draw_groups", "lights",
+        "instances_total", "clusters_drawn", "draw_groups", "lights",
         "light_overflow_max", "vsm_pages_rendered_median", "vsm_pages_rendered_max",
         "vsm_sun_lag_max_deg"} == set(b["counters"])
 # one entry a frame, each with its GPU time and the virtual shadow map's page counts

@@ -23,7 +23,10 @@
 #include <string.h>
 
 #define PAKS "/usr/share/games/openarena/baseoa"
-#define ENGINE "/usr/share/assimp/models/glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb" /* assimp-testmodels: 121k triangles, 115 instances */
+#define ENGINE                                                                                               \
+    "/usr/share/assimp/models/glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb" /* assimp-testmodels:   \
+                                                                                        121k triangles, 115  \
+                                                                                        instances */
 
 static gn_frame_desc at(const float *c, double seconds, gn_shadows shadows)
 {
@@ -54,17 +57,18 @@ static uint8_t *image_of(gn_renderer *r, gn_scene *s, gn_frame_desc f, bool clus
 
 /* One frame on both renderers (each with its own history): the same image and frustum counts.
  * *tris: the camera's prepass and forward triangles with and without clusters. */
-static void same_frame(gn_renderer *on, gn_renderer *off, gn_scene *s, const gn_frame_desc *f, const char *what,
-                       uint64_t tris[2])
+static void same_frame(gn_renderer *on, gn_renderer *off, gn_scene *s, const gn_frame_desc *f,
+                       const char *what, uint64_t tris[2])
 {
     gn_frame_stats a, b;
     uint8_t *x = image_of(on, s, *f, true, &a), *y = image_of(off, s, *f, false, &b);
     uint32_t w, h;
     gn_renderer_size(on, &w, &h);
-    CHECK(a.instances_visible == b.instances_visible, "%s: %u instances in the frustum with clusters, %u without",
-          what, a.instances_visible, b.instances_visible);
-    CHECK(b.clusters_tested == 0 && a.clusters_drawn + a.clusters_culled_frustum + a.clusters_culled_cone <=
-                                        a.clusters_tested,
+    CHECK(a.instances_visible == b.instances_visible,
+          "%s: %u instances in the frustum with clusters, %u without", what, a.instances_visible,
+          b.instances_visible);
+    CHECK(b.clusters_tested == 0 &&
+              a.clusters_drawn + a.clusters_culled_frustum + a.clusters_culled_cone <= a.clusters_tested,
           "%s: clusters %u tested, %u drawn, %u + %u culled (%u without clusters)", what, a.clusters_tested,
           a.clusters_drawn, a.clusters_culled_frustum, a.clusters_culled_cone, b.clusters_tested);
     uint64_t csm_a = pass_triangles(&a, "csm "), csm_b = pass_triangles(&b, "csm ");
@@ -75,8 +79,8 @@ static void same_frame(gn_renderer *on, gn_renderer *off, gn_scene *s, const gn_
         tris[1] += pass_triangles(&b, "depth prepass") + pass_triangles(&b, "forward");
     }
     gt_diff d = gt_compare(x, y, w, h, 0);
-    CHECK(memcmp(x, y, (size_t)w * h * 4) == 0, "%s: the image differs with clusters (%.4f%% of pixels)", what,
-          d.over_share * 100.0);
+    CHECK(memcmp(x, y, (size_t)w * h * 4) == 0, "%s: the image differs with clusters (%.4f%% of pixels)",
+          what, d.over_share * 100.0);
     GT_CHECK_VALIDATION(on, what);
     GT_CHECK_VALIDATION(off, what);
     free(x), free(y);
@@ -125,8 +129,8 @@ static void reference(gn_renderer *r, gn_scene *s, const gn_frame_stats *st, con
         mismatch += k >= n || gpu[k] != order->instances[slot];
         k++;
     }
-    CHECK(mismatch == 0 && k == n, "%s: the GPU's list has %u slots, the reference %u (%u out of place)", what, n, k,
-          mismatch);
+    CHECK(mismatch == 0 && k == n, "%s: the GPU's list has %u slots, the reference %u (%u out of place)",
+          what, n, k, mismatch);
     CHECK(st->clusters_tested == tested && st->clusters_culled_frustum == by_planes &&
               st->clusters_culled_cone == by_cone,
           "%s: clusters tested/frustum/cone %u/%u/%u, the reference %u/%u/%u", what, st->clusters_tested,
@@ -168,7 +172,7 @@ static void caster_lods(gn_scene *s, const float *c, const char *what)
     gn_renderer *on = gt_renderer(481, 271, 4), *off = gt_renderer(481, 271, 4);
     gn_frame_desc f = at(c, 0.0, GN_SHADOWS_CSM);
     gn_frame_desc g = f;
-    g.caster_lod = true;
+    f.no_caster_lod = true;
     gn_frame_stats a = gt_frame(on, s, &g), b = gt_frame(off, s, &f);
     uint32_t w, h;
     gn_renderer_size(on, &w, &h);
@@ -180,15 +184,16 @@ static void caster_lods(gn_scene *s, const float *c, const char *what)
         char name[16];
         snprintf(name, sizeof name, "csm %u", k);
         uint64_t ta = pass_triangles(&a, name), tb = pass_triangles(&b, name);
-        CHECK(ta <= tb, "%s: %s drew %llu triangles with LODs, %llu without", what, name, (unsigned long long)ta,
-              (unsigned long long)tb);
+        CHECK(ta <= tb, "%s: %s drew %llu triangles with LODs, %llu without", what, name,
+              (unsigned long long)ta, (unsigned long long)tb);
         fewer += ta < tb;
         total_a += ta, total_b += tb;
     }
     gt_diff d = gt_compare(x, y, w, h, 8);
-    printf("%s: cascades %llu triangles with LODs, %llu without (%.1f%%); %.3f%% of pixels differ by more than 8\n",
-           what, (unsigned long long)total_a, (unsigned long long)total_b, total_b ? 100.0 * total_a / total_b : 0.0,
-           d.over_share * 100.0);
+    printf("%s: cascades %llu triangles with LODs, %llu without (%.1f%%); %.3f%% of pixels differ by more "
+           "than 8\n",
+           what, (unsigned long long)total_a, (unsigned long long)total_b,
+           total_b ? 100.0 * total_a / total_b : 0.0, d.over_share * 100.0);
     CHECK(fewer > 0, "%s: no cascade drew fewer triangles with LODs", what);
     CHECK(d.over_share <= 0.005, "%s: %.3f%% of pixels differ by more than 8 levels with LODs", what,
           d.over_share * 100.0);
@@ -222,11 +227,12 @@ int main(void)
         f.no_occlusion = true;
         snprintf(what, sizeof what, "town viewpoint %u, no occlusion", v);
         same_frame(on, off, town, &f, what, NULL);
-        gn_frame_stats st = gt_frame(on, town, &(gn_frame_desc){.camera = f.camera,
-                                                                 .time_of_day = 15.0f,
-                                                                 .shadows = GN_SHADOWS_NONE,
-                                                                 .no_occlusion = true,
-                                                                 .clusters = true});
+        gn_frame_stats st = gt_frame(on, town,
+                                     &(gn_frame_desc){.camera = f.camera,
+                                                      .time_of_day = 15.0f,
+                                                      .shadows = GN_SHADOWS_NONE,
+                                                      .no_occlusion = true,
+                                                      .clusters = true});
         reference(on, town, &st, NULL, NULL, what);
         if (v == 0) {
             CHECK(st.clusters_culled_cone > 0, "%s: no cluster dropped by its cone", what);
@@ -234,9 +240,10 @@ int main(void)
             settled_reference(on, town, at(info.viewpoints[v], 0.0, GN_SHADOWS_NONE), what);
         }
     }
-    printf("town street: %llu triangles (prepass and forward) with clusters, %llu with whole meshes (%.1f%%)\n",
-           (unsigned long long)street[0], (unsigned long long)street[1],
-           street[1] ? 100.0 * street[0] / street[1] : 0.0);
+    printf(
+        "town street: %llu triangles (prepass and forward) with clusters, %llu with whole meshes (%.1f%%)\n",
+        (unsigned long long)street[0], (unsigned long long)street[1],
+        street[1] ? 100.0 * street[0] / street[1] : 0.0);
     CHECK(street[0] < street[1], "street: clusters draw %llu triangles, whole meshes %llu",
           (unsigned long long)street[0], (unsigned long long)street[1]);
     /* a walk: small steps with moving objects, then cuts; cascades on the last steps */
@@ -253,8 +260,8 @@ int main(void)
     }
     gn_frame_desc sf = {.shadows = GN_SHADOWS_NONE};
     for (int i = 0; i < 2; i++) same_frame(on, off, engine, &sf, "engine", NULL);
-    gn_frame_stats st = gt_frame(on, engine, &(gn_frame_desc){.shadows = GN_SHADOWS_NONE, .no_occlusion = true,
-                                                               .clusters = true});
+    gn_frame_stats st = gt_frame(
+        on, engine, &(gn_frame_desc){.shadows = GN_SHADOWS_NONE, .no_occlusion = true, .clusters = true});
     reference(on, engine, &st, NULL, NULL, "engine, no occlusion");
     for (int i = 0; i < 2; i++) same_frame(on, off, map, &sf, "oa_dm1", NULL);
     gn_renderer_destroy(on);

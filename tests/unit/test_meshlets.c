@@ -53,10 +53,7 @@ static void sub(const float a[3], const float b[3], float o[3])
 {
     for (int i = 0; i < 3; i++) o[i] = a[i] - b[i];
 }
-static float dot(const float a[3], const float b[3])
-{
-    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-}
+static float dot(const float a[3], const float b[3]) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 static void cross(const float a[3], const float b[3], float o[3])
 {
     o[0] = a[1] * b[2] - a[2] * b[1], o[1] = a[2] * b[0] - a[0] * b[2], o[2] = a[0] * b[1] - a[1] * b[0];
@@ -80,7 +77,8 @@ static void test_clusters(uint32_t n)
     bool yes = true;
     gn_meshlets m;
     gn_error err = {0};
-    CHECK(gn_meshlets_build(&mesh, &yes, 1, GN_MESHLET_MIN_TRIANGLES, 1000, &m, &err) == GN_OK, "%s", err.message);
+    CHECK(gn_meshlets_build(&mesh, &yes, 1, GN_MESHLET_MIN_TRIANGLES, 1000, &m, &err) == GN_OK, "%s",
+          err.message);
     CHECK(m.meshes[0].count > 1 && m.index_count == n, "%u clusters, %u indices of %u", m.meshes[0].count,
           m.index_count, n);
     /* every triangle once: as sorted triples */
@@ -96,7 +94,8 @@ static void test_clusters(uint32_t n)
             float d[3];
             CHECK(idx[i] < mesh.vertex_count, "index %u out of range", idx[i]);
             sub(sphere_pos[idx[i]], k->sphere, d);
-            CHECK(sqrtf(dot(d, d)) <= k->sphere[3] * 1.0001f + 1e-5f, "cluster %u: a vertex outside its sphere", c);
+            CHECK(sqrtf(dot(d, d)) <= k->sphere[3] * 1.0001f + 1e-5f,
+                  "cluster %u: a vertex outside its sphere", c);
         }
         for (uint32_t t = 0; t < k->range[1] / 3; t++) {
             /* the original triangle: the sphere's quads are a regular grid, so find it by search */
@@ -141,8 +140,8 @@ static void test_clusters(uint32_t n)
             }
         }
     }
-    CHECK(wrong == 0 && dropped > 0, "the cone dropped %u clusters, %u front-facing triangles among them", dropped,
-          wrong);
+    CHECK(wrong == 0 && dropped > 0, "the cone dropped %u clusters, %u front-facing triangles among them",
+          dropped, wrong);
     /* the world sphere holds the transformed cluster */
     float rows[3][4], t[3] = {5, -3, 2};
     transform(1.0f, 1.7f, false, t, rows);
@@ -162,7 +161,8 @@ static void test_clusters(uint32_t n)
 
     /* the order: two groups of the sphere (opaque, blended) and one of a mesh left whole */
     uint32_t inst[6] = {10, 11, 12, 20, 21, 30};
-    gn_draw_group groups[3] = {{GN_DRAW_OPAQUE, 0, 0, 0, 3}, {GN_DRAW_MASK, 1, 1, 3, 2}, {GN_DRAW_BLEND, 2, 0, 5, 1}};
+    gn_draw_group groups[3] = {
+        {GN_DRAW_OPAQUE, 0, 0, 0, 3}, {GN_DRAW_MASK, 1, 1, 3, 2}, {GN_DRAW_BLEND, 2, 0, 5, 1}};
     gn_draw_batch batches[3] = {{GN_DRAW_OPAQUE, 0, 0, 1}, {GN_DRAW_MASK, 1, 1, 1}, {GN_DRAW_BLEND, 2, 2, 1}};
     gn_draw_list in = {inst, 6, groups, 3, batches, 3, NULL};
     gn_meshlets two = m;
@@ -171,19 +171,26 @@ static void test_clusters(uint32_t n)
     uint32_t slots, ng, k = m.meshes[0].count;
     CHECK(gn_meshlets_expanded_size(&in, &two, 1u << 24, &slots, &ng) && slots == 3 * k + 3 && ng == k + 2,
           "expanded: %u slots, %u groups (want %u, %u)", slots, ng, 3 * k + 3, k + 2);
-    gn_draw_list out = {malloc(slots * 4), 0, malloc(ng * sizeof(gn_draw_group)), 0, malloc(3 * sizeof(gn_draw_batch)),
-                        0, NULL};
+    gn_draw_list out = {malloc(slots * 4),
+                        0,
+                        malloc(ng * sizeof(gn_draw_group)),
+                        0,
+                        malloc(3 * sizeof(gn_draw_batch)),
+                        0,
+                        NULL};
     uint32_t *sc = malloc(slots * 4), *gc = malloc(ng * 4);
     gn_meshlets_expand(&in, &two, &out, sc, gc);
     CHECK(out.instance_count == slots && out.group_count == ng && out.batch_count == 3, "expanded counts");
-    CHECK(out.batches[0].group_count == k && out.batches[1].first_group == k && out.batches[2].first_group == k + 1,
+    CHECK(out.batches[0].group_count == k && out.batches[1].first_group == k &&
+              out.batches[2].first_group == k + 1,
           "batches remapped");
     bool order_ok = true;
     for (uint32_t c = 0; c < k; c++)
         for (uint32_t i = 0; i < 3; i++)
-            order_ok = order_ok && out.instances[c * 3 + i] == inst[i] && sc[c * 3 + i] == m.meshes[0].first + c;
-    CHECK(order_ok && sc[3 * k] == GN_CULL_WHOLE && sc[3 * k + 2] == GN_CULL_WHOLE && out.instances[3 * k + 2] == 30 &&
-              gc[k + 1] == GN_CULL_WHOLE,
+            order_ok =
+                order_ok && out.instances[c * 3 + i] == inst[i] && sc[c * 3 + i] == m.meshes[0].first + c;
+    CHECK(order_ok && sc[3 * k] == GN_CULL_WHOLE && sc[3 * k + 2] == GN_CULL_WHOLE &&
+              out.instances[3 * k + 2] == 30 && gc[k + 1] == GN_CULL_WHOLE,
           "the expanded order");
     free(out.instances), free(out.groups), free(out.batches), free(sc), free(gc);
     gn_meshlets_free(&m);
@@ -192,10 +199,10 @@ static void test_clusters(uint32_t n)
 static void test_lods(uint32_t n)
 {
     /* the sphere, and a box of 24 vertices (a face each: seams) that nothing can simplify */
-    static const float box[24][3] = {
-        {0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1},
-        {0, 0, 0}, {0, 1, 0}, {0, 1, 1}, {0, 0, 1}, {1, 0, 0}, {1, 1, 0}, {1, 1, 1}, {1, 0, 1},
-        {0, 0, 0}, {1, 0, 0}, {1, 0, 1}, {0, 0, 1}, {0, 1, 0}, {1, 1, 0}, {1, 1, 1}, {0, 1, 1}};
+    static const float box[24][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1},
+                                     {1, 1, 1}, {0, 1, 1}, {0, 0, 0}, {0, 1, 0}, {0, 1, 1}, {0, 0, 1},
+                                     {1, 0, 0}, {1, 1, 0}, {1, 1, 1}, {1, 0, 1}, {0, 0, 0}, {1, 0, 0},
+                                     {1, 0, 1}, {0, 0, 1}, {0, 1, 0}, {1, 1, 0}, {1, 1, 1}, {0, 1, 1}};
     uint32_t box_idx[36];
     for (int f = 0; f < 6; f++) {
         uint32_t b = f * 4, t[6] = {b, b + 1, b + 2, b, b + 2, b + 3};

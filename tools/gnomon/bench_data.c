@@ -14,9 +14,9 @@ bool gn_bench_data_init(gn_bench_data *d, uint32_t capacity)
 {
     *d = (gn_bench_data){.capacity = capacity};
     d->frame_index = calloc(capacity ? capacity : 1, sizeof *d->frame_index);
-    double **cols[] = {&d->frame_ms, &d->cpu_ms, &d->vis_ms, &d->draws,       &d->triangles, &d->visible,
-                       &d->drawn,    &d->phase1, &d->phase2, &d->draw_groups, &d->lights,    &d->overflow,
-                       &d->clusters};
+    double **cols[] = {&d->frame_ms, &d->cpu_ms,   &d->vis_ms,  &d->draws,  &d->triangles,
+                       &d->visible,  &d->drawn,    &d->phase1,  &d->phase2, &d->draw_groups,
+                       &d->lights,   &d->overflow, &d->clusters};
     d->shadow = calloc(capacity ? capacity : 1, sizeof *d->shadow);
     d->shadow_ms = calloc(capacity ? capacity : 1, sizeof *d->shadow_ms);
     bool ok = d->frame_index != NULL && d->shadow && d->shadow_ms;
@@ -187,15 +187,10 @@ bool gn_bench_summarize(const gn_bench_data *d, gn_bench_summary *out)
     struct {
         const double *col;
         double *median;
-    } medians[] = {{d->draws, &out->draws},
-                   {d->triangles, &out->triangles},
-                   {d->visible, &out->visible},
-                   {d->drawn, &out->drawn},
-                   {d->phase1, &out->phase1},
-                   {d->phase2, &out->phase2},
-                   {d->clusters, &out->clusters},
-                   {d->draw_groups, &out->draw_groups},
-                   {d->lights, &out->lights}};
+    } medians[] = {
+        {d->draws, &out->draws},       {d->triangles, &out->triangles},     {d->visible, &out->visible},
+        {d->drawn, &out->drawn},       {d->phase1, &out->phase1},           {d->phase2, &out->phase2},
+        {d->clusters, &out->clusters}, {d->draw_groups, &out->draw_groups}, {d->lights, &out->lights}};
     gn_series_stats c;
     for (size_t i = 0; i < sizeof medians / sizeof medians[0]; i++) {
         gn_bench_series(medians[i].col, d->count, tmp, scratch, &c);

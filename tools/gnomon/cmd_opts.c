@@ -158,8 +158,8 @@ bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_d
 
 /* The scene rows every rendering command starts with: which scene, its archives, PVS on/off. */
 static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *pvs, uint32_t *map_lights,
-                              uint32_t *gpu_culling, uint32_t *occlusion, uint32_t *clusters, uint32_t *caster_lod,
-                              gn_opt *t)
+                              uint32_t *gpu_culling, uint32_t *occlusion, uint32_t *clusters,
+                              uint32_t *caster_lod, gn_opt *t)
 {
     gn_opt opts[] = {
         {"--scene", GN_OPT_STRING, scene, NULL, 0, 0, false, NULL, "NAME",
@@ -181,7 +181,7 @@ static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *p
          "occlusion (GPU culling only), 0 whole meshes (default; A/B, the same image)"},
         {"--caster-lod", GN_OPT_UINT, caster_lod, NULL, 0, 1, false, NULL, "0|1",
          "1 lets the sun's cascades draw simplified copies of large casters that err by at most a texel "
-         "(GPU culling only), 0 the meshes themselves (default; A/B)"},
+         "(default; GPU culling only), 0 the meshes themselves (A/B)"},
     };
     memcpy(t, opts, sizeof opts);
     return GN_COUNT(opts);
@@ -228,8 +228,8 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
 
 static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 {
-    uint32_t n =
-        gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion, &o->clusters, &o->caster_lod, t);
+    uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion,
+                               &o->clusters, &o->caster_lod, t);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1920x1080)"},
@@ -268,8 +268,8 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 /* The rows shared by shadowref and shadowcheck; the same text as render's rows. */
 static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t)
 {
-    uint32_t n =
-        gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion, &o->clusters, &o->caster_lod, t);
+    uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion,
+                               &o->clusters, &o->caster_lod, t);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1280x720)"},
@@ -339,7 +339,8 @@ static gn_frame_opts gn_frame_opts_defaults(void)
                            .scale = 1,
                            .pvs = 1,
                            .gpu_culling = 1,
-                           .occlusion = 1};
+                           .occlusion = 1,
+                           .caster_lod = 1};
 }
 
 gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err, size_t err_size)
@@ -371,6 +372,7 @@ gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, cha
                          .pvs = 1,
                          .gpu_culling = 1,
                          .occlusion = 1,
+                         .caster_lod = 1,
                          .light = {.clustered = 1}};
     gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_bench_table(o, t);
@@ -468,7 +470,7 @@ void gn_frame_opts_frame(const gn_frame_opts *o, const float *camera, gn_view vi
         .cpu_culling = !o->gpu_culling,
         .no_occlusion = !o->occlusion,
         .clusters = o->clusters != 0,
-        .caster_lod = o->caster_lod != 0,
+        .no_caster_lod = !o->caster_lod,
     };
     if (camera) {
         memcpy(out->camera.position, camera, 3 * sizeof(float));

@@ -38,7 +38,8 @@ void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
     if (s->clusters_tested)
         fprintf(f, "%-22s %u of %u (culled: %u frustum, %u back-facing, %u occlusion)\n", "clusters drawn",
                 s->clusters_drawn, s->clusters_tested, s->clusters_culled_frustum, s->clusters_culled_cone,
-                s->clusters_tested - s->clusters_culled_frustum - s->clusters_culled_cone - s->clusters_drawn);
+                s->clusters_tested - s->clusters_culled_frustum - s->clusters_culled_cone -
+                    s->clusters_drawn);
     fprintf(f, "%-22s %u\n", "draw groups", s->draw_groups);
     if (s->shadow_updates)
         fprintf(f, "%-22s %u (%u casters)\n", "shadow cascades", s->shadow_updates, s->shadow_casters);
