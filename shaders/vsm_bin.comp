@@ -39,7 +39,6 @@ shared uint s_base;
 void each_pair(uint k)
 {
     gn_gpu_vsm_caster c = casters[k];
-    uint slot = c.info.z;
     vec3 lp = gn_vsm_to_light_now(c.sphere.xyz);
     float r = c.sphere.w;
     uint count = render_head.x;
@@ -50,6 +49,8 @@ void each_pair(uint k)
         // a static caster under half a texel of this level casts nothing visible
         if (page.page.w == 0u && r < 0.5 * size / float(frame.vsm_info.y)) continue;
         if (lp.x + r < x0 || lp.x - r > x0 + size || lp.y + r < y0 || lp.y - r > y0 + size) continue;
+        // its LOD where that errs by at most a texel of this page's level (src/decide/caster_lod.h)
+        uint slot = c.draw.x != 0u && uintBitsToFloat(c.draw.y) <= size / float(frame.vsm_info.y) ? c.draw.x - 1u : c.info.z;
         if (pc.phase == 0u) {
             atomicAdd(counts[2u * slot], 1u);
         } else {

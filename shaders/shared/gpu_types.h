@@ -147,7 +147,8 @@ GN_STRUCT(gn_gpu_vsm_render)
 GN_STRUCT(gn_gpu_vsm_caster)
 {
     gn_vec4 sphere; /* world centre, radius */
-    gn_uvec4 draw;  /* x index count, y first index, z vertex offset (int bits), w instance */
+    gn_uvec4 draw;  /* x its LOD's draw slot + 1 (0: none; src/decide/caster_lod.h), y that LOD's
+                       error in the world (a float's bits, m), z 0, w instance */
     gn_uvec4 info;  /* x draw group (0 opaque, 1 + k the k-th alpha-tested material); y 1: dynamic */
 };
 #define GN_GPU_VSM_MAX_GROUPS 64 /* draw groups: opaque, then one a masked material */

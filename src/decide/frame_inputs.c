@@ -49,8 +49,8 @@ void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[6]
     out->cpu_culling = f->cpu_culling;
     out->occlusion = !f->cpu_culling && !f->no_occlusion;
     out->clusters = !f->cpu_culling && f->clusters;
-    /* LODs are built for the cascades only (the VSM renders its pages with its own lists) */
-    out->caster_lod = !f->cpu_culling && !f->no_caster_lod && out->shadows == GN_SHADOWS_CSM;
+    /* the casters' LODs: built with the GPU path's order, for the cascades and the VSM's pages */
+    out->caster_lod = !f->cpu_culling && !f->no_caster_lod && out->shadows != GN_SHADOWS_NONE;
     out->seconds = f->seconds;
     out->overlay = f->overlay;
 }

@@ -348,6 +348,7 @@ static gn_result build_scene(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s, 
     c->history_valid = false;
     c->stamp = gn_scene_stamp_of(s);
     c->built = true;
+    c->generation++;
     return GN_OK;
 }
 
@@ -753,6 +754,14 @@ gn_result gn_cull_read_visible(gn_renderer *r, uint32_t *out, uint32_t max, uint
     *count = n;
     return gn_vk_read_buffer(&r->vk, &c->visible, out, (VkDeviceSize)(n < max ? n : max) * sizeof *out,
                              "camera list readback", err);
+}
+
+const gn_caster_lods *gn_cull_caster_lods(gn_renderer *r, const gn_vk_buffer **indices, uint32_t *generation)
+{
+    gn_cull_gpu *c = gn_feature_state(r, GN_FEATURE_CULL);
+    *generation = c->generation;
+    *indices = &c->indices;
+    return c->built && c->lods.index_count ? &c->lods : NULL;
 }
 
 void gn_cull_order(gn_renderer *r, const gn_draw_list **order, const uint32_t **slot_cluster,

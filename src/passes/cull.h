@@ -33,6 +33,7 @@ typedef struct gn_cull_gpu {
      * of the scene's indices followed by the clusters' that the views' draws bind. */
     bool clusters, clusters_asked; /* built with clusters; what the frames asked for */
     bool lods_asked;               /* built with the casters' LODs (gn_frame_desc.caster_lod) */
+    uint32_t generation;           /* bumped with every build of the order (the VSM's casters follow) */
     gn_meshlets meshlets;
     gn_caster_lods lods;
     uint32_t *slot_cluster;
@@ -80,6 +81,9 @@ gn_result gn_cull_add_view(gn_renderer *r, const gn_frustum *f, float min_diamet
  * each slot (GN_CULL_WHOLE: none) and the clusters: for tests' references. */
 void gn_cull_order(gn_renderer *r, const gn_draw_list **order, const uint32_t **slot_cluster,
                    const gn_meshlets **meshlets);
+/* The casters' LODs of the GPU path's order (NULL: none built), the index buffer that holds
+ * them, and the order's generation: the VSM's caster slots name them (src/passes/vsm.c). */
+const gn_caster_lods *gn_cull_caster_lods(gn_renderer *r, const gn_vk_buffer **indices, uint32_t *generation);
 /* The last submitted frame's camera list, as the GPU wrote it (waits for the GPU). */
 gn_result gn_cull_read_visible(gn_renderer *r, uint32_t *out, uint32_t max, uint32_t *count, gn_error *err);
 

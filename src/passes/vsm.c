@@ -15,6 +15,7 @@
  * with the light version it was rendered with, and the dynamic tile over it with this frame's light, taking
  * the darker (shaders/vsm.glsl). */
 #include "passes/vsm.h"
+#include "passes/cull.h"
 
 #include "base/alloc.h"
 
@@ -422,9 +423,16 @@ static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
         v->casters_cpu = grown;
         v->caster_cap = count;
     }
-    uint64_t *keys = gn_malloc(((size_t)count + 1) * sizeof *keys);
+    /* the casters' LODs, when the frame draws them: an opaque caster whose mesh has one gets a
+     * second slot (its LOD's range, after the group's own slots), chosen page by page in BIN */
+    uint32_t lod_generation = 0;
+    const gn_caster_lods *lods =
+        r->in.caster_lod ? gn_cull_caster_lods(r, &v->lod_indices, &lod_generation) : NULL;
+    v->lods = lods != NULL, v->lod_generation = lod_generation;
+    uint64_t *keys = gn_malloc(((size_t)count * 2 + 1) * sizeof *keys);
     if (!keys) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory for %u casters", count);
-    uint32_t m = 0;
+    uint32_t m = 0, lod_keys = 0;
+#define LOD_KEY (1ull << 31) /* a slot's key: group << 32 | mesh, this bit for its LOD */
     v->group_count = 1;
     bool warned = false;
     for (int pass = 0; pass < 2; pass++) /* static, then dynamic */
@@ -447,42 +455,64 @@ static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
                     group = 0;
                 }
             }
-            const gn_mesh *mesh = &s->meshes[it->mesh];
             gn_gpu_vsm_caster *c = &v->casters_cpu[m];
             memcpy(c->sphere, it->sphere, sizeof c->sphere);
-            c->draw[0] = mesh->index_count, c->draw[1] = mesh->first_index;
-            c->draw[2] = mesh->first_vertex, c->draw[3] = k;
+            c->draw[0] = c->draw[1] = c->draw[2] = 0, c->draw[3] = k;
             c->info[0] = group, c->info[1] = dynamic, c->info[2] = c->info[3] = 0;
             keys[m++] = (uint64_t)group << 32 | it->mesh;
             if (pass == 0) v->static_casters = m;
         }
     v->caster_count = m;
+    for (uint32_t k = 0; lods && k < m; k++) { /* the LODs' slots, keyed after the meshes' */
+        const gn_caster_lod *l = &lods->meshes[(uint32_t)keys[k]];
+        if ((keys[k] >> 32) == 0 && l->index_count) keys[m + lod_keys++] = keys[k] | LOD_KEY;
+    }
     /* the slots: the distinct (group, mesh) keys in order */
-    uint64_t *sorted = gn_malloc(((size_t)m + 1) * sizeof *sorted);
-    uint32_t(*slot_info)[4] = gn_malloc(((size_t)m + 1) * sizeof *slot_info);
+    uint32_t nk = m + lod_keys;
+    uint64_t *sorted = gn_malloc(((size_t)nk + 1) * sizeof *sorted);
+    uint32_t(*slot_info)[4] = gn_malloc(((size_t)nk + 1) * sizeof *slot_info);
     if (!sorted || !slot_info) {
         free(keys), free(sorted), free(slot_info);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "vsm: out of memory for %u casters", m);
     }
-    memcpy(sorted, keys, (size_t)m * sizeof *keys);
-    qsort(sorted, m, sizeof *sorted, cmp_u64);
+    memcpy(sorted, keys, (size_t)nk * sizeof *keys);
+    qsort(sorted, nk, sizeof *sorted, cmp_u64);
     uint32_t slots = 0;
     memset(v->group_slots, 0, sizeof v->group_slots);
-    for (uint32_t k = 0; k < m; k++) {
+    for (uint32_t k = 0; k < nk; k++) {
         if (k && sorted[k] == sorted[k - 1]) continue;
-        uint32_t group = (uint32_t)(sorted[k] >> 32);
-        const gn_mesh *mesh = &s->meshes[(uint32_t)sorted[k]];
+        uint32_t group = (uint32_t)(sorted[k] >> 32), mesh_id = (uint32_t)(sorted[k] & (LOD_KEY - 1));
+        const gn_mesh *mesh = &s->meshes[mesh_id];
         if (!v->group_slots[group]) v->group_first[group] = slots;
         v->group_slots[group]++;
-        slot_info[slots][0] = mesh->index_count, slot_info[slots][1] = mesh->first_index;
+        const gn_caster_lod *l = sorted[k] & LOD_KEY ? &lods->meshes[mesh_id] : NULL;
+        slot_info[slots][0] = l ? l->index_count : mesh->index_count;
+        slot_info[slots][1] = l ? l->first_index : mesh->first_index;
         slot_info[slots][2] = mesh->first_vertex, slot_info[slots][3] = group;
         sorted[slots++] = sorted[k];
     }
     v->slot_count = slots;
     for (uint32_t k = 0; k < m; k++) {
+        gn_gpu_vsm_caster *c = &v->casters_cpu[k];
         const uint64_t *at = bsearch(&keys[k], sorted, slots, sizeof *sorted, cmp_u64);
-        v->casters_cpu[k].info[2] = (uint32_t)(at - sorted);
+        c->info[2] = (uint32_t)(at - sorted);
+        uint64_t lod_key = keys[k] | LOD_KEY;
+        const uint64_t *lod =
+            lods && !(keys[k] >> 32) ? bsearch(&lod_key, sorted, slots, sizeof *sorted, cmp_u64) : NULL;
+        if (!lod) continue;
+        /* its error in the world: the mesh's times the longest axis of this instance */
+        const float *t = s->instances[c->draw[3]].transform;
+        float most = 0.0f;
+        for (int col = 0; col < 3; col++) {
+            float l2 =
+                t[col * 4] * t[col * 4] + t[col * 4 + 1] * t[col * 4 + 1] + t[col * 4 + 2] * t[col * 4 + 2];
+            most = l2 > most ? l2 : most;
+        }
+        float e = lods->meshes[(uint32_t)keys[k]].error * sqrtf(most);
+        c->draw[0] = (uint32_t)(lod - sorted) + 1;
+        memcpy(&c->draw[1], &e, sizeof e);
     }
+#undef LOD_KEY
     free(keys);
     free(sorted);
     /* pairs: every caster on every page of a frame's budget could need one; at most MAX_PAIRS */
@@ -561,7 +591,11 @@ static gn_result plan_inputs(gn_renderer *r, const gn_scene *s, uint32_t *invali
         v->alloc_flags |= ALLOC_INVALIDATE_ALL;
         *invalidate = 0;
     }
-    if (scene_changed || edits) { /* the caster list follows: bounds, removals */
+    uint32_t lod_generation = 0;
+    const gn_vk_buffer *lod_indices;
+    bool lods = r->in.caster_lod && gn_cull_caster_lods(r, &lod_indices, &lod_generation) != NULL;
+    bool lods_changed = lods != v->lods || (lods && lod_generation != v->lod_generation);
+    if (scene_changed || edits || lods_changed) { /* the caster list follows: bounds, removals, LODs */
         gn_result res = make_casters(r, s, err);
         if (res) return res;
         v->source.uid = s->uid;
@@ -866,7 +900,8 @@ gn_pass_work gn_vsm_pages_record(gn_renderer *r, void *self, uint32_t run)
     gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, GN_SET_VSM_DRAW, 1, &v->draw_set, 0, NULL);
     /* one indirect draw a group, a command a slot: the opaque casters, then each alpha-tested
      * material's */
-    gn_vk_cmd_bind_geometry(vk, &r->scene.vertices, &r->scene.indices);
+    /* the LODs' indices follow the scene's in the cull feature's index buffer */
+    gn_vk_cmd_bind_geometry(vk, &r->scene.vertices, v->lods ? v->lod_indices : &r->scene.indices);
     const VkDeviceSize stride = sizeof(VkDrawIndexedIndirectCommand);
     uint32_t draws = 0;
     for (uint32_t g = 0; g < v->group_count; g++) {

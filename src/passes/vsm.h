@@ -59,7 +59,12 @@ typedef struct gn_vsm_gpu {
     uint32_t caster_count, static_casters, caster_cap;
     uint32_t group_count, group_material[GN_GPU_VSM_MAX_GROUPS]; /* group k > 0: a masked material */
     uint32_t group_first[GN_GPU_VSM_MAX_GROUPS], group_slots[GN_GPU_VSM_MAX_GROUPS]; /* its slots */
-    uint32_t slot_count, pair_capacity;                  /* draw slots; pairs the list holds */
+    uint32_t slot_count, pair_capacity; /* draw slots; pairs the list holds */
+    /* the casters' LODs the slots name (the cull feature's: gn_cull_caster_lods), its order's
+     * generation when the casters were made, and the index buffer that holds them */
+    bool lods;
+    uint32_t lod_generation;
+    const gn_vk_buffer *lod_indices;
     uint32_t dyn_sphere_count, dyn_version, alloc_flags; /* as last given to ALLOC */
     gn_scene_stamp source;      /* the scene the cache holds, and the edits its pages have caught up with */
     float bias_texels;          /* normal offset */

@@ -16,6 +16,7 @@
  * (4) a deliberately small pool: overflow is counted, coarser pages stand in, the frame
  *     renders, no validation message. */
 #include "gpu_util.h"
+#include "passes/cull.h"
 #include "passes/vsm.h"
 #include "renderer.h"
 
@@ -251,7 +252,7 @@ static uint32_t replay_frame(gn_renderer *r, replay *rp)
 }
 
 /* BIN's pairs of this frame against the CPU's binned caster lookup for the same pages. */
-static uint32_t check_bin(gn_renderer *r, const gn_scene *s, uint32_t *pairs_seen)
+static uint32_t check_bin(gn_renderer *r, const gn_scene *s, uint32_t *pairs_seen, uint32_t *lods_seen)
 {
     gn_vsm_gpu *v = gn_vsm_of(r);
     uint32_t head[4];
@@ -266,16 +267,34 @@ static uint32_t check_bin(gn_renderer *r, const gn_scene *s, uint32_t *pairs_see
      * must name the mesh of every caster in it */
     uint64_t *gpu = NULL, *cpu = NULL;
     size_t ng = 0, nc = 0, cap = 0;
-    uint32_t wrong_mesh = 0;
+    uint32_t wrong_mesh = 0, lod_pairs = 0;
     for (uint32_t q = 0; q < slots; q++) cap += commands[5 * q + 1];
     gpu = malloc((cap + 1) * sizeof *gpu);
+    /* a caster's LOD stands in on a page whose texel its error fits (src/decide/caster_lod.h) */
+    uint32_t *caster_of = malloc((s->instance_count + 1) * sizeof *caster_of);
+    for (uint32_t k = 0; k < v->caster_count; k++) caster_of[v->casters_cpu[k].draw[3]] = k;
+    const gn_vk_buffer *lod_indices;
+    uint32_t generation;
+    const gn_caster_lods *lods = gn_cull_caster_lods(r, &lod_indices, &generation);
     for (uint32_t q = 0; q < slots; q++)
         for (uint32_t i = 0; i < commands[5 * q + 1]; i++) {
             const uint32_t *p = &pairs[2 * (commands[5 * q + 4] + i)];
             gpu[ng++] = (uint64_t)p[1] << 32 | p[0];
+            const gn_gpu_vsm_caster *c = &v->casters_cpu[caster_of[p[0]]];
+            float lod_error, texel = entries[p[1]].rect[2] / 128.0f;
+            memcpy(&lod_error, &c->draw[1], sizeof lod_error);
+            bool lod = v->lods && c->draw[0] != 0 && gn_caster_lod_fits(lod_error, texel);
             const gn_mesh *mesh = &s->meshes[s->instances[p[0]].mesh];
-            wrong_mesh += mesh->index_count != commands[5 * q] || mesh->first_index != commands[5 * q + 2];
+            uint32_t want_count = mesh->index_count, want_first = mesh->first_index;
+            if (lod && lods) {
+                want_count = lods->meshes[s->instances[p[0]].mesh].index_count;
+                want_first = lods->meshes[s->instances[p[0]].mesh].first_index;
+            }
+            lod_pairs += lod;
+            wrong_mesh += want_count != commands[5 * q] || want_first != commands[5 * q + 2];
         }
+    free(caster_of);
+    *lods_seen += lod_pairs;
     /* CPU: the casters binned as decide/vsm.c does, one lookup a static page; the dynamic
      * casters tested one by one for a dynamic page */
     uint32_t m = v->caster_count;
@@ -353,19 +372,20 @@ static int test_alloc_reference(gn_scene *s)
     rp.dyn = malloc(cap * 4), rp.dyn_prev = malloc(cap * 4), rp.scratch = malloc(cap * sizeof *rp.scratch);
     rp.spheres = malloc(cap * sizeof *rp.spheres);
     rp.dyn_prev_count = ~0u;
-    uint32_t differ = 0, rendered = 0, pairs = 0, frames = 24;
+    uint32_t differ = 0, rendered = 0, pairs = 0, lod_pairs = 0, frames = 24;
     for (uint32_t k = 0; k < frames; k++) {
         gn_frame_desc f = gt_vsm_at(-30.0f + 0.8f * (float)k, 12.0f, -20.0f + 3.0f * (float)k,
                                     9.0f + 0.01f * (float)(k / 4));
         f.seconds = 0.1 * k; /* the town's carts and balloons move */
         gn_frame_stats st = gt_frame(r, s, &f);
         rendered += st.vsm_pages_rendered_static + st.vsm_pages_rendered_dynamic;
-        uint32_t d = replay_frame(r, &rp) + check_bin(r, s, &pairs);
+        uint32_t d = replay_frame(r, &rp) + check_bin(r, s, &pairs, &lod_pairs);
         if (d) printf("frame %u: %u differences\n", k, d);
         differ += d;
     }
-    printf("ALLOC and BIN against the CPU: %u frames, %u pages rendered, %u caster pairs, %u differences\n",
-           frames, rendered, pairs, differ);
+    printf("ALLOC and BIN against the CPU: %u frames, %u pages rendered, %u caster pairs (%u of LODs), %u "
+           "differences\n",
+           frames, rendered, pairs, lod_pairs, differ);
     CHECK(rendered > 50 && pairs > 100, "too little happened: %u pages, %u pairs", rendered, pairs);
     CHECK(differ == 0, "the GPU's ALLOC or BIN differs from the CPU reference");
     GT_CHECK_VALIDATION(r, "replaying ALLOC");
