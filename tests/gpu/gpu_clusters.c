@@ -46,6 +46,7 @@ static uint64_t pass_triangles(const gn_frame_stats *st, const char *prefix)
 static uint8_t *image_of(gn_renderer *r, gn_scene *s, gn_frame_desc f, bool clusters, gn_frame_stats *st)
 {
     f.clusters = clusters;
+    f.no_caster_lod = true; /* a clustered mesh casts whole (its LOD: caster_lods below) */
     *st = gt_frame(r, s, &f);
     uint32_t w, h;
     gn_renderer_size(r, &w, &h);
