@@ -463,7 +463,10 @@ static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
             if (pass == 0) v->static_casters = m;
         }
     v->caster_count = m;
-    for (uint32_t k = 0; lods && k < m; k++) { /* the LODs' slots, keyed after the meshes' */
+    /* the LODs' slots, keyed after the meshes' (the copies were made for this scene's meshes
+     * in this frame's order: gn_plan_camera runs before the features plan) */
+    if (lods && lods->mesh_count != s->mesh_count) lods = NULL, v->lods = false;
+    for (uint32_t k = 0; lods && k < m; k++) {
         const gn_caster_lod *l = &lods->meshes[(uint32_t)keys[k]];
         if ((keys[k] >> 32) == 0 && l->index_count) keys[m + lod_keys++] = keys[k] | LOD_KEY;
     }
