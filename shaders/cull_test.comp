@@ -18,9 +18,6 @@ shared uint s_scan[GN_CULL_BLOCK];
 shared uint s_in_view;
 shared uint s_clusters[4]; // the camera's: of instances in the view, culled by the planes, by the cone, drawn
 
-#define GN_MESHLET_CONE_MARGIN 0.01
-#define GN_MESHLET_UNIFORM_TOLERANCE 1e-3
-
 float dot3(vec3 a, vec3 b)
 {
     precise float d = a.x * b.x;
@@ -49,12 +46,12 @@ vec4 cluster_world_sphere(gn_gpu_cluster c, gn_gpu_instance t)
 
 bool cluster_backfacing(gn_gpu_cluster c, gn_gpu_instance t, vec3 eye)
 {
-    precise float k = c.apex.w + GN_MESHLET_CONE_MARGIN;
+    precise float k = c.apex.w + GN_CLUSTER_CONE_MARGIN;
     if (!(c.apex.w > 0.0) || !(k < 1.0)) return false;
     vec3 a0 = vec3(t.row0.x, t.row1.x, t.row2.x), a1 = vec3(t.row0.y, t.row1.y, t.row2.y),
          a2 = vec3(t.row0.z, t.row1.z, t.row2.z);
     precise float l0 = dot3(a0, a0);
-    precise float tol = l0 * GN_MESHLET_UNIFORM_TOLERANCE;
+    precise float tol = l0 * GN_CLUSTER_UNIFORM_TOLERANCE;
     precise float e1 = dot3(a1, a1) - l0, e2 = dot3(a2, a2) - l0;
     if (abs(e1) > tol || abs(e2) > tol || abs(dot3(a0, a1)) > tol || abs(dot3(a0, a2)) > tol ||
         abs(dot3(a1, a2)) > tol)

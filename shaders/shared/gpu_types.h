@@ -246,6 +246,15 @@ GN_STRUCT(gn_gpu_cull_view)
 #define GN_CULL_TAGS 13u /* 4 counts each: instances (or clusters), triangles, non-empty groups, in the view */
 #define GN_CULL_WHOLE 0xffffffffu /* a slot that is a whole instance, not one of its clusters */
 
+/* The cone test (shaders/cull_test.comp, its reference gn_cluster_backfacing) keeps a cluster
+ * unless the eye is this much (in the cosine) inside the cone's culling region: triangles
+ * within it are back-facing with room for the rasteriser's snapping of nearly edge-on ones
+ * (gpu_clusters: images identical with and without clusters). A transform counts as a rotation
+ * and a uniform scale when its axes' squared lengths and dot products agree to the tolerance's
+ * share of the first's squared length. Float literals: both sides add them in single precision. */
+#define GN_CLUSTER_CONE_MARGIN 0.01f
+#define GN_CLUSTER_UNIFORM_TOLERANCE 1e-3f
+
 /* One cluster (meshlet) of a large mesh (src/decide/meshlets.h), in the mesh's space. */
 GN_STRUCT(gn_gpu_cluster)
 {

@@ -4,6 +4,7 @@
 #include "base/alloc.h"
 #include "base/array.h"
 
+#include <math.h>
 #include <meshoptimizer.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,16 @@ void gn_caster_lods_free(gn_caster_lods *l)
 {
     free(l->meshes), free(l->indices);
     memset(l, 0, sizeof *l);
+}
+
+float gn_caster_lod_scale(const float t[16])
+{
+    float most = 0.0f;
+    for (int col = 0; col < 3; col++) {
+        float l = t[col * 4] * t[col * 4] + t[col * 4 + 1] * t[col * 4 + 1] + t[col * 4 + 2] * t[col * 4 + 2];
+        most = l > most ? l : most;
+    }
+    return sqrtf(most);
 }
 
 bool gn_caster_lod_fits(float world_error, float texel) { return world_error <= texel; }

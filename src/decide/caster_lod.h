@@ -34,6 +34,8 @@ gn_result gn_caster_lods_build(const gn_meshlet_mesh *meshes, const bool *want, 
                                uint32_t min_triangles, uint32_t index_base, gn_caster_lods *out,
                                gn_error *err);
 void gn_caster_lods_free(gn_caster_lods *l);
+/* The longest of a transform's axes (column-major 4x4): a LOD's error into the world. */
+float gn_caster_lod_scale(const float transform[16]);
 /* Whether a copy of `error` (in the world: the mesh's error times its instances' largest
  * scale) may stand in for its mesh in a view whose texels are `texel` metres: within one. */
 bool gn_caster_lod_fits(float world_error, float texel);

@@ -10,14 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The cone test keeps a cluster unless the eye is this much (in the cosine) inside the cone's
- * culling region: triangles within it are back-facing with room for the rasteriser's snapping
- * of nearly edge-on ones (gpu_clusters: images identical with and without clusters). */
-#define GN_MESHLET_CONE_MARGIN 0.01f
-/* A transform counts as a rotation and a uniform scale when its axes' squared lengths and dot
- * products agree to this share of the first's squared length. */
-#define GN_MESHLET_UNIFORM_TOLERANCE 1e-3f
-
 void gn_meshlets_free(gn_meshlets *m)
 {
     free(m->meshes), free(m->clusters), free(m->indices);
@@ -188,11 +180,11 @@ void gn_cluster_world_sphere(const gn_gpu_cluster *c, const float rows[3][4], fl
 
 bool gn_cluster_backfacing(const gn_gpu_cluster *c, const float rows[3][4], const float eye[3])
 {
-    float k = c->apex[3] + GN_MESHLET_CONE_MARGIN;
+    float k = c->apex[3] + GN_CLUSTER_CONE_MARGIN;
     if (!(c->apex[3] > 0.0f) || !(k < 1.0f)) return false; /* no cone, or too wide to cull by */
     float ax[3][3];
     axes(rows, ax);
-    float l0 = dot3(ax[0], ax[0]), tol = l0 * GN_MESHLET_UNIFORM_TOLERANCE;
+    float l0 = dot3(ax[0], ax[0]), tol = l0 * GN_CLUSTER_UNIFORM_TOLERANCE;
     if (fabsf(dot3(ax[1], ax[1]) - l0) > tol || fabsf(dot3(ax[2], ax[2]) - l0) > tol ||
         fabsf(dot3(ax[0], ax[1])) > tol || fabsf(dot3(ax[0], ax[2])) > tol || fabsf(dot3(ax[1], ax[2])) > tol)
         return false;

@@ -15,7 +15,6 @@
 #include "decide/csm.h"
 #include "scene/world.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -250,14 +249,10 @@ static float group_scale(const gn_scene *s, const gn_draw_list *all, const gn_dr
 {
     float most = 0.0f;
     for (uint32_t i = grp->first; i < grp->first + grp->count; i++) {
-        const float *t = s->instances[all->instances[i]].transform;
-        for (int col = 0; col < 3; col++) {
-            float l =
-                t[col * 4] * t[col * 4] + t[col * 4 + 1] * t[col * 4 + 1] + t[col * 4 + 2] * t[col * 4 + 2];
-            most = l > most ? l : most;
-        }
+        float scale = gn_caster_lod_scale(s->instances[all->instances[i]].transform);
+        most = scale > most ? scale : most;
     }
-    return sqrtf(most);
+    return most;
 }
 
 /* The scene's static draw order: every instance not removed, sorted by draw key (the CPU path's

@@ -504,14 +504,8 @@ static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
             lods && !(keys[k] >> 32) ? bsearch(&lod_key, sorted, slots, sizeof *sorted, cmp_u64) : NULL;
         if (!lod) continue;
         /* its error in the world: the mesh's times the longest axis of this instance */
-        const float *t = s->instances[c->draw[3]].transform;
-        float most = 0.0f;
-        for (int col = 0; col < 3; col++) {
-            float l2 =
-                t[col * 4] * t[col * 4] + t[col * 4 + 1] * t[col * 4 + 1] + t[col * 4 + 2] * t[col * 4 + 2];
-            most = l2 > most ? l2 : most;
-        }
-        float e = lods->meshes[(uint32_t)keys[k]].error * sqrtf(most);
+        float e =
+            lods->meshes[(uint32_t)keys[k]].error * gn_caster_lod_scale(s->instances[c->draw[3]].transform);
         c->draw[0] = (uint32_t)(lod - sorted) + 1;
         memcpy(&c->draw[1], &e, sizeof e);
     }

@@ -48,12 +48,7 @@ static uint8_t *image_of(gn_renderer *r, gn_scene *s, gn_frame_desc f, bool clus
     f.clusters = clusters;
     f.no_caster_lod = true; /* a clustered mesh casts whole (its LOD: caster_lods below) */
     *st = gt_frame(r, s, &f);
-    uint32_t w, h;
-    gn_renderer_size(r, &w, &h);
-    uint8_t *px = malloc((size_t)w * h * 4);
-    gn_error err = {0};
-    CHECK(px && gn_read_pixels(r, px, &err) == GN_OK, "read pixels: %s", err.message);
-    return px;
+    return gt_pixels(r);
 }
 
 /* One frame on both renderers (each with its own history): the same image and frustum counts.
@@ -177,9 +172,7 @@ static void caster_lods(gn_scene *s, const float *c, const char *what)
     gn_frame_stats a = gt_frame(on, s, &g), b = gt_frame(off, s, &f);
     uint32_t w, h;
     gn_renderer_size(on, &w, &h);
-    uint8_t *x = malloc((size_t)w * h * 4), *y = malloc((size_t)w * h * 4);
-    gn_error err = {0};
-    CHECK(gn_read_pixels(on, x, &err) == GN_OK && gn_read_pixels(off, y, &err) == GN_OK, "%s", err.message);
+    uint8_t *x = gt_pixels(on), *y = gt_pixels(off);
     uint64_t fewer = 0, total_a = 0, total_b = 0;
     for (uint32_t k = 0; k < 4; k++) {
         char name[16];

@@ -34,12 +34,7 @@ static uint8_t *image_of(gn_renderer *r, gn_scene *s, gn_frame_desc f, bool occl
 {
     f.no_occlusion = !occlusion;
     *st = gt_frame(r, s, &f);
-    uint32_t w, h;
-    gn_renderer_size(r, &w, &h);
-    uint8_t *px = malloc((size_t)w * h * 4);
-    gn_error err = {0};
-    CHECK(px && gn_read_pixels(r, px, &err) == GN_OK, "read pixels: %s", err.message);
-    return px;
+    return gt_pixels(r);
 }
 
 /* One frame on both renderers (on: occlusion culling, with its history from the frames

@@ -47,6 +47,12 @@ uint8_t *gt_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f)
         fprintf(stderr, "render: %s\n", err.message);
         exit(1);
     }
+    return gt_pixels(r);
+}
+
+uint8_t *gt_pixels(gn_renderer *r)
+{
+    gn_error err = {0};
     uint32_t w, h;
     gn_renderer_size(r, &w, &h);
     uint8_t *px = malloc((size_t)w * h * 4);

@@ -19,6 +19,8 @@ uint8_t *gt_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f);
 /* A VSM frame of the town: the camera 6 m up at (x, z), turned yaw degrees, 12 degrees down,
  * at that hour of the day. */
 gn_frame_desc gt_vsm_at(float x, float z, float yaw, float hours);
+/* The last rendered frame read back into a malloc'd RGBA8 buffer; exits the test on an error. */
+uint8_t *gt_pixels(gn_renderer *r);
 /* Renders one frame, waits for it and returns its statistics; exits the test on an error. */
 gn_frame_stats gt_frame(gn_renderer *r, gn_scene *s, const gn_frame_desc *f);
 /* Renders until the virtual shadow map's cache has settled (a frame renders no page and none
