@@ -399,6 +399,8 @@ typedef struct gn_frame_desc {
     bool no_caster_lod; /* A/B: the sun's cascades draw every caster as it is, not the simplified
                            copy of a large opaque one whose error is within a texel (the default
                            with GPU culling; docs/VISIBILITY.md) */
+    bool vsm_occlusion; /* the VSM's casters culled against the pages' own depth in two phases (the
+                           same shadows: docs/VISIBILITY.md); off by default (bench/RESULTS.md) */
     double seconds;     /* animation time for dynamic objects */
     /* With a surface attached: an RGBA8 image (straight alpha, top row first, the output's
      * size) blended over the frame on its way to the window only; gn_read_pixels never sees
@@ -488,6 +490,9 @@ typedef struct gn_frame_stats {
     uint32_t vsm_pool_used, vsm_pool_pages;
     float vsm_sun_lag_deg; /* largest angle between a visible page's sun and this frame's */
     uint32_t vsm_requested_level[16], vsm_rendered_level[16];
+    /* BIN's (caster, page) pairs: drawn in RENDER's first phase; with vsm_occlusion, those the
+     * pages' older depth hid, which waited, and of them those drawn in the second phase */
+    uint32_t vsm_pairs_phase1, vsm_pairs_waiting, vsm_pairs_phase2;
 } gn_frame_stats;
 
 /* Statistics of the newest frame whose GPU work has finished (waits for none). Returns

@@ -302,11 +302,13 @@ void main()
             uint level = p / per_level;
             gn_gpu_vsm_state s = pages[p];
             if (bucket(s, level) < 32u) atomicAdd(s_fresh, 1u); // new, back in view or dirty
+            // a kept page rendered before: its tile holds its depth under an older light
+            uint held = rendered(s) ? GN_GPU_VSM_RENDER_HELD : 0u;
             s.a.w = current;
             s.b.y = GN_GPU_VSM_STATE_RENDERED | GN_GPU_VSM_STATE_NOW;
             pages[p] = s;
             float size = gn_vsm_page_size(level);
-            entries[at++] = gn_gpu_vsm_render(uvec4(p, s.a.z, level, 0u),
+            entries[at++] = gn_gpu_vsm_render(uvec4(p, s.a.z, level, held),
                                               vec4(float(int(s.a.x)) * size, float(int(s.a.y)) * size, size, 2.0 / size));
             atomicAdd(s_level_ren[level], 1u);
         }
@@ -322,7 +324,7 @@ void main()
         uint p = lists[pool + cap + k], level = p / per_level;
         float size = gn_vsm_page_size(level);
         ivec2 ij = ivec2(pages[p].a.xy);
-        entries[statics + k] = gn_gpu_vsm_render(uvec4(p, pool + k, level, 1u),
+        entries[statics + k] = gn_gpu_vsm_render(uvec4(p, pool + k, level, GN_GPU_VSM_RENDER_DYNAMIC),
                                                  vec4(float(ij.x) * size, float(ij.y) * size, size, 2.0 / size));
     }
 
@@ -365,5 +367,6 @@ void main()
         stats.rendered_level[t] = uvec4(s_level_ren[4u * t], s_level_ren[4u * t + 1u], s_level_ren[4u * t + 2u],
                                         s_level_ren[4u * t + 3u]);
         if (t == 0u) stats.fresh = uvec4(s_fresh, 0u, 0u, 0u);
+        if (t == 0u) stats.pairs = uvec4(0u); // BIN's to count
     }
 }

@@ -78,8 +78,16 @@ static const gn_pass PASSES[] = {
      *    pixel, accumulated over frames, for the forward pass */
     {"vsm mark", GN_FEATURE_VSM, gn_vsm_runs, NULL, gn_vsm_mark_uses, gn_vsm_mark_record},
     {"vsm alloc", GN_FEATURE_VSM, gn_vsm_runs, NULL, gn_vsm_alloc_uses, gn_vsm_alloc_record},
+    /*    (with occlusion culling: the pyramids of the tiles BIN's predictor reads, then RENDER
+     *    in two phases around the first phase's pyramids and the test of the waiting pairs) */
+    {"vsm hzb prior", GN_FEATURE_VSM, gn_vsm_occlusion_runs, NULL, gn_vsm_hzb_prior_uses,
+     gn_vsm_hzb_prior_record},
     {"vsm bin", GN_FEATURE_VSM, gn_vsm_runs, NULL, gn_vsm_bin_uses, gn_vsm_bin_record},
     {"vsm pages", GN_FEATURE_VSM, gn_vsm_runs, NULL, gn_vsm_pages_uses, gn_vsm_pages_record},
+    {"vsm hzb", GN_FEATURE_VSM, gn_vsm_occlusion_runs, NULL, gn_vsm_hzb_uses, gn_vsm_hzb_record},
+    {"vsm occlusion", GN_FEATURE_VSM, gn_vsm_occlusion_runs, NULL, gn_vsm_occlusion_uses,
+     gn_vsm_occlusion_record},
+    {"vsm pages 2", GN_FEATURE_VSM, gn_vsm_pages2_runs, NULL, gn_vsm_pages2_uses, gn_vsm_pages2_record},
     {"vsm copy", GN_FEATURE_VSM, gn_vsm_runs, NULL, gn_vsm_copy_uses, gn_vsm_copy_record},
     {"vsm resolve", GN_FEATURE_VSM, gn_vsm_resolve_runs, NULL, gn_vsm_resolve_uses, gn_vsm_resolve_record},
     /* 5. local lights: the shadowed ones' layers, then each froxel's list (not on the naive

@@ -93,7 +93,14 @@
 #define GN_BIND_BINV_PAIRS 5
 #define GN_BIND_BINV_COUNTS 6
 #define GN_BIND_BINV_STATS 7
-#define GN_BIND_BINV_COUNT 8
+#define GN_BIND_BINV_HZB 8 /* the pages' depth pyramids (vsm_hzb.glsl): the tiles', then the layers' */
+#define GN_BIND_BINV_COUNT 9
+/* the VSM pages' depth pyramids (vsm_hzb_atlas.comp: the tiles; vsm_hzb_staging.comp: the layers) */
+#define GN_BIND_VSM_HZB_FRAME 0
+#define GN_BIND_VSM_HZB_RENDER 1
+#define GN_BIND_VSM_HZB_DEPTH 2 /* the atlas, or the staging array */
+#define GN_BIND_VSM_HZB_TEXELS 3
+#define GN_BIND_VSM_HZB_COUNT 4
 /* VSM RESOLVE (vsm_resolve.comp): the page lookup's three bindings follow its own four */
 #define GN_BIND_RESOLVE_FRAME 0
 #define GN_BIND_RESOLVE_DEPTH 1

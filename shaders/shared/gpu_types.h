@@ -139,9 +139,19 @@ GN_STRUCT(gn_gpu_vsm_state)
  * dynamic; BIN and the casters' vertex shader read them). */
 GN_STRUCT(gn_gpu_vsm_render)
 {
-    gn_uvec4 page; /* x page index (level * N * N + slot), y atlas tile, z level, w 1: dynamic layer */
-    gn_vec4 rect;  /* x, y light-space centre (m); z 1 / half the page's size; w its size (m) */
+    gn_uvec4 page; /* x page index (level * N * N + slot), y atlas tile, z level, w bits:
+                      GN_GPU_VSM_RENDER_DYNAMIC, GN_GPU_VSM_RENDER_HELD */
+    gn_vec4 rect;  /* x, y the page's light-space corner (m, its smallest x and y); z its size
+                      (m); w 2 / its size */
 };
+
+#define GN_GPU_VSM_RENDER_DYNAMIC 1u /* a page of the dynamic layer */
+/* the page's tile still holds this page's depth under an older light (kept, rendered before):
+ * the predictor of its casters' occlusion (src/decide/vsm_hzb.h) */
+#define GN_GPU_VSM_RENDER_HELD 2u
+/* The depth margin of a hidden pair (src/decide/vsm_hzb.h), a share of the light's depth span:
+ * 2^-16, 1.5 cm of +-500 m, far above the rasteriser's rounding (about 2^-24 of it). */
+#define GN_VSM_HIDDEN_MARGIN (1.0f / 65536.0f)
 
 /* One shadow caster for BIN (an instance; static casters first, dynamic ones last). */
 GN_STRUCT(gn_gpu_vsm_caster)
@@ -164,6 +174,8 @@ GN_STRUCT(gn_gpu_vsm_stats)
     gn_uvec4 rendered_level[GN_GPU_VSM_MAX_LEVELS / 4];
     gn_uvec4 fresh; /* x static pages rendered because they were new, back in view or dirty (not
                        a refresh for the sun); y, z, w unused */
+    gn_uvec4 pairs; /* BIN's (caster, page) pairs: x drawn in the first phase, y tested in the
+                       second (the predictor hid them), z of those drawn; w unused */
 };
 
 /* Local lights (docs/LIGHTING.md): the froxel grid and its lists. Defaults; the renderer may

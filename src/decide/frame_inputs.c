@@ -51,6 +51,7 @@ void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[6]
     out->clusters = !f->cpu_culling && f->clusters;
     /* the casters' LODs: built with the GPU path's order, for the cascades and the VSM's pages */
     out->caster_lod = !f->cpu_culling && !f->no_caster_lod && out->shadows != GN_SHADOWS_NONE;
+    out->vsm_occlusion = f->vsm_occlusion && out->shadows == GN_SHADOWS_VSM;
     out->seconds = f->seconds;
     out->overlay = f->overlay;
 }

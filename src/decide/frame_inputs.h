@@ -40,7 +40,7 @@ typedef struct gn_frame_inputs {
     gn_view debug_view; /* gn_frame_desc.view: the final image or a debug view */
     gn_tonemap tonemap; /* never DEFAULT */
     gn_shadows shadows; /* never DEFAULT */
-    bool naive_lights, no_pvs, cpu_culling, occlusion, clusters, caster_lod;
+    bool naive_lights, no_pvs, cpu_culling, occlusion, clusters, caster_lod, vsm_occlusion;
     double seconds;
     const uint8_t *overlay;
 } gn_frame_inputs;

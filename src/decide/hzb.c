@@ -26,19 +26,26 @@ static float min4(float a, float b, float c, float d)
     return m < n ? m : n;
 }
 
-void gn_hzb_build(const gn_hzb_layout *l, const float *depth, uint32_t samples, float *out)
+static float max4(float a, float b, float c, float d)
+{
+    float m = a > b ? a : b, n = c > d ? c : d;
+    return m > n ? m : n;
+}
+
+/* keep: the farthest of two depths in the image's sense */
+static float keep(bool max, float a, float b) { return max ? (a > b ? a : b) : (a < b ? a : b); }
+
+static void build(const gn_hzb_layout *l, const float *depth, uint32_t samples, bool max, float *out)
 {
     for (uint32_t y = 0; y < l->h[0]; y++)
         for (uint32_t x = 0; x < l->w[0]; x++) {
-            float m = INFINITY;
+            float m = max ? -INFINITY : INFINITY;
             for (uint32_t dy = 0; dy < 2; dy++)
                 for (uint32_t dx = 0; dx < 2; dx++) {
                     uint32_t px = 2 * x + dx, py = 2 * y + dy;
                     if (px >= l->width || py >= l->height) continue;
-                    for (uint32_t s = 0; s < samples; s++) {
-                        float d = depth[((size_t)py * l->width + px) * samples + s];
-                        m = d < m ? d : m;
-                    }
+                    for (uint32_t s = 0; s < samples; s++)
+                        m = keep(max, depth[((size_t)py * l->width + px) * samples + s], m);
                 }
             out[y * l->w[0] + x] = m;
         }
@@ -48,12 +55,38 @@ void gn_hzb_build(const gn_hzb_layout *l, const float *depth, uint32_t samples, 
         uint32_t sw = l->w[k - 1], sh = l->h[k - 1];
         for (uint32_t y = 0; y < l->h[k]; y++)
             for (uint32_t x = 0; x < l->w[k]; x++) {
-                /* a texel past the edge repeats one that exists: the minimum is unchanged */
+                /* a texel past the edge repeats one that exists: the extreme is unchanged */
                 uint32_t x1 = 2 * x + 1 < sw ? 2 * x + 1 : 2 * x, y1 = 2 * y + 1 < sh ? 2 * y + 1 : 2 * y;
-                dst[y * l->w[k] + x] = min4(src[2 * y * sw + 2 * x], src[2 * y * sw + x1],
-                                            src[y1 * sw + 2 * x], src[y1 * sw + x1]);
+                float a = src[2 * y * sw + 2 * x], b = src[2 * y * sw + x1], c = src[y1 * sw + 2 * x],
+                      d = src[y1 * sw + x1];
+                dst[y * l->w[k] + x] = max ? max4(a, b, c, d) : min4(a, b, c, d);
             }
     }
+}
+
+void gn_hzb_build(const gn_hzb_layout *l, const float *depth, uint32_t samples, float *out)
+{
+    build(l, depth, samples, false, out);
+}
+
+void gn_hzb_build_max(const gn_hzb_layout *l, const float *depth, float *out)
+{
+    build(l, depth, 1, true, out);
+}
+
+float gn_hzb_farthest(const gn_hzb_layout *l, const float *hzb, const uint32_t rect[4], bool max)
+{
+    /* the finest level whose texels cover the rectangle with at most 2 a side */
+    uint32_t k = 0;
+    while (k + 1 < l->levels && ((rect[2] >> (k + 1)) - (rect[0] >> (k + 1)) > 1 ||
+                                 (rect[3] >> (k + 1)) - (rect[1] >> (k + 1)) > 1))
+        k++;
+    const float *lv = hzb + l->offset[k];
+    uint32_t tx0 = rect[0] >> (k + 1), tx1 = rect[2] >> (k + 1), ty0 = rect[1] >> (k + 1),
+             ty1 = rect[3] >> (k + 1);
+    float a = lv[ty0 * l->w[k] + tx0], b = lv[ty0 * l->w[k] + tx1], c = lv[ty1 * l->w[k] + tx0],
+          d = lv[ty1 * l->w[k] + tx1];
+    return max ? max4(a, b, c, d) : min4(a, b, c, d);
 }
 
 /* The projected extent of [lo, hi] (view units across) over distances [dn, df] (dn > 0): the
@@ -99,16 +132,7 @@ bool gn_hzb_occluded(const gn_hzb_layout *l, const float *hzb, const gn_hzb_came
     uint32_t rect[4];
     float nearest;
     if (!gn_hzb_sphere_rect(l, c, sphere, rect, &nearest)) return false;
-    /* the finest level whose texels cover the rectangle with at most 2 a side */
-    uint32_t k = 0;
-    while (k + 1 < l->levels && ((rect[2] >> (k + 1)) - (rect[0] >> (k + 1)) > 1 ||
-                                 (rect[3] >> (k + 1)) - (rect[1] >> (k + 1)) > 1))
-        k++;
-    const float *lv = hzb + l->offset[k];
-    uint32_t tx0 = rect[0] >> (k + 1), tx1 = rect[2] >> (k + 1), ty0 = rect[1] >> (k + 1),
-             ty1 = rect[3] >> (k + 1);
-    float farthest = min4(lv[ty0 * l->w[k] + tx0], lv[ty0 * l->w[k] + tx1], lv[ty1 * l->w[k] + tx0],
-                          lv[ty1 * l->w[k] + tx1]);
+    float farthest = gn_hzb_farthest(l, hzb, rect, false);
     /* a margin of 2^-14 of the depth for the rasteriser's rounding: nearer is never culled */
     float margin = nearest * 0x1p-14f;
     return nearest + margin < farthest;

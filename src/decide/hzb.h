@@ -33,6 +33,15 @@ void gn_hzb_layout_make(uint32_t width, uint32_t height, gn_hzb_layout *out);
 /* out[layout->texels] from depth[(y * width + x) * samples + s]. */
 void gn_hzb_build(const gn_hzb_layout *l, const float *depth, uint32_t samples, float *out);
 
+/* The same pyramid for a standard depth image (smaller is nearer: the shadow maps'), each
+ * texel the MAXIMUM below it; one sample a pixel (decide/vsm_hzb.h). */
+void gn_hzb_build_max(const gn_hzb_layout *l, const float *depth, float *out);
+
+/* The farthest depth under the pixel rectangle [x0, x1] x [y0, y1] (inclusive, inside the
+ * image): of the at most 2x2 texels of the finest level that cover it with them; max: the
+ * pyramid is gn_hzb_build_max's. */
+float gn_hzb_farthest(const gn_hzb_layout *l, const float *hzb, const uint32_t rect[4], bool max);
+
 /* The camera the spheres are tested for: world -> view (column-major, the view looks down -z)
  * and the projection's x and y scales (p00 = f / aspect, p11 = -f for Vulkan's y down) and its
  * near plane: depth = near / distance. */

@@ -54,6 +54,12 @@ GN_PASS_FNS(gn_vsm_mark);
 GN_PASS_FNS(gn_vsm_alloc);
 GN_PASS_FNS(gn_vsm_bin);
 GN_PASS_FNS(gn_vsm_pages);
+GN_PASS_RUNS(gn_vsm_occlusion); /* the casters culled against the pages' depth: these four */
+GN_PASS_FNS(gn_vsm_hzb_prior);
+GN_PASS_FNS(gn_vsm_hzb);
+GN_PASS_FNS(gn_vsm_occlusion);
+GN_PASS_RUNS(gn_vsm_pages2);
+GN_PASS_FNS(gn_vsm_pages2);
 GN_PASS_FNS(gn_vsm_copy);
 GN_PASS_RUNS(gn_vsm_resolve);
 GN_PASS_FNS(gn_vsm_resolve);

@@ -59,7 +59,7 @@ static gn_result create_layouts(gn_renderer *r, gn_error *err)
                                    {SSBO, CS}, {SSBO, CS}, {SSBO, CS},
                                    {SSBO, CS}, {SSBO, CS}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, CS},
                                    {SSBO, CS}};
-    const gn_vk_binding bin[] = {{UBO, CS},  {SSBO, CS}, {SSBO, CS}, {SSBO, CS},
+    const gn_vk_binding bin[] = {{UBO, CS},  {SSBO, CS}, {SSBO, CS}, {SSBO, CS}, {SSBO, CS},
                                  {SSBO, CS}, {SSBO, CS}, {SSBO, CS}, {SSBO, CS}};
     const gn_vk_binding draw[] = {
         {SSBO, VS}, {SSBO, VS}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_SHADER_STAGE_FRAGMENT_BIT}};
@@ -81,7 +81,7 @@ static gn_result create_layouts(gn_renderer *r, gn_error *err)
     if (!res)
         res = gn_vk_pipeline_layout(vk, &v->alloc_layout, 1, sizeof v->push, "vsm alloc",
                                     &v->alloc_pipeline_layout, err);
-    if (!res) res = gn_vk_pipeline_layout(vk, &v->bin_layout, 1, 16, "vsm bin", &v->bin_pipeline_layout, err);
+    if (!res) res = gn_vk_pipeline_layout(vk, &v->bin_layout, 1, 24, "vsm bin", &v->bin_pipeline_layout, err);
     /* the casters' pipelines: the frame, the material (alpha-tested ones), the pages and pairs */
     VkDescriptorSetLayout sets[3] = {r->pipes.frame_layout, r->pipes.material_layout, v->draw_layout};
     if (!res) res = gn_vk_pipeline_layout(vk, sets, 3, 0, "vsm draw", &v->draw_pipeline_layout, err);
@@ -165,6 +165,7 @@ static void write_bin_sets(gn_renderer *r)
         gn_write_storage(GN_BIND_BINV_PAIRS, &v->pairs),
         gn_write_storage(GN_BIND_BINV_COUNTS, &v->counts),
         gn_write_storage(GN_BIND_BINV_STATS, &v->stats),
+        gn_write_storage(GN_BIND_BINV_HZB, &v->occlusion.hzb),
     };
     gn_vk_write_set(&r->vk, v->bin_set, b, GN_BIND_BINV_COUNT);
     gn_vk_write d[GN_BIND_VSM_DRAW_COUNT] = {
@@ -240,7 +241,8 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *rd, 
         .height = s.page_texels,
         .samples = 1,
         .format = VK_FORMAT_D32_SFLOAT,
-        .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT,
+        .usage = VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
+                 VK_IMAGE_USAGE_TRANSFER_SRC_BIT, /* gn_vsm_read */
         .name = "vsm page staging",
         .layers = s.page_budget,
         .array = true,
@@ -270,9 +272,10 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *rd, 
     /* BIN's buffers grow with the scene (make_casters); until then, one entry each */
     if (!res) res = storage(r, sizeof(gn_gpu_vsm_caster), 0, false, "vsm casters", &v->casters, err);
     if (!res) res = storage(r, 16, 0, false, "vsm draw slots", &v->slots, err);
-    if (!res) res = storage(r, 8, 0, false, "vsm slot counts", &v->counts, err);
+    if (!res) res = storage(r, 16, 0, false, "vsm slot counts", &v->counts, err);
     if (!res)
-        res = storage(r, sizeof(VkDrawIndexedIndirectCommand), IND, false, "vsm draws", &v->commands, err);
+        res =
+            storage(r, 2 * sizeof(VkDrawIndexedIndirectCommand), IND, false, "vsm draws", &v->commands, err);
     if (!res) res = storage(r, 8, 0, false, "vsm draw pairs", &v->pairs, err);
     v->pair_capacity = 1;
     if (!res) res = gn_vk_sampler_compare(&r->vk, false, true, true, "vsm compare", &v->atlas_sampler, err);
@@ -287,6 +290,7 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *rd, 
         res = gn_screen_pass_create(r, &v->atlas_view, "vsm_atlas_view.comp", "vsm atlas view", view,
                                     GN_BIND_ATLAS_VIEW_COUNT, err);
     if (!res) res = gn_vsm_resolve_create(r, v, err);
+    if (!res) res = gn_vsm_occlusion_create(r, v, err);
     if (res) return res;
     write_target_sets(r, v, NULL);
     write_alloc_sets(r);
@@ -331,6 +335,7 @@ static void release(gn_renderer *r, void *self)
 {
     gn_vsm_gpu *v = self;
     gn_vsm_resolve_release(r, v);
+    gn_vsm_occlusion_release(r, v);
     gn_screen_pass_release(r, &v->atlas_view);
     gn_vk *vk = &r->vk;
     gn_vk_image_release(vk, &v->atlas);
@@ -522,10 +527,12 @@ static gn_result make_casters(gn_renderer *r, const gn_scene *s, gn_error *err)
     if (!res)
         res = grow(r, &v->slots, (VkDeviceSize)(slots ? slots : 1) * 16, 0, "vsm draw slots", &grown, err);
     if (!res)
-        res = grow(r, &v->counts, (VkDeviceSize)(slots ? slots : 1) * 8, 0, "vsm slot counts", &grown, err);
+        res = grow(r, &v->counts, (VkDeviceSize)(slots ? slots : 1) * 16, 0, "vsm slot counts", &grown, err);
+    /* a command a slot, then a command a slot's second-phase twin (occlusion culling) */
     if (!res)
-        res = grow(r, &v->commands, (VkDeviceSize)(slots ? slots : 1) * sizeof(VkDrawIndexedIndirectCommand),
-                   IND, "vsm draws", &grown, err);
+        res = grow(r, &v->commands,
+                   (VkDeviceSize)(slots ? slots : 1) * 2 * sizeof(VkDrawIndexedIndirectCommand), IND,
+                   "vsm draws", &grown, err);
     if (!res) res = grow(r, &v->pairs, (VkDeviceSize)pairs * 8, 0, "vsm draw pairs", &grown, err);
     if (!res) v->pair_capacity = (uint32_t)(v->pairs.size / 8);
     if (!res && grown) write_bin_sets(r);
@@ -647,6 +654,7 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_fr
     gn_vsm_gpu *v = self;
     v->active = in->shadows == GN_SHADOWS_VSM && in->sun.elevation_deg > -4.0f;
     v->atlas_view_run = in->debug_view == GN_VIEW_VSM_ATLAS;
+    v->occlusion.on = v->active && in->vsm_occlusion;
     memset(g->vsm, 0, sizeof g->vsm);
     g->vsm_info[1] = v->s.page_texels; /* the atlas view reads it whether or not VSM runs */
     if (!v->active) {
@@ -721,6 +729,8 @@ static void harvest(const void *self, const uint8_t *counters, gn_frame_stats *o
     out->vsm_pages_evicted = g.pool[0], out->vsm_overflow = g.pool[1] + g.misc[1],
     out->vsm_pages_waiting = g.pool[2];
     out->vsm_pool_used = g.pool[3], out->vsm_pages_rendered_fresh = g.fresh[0];
+    out->vsm_pairs_phase1 = g.pairs[0], out->vsm_pairs_waiting = g.pairs[1],
+    out->vsm_pairs_phase2 = g.pairs[2];
     memcpy(&out->vsm_sun_lag_deg, &g.misc[0], sizeof out->vsm_sun_lag_deg);
     memcpy(out->vsm_requested_level, g.requested_level, sizeof out->vsm_requested_level);
     memcpy(out->vsm_rendered_level, g.rendered_level, sizeof out->vsm_rendered_level);
@@ -835,6 +845,7 @@ uint32_t gn_vsm_bin_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *ou
         {.buffer = &v->pairs, .access = GN_ACCESS_COMPUTE_WRITE},
         {.buffer = &v->counts, .access = GN_ACCESS_TRANSFER_WRITE},
         {.buffer = &v->stats, .access = GN_ACCESS_COMPUTE_WRITE},
+        {.buffer = &v->occlusion.hzb, .access = GN_ACCESS_SHADER_READ}, /* the predictor's */
     };
     memcpy(out, uses, sizeof uses);
     return sizeof uses / sizeof uses[0];
@@ -858,7 +869,8 @@ gn_pass_work gn_vsm_bin_record(gn_renderer *r, void *self, uint32_t run)
     uint32_t dyn = (uint32_t)r->plan.frame_offset;
     gn_vk_cmd_bind_sets(vk, true, v->bin_pipeline_layout, 0, 1, &v->bin_set, 1, &dyn);
     for (uint32_t phase = 0; phase < 3; phase++) {
-        uint32_t push[4] = {phase, v->caster_count, v->slot_count, v->pair_capacity};
+        uint32_t push[6] = {phase,           v->caster_count,    v->slot_count, v->pair_capacity,
+                            v->occlusion.on, v->occlusion.stride};
         gn_vk_cmd_push(vk, v->bin_pipeline_layout, sizeof push, push);
         gn_vk_cmd_dispatch(vk, phase == 1 ? 1 : (v->caster_count + 255) / 256, 1, 1);
         if (phase < 2) gn_vk_barriers(vk, vk->cur->cmd, phase_uses, 4);
@@ -883,10 +895,14 @@ uint32_t gn_vsm_pages_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *
 gn_pass_work gn_vsm_pages_record(gn_renderer *r, void *self, uint32_t run)
 {
     (void)run;
-    gn_vsm_gpu *v = self;
+    return gn_vsm_draw_pages(r, self, false);
+}
+
+gn_pass_work gn_vsm_draw_pages(gn_renderer *r, gn_vsm_gpu *v, bool second)
+{
     gn_vk *vk = &r->vk;
     gn_vk_rendering ri = {
-        .depth = {.image = &v->staging, .clear = true, .clear_value = {1.0f}},
+        .depth = {.image = &v->staging, .clear = !second, .clear_value = {1.0f}},
         .width = v->s.page_texels,
         .height = v->s.page_texels,
         .layers = v->s.page_budget,
@@ -896,19 +912,19 @@ gn_pass_work gn_vsm_pages_record(gn_renderer *r, void *self, uint32_t run)
     gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, GN_SET_FRAME, 1, &r->pipes.frame_set, 2, dyn);
     gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, GN_SET_VSM_DRAW, 1, &v->draw_set, 0, NULL);
     /* one indirect draw a group, a command a slot: the opaque casters, then each alpha-tested
-     * material's */
+     * material's; the second phase's twins follow all the slots' commands */
     /* the LODs' indices follow the scene's in the cull feature's index buffer */
     gn_vk_cmd_bind_geometry(vk, &r->scene.vertices, v->lods ? v->lod_indices : &r->scene.indices);
     const VkDeviceSize stride = sizeof(VkDrawIndexedIndirectCommand);
-    uint32_t draws = 0;
+    uint32_t draws = 0, twin = second ? v->slot_count : 0;
     for (uint32_t g = 0; g < v->group_count; g++) {
         if (!v->group_slots[g]) continue;
         gn_vk_cmd_bind_pipeline(vk, false, g == 0 ? v->page_pipeline : v->page_mask_pipeline);
         if (g > 0)
             gn_vk_cmd_bind_sets(vk, false, v->draw_pipeline_layout, GN_SET_MATERIAL, 1,
                                 &r->scene.material_sets[v->group_material[g]], 0, NULL);
-        gn_vk_cmd_draw_indexed_indirect(vk, v->commands.buffer, (VkDeviceSize)v->group_first[g] * stride,
-                                        v->group_slots[g]);
+        gn_vk_cmd_draw_indexed_indirect(vk, v->commands.buffer,
+                                        (VkDeviceSize)(twin + v->group_first[g]) * stride, v->group_slots[g]);
         draws++;
     }
     gn_vk_cmd_end_rendering(vk);
@@ -971,15 +987,56 @@ gn_pass_work gn_vsm_atlas_view_record(gn_renderer *r, void *self, uint32_t run)
 }
 
 /* ---- readback for tests ------------------------------------------------------------------- */
+typedef struct staging_copy {
+    gn_vk_image *src;
+    gn_vk_buffer *dst;
+} staging_copy;
+
+static void record_staging_copy(gn_vk *vk, VkCommandBuffer cmd, void *user)
+{
+    staging_copy *c = user;
+    gn_vk_use uses[] = {
+        {.image = c->src, .access = GN_ACCESS_TRANSFER_READ},
+        {.buffer = c->dst, .access = GN_ACCESS_TRANSFER_WRITE},
+    };
+    gn_vk_barriers(vk, cmd, uses, 2);
+    gn_vk_cmd_copy_image_to_buffer(vk, c->src, c->dst);
+    gn_vk_use host = {.buffer = c->dst, .access = GN_ACCESS_HOST_READ};
+    gn_vk_barriers(vk, cmd, &host, 1);
+}
+
+/* The staging layers' depth through a host-visible buffer made for it. */
+static gn_result read_staging(gn_renderer *r, gn_vsm_gpu *v, void *out, size_t size, gn_error *err)
+{
+    VkDeviceSize bytes = (VkDeviceSize)v->s.page_budget * v->s.page_texels * v->s.page_texels * 4;
+    if (size > bytes) size = (size_t)bytes;
+    gn_vk_buffer_desc d = {.size = bytes,
+                           .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           .host_visible = true,
+                           .name = "vsm staging readback"};
+    gn_vk_buffer b = {0};
+    gn_result res = gn_vk_buffer_create(&r->vk, &d, &b, err);
+    staging_copy c = {&v->staging, &b};
+    if (!res) res = gn_vk_run_once(&r->vk, record_staging_copy, &c, err);
+    if (!res) memcpy(out, b.alloc.mapped, size);
+    gn_vk_buffer_release(&r->vk, &b);
+    return res;
+}
+
 gn_result gn_vsm_read(gn_renderer *r, gn_vsm_buffer which, void *out, size_t size, gn_error *err)
 {
     gn_vsm_gpu *v = gn_vsm_of(r);
+    if (which == GN_VSM_STAGING) {
+        gn_result res = gn_vk_wait_idle(&r->vk, err);
+        return res ? res : read_staging(r, v, out, size, err);
+    }
     gn_vk_buffer *src = which == GN_VSM_STATE      ? &v->state
                         : which == GN_VSM_POOL     ? &v->pool
                         : which == GN_VSM_RENDER   ? &v->render
                         : which == GN_VSM_TABLE    ? &v->table
                         : which == GN_VSM_PAIRS    ? &v->pairs
                         : which == GN_VSM_STATS    ? &v->stats
+                        : which == GN_VSM_HZB      ? &v->occlusion.hzb
                         : which == GN_VSM_REQUESTS ? &v->requests[r->vk.frame_number % GN_FRAMES_IN_FLIGHT]
                                                    : &v->commands;
     gn_result res = gn_vk_wait_idle(&r->vk, err);

@@ -27,6 +27,21 @@ typedef struct gn_vsm_resolve_gpu {
     bool per_fragment, accept_all;
 } gn_vsm_resolve_gpu;
 
+/* The casters culled against the pages' depth (src/passes/vsm_occlusion.c, decide/vsm_hzb.h):
+ * each page's depth pyramid, built from its tile before BIN (the predictor) and from its
+ * staging layer after RENDER's first phase. Part of the VSM feature. */
+typedef struct gn_vsm_occlusion_gpu {
+    bool on;          /* this frame culls (gn_frame_desc.vsm_occlusion) */
+    uint32_t stride;  /* a page's pyramid's texels (gn_hzb_layout_make of its texels^2) */
+    gn_vk_buffer hzb; /* page_budget pyramids, entry e's at e * stride */
+    VkDescriptorSetLayout layout;
+    VkPipelineLayout pipeline_layout;
+    VkDescriptorPool pool;
+    VkDescriptorSet sets[2]; /* 0 reads the atlas, 1 the staging layers */
+    VkPipeline pipelines[2];
+    bool skip_second; /* tests: RENDER's second phase left out, so the layers hold the first's */
+} gn_vsm_occlusion_gpu;
+
 /* Sun shadows II: virtual shadow maps (src/passes/vsm.c; the decisions in decide/vsm.h, made
  * on the GPU by MARK, ALLOC and BIN in the frame that uses them). */
 typedef struct gn_vsm_gpu {
@@ -82,6 +97,7 @@ typedef struct gn_vsm_gpu {
     gn_screen_pass atlas_view; /* the vsm-atlas debug view over the output */
     bool atlas_view_run;
     gn_vsm_resolve_gpu resolve;
+    gn_vsm_occlusion_gpu occlusion;
 } gn_vsm_gpu;
 
 static inline gn_vsm_gpu *gn_vsm_of(const gn_renderer *r) { return gn_feature_state(r, GN_FEATURE_VSM); }
@@ -96,9 +112,19 @@ typedef enum gn_vsm_buffer {
     GN_VSM_PAIRS,
     GN_VSM_COMMANDS,
     GN_VSM_STATS,
-    GN_VSM_REQUESTS
+    GN_VSM_REQUESTS,
+    GN_VSM_HZB,    /* the pages' pyramids: after a frame, those of its first phase's layers */
+    GN_VSM_STAGING /* the staging layers' depth, page_budget * page_texels^2 floats */
 } gn_vsm_buffer;
 gn_result gn_vsm_read(gn_renderer *r, gn_vsm_buffer which, void *out, size_t size, gn_error *err);
+
+/* RENDER's casters into the staging layers: the first phase clears them and draws each slot's
+ * command; the second (occlusion culling) loads them and draws the slots' twins. */
+gn_pass_work gn_vsm_draw_pages(gn_renderer *r, gn_vsm_gpu *v, bool second);
+
+/* vsm_occlusion.c */
+gn_result gn_vsm_occlusion_create(gn_renderer *r, gn_vsm_gpu *v, gn_error *err); /* after the VSM's images */
+void gn_vsm_occlusion_release(gn_renderer *r, gn_vsm_gpu *v);
 
 /* vsm_resolve.c, the feature's RESOLVE half */
 gn_result gn_vsm_resolve_create(gn_renderer *r, gn_vsm_gpu *v, gn_error *err); /* after the VSM's buffers */

@@ -98,7 +98,7 @@ void gn_vk_cmd_dispatch(gn_vk *vk, uint32_t x, uint32_t y, uint32_t z)
 void gn_vk_cmd_copy_image_to_buffer(gn_vk *vk, gn_vk_image *src, gn_vk_buffer *dst)
 {
     VkBufferImageCopy region = {
-        .imageSubresource = {src->aspect, 0, 0, 1},
+        .imageSubresource = {src->aspect, 0, 0, src->layers ? src->layers : 1}, /* every layer, in order */
         .imageExtent = {src->width, src->height, 1},
     };
     vkCmdCopyImageToBuffer(vk->cur->cmd, src->image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, dst->buffer, 1,

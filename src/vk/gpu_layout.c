@@ -18,7 +18,7 @@ _Static_assert(sizeof(gn_gpu_cluster) == 64, "gn_gpu_cluster: four vec4s");
 _Static_assert(sizeof(gn_gpu_vsm_state) == 32, "gn_gpu_vsm_state: two uvec4");
 _Static_assert(sizeof(gn_gpu_vsm_render) == 32, "gn_gpu_vsm_render: a uvec4 and a vec4");
 _Static_assert(sizeof(gn_gpu_vsm_caster) == 48, "gn_gpu_vsm_caster: three vec4s");
-_Static_assert(sizeof(gn_gpu_vsm_stats) == 192, "gn_gpu_vsm_stats: twelve uvec4s");
+_Static_assert(sizeof(gn_gpu_vsm_stats) == 208, "gn_gpu_vsm_stats: thirteen uvec4s");
 _Static_assert(offsetof(gn_gpu_frame, cascade_view_proj) % 16 == 0, "std140: matrices on 16 bytes");
 _Static_assert(offsetof(gn_gpu_frame, camera_pos) == 128, "gn_gpu_frame.camera_pos follows the matrices");
 _Static_assert(sizeof(gn_gpu_instance) == 80, "gn_gpu_instance: 3 rows + info + sphere");

@@ -119,6 +119,9 @@ bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s)
                                   .evicted = s->vsm_pages_evicted,
                                   .overflow = s->vsm_overflow,
                                   .waiting = s->vsm_pages_waiting,
+                                  .pairs_phase1 = s->vsm_pairs_phase1,
+                                  .pairs_waiting = s->vsm_pairs_waiting,
+                                  .pairs_phase2 = s->vsm_pairs_phase2,
                                   .sun_lag_deg = s->vsm_sun_lag_deg};
     for (uint32_t i = 0; i < n; i++)
         if (strncmp(s->passes[i].name, "csm ", 4) == 0 || strncmp(s->passes[i].name, "vsm ", 4) == 0)
@@ -306,6 +309,9 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
             gn_json_uint(&j, "vsm_pages_evicted", sf->evicted);
             gn_json_uint(&j, "vsm_overflow", sf->overflow);
             gn_json_uint(&j, "vsm_pages_waiting", sf->waiting);
+            gn_json_uint(&j, "vsm_pairs_phase1", sf->pairs_phase1);
+            gn_json_uint(&j, "vsm_pairs_waiting", sf->pairs_waiting);
+            gn_json_uint(&j, "vsm_pairs_phase2", sf->pairs_phase2);
             gn_json_number(&j, "vsm_sun_lag_deg", sf->sun_lag_deg);
             gn_json_object_end(&j);
         }

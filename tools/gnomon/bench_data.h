@@ -18,6 +18,7 @@ typedef struct gn_bench_shadow_frame {
     double shadow_ms;
     uint32_t requested, resident, rendered_static, rendered_dynamic, rendered_fresh, evicted, overflow,
         waiting;
+    uint32_t pairs_phase1, pairs_waiting, pairs_phase2; /* BIN's (caster, page) pairs */
     float sun_lag_deg;
 } gn_bench_shadow_frame;
 

@@ -73,6 +73,7 @@ static int gn_bench_frames(gn_bench_run *b)
         frame.no_occlusion = !o->occlusion;
         frame.clusters = o->clusters != 0;
         frame.no_caster_lod = !o->caster_lod;
+        frame.vsm_occlusion = o->vsm_occlusion != 0;
         if (gn_render(b->r, b->scene, &frame, &err) != GN_OK) return gn_cli_fail("bench", &err);
         /* frames up to the last warm-up frame's index are not measured */
         if (i + 1 == o->warmup) gn_bench_data_skip_through(&b->data, gn_renderer_frame_index(b->r));

@@ -159,7 +159,7 @@ bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_d
 /* The scene rows every rendering command starts with: which scene, its archives, PVS on/off. */
 static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *pvs, uint32_t *map_lights,
                               uint32_t *gpu_culling, uint32_t *occlusion, uint32_t *clusters,
-                              uint32_t *caster_lod, gn_opt *t)
+                              uint32_t *caster_lod, uint32_t *vsm_occlusion, gn_opt *t)
 {
     gn_opt opts[] = {
         {"--scene", GN_OPT_STRING, scene, NULL, 0, 0, false, NULL, "NAME",
@@ -182,6 +182,9 @@ static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *p
         {"--caster-lod", GN_OPT_UINT, caster_lod, NULL, 0, 1, false, NULL, "0|1",
          "1 lets the sun's cascades draw simplified copies of large casters that err by at most a texel "
          "(default; GPU culling only), 0 the meshes themselves (A/B)"},
+        {"--vsm-occlusion", GN_OPT_UINT, vsm_occlusion, NULL, 0, 1, false, NULL, "0|1",
+         "1 culls the virtual shadow map's casters hidden by its pages' own depth, in two phases (the same "
+         "shadows), 0 not (default; A/B)"},
     };
     memcpy(t, opts, sizeof opts);
     return GN_COUNT(opts);
@@ -229,7 +232,7 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
 static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 {
     uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion,
-                               &o->clusters, &o->caster_lod, t);
+                               &o->clusters, &o->caster_lod, &o->vsm_occlusion, t);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1920x1080)"},
@@ -269,7 +272,7 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t)
 {
     uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion,
-                               &o->clusters, &o->caster_lod, t);
+                               &o->clusters, &o->caster_lod, &o->vsm_occlusion, t);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1280x720)"},
@@ -471,6 +474,7 @@ void gn_frame_opts_frame(const gn_frame_opts *o, const float *camera, gn_view vi
         .no_occlusion = !o->occlusion,
         .clusters = o->clusters != 0,
         .no_caster_lod = !o->caster_lod,
+        .vsm_occlusion = o->vsm_occlusion != 0,
     };
     if (camera) {
         memcpy(out->camera.position, camera, 3 * sizeof(float));

@@ -44,6 +44,7 @@ typedef struct gn_frame_opts {
     uint32_t occlusion;   /* 1: two-phase occlusion culling (default, GPU culling only); 0: frustum only */
     uint32_t clusters;    /* 1: large meshes as clusters culled one by one (GPU culling only); 0: whole */
     uint32_t caster_lod;  /* 1: cascades draw casters' LODs that err by at most a texel (default); 0: never */
+    uint32_t vsm_occlusion; /* 1: the VSM's casters culled against the pages' depth; 0: not (default) */
     uint32_t size[2];
     float time;
     bool time_set;
@@ -79,6 +80,7 @@ typedef struct gn_bench_opts {
     uint32_t occlusion;   /* 1: two-phase occlusion culling (default, GPU culling only); 0: frustum only */
     uint32_t clusters;    /* 1: large meshes as clusters culled one by one (GPU culling only); 0: whole */
     uint32_t caster_lod;  /* 1: cascades draw casters' LODs that err by at most a texel (default); 0: never */
+    uint32_t vsm_occlusion; /* 1: the VSM's casters culled against the pages' depth; 0: not (default) */
     uint32_t size[2];
     uint32_t frames, warmup;
     int path; /* gn_bench_path */

@@ -57,6 +57,11 @@ void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
             s->vsm_pages_rendered_fresh, s->vsm_pages_rendered_dynamic, s->vsm_pages_evicted,
             s->vsm_pages_waiting, s->vsm_overflow, s->vsm_pool_used, s->vsm_pool_pages,
             s->vsm_pool_used / 16.0, s->vsm_pool_pages / 16.0, (double)s->vsm_sun_lag_deg);
+        fprintf(f, "%-22s %u drawn in phase 1", "vsm caster-page pairs", s->vsm_pairs_phase1);
+        if (s->vsm_pairs_waiting)
+            fprintf(f, "; %u hidden by the pages' older depth waited, %u of them drawn in phase 2",
+                    s->vsm_pairs_waiting, s->vsm_pairs_phase2);
+        fprintf(f, "\n");
         fprintf(f, "%-22s", "vsm requested a level");
         for (uint32_t l = 0; l < 16; l++)
             if (s->vsm_requested_level[l] || l < 8) fprintf(f, " %u", s->vsm_requested_level[l]);
@@ -129,6 +134,9 @@ bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame
     gn_json_uint(&j, "vsm_overflow", s->vsm_overflow);
     gn_json_uint(&j, "vsm_pool_used", s->vsm_pool_used);
     gn_json_uint(&j, "vsm_pool_pages", s->vsm_pool_pages);
+    gn_json_uint(&j, "vsm_pairs_phase1", s->vsm_pairs_phase1);
+    gn_json_uint(&j, "vsm_pairs_waiting", s->vsm_pairs_waiting);
+    gn_json_uint(&j, "vsm_pairs_phase2", s->vsm_pairs_phase2);
     gn_json_number(&j, "vsm_sun_lag_deg", s->vsm_sun_lag_deg);
     gn_json_object_end(&j);
     return gn_json_end(&j);
