@@ -318,7 +318,7 @@ static uint32_t check_bin(gn_renderer *r, const gn_scene *s, uint32_t *pairs_see
         int32_t i = (int32_t)floorf(page->rect[0] / size + 0.5f),
                 j = (int32_t)floorf(page->rect[1] / size + 0.5f);
         uint32_t found = 0;
-        if (!page->page[3]) {
+        if (!(page->page[3] & GN_GPU_VSM_RENDER_DYNAMIC)) {
             found =
                 gn_vsm_bins_page(&bins, &v->view, xy, rad, page->page[2], i, j, 0.5f * size / 128.0f, list);
         } else {
