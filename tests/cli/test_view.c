@@ -236,7 +236,8 @@ static void test_console(void)
     strcpy(c, "sha");
     GN_CHECK(gn_console_complete(c, sizeof c, list, sizeof list) == 1 && strcmp(c, "shadows ") == 0);
     strcpy(c, "vsm-");
-    GN_CHECK(gn_console_complete(c, sizeof c, list, sizeof list) == 7 && strcmp(c, "vsm-") == 0); /* vsm-occlusion too */
+    GN_CHECK(gn_console_complete(c, sizeof c, list, sizeof list) == 7 &&
+             strcmp(c, "vsm-") == 0); /* vsm-occlusion too */
     GN_CHECK(strstr(list, "vsm-levels, vsm-res") != NULL);
     strcpy(c, "csm-b");
     GN_CHECK(gn_console_complete(c, sizeof c, list, sizeof list) == 2 && strcmp(c, "csm-bias-") == 0);
