@@ -240,12 +240,14 @@ typedef struct gn_material_desc {
      * smooth surface give GN_MATERIAL_MIN_ROUGHNESS (any value up to it shades the same
      * highlight; the hemisphere ambient's gloss still reads the value as given). */
     float roughness;
-    float emissive[3];           /* linear, in the same units as the sun's illuminance scale */
+    float emissive[3];           /* linear emitted luminance, cd/m2 (nits): a lit window ~100, a lamp's
+                                    glass ~10,000 (the noon sky is ~5,000) */
     uint32_t base_color_texture; /* an RGBA8 texture, or 0: none */
     uint32_t normal_texture;     /* an RGBA8 tangent-space normal map, or 0: none */
     /* A baked lightmap (an RGB9E5 texture, or 0: none) read through the mesh's lightmap_uvs:
      * the diffuse irradiance of the surface, in place of the ambient's diffuse term (the sun
-     * and local lights still add). A value of 1 makes the surface's radiance its base colour. */
+     * and local lights still add), divided by pi: in cd/m2, a texel of v makes a white surface's
+     * luminance v nits (its radiance v times its base colour). */
     uint32_t lightmap_texture;
     const char *label;
     gn_alpha_mode alpha_mode;
@@ -256,6 +258,9 @@ typedef struct gn_material_desc {
      * scaling the factors (linear), ambient occlusion in red (linear) darkening the ambient
      * and baked light, and emission (sRGB) scaling the emissive factor. */
     uint32_t metallic_roughness_texture, occlusion_texture, emissive_texture;
+    /* The emission is a night light's: it follows the frame's night level (off by day, on from
+     * dusk to dawn: docs/POST.md), as a lamp's glass or a lit window does. */
+    bool night_emissive;
 } gn_material_desc;
 
 typedef enum gn_instance_flags {
@@ -297,10 +302,12 @@ typedef struct gn_light_desc {
     float direction[3]; /* spot: the cone's axis (normalised by the scene) */
     float radius;       /* metres; the light falls to exactly zero here (> 0) */
     float color[3];     /* linear; all zero reads as white */
-    float intensity;    /* scales color: radiance of a white surface 1 m away ~ intensity / pi */
+    float intensity;    /* candela (luminous intensity): the illuminance d metres away is
+                           ~ intensity / (d^2 + 1) lux; a street lamp ~250 */
     float inner_angle;  /* spot: degrees from the axis where the falloff starts; default 20 */
     float outer_angle;  /* spot: degrees where it reaches zero (<= 89); default 30 */
     bool cast_shadows;  /* a candidate for the shadowed-light budget */
+    bool night;         /* lit from dusk to dawn: scaled by the frame's night level (docs/POST.md) */
 } gn_light_desc;
 
 GN_API gn_result gn_scene_add_light(gn_scene *s, const gn_light_desc *d, uint32_t *out_id, gn_error *err);
@@ -353,6 +360,9 @@ typedef enum gn_view {
                               farthest bounds corner, a contour every 1, 2 or 5 x 10^k m (about ten) */
     GN_VIEW_OCCLUSION,     /* occlusion culling: the frame over the HZB (level 2, white near), and a red
                               outline around each instance in the view that it culled this frame */
+    GN_VIEW_LUMINANCE,     /* the scene's luminance in false colour over the exposure's EV100 range,
+                              with its histogram, the metered band and the exposure drawn below */
+    GN_VIEW_BLOOM,         /* the bloom chain's output alone, exposed and tone-mapped */
     GN_VIEW_COUNT
 } gn_view;
 
@@ -370,6 +380,43 @@ typedef enum gn_tonemap {
     GN_TONEMAP_CLIP
 } gn_tonemap;
 
+/* The camera's exposure (docs/POST.md). Light is in physical units throughout: the sun in lux,
+ * the sky and emissive surfaces in cd/m2 (nits), local lights in candela; an exposure value
+ * at ISO 100 (EV100) turns them into the image. Zero means default throughout. */
+typedef enum gn_exposure_mode {
+    GN_EXPOSURE_DEFAULT = 0, /* auto */
+    GN_EXPOSURE_AUTO,        /* eye adaptation: metered from the frame's luminance histogram */
+    GN_EXPOSURE_FIXED,       /* a camera's EV100: given, or from aperture, shutter and ISO */
+} gn_exposure_mode;
+
+#define GN_EV100_SUNNY 15.0f /* "sunny 16": a white wall under the noon sun shows light grey */
+
+typedef struct gn_exposure_desc {
+    gn_exposure_mode mode;
+    /* FIXED: EV100; 0 reads as log2(aperture^2 / shutter * 100 / iso) when all three are given,
+     * else GN_EV100_SUNNY (for EV100 0 itself give a value under 1e-6) */
+    float ev100;
+    float aperture, shutter, iso;    /* f-number, seconds, ISO speed */
+    float min_ev100, max_ev100;      /* AUTO: the histogram's range, which also bounds the exposure;
+                                        default -2 .. 18 (a moonlit street .. snow at noon) */
+    float low_percent, high_percent; /* AUTO: the band of the histogram metered; default 10 .. 90 */
+    float speed_up, speed_down;      /* AUTO: EV a second towards a brighter scene and a darker one;
+                                        default 3 and 1 (Bevy's) */
+    float transition;                /* AUTO: EV from the target within which adaptation slows
+                                        smoothly to a stop; default 1.5 */
+} gn_exposure_desc;
+
+/* Bloom (docs/POST.md): the HDR colour's glow, an energy-conserving mip chain. Zero is default. */
+typedef struct gn_bloom_desc {
+    bool off;
+    float intensity; /* share of the blurred chain blended into the colour; default 0.04 */
+    float threshold; /* exposed value (1: display white) light must pass to bloom; default 0: all
+                        light blooms and the chain conserves energy */
+    float knee;      /* the threshold's soft knee; default half the threshold */
+    float scatter;   /* how much a level takes from the coarser one: a wider glow with more;
+                        default 0.7 (0 < scatter <= 1) */
+} gn_bloom_desc;
+
 typedef struct gn_camera {
     float position[3]; /* world metres, Y up */
     float yaw, pitch;  /* degrees; yaw 0 looks down -Z, positive yaw turns left (towards -X) */
@@ -384,7 +431,8 @@ typedef struct gn_frame_desc {
     float latitude;       /* degrees; 0 is read as the default 45 (for the equator give a value
                              under 1e-3: the sun moves less than a thousandth of a degree) */
     uint32_t day_of_year; /* 1..365; default 230 (mid August: 18.5 h is just before sunset at 45 N) */
-    float exposure;       /* EV offset; default 0 */
+    float exposure;       /* exposure compensation in EV (stops) on top of camera_exposure: +1 doubles
+                             the image's brightness; default 0 */
     gn_tonemap tonemap;   /* default ACES */
     gn_view view;
     gn_shadows shadows; /* the sun's shadow technique; default VSM (a cold cache fills over a few
@@ -401,12 +449,21 @@ typedef struct gn_frame_desc {
                            with GPU culling; docs/VISIBILITY.md) */
     bool vsm_occlusion; /* the VSM's casters culled against the pages' own depth in two phases (the
                            same shadows: docs/VISIBILITY.md); off by default (bench/RESULTS.md) */
-    double seconds;     /* animation time for dynamic objects */
+    gn_exposure_desc camera_exposure; /* auto (default) or fixed; the metering and adaptation */
+    gn_bloom_desc bloom;              /* on by default */
+    bool no_dither; /* A/B: the 8-bit output without its +-1 level dither (gradients band) */
+    double seconds; /* animation time for dynamic objects; eye adaptation runs over the time between
+                       frames (a frame at the same or an earlier time is exposed at its target) */
     /* With a surface attached: an RGBA8 image (straight alpha, top row first, the output's
      * size) blended over the frame on its way to the window only; gn_read_pixels never sees
      * it. NULL: none. */
     const uint8_t *overlay;
 } gn_frame_desc;
+
+/* Colour grading (docs/POST.md): a 3D lookup table in the .cube text format (LUT_3D_SIZE 2..64,
+ * DOMAIN_MIN/MAX; every count and value checked), applied to the tone-mapped display colour of
+ * every later frame before the dither. NULL removes it. Waits for the GPU. */
+GN_API gn_result gn_renderer_set_color_lut(gn_renderer *r, const char *cube_path, gn_error *err);
 
 /* Renders one frame of the scene. The first call with a scene uploads it. */
 GN_API gn_result gn_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_error *err);
@@ -493,6 +550,9 @@ typedef struct gn_frame_stats {
     /* BIN's (caster, page) pairs: drawn in RENDER's first phase; with vsm_occlusion, those the
      * pages' older depth hid, which waited, and of them those drawn in the second phase */
     uint32_t vsm_pairs_phase1, vsm_pairs_waiting, vsm_pairs_phase2;
+    /* The exposure: the EV100 the frame was shown at (auto: adapted), and what its histogram
+     * metered (fixed: the same EV100) */
+    float exposure_ev100, exposure_target_ev100;
 } gn_frame_stats;
 
 /* Statistics of the newest frame whose GPU work has finished (waits for none). Returns

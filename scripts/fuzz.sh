@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (fuzz_bsp, fuzz_gltf, fuzz_zip) (clang, ASan + UBSan) in build-fuzz/ and runs each for
-# FUZZ_SECONDS (default 20) from a seed corpus made here; any crash, sanitizer report, leak,
-# input over 10 s or over 4 GB fails it. Long runs: FUZZ_SECONDS=1800 FUZZ_JOBS=N
-# scripts/fuzz.sh (docs/RELIABILITY.md records them). The corpora grow in build-fuzz/corpus/.
+# Builds the libFuzzer targets (fuzz_bsp, fuzz_gltf, fuzz_zip, fuzz_cube) (clang, ASan + UBSan)
+# in build-fuzz/ and runs each for FUZZ_SECONDS (default 20) from a seed corpus made here; any
+# crash, sanitizer report, leak, input over 10 s or over 4 GB fails it. Long runs:
+# FUZZ_SECONDS=1800 FUZZ_JOBS=N scripts/fuzz.sh (docs/RELIABILITY.md records them). The corpora
+# grow in build-fuzz/corpus/.
 #   bsp:  the malformed-map corpus (unit_bsp_corpus: the synthetic map with patches, and 114
 #         variants that each break one rule)
 #   zip:  small stored, deflated and ZIP64 .pk3s written here with python3's zipfile
+#   cube: small valid .cube LUTs written here (an identity, a titled grade with a domain and
+#         comments, the same with CRLF line ends)
 #   gltf: gltf_bad_gen.py's files (sparse accessors valid and not, deep nodes and JSON, ...)
 #         and the self-contained samples of assimp-testmodels (.glb and embedded .gltf)
 set -euo pipefail
@@ -14,9 +17,9 @@ secs="${FUZZ_SECONDS:-20}"
 jobs="${FUZZ_JOBS:-1}"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DGN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGN_WITH_EMBREE=OFF -DGN_WITH_VIEWER=OFF >/dev/null
-ninja -C build-fuzz fuzz_bsp fuzz_gltf fuzz_zip unit_bsp_corpus
+ninja -C build-fuzz fuzz_bsp fuzz_gltf fuzz_zip fuzz_cube unit_bsp_corpus
 corpus=build-fuzz/corpus
-mkdir -p "$corpus/bsp" "$corpus/gltf" "$corpus/gltf_seed" "$corpus/zip"
+mkdir -p "$corpus/bsp" "$corpus/gltf" "$corpus/gltf_seed" "$corpus/zip" "$corpus/cube"
 build-fuzz/tests/unit/unit_bsp_corpus "$corpus/bsp" >/dev/null
 python3 tests/scene/gltf_bad_gen.py "$corpus/gltf_seed" >/dev/null
 # a seed that names an external file is refused at once without a folder (fuzz_gltf.c): only
@@ -34,6 +37,20 @@ for name, method in (("stored", zipfile.ZIP_STORED), ("deflated", zipfile.ZIP_DE
 with zipfile.ZipFile(os.path.join(out, "zip64.pk3"), "w", zipfile.ZIP_STORED, allowZip64=True) as z:
     with z.open("maps/x.bsp", "w", force_zip64=True) as f:
         f.write(b"IBSP" + bytes(60))
+PY
+python3 - "$corpus/cube" <<'PY'
+import os, sys
+out = sys.argv[1]
+def table(n, f):
+    return "".join("%.6g %.6g %.6g\n" % f(r / (n - 1), g / (n - 1), b / (n - 1))
+                   for b in range(n) for g in range(n) for r in range(n))
+identity = "LUT_3D_SIZE 2\n" + table(2, lambda r, g, b: (r, g, b))
+warm = ('# a warm grade\nTITLE "warm #1"\nLUT_3D_SIZE 3\nDOMAIN_MIN 0 0 0\nDOMAIN_MAX 1 1 2\n\n'
+        + table(3, lambda r, g, b: (min(1.0, r * 1.1), g, b * 0.9)))
+for name, text in (("identity_2.cube", identity), ("warm_3.cube", warm),
+                   ("warm_3_crlf.cube", warm.replace("\n", "\r\n"))):
+    with open(os.path.join(out, name), "w", newline="") as f:
+        f.write(text)
 PY
 export ASAN_OPTIONS="detect_leaks=1"
 export LSAN_OPTIONS="suppressions=$PWD/tests/sanitize/lsan.supp:print_suppressions=0"
@@ -54,3 +71,4 @@ run() { # target, corpus dirs...
 run fuzz_bsp "$corpus/bsp"
 run fuzz_gltf "$corpus/gltf" "$corpus/gltf_seed"
 run fuzz_zip "$corpus/zip"
+run fuzz_cube "$corpus/cube"

@@ -4,6 +4,7 @@
 #extension GL_GOOGLE_include_directive : require
 #include "shared/bindings.h"
 #include "shared/gpu_types.h"
+#include "exposure.glsl"
 
 layout(set = GN_SET_FRAME, binding = GN_BIND_FRAME_CONSTANTS) uniform FrameBlock { gn_gpu_frame frame; };
 layout(std430, set = GN_SET_FRAME, binding = GN_BIND_FRAME_INSTANCES) readonly buffer InstanceBlock
@@ -17,6 +18,20 @@ layout(std430, set = GN_SET_FRAME, binding = GN_BIND_FRAME_MATERIALS) readonly b
 // Sorted ids of this frame's visible instances; gl_InstanceIndex (which includes the
 // indirect command's firstInstance) indexes it.
 layout(std430, set = GN_SET_FRAME, binding = GN_BIND_FRAME_VISIBLE) readonly buffer VisibleBlock { uint visible[]; };
+// Eye adaptation's state: the pre-exposure this frame's colour is stored with (passes/exposure.c).
+layout(std430, set = GN_SET_FRAME, binding = GN_BIND_FRAME_EXPOSURE) readonly buffer ExposureBlock
+{
+    gn_gpu_exposure exposure_state;
+};
+
+// What the HDR target stores is luminance times this: the fixed exposure, or under eye
+// adaptation the power of two nearest the last frame's (rgba16f then holds noon and night
+// alike; shaders/exposure.glsl says why a power of two).
+float gn_pre_exposure() { return gn_stored_exposure(frame.exposure, exposure_state.pre.x); }
+
+// Colour as the HDR target stores it: pre-exposed, and below rgba16f's largest value (65504),
+// which the first frame after a cut from night to noon could pass before adapting.
+vec3 gn_stored_colour(vec3 c) { return min(c * gn_pre_exposure(), vec3(60000.0)); }
 
 vec3 gn_to_world(gn_gpu_instance inst, vec3 p)
 {

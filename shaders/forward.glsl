@@ -171,6 +171,7 @@ void main()
             if (d.x * d.x + d.y * d.y + d.z * d.z >= pr.w * pr.w || dot(n, d) <= 0.0) continue;
             vec3 to_light;
             vec3 radiance = gn_light_radiance(lights[i], in_world, to_light);
+            if (lights[i].params.w > 0.5) radiance *= frame.night.x; // a night light (lamps, windows)
             if (radiance.r + radiance.g + radiance.b <= 0.0) continue;
             // the shadow lookup (4 taps) only where the light can reach the surface at all
             vec3 reflected = gn_brdf_eval(base.rgb, metallic, roughness, n, v, to_light) * radiance;
@@ -192,7 +193,9 @@ void main()
                                                frame.ambient_sky.rgb, frame.ambient_ground.rgb);
     if ((maps & GN_GPU_MAP_OCCLUSION) != 0u) ambient *= texture(occlusion_tex, in_uv).r;
     color += ambient;
-    color += (maps & GN_GPU_MAP_EMISSIVE) != 0u ? m.emissive.rgb * texture(emissive_tex, in_uv).rgb : m.emissive.rgb;
-    // blended materials carry their alpha to the blend; everything else is opaque
-    out_color = vec4(color, uint(m.lighting.y) == GN_GPU_ALPHA_BLEND ? base.a : 1.0);
+    vec3 emitted = m.emissive.rgb * (m.emissive.w > 0.5 ? frame.night.x : 1.0);
+    color += (maps & GN_GPU_MAP_EMISSIVE) != 0u ? emitted * texture(emissive_tex, in_uv).rgb : emitted;
+    // stored pre-exposed (common.glsl); blended materials carry their alpha to the blend,
+    // everything else is opaque
+    out_color = vec4(gn_stored_colour(color), uint(m.lighting.y) == GN_GPU_ALPHA_BLEND ? base.a : 1.0);
 }

@@ -26,5 +26,5 @@ void main()
     float disc = smoothstep(0.99997, 0.999989, c);
     float glow = pow(max(c, 0.0), 64.0) * 0.5 + pow(max(c, 0.0), 8.0) * 0.08;
     sky += frame.sun_color.rgb * (glow + disc * 40.0);
-    out_color = vec4(sky, 1.0);
+    out_color = vec4(gn_stored_colour(sky), 1.0);
 }

@@ -47,7 +47,7 @@ static void decide_frame(gn_renderer *r, const gn_scene *s, const gn_frame_desc 
         g->ambient_ground[i] = sky->ambient_ground[i];
     }
     g->sun_dir[3] = sun->elevation_deg;
-    g->exposure[0] = in->exposure;
+    g->night[0] = in->night_level;
     g->mode[0] = (uint32_t)in->debug_view;
     g->mode[1] = (uint32_t)in->tonemap - 1;
     g->mode[2] = r->width;
@@ -97,7 +97,16 @@ static const gn_pass PASSES[] = {
     {"light binning", GN_FEATURE_LIGHTS, gn_clusters_runs, NULL, gn_clusters_uses, gn_clusters_record},
     /* 6. opaque forward pass (HDR, depth EQUAL, sun shadow, lights), sky, blended, resolve */
     {"forward", GN_FEATURE_FORWARD, NULL, NULL, gn_forward_uses, gn_forward_record},
-    /* 7. tone map into the 8-bit output */
+    /* 7. eye adaptation: the luminance histogram, then the exposure metered and adapted */
+    {"exposure histogram", GN_FEATURE_EXPOSURE, NULL, NULL, gn_exposure_histogram_uses,
+     gn_exposure_histogram_record},
+    {"exposure adapt", GN_FEATURE_EXPOSURE, NULL, NULL, gn_exposure_adapt_uses, gn_exposure_adapt_record},
+    /*    bloom: the HDR colour down a chain of half-size levels and back up */
+    {"bloom down %u", GN_FEATURE_BLOOM, gn_bloom_runs, gn_bloom_max_runs, gn_bloom_down_uses,
+     gn_bloom_down_record},
+    {"bloom up", GN_FEATURE_BLOOM, gn_bloom_up_runs, gn_bloom_max_runs, gn_bloom_up_uses, gn_bloom_up_record,
+     gn_bloom_up_name},
+    /*    tone map into the 8-bit output, bloom blended in */
     {"tonemap", GN_FEATURE_TONEMAP, NULL, NULL, gn_tonemap_uses, gn_tonemap_record},
     /*    debug views drawn over the output (--view vsm-atlas, --view distance) */
     {"vsm atlas view", GN_FEATURE_VSM, gn_vsm_atlas_view_runs, NULL, gn_vsm_atlas_view_uses,

@@ -36,7 +36,7 @@ void gn_pack_material(const gn_material *in, gn_gpu_material *out)
     out->emissive[0] = in->emissive[0];
     out->emissive[1] = in->emissive[1];
     out->emissive[2] = in->emissive[2];
-    out->emissive[3] = 0.0f;
+    out->emissive[3] = in->night_emissive ? 1.0f : 0.0f;
     out->pbr[0] = in->metallic;
     out->pbr[1] = in->roughness;
     out->pbr[2] = in->base_color_texture != GN_NO_TEXTURE ? 1.0f : 0.0f;
@@ -284,6 +284,7 @@ void gn_gpu_scene_write_frame_set(gn_renderer *r)
          .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
          .buffer = r->vk.ring.buffer,
          .range = visible_bytes},
+        gn_write_storage(GN_BIND_FRAME_EXPOSURE, &r->pipes.exposure),
     };
     gn_vk_write_set(&r->vk, r->pipes.frame_set, w, GN_BIND_FRAME_COUNT);
 }

@@ -98,6 +98,9 @@ typedef struct gn_pipelines {
     VkDescriptorPool pool;
     VkDescriptorSet frame_set;
     VkSampler repeat, clamp, clamp_linear;
+    /* Eye adaptation's state (gn_gpu_exposure, zeroed by the first frame): the frame set names it, for
+     * the pre-exposure the forward pass stores colour with; passes/exposure.c writes it. */
+    gn_vk_buffer exposure;
 } gn_pipelines;
 
 struct gn_renderer {

@@ -29,10 +29,11 @@ static const target_def TARGETS[GN_TARGET_COUNT] = {
                             COPY_SRC},
     [GN_TARGET_DEPTH_RESOLVED] = {"depth (resolved, sample 0)", VK_FORMAT_D32_SFLOAT,
                                   ATTACH_DEPTH | SAMPLED | COPY_SRC, false, true},
+    /* the HDR colour later passes read is also copied out for tests (gn_exposure_read_hdr) */
     [GN_TARGET_HDR_MS] = {"hdr colour (msaa)", VK_FORMAT_R16G16B16A16_SFLOAT, ATTACH_COLOR, true, false,
-                          SAMPLED},
+                          SAMPLED | COPY_SRC},
     [GN_TARGET_HDR_RESOLVED] = {"hdr colour (resolved)", VK_FORMAT_R16G16B16A16_SFLOAT,
-                                ATTACH_COLOR | SAMPLED, false, true},
+                                ATTACH_COLOR | SAMPLED | COPY_SRC, false, true},
     /* sampled: PRESENT blends the overlay over it */
     [GN_TARGET_OUTPUT] = {"output (rgba8 srgb-encoded)", VK_FORMAT_R8G8B8A8_UNORM,
                           STORAGE | COPY_SRC | SAMPLED},

@@ -14,7 +14,8 @@
 #define GN_BIND_FRAME_INSTANCES 1 /* gn_gpu_instance[] */
 #define GN_BIND_FRAME_MATERIALS 2 /* gn_gpu_material[] */
 #define GN_BIND_FRAME_VISIBLE 3   /* this view's visible instance ids, a dynamic offset */
-#define GN_BIND_FRAME_COUNT 4
+#define GN_BIND_FRAME_EXPOSURE 4  /* gn_gpu_exposure: the pre-exposure colour is stored with */
+#define GN_BIND_FRAME_COUNT 5
 
 /* ---- set 1 of the scene passes: one material's textures ---------------------------------- */
 #define GN_SET_MATERIAL 1
@@ -66,7 +67,21 @@
 #define GN_BIND_TONEMAP_DEPTH 1
 #define GN_BIND_TONEMAP_OUTPUT 2
 #define GN_BIND_TONEMAP_FRAME 3
-#define GN_BIND_TONEMAP_COUNT 4
+#define GN_BIND_TONEMAP_EXPOSURE 4 /* gn_gpu_exposure */
+#define GN_BIND_TONEMAP_BLOOM 5    /* the bloom chain's level 0, clamped linear */
+#define GN_BIND_TONEMAP_LUT 6      /* the colour lookup table: 2 vec4 of header, then size^3 entries */
+#define GN_BIND_TONEMAP_COUNT 7
+/* eye adaptation: the histogram (exposure_histogram.comp) and the adaptation (exposure_adapt.comp) */
+#define GN_BIND_EXPOSURE_FRAME 0
+#define GN_BIND_EXPOSURE_HDR 1
+#define GN_BIND_EXPOSURE_STATE 2
+#define GN_BIND_EXPOSURE_COUNT 3
+/* bloom (bloom.comp): one set a step of the chain */
+#define GN_BIND_BLOOM_FRAME 0
+#define GN_BIND_BLOOM_SRC 1      /* the level read (the HDR colour first), clamped linear */
+#define GN_BIND_BLOOM_DST 2      /* the level written (rgba16f storage) */
+#define GN_BIND_BLOOM_EXPOSURE 3 /* gn_gpu_exposure: the threshold is in exposed units */
+#define GN_BIND_BLOOM_COUNT 4
 /* VSM MARK (vsm_mark.comp) */
 #define GN_BIND_MARK_FRAME 0
 #define GN_BIND_MARK_DEPTH 1

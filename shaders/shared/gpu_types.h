@@ -39,6 +39,15 @@ typedef float gn_mat4[16];
 #define GN_GPU_VIEW_VSM_PAGES 7
 #define GN_GPU_VIEW_VSM_ATLAS 8
 #define GN_GPU_VIEW_DISTANCE 9
+#define GN_GPU_VIEW_OCCLUSION 10
+#define GN_GPU_VIEW_LUMINANCE 11
+#define GN_GPU_VIEW_BLOOM 12
+
+/* Bloom (src/passes/bloom.c): a chain of half-size levels; push constants of its passes. */
+#define GN_GPU_BLOOM_MAX_LEVELS 8
+#define GN_GPU_BLOOM_FIRST 0 /* the HDR colour into level 0: threshold and Karis average */
+#define GN_GPU_BLOOM_DOWN 1  /* level k - 1 into level k */
+#define GN_GPU_BLOOM_UP 2    /* level k + 1, tent-filtered, blended into level k */
 
 /* Alpha modes (gn_alpha_mode; same values). */
 #define GN_GPU_ALPHA_OPAQUE 0
@@ -68,7 +77,18 @@ GN_STRUCT(gn_gpu_frame)
     gn_vec4 sky_ground;     /* rgb radiance below the horizon */
     gn_vec4 ambient_sky;    /* hemisphere ambient from above */
     gn_vec4 ambient_ground; /* hemisphere ambient from below */
-    gn_vec4 exposure;       /* x = linear exposure multiplier; yzw unused */
+    gn_vec4 exposure;       /* x fixed: the exposure colour is stored with (linear, compensation in);
+                               y auto: the pre-exposure of a first frame or a cut (a power of two,
+                               from the sky's luminance: src/passes/exposure.c); z seconds
+                               since the last frame (0: exposed at its target); w 1 auto, 0 fixed */
+    gn_vec4 exposure_meter; /* auto: xy the histogram's EV100 range, zw the metered band (fractions) */
+    gn_vec4 exposure_adapt; /* auto: x EV/s towards brighter, y towards darker, z compensation (EV),
+                               w transition (EV) */
+    gn_vec4 night;          /* x the night lights' level, 0 by day .. 1 (decide/sun.h); yzw unused */
+    gn_vec4 bloom;          /* x intensity (0: off), y threshold in exposed units (0: none, the chain
+                               is energy-conserving), z the threshold's soft knee, w scatter */
+    gn_vec4 grade;          /* x 1: dither the 8-bit output; y 1: the colour lookup table is on;
+                               zw unused */
     gn_uvec4 mode;          /* x = view (GN_GPU_VIEW_*), y = tone curve, z = width, w = height */
     gn_vec4 camera_forward; /* xyz: the view axis, so view depth = dot(p - camera, forward) */
     gn_vec4 csm;            /* x cascades (0: no sun shadows), y shadow distance (view depth),
@@ -106,6 +126,21 @@ GN_STRUCT(gn_gpu_frame)
                                    zw sample 0's position in the pixel (where the depth is) */
     gn_vec4 debug;              /* the distance view (src/passes/depth_view.c): x metres shown black, y metres
                                    between contours; zw unused */
+};
+
+/* Eye adaptation's state (set 0 binding GN_BIND_FRAME_EXPOSURE; src/passes/exposure.c). The
+ * histogram pass fills bins from the resolved HDR colour; the adapt pass meters them and
+ * writes the rest; the forward pass stores colour times pre.x, the tone map scales by
+ * state.z / pre.y. */
+#define GN_GPU_EXPOSURE_BINS 128 /* over 24 EV by default: 0.19 EV a bin */
+GN_STRUCT(gn_gpu_exposure)
+{
+    gn_vec4 state; /* x EV100 shown (adapted), y EV100 metered, z exposure shown (linear, with the
+                      compensation), w 1 once a frame has been metered */
+    gn_vec4 pre;   /* x the pre-exposure the next frame's colour is stored with (a power of two;
+                      0: none yet), y this frame's; zw unused */
+    gn_vec4 band;  /* xy the metered band's EV100 from and to (the luminance view draws it); zw unused */
+    gn_uvec4 bins[GN_GPU_EXPOSURE_BINS / 4]; /* pixels a bin, bin i in bins[i / 4][i % 4] */
 };
 
 /* RESOLVE's mask: one 32-bit word a pixel (bits 0..9 the sun's visibility 0..1023, 10..14 the
@@ -193,7 +228,8 @@ GN_STRUCT(gn_gpu_light)
     gn_vec4 position_radius; /* xyz world position, w radius (m) */
     gn_vec4 color_type;      /* rgb colour * intensity, w type (GN_LIGHT_TYPE_*) */
     gn_vec4 direction_cos;   /* xyz spot axis (unit), w cos(outer angle) */
-    gn_vec4 params;          /* x cos(inner angle), y shadow layer or -1, z sin(outer angle), w unused */
+    gn_vec4 params;          /* x cos(inner angle), y shadow layer or -1, z sin(outer angle), w 1: a
+                                night light (times frame.night.x) */
 };
 
 /* One instance: set 0, binding 1 (storage buffer, device-local). The model matrix is stored
@@ -292,7 +328,7 @@ GN_STRUCT(gn_gpu_cull_group)
 GN_STRUCT(gn_gpu_material)
 {
     gn_vec4 base_color; /* linear rgba */
-    gn_vec4 emissive;   /* rgb linear radiance; w unused */
+    gn_vec4 emissive;   /* rgb linear luminance (nits); w 1: a night light's (times frame.night.x) */
     gn_vec4 pbr;        /* x metallic, y roughness, z has base texture, w has normal map */
     gn_vec4 lighting;   /* x has a lightmap (set 1, binding 2, at the vertex's uv2); y alpha mode
                            (GN_GPU_ALPHA_*), z alpha cutoff (mask); w the maps it has

@@ -38,10 +38,18 @@ void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[6]
     out->day_of_year = f->day_of_year ? f->day_of_year : GN_DEFAULT_DAY;
     gn_sun_compute(out->hours, out->latitude, out->day_of_year, &out->sun);
     gn_sky_compute(&out->sun, &out->sky);
+    out->night_level = gn_night_level(out->sun.elevation_deg);
 
-    out->exposure = exp2f(f->exposure);
+    gn_exposure_resolve(&f->camera_exposure, f->exposure, &out->exposure);
+    const gn_bloom_desc *b = &f->bloom;
+    /* Jimenez's (Call of Duty) blend is ~0.04; scatter 0.7 gives a glow ~1/8 of the frame wide */
+    out->bloom.intensity = b->off ? 0.0f : b->intensity > 0.0f && b->intensity <= 1.0f ? b->intensity : 0.04f;
+    out->bloom.threshold = b->threshold > 0.0f && isfinite(b->threshold) ? b->threshold : 0.0f;
+    out->bloom.knee = b->knee > 0.0f && isfinite(b->knee) ? b->knee : 0.5f * out->bloom.threshold;
+    out->bloom.scatter = b->scatter > 0.0f && b->scatter <= 1.0f ? b->scatter : 0.7f;
     out->debug_view = f->view < GN_VIEW_COUNT ? f->view : GN_VIEW_FINAL;
     out->tonemap = f->tonemap ? f->tonemap : GN_TONEMAP_ACES;
+    out->dither = !f->no_dither;
     /* virtual shadow maps met the targets against cascades (bench/RESULTS.md) */
     out->shadows = f->shadows == GN_SHADOWS_DEFAULT ? GN_SHADOWS_VSM : f->shadows;
     out->naive_lights = f->naive_lights;

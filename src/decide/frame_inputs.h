@@ -6,6 +6,7 @@
 #ifndef GN_DECIDE_FRAME_INPUTS_H
 #define GN_DECIDE_FRAME_INPUTS_H
 
+#include "decide/exposure.h"
 #include "decide/sun.h"
 #include "gnomon.h"
 
@@ -35,10 +36,16 @@ typedef struct gn_frame_inputs {
     uint32_t day_of_year;
     gn_sun sun;
     gn_sky sky;
+    float night_level; /* the night lights' level, 0 by day .. 1 (gn_night_level) */
     /* settings */
-    float exposure;     /* linear: 2^EV */
+    gn_exposure_params exposure; /* the camera's: fixed or auto, the compensation in */
+    struct {
+        float intensity; /* 0: off */
+        float threshold, knee, scatter;
+    } bloom;
     gn_view debug_view; /* gn_frame_desc.view: the final image or a debug view */
     gn_tonemap tonemap; /* never DEFAULT */
+    bool dither;        /* the 8-bit output's dither (gn_frame_desc.no_dither: off) */
     gn_shadows shadows; /* never DEFAULT */
     bool naive_lights, no_pvs, cpu_culling, occlusion, clusters, caster_lod, vsm_occlusion;
     double seconds;

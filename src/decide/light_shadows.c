@@ -15,9 +15,9 @@ static int by_distance(const void *a, const void *b)
     return x->light < y->light ? -1 : x->light > y->light;
 }
 
-uint32_t gn_light_shadows_choose(const gn_light_desc *lights, uint32_t count, const float camera_pos[3],
-                                 const gn_frustum *camera, uint32_t max_lights, uint32_t max_layers,
-                                 gn_light_shadow *out, uint32_t *candidates,
+uint32_t gn_light_shadows_choose(const gn_light_desc *lights, uint32_t count, float night_level,
+                                 const float camera_pos[3], const gn_frustum *camera, uint32_t max_lights,
+                                 uint32_t max_layers, gn_light_shadow *out, uint32_t *candidates,
                                  gn_light_shadow_candidate *scratch)
 {
     *candidates = 0;
@@ -25,7 +25,7 @@ uint32_t gn_light_shadows_choose(const gn_light_desc *lights, uint32_t count, co
     uint32_t n = 0;
     for (uint32_t i = 0; i < count; i++) {
         const gn_light_desc *l = &lights[i];
-        if (!l->cast_shadows) continue;
+        if (!l->cast_shadows || (l->night && !(night_level > 0.0f))) continue;
         if (camera && !gn_frustum_test_sphere(camera, l->position, l->radius)) continue;
         float d[3] = {l->position[0] - camera_pos[0], l->position[1] - camera_pos[1],
                       l->position[2] - camera_pos[2]};

@@ -22,16 +22,17 @@ typedef struct gn_light_shadow {
 /* Picks up to max_lights shadowed lights among those with cast_shadows whose sphere reaches
  * the camera frustum (NULL: all), nearest first (ties by index), while their layers fit in
  * max_layers. Returns how many were picked; *candidates is how many wanted a shadow (the rest
- * light unshadowed). out holds max_lights entries. */
+ * light unshadowed). Night lights (gn_light_desc.night) are not candidates while the night
+ * level is 0: they give no light. out holds max_lights entries. */
 typedef struct gn_light_shadow_candidate {
     float distance;
     uint32_t light;
 } gn_light_shadow_candidate;
 
 uint32_t
-gn_light_shadows_choose(const gn_light_desc *lights, uint32_t count, const float camera_pos[3],
-                        const gn_frustum *camera, uint32_t max_lights, uint32_t max_layers,
-                        gn_light_shadow *out, uint32_t *candidates,
+gn_light_shadows_choose(const gn_light_desc *lights, uint32_t count, float night_level,
+                        const float camera_pos[3], const gn_frustum *camera, uint32_t max_lights,
+                        uint32_t max_layers, gn_light_shadow *out, uint32_t *candidates,
                         gn_light_shadow_candidate *scratch /* count entries: no allocation a frame */);
 
 /* World -> clip of one layer: a spot's cone (field of view twice the outer angle, widened

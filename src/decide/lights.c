@@ -58,7 +58,7 @@ void gn_light_pack(const gn_light_desc *d, int32_t shadow_layer, gn_gpu_light *o
     /* sin(outer): the froxel binning's cone test (clusters.c) then needs no sqrt, so the GPU
      * reproduces it to the bit. */
     out->params[2] = sinf(outer * GN_DEG_TO_RAD);
-    out->params[3] = 0.0f;
+    out->params[3] = d->night ? 1.0f : 0.0f; /* the forward pass scales it by the night level */
 }
 
 void gn_light_radiance(const gn_gpu_light *l, const float p[3], float out_rgb[3], float out_to_light[3])

@@ -56,29 +56,26 @@ void gn_sun_compute(float hours, float latitude_deg, uint32_t day_of_year, gn_su
     out->illuminance = GN_SUN_ILLUMINANCE * (float)gn_smoothstep(-4.0, 0.0, elev);
 }
 
-static void gn_mix3(const float a[3], const float b[3], float t, float out[3])
-{
-    for (int c = 0; c < 3; c++) out[c] = a[c] + (b[c] - a[c]) * t;
-}
-
 void gn_sky_compute(const gn_sun *sun, gn_sky *out)
 {
-    /* Reference colours in GN_SUN_ILLUMINANCE units: clear-day sky radiance is a few percent
-     * of the sun's irradiance. Night keeps a moonlit dark blue so shadows are never pure black. */
+    /* Reference colours in GN_LIGHT_UNIT_NITS: clear-day sky luminance is a few percent of the
+     * sun's illuminance (the zenith's green ~5,500 nits). Night is a moonlit dark blue in nits
+     * (a clear moonlit sky is ~0.01-0.05 nits), so shadows are never pure black. */
     static const float day_zenith[3] = {0.06f, 0.14f, 0.40f}, day_horizon[3] = {0.25f, 0.32f, 0.45f};
-    static const float night_zenith[3] = {0.002f, 0.003f, 0.008f};
-    static const float night_horizon[3] = {0.004f, 0.005f, 0.010f};
+    static const float night_zenith[3] = {0.010f, 0.015f, 0.040f};
+    static const float night_horizon[3] = {0.020f, 0.025f, 0.050f};
     static const float sunset_glow[3] = {0.45f, 0.18f, 0.05f};
+    const float unit = GN_LIGHT_UNIT_NITS;
     double e = sun->elevation_deg;
     float day = (float)gn_smoothstep(-8.0, 12.0, e);
     /* The warm band: strongest with the sun just on the horizon, gone by ~15 degrees up and a
      * little below (civil twilight). */
     float glow = (float)(exp(-((e - 1.0) / 5.0) * ((e - 1.0) / 5.0)));
-    gn_mix3(night_zenith, day_zenith, day, out->zenith);
-    gn_mix3(night_horizon, day_horizon, day, out->horizon);
     for (int c = 0; c < 3; c++) {
-        out->horizon[c] += sunset_glow[c] * glow;
-        out->zenith[c] += 0.15f * sunset_glow[c] * glow; /* a hint of warmth overhead */
+        out->zenith[c] = night_zenith[c] + (day_zenith[c] * unit - night_zenith[c]) * day;
+        out->horizon[c] = night_horizon[c] + (day_horizon[c] * unit - night_horizon[c]) * day;
+        out->horizon[c] += sunset_glow[c] * glow * unit;
+        out->zenith[c] += 0.15f * sunset_glow[c] * glow * unit; /* a hint of warmth overhead */
     }
     /* Ground: a grey (albedo 0.2) Lambertian lit by the sun and the sky (irradiance pi * sky). */
     float sun_up = sun->direction[1] > 0.0f ? sun->direction[1] : 0.0f;
@@ -89,4 +86,9 @@ void gn_sky_compute(const gn_sun *sun, gn_sky *out)
         out->ambient_sky[c] = sky_avg;
         out->ambient_ground[c] = out->ground[c];
     }
+}
+
+float gn_night_level(float elevation_deg)
+{
+    return (float)gn_smoothstep(GN_NIGHT_OFF_DEG, GN_NIGHT_ON_DEG, elevation_deg);
 }

@@ -7,7 +7,8 @@
 
 void gn_bsp_light_to_linear(const uint8_t rgb[3], float out[3])
 {
-    for (int c = 0; c < 3; c++) out[c] = powf(4.0f * (float)rgb[c] / 255.0f, GN_BSP_LIGHT_GAMMA);
+    for (int c = 0; c < 3; c++)
+        out[c] = GN_BSP_LIGHT_NITS * powf(4.0f * (float)rgb[c] / 255.0f, GN_BSP_LIGHT_GAMMA);
 }
 
 /* One cell's light; false when it has none (a cell inside a wall). */
@@ -86,7 +87,8 @@ uint32_t gn_bsp_light_entities(const gn_bsp *b, float scale, gn_light_desc *out,
             .position = {e.origin[0], e.origin[1], e.origin[2]},
             .radius = radius,
             .color = {e.color[0], e.color[1], e.color[2]},
-            .intensity = scale * 3.0f * e.light / 300.0f,
+            /* in the lightmaps' units (GN_BSP_LIGHT_NITS a level): candela */
+            .intensity = scale * GN_BSP_LIGHT_NITS * 3.0f * e.light / 300.0f,
         };
     }
     if (total) *total = all;

@@ -5,16 +5,19 @@
  * Light values: Q3 stores lightmap and grid bytes for a display that multiplies them by 4
  * (one bit of overbright shifted into the data at load, one more by the gamma ramp), in
  * display (gamma) space. So a byte b is the display factor d = 4 b / 255, and the linear
- * multiplier of the surface's base colour is d^2.2 (docs/WORLDS.md). 1.0 shows a surface at
- * its base colour; values above 1 are kept (HDR) rather than clamped as Q3's 8-bit frame did. */
+ * multiplier of the surface's base colour is d^2.2 (docs/WORLDS.md). 1.0 showed a surface at
+ * its base colour; values above 1 are kept (HDR) rather than clamped as Q3's 8-bit frame did.
+ * In physical units (docs/POST.md) that multiplier is a luminance: 1.0 is GN_BSP_LIGHT_NITS,
+ * a white wall indoors under bright artificial light (~300 lux). */
 #ifndef GN_FORMATS_BSP_LIGHT_H
 #define GN_FORMATS_BSP_LIGHT_H
 
 #include "formats/bsp.h"
 
 #define GN_BSP_LIGHT_GAMMA 2.2f
+#define GN_BSP_LIGHT_NITS 100.0f /* the luminance of a white surface at Q3's light level 1.0 */
 
-/* One Q3 light byte triple as a linear multiplier of the base colour (see above). */
+/* One Q3 light byte triple as the luminance (nits) of a white surface it lights (see above). */
 void gn_bsp_light_to_linear(const uint8_t rgb[3], float out[3]);
 
 /* The light grid at a renderer-frame point: trilinear over the eight cells around it, leaving

@@ -397,6 +397,7 @@ static void write_set(gn_renderer *r, gn_cull_gpu *c)
          .type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC,
          .buffer = c->visible.buffer,
          .range = c->visible.size},
+        gn_write_storage(GN_BIND_FRAME_EXPOSURE, &r->pipes.exposure),
     };
     gn_vk_write_set(&r->vk, c->frame_set, f, GN_BIND_FRAME_COUNT);
     c->set_instances = r->scene.instances.buffer;

@@ -110,6 +110,7 @@ uint32_t gn_forward_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *ou
                            .access = GN_ACCESS_COLOR_WRITE};
     out[n++] = (gn_vk_use){.image = gn_target(r, GN_TARGET_DEPTH_MS), .access = GN_ACCESS_DEPTH_TEST};
     n += gn_scene_uses(r, out + n);
+    out[n++] = (gn_vk_use){.buffer = &r->pipes.exposure, .access = GN_ACCESS_SHADER_READ}; /* pre-exposure */
     gn_receiver rc;
     sun_receiver(r, s->sun, &rc);
     for (uint32_t i = 0; i < rc.use_count; i++) out[n++] = rc.uses[i];

@@ -84,8 +84,9 @@ gn_result gn_light_shadows_plan(gn_renderer *r, gn_lights_gpu *l, const gn_scene
         l->layer_of_capacity = n;
     }
     const float *cam = r->in.position;
-    l->chosen_count = gn_light_shadows_choose(s->lights, n, cam, camera, l->s.max_shadowed, l->s.max_layers,
-                                              l->chosen, &l->candidates, l->candidate_scratch);
+    l->chosen_count =
+        gn_light_shadows_choose(s->lights, n, r->in.night_level, cam, camera, l->s.max_shadowed,
+                                l->s.max_layers, l->chosen, &l->candidates, l->candidate_scratch);
     /* which light holds which layer; a change re-uploads the lights (gn_lights_sync) */
     for (uint32_t i = 0; i < n; i++) {
         int32_t layer = -1;

@@ -20,8 +20,8 @@ void gn_screen_pass_dispatch(gn_renderer *r, const gn_screen_pass *p); /* 8x8 ti
 
 /* ---- the features ------------------------------------------------------------------------ */
 extern const gn_feature gn_feature_cull, gn_feature_depth, gn_feature_csm, gn_feature_vsm, gn_feature_lights,
-    gn_feature_forward, gn_feature_tonemap, gn_feature_depth_view, gn_feature_occlusion_view,
-    gn_feature_present, gn_feature_noop;
+    gn_feature_forward, gn_feature_exposure, gn_feature_bloom, gn_feature_tonemap, gn_feature_depth_view,
+    gn_feature_occlusion_view, gn_feature_present, gn_feature_noop;
 
 /* The sun cascades' caster bias (gn_csm_desc resolved), which the local lights' casters share. */
 void gn_csm_caster_bias(const gn_csm_desc *d, float *constant, float *slope);
@@ -70,6 +70,14 @@ GN_PASS_FNS(gn_light_shadows);
 GN_PASS_RUNS(gn_clusters);
 GN_PASS_FNS(gn_clusters);
 GN_PASS_FNS(gn_forward);
+GN_PASS_FNS(gn_exposure_histogram);
+GN_PASS_FNS(gn_exposure_adapt);
+GN_PASS_RUNS(gn_bloom);
+GN_PASS_FNS(gn_bloom_down);
+GN_PASS_RUNS(gn_bloom_up);
+GN_PASS_FNS(gn_bloom_up);
+uint32_t gn_bloom_max_runs(const gn_renderer *r, const void *self);
+const char *gn_bloom_up_name(const gn_renderer *r, uint32_t run, char *buf, size_t size);
 GN_PASS_FNS(gn_tonemap);
 GN_PASS_RUNS(gn_depth_view);
 GN_PASS_FNS(gn_depth_view);

@@ -21,6 +21,7 @@ gn_result gn_pipelines_create(gn_renderer *r, gn_error *err)
         [GN_BIND_FRAME_INSTANCES] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VS | FS},
         [GN_BIND_FRAME_MATERIALS] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VS | FS},
         [GN_BIND_FRAME_VISIBLE] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, VS},
+        [GN_BIND_FRAME_EXPOSURE] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS},
     };
     gn_vk_binding material[GN_BIND_MATERIAL_COUNT];
     for (uint32_t i = 0; i < GN_BIND_MATERIAL_COUNT; i++)
@@ -35,6 +36,11 @@ gn_result gn_pipelines_create(gn_renderer *r, gn_error *err)
     if (!res) res = gn_vk_sampler(vk, true, true, "repeat linear", &p->repeat, err);
     if (!res) res = gn_vk_sampler(vk, false, false, "clamp nearest", &p->clamp, err);
     if (!res) res = gn_vk_sampler(vk, false, true, "clamp linear", &p->clamp_linear, err);
+    gn_vk_buffer_desc ed = {.size = sizeof(gn_gpu_exposure),
+                            .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
+                                     VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                            .name = "exposure state"};
+    if (!res) res = gn_vk_buffer_create(vk, &ed, &p->exposure, err); /* zeroed by its first frame */
     return res;
 }
 
@@ -49,6 +55,7 @@ void gn_pipelines_release(gn_renderer *r)
     gn_vk_release(vk, VK_OBJECT_TYPE_SAMPLER, (uint64_t)(uintptr_t)p->repeat);
     gn_vk_release(vk, VK_OBJECT_TYPE_SAMPLER, (uint64_t)(uintptr_t)p->clamp);
     gn_vk_release(vk, VK_OBJECT_TYPE_SAMPLER, (uint64_t)(uintptr_t)p->clamp_linear);
+    gn_vk_buffer_release(vk, &p->exposure);
     memset(p, 0, sizeof *p);
 }
 

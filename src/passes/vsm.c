@@ -987,40 +987,12 @@ gn_pass_work gn_vsm_atlas_view_record(gn_renderer *r, void *self, uint32_t run)
 }
 
 /* ---- readback for tests ------------------------------------------------------------------- */
-typedef struct staging_copy {
-    gn_vk_image *src;
-    gn_vk_buffer *dst;
-} staging_copy;
-
-static void record_staging_copy(gn_vk *vk, VkCommandBuffer cmd, void *user)
-{
-    staging_copy *c = user;
-    gn_vk_use uses[] = {
-        {.image = c->src, .access = GN_ACCESS_TRANSFER_READ},
-        {.buffer = c->dst, .access = GN_ACCESS_TRANSFER_WRITE},
-    };
-    gn_vk_barriers(vk, cmd, uses, 2);
-    gn_vk_cmd_copy_image_to_buffer(vk, c->src, c->dst);
-    gn_vk_use host = {.buffer = c->dst, .access = GN_ACCESS_HOST_READ};
-    gn_vk_barriers(vk, cmd, &host, 1);
-}
-
-/* The staging layers' depth through a host-visible buffer made for it. */
+/* The staging layers' depth (a host-visible buffer made for it). */
 static gn_result read_staging(gn_renderer *r, gn_vsm_gpu *v, void *out, size_t size, gn_error *err)
 {
     VkDeviceSize bytes = (VkDeviceSize)v->s.page_budget * v->s.page_texels * v->s.page_texels * 4;
     if (size > bytes) size = (size_t)bytes;
-    gn_vk_buffer_desc d = {.size = bytes,
-                           .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                           .host_visible = true,
-                           .name = "vsm staging readback"};
-    gn_vk_buffer b = {0};
-    gn_result res = gn_vk_buffer_create(&r->vk, &d, &b, err);
-    staging_copy c = {&v->staging, &b};
-    if (!res) res = gn_vk_run_once(&r->vk, record_staging_copy, &c, err);
-    if (!res) memcpy(out, b.alloc.mapped, size);
-    gn_vk_buffer_release(&r->vk, &b);
-    return res;
+    return gn_vk_read_image(&r->vk, &v->staging, bytes, out, size, "vsm staging readback", err);
 }
 
 gn_result gn_vsm_read(gn_renderer *r, gn_vsm_buffer which, void *out, size_t size, gn_error *err)

@@ -360,6 +360,7 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
     m.metallic = d->metallic;
     m.roughness = d->roughness == 0.0f ? 0.5f : d->roughness;
     memcpy(m.emissive, d->emissive, sizeof m.emissive);
+    m.night_emissive = d->night_emissive;
     for (int k = 0; k < 4; k++)
         if (!(m.base_color[k] >= 0.0f && m.base_color[k] <= 1.0f))
             return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,

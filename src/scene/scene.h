@@ -41,6 +41,7 @@ typedef struct gn_material {
     uint32_t metallic_roughness_texture, occlusion_texture, emissive_texture; /* or GN_NO_TEXTURE */
     uint32_t alpha_mode;                                                      /* gn_alpha_mode */
     float alpha_cutoff;                                                       /* GN_ALPHA_MASK's threshold */
+    bool night_emissive; /* the emission follows the frame's night level */
 } gn_material;
 
 typedef struct gn_texture {

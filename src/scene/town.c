@@ -18,10 +18,11 @@
 #define GN_TOWN_TILE 64.0f /* terrain tile side: one mesh and instance each, for culling */
 #define GN_TOWN_TEX 256u   /* texture side; one repeat per metre */
 
-/* Emissive radiance in the renderer's sun units. Assumed: the sun's illuminance scale is of
- * order 1-10, so lit windows and lamps read as glowing at sunset without blooming the frame. */
-static const float gn_window_glow[3] = {2.4f, 1.5f, 0.6f};
-static const float gn_lamp_glow[3] = {9.0f, 6.5f, 3.2f};
+/* Emitted luminance, nits, of the night lights (on from dusk to dawn: gn_night_level): a room
+ * lit inside seen through its window ~150, a lamp's frosted glass ~12,000 (a clear noon sky is
+ * ~5,000, so by day neither would show even if lit). */
+static const float gn_window_glow[3] = {150.0f, 95.0f, 38.0f};
+static const float gn_lamp_glow[3] = {12000.0f, 8700.0f, 4300.0f};
 
 static float gn_smoothstep(float e0, float e1, float x)
 {
@@ -144,7 +145,7 @@ static gn_result gn_town_materials_make(gn_town *t)
                               .label = p->label,
                               .base_color_texture = p->tex >= 0 ? tc[p->tex] : 0,
                               .normal_texture = p->tex >= 0 ? tn[p->tex] : 0};
-        if (p->glow) memcpy(d.emissive, p->glow, sizeof d.emissive);
+        if (p->glow) memcpy(d.emissive, p->glow, sizeof d.emissive), d.night_emissive = true;
         if ((r = gn_scene_add_material(t->s, &d, p->out, t->err)) != GN_OK) return r;
     }
     return GN_OK;

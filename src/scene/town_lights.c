@@ -96,15 +96,17 @@ static uint32_t gn_sites_sorted(const gn_scene *s, uint32_t kind, float jitter, 
 
 static gn_light_desc gn_lamp_light(const gn_light_site *site, uint32_t site_index)
 {
-    gn_light_desc d = {.type = GN_LIGHT_POINT, .radius = 14.0f, .intensity = 12.0f, .cast_shadows = true};
+    /* A 3,000 lm street lamp: ~250 cd all round. The illuminance on the street 4.2 m below is
+     * ~ intensity / 18.6: ~14 lux, the streets' usual 10-20, against the noon sun's 100 klux.
+     * The spots' 55 degree cone puts the same flux into a pool within ~6 m. On at dusk. */
+    gn_light_desc d = {
+        .type = GN_LIGHT_POINT, .radius = 14.0f, .intensity = 250.0f, .cast_shadows = true, .night = true};
     memcpy(d.position, site->pos, sizeof d.position);
     memcpy(d.color, gn_lamp_color, sizeof d.color);
     d.direction[1] = -1.0f;
-    /* Irradiance on the street 4.2 m below ~ intensity / 17.6: 0.7-0.9 against the sun's ~3
-     * at noon, a clear pool at night. The spots' 55 degree cone pools within ~6 m. */
     if (site_index % 3 == 0) {
         d.type = GN_LIGHT_SPOT;
-        d.intensity = 16.0f;
+        d.intensity = 600.0f;
         d.inner_angle = 35.0f, d.outer_angle = 55.0f;
     }
     return d;
@@ -112,9 +114,10 @@ static gn_light_desc gn_lamp_light(const gn_light_site *site, uint32_t site_inde
 
 static gn_light_desc gn_window_light(const gn_light_site *site)
 {
-    /* A 1.1 x 1.4 m window of radiance 2.4 gives ~3.7 on its axis; a little less, as a
-     * point light also spends light on the wall. 0.6 m out, so the wall does not hide it. */
-    gn_light_desc d = {.type = GN_LIGHT_POINT, .radius = 5.0f, .intensity = 3.0f};
+    /* A 1.1 x 1.4 m window of 150 nits gives ~230 cd on its axis; a little less, as a point
+     * light also spends light on the wall. 0.6 m out, so the wall does not hide it. On at dusk,
+     * as the window's glow is. */
+    gn_light_desc d = {.type = GN_LIGHT_POINT, .radius = 5.0f, .intensity = 180.0f, .night = true};
     for (int k = 0; k < 3; k++) d.position[k] = site->pos[k] + 0.6f * site->dir[k];
     memcpy(d.color, gn_window_color, sizeof d.color);
     return d;
@@ -133,9 +136,10 @@ static gn_result gn_add_movers(gn_scene *s, uint32_t n, uint32_t seed, const gn_
             const gn_light_site *site = &s->light_sites[veh[i].site];
             m.instance = site->instance;
             memcpy(m.offset, site->pos, sizeof m.offset);
-            /* A cart's lantern pools 2 m below it; a balloon's burner lights its envelope. */
+            /* A cart's lantern (~100 cd) pools 2 m below it; a balloon's burner (a flame of
+             * ~2,000 cd) lights its envelope. Both burn by day too, unseen beside the sun. */
             bool low = site->pos[1] > -2.0f;
-            d.radius = low ? 12.0f : 20.0f, d.intensity = low ? 6.0f : 8.0f;
+            d.radius = low ? 12.0f : 20.0f, d.intensity = low ? 100.0f : 2000.0f;
         } else {
             uint32_t j = i - nveh, round = j / ncross;
             const gn_light_site *site = &s->light_sites[cross[j % ncross].site];
@@ -146,8 +150,8 @@ static gn_result gn_add_movers(gn_scene *s, uint32_t n, uint32_t seed, const gn_
                 (gn_light_hash(seed, i, 3) & 1 ? 1.0f : -1.0f) * (0.3f + 0.3f * gn_light_unit(seed, i, 4));
             m.phase = 6.2831853f * gn_light_unit(seed, i, 5);
             m.bob = 0.6f;
-            /* 7.5 m up, ~0.25 on the ground under it: a coloured pool beside the lamps'. */
-            d.radius = 16.0f, d.intensity = 20.0f;
+            /* 7.5 m up, ~10 lux on the ground under it: a coloured pool beside the lamps'. */
+            d.radius = 16.0f, d.intensity = 600.0f;
         }
         gn_result r = gn_scene_add_light_from(s, &d, GN_LIGHT_FROM_MOVER, &m.light, err);
         if (r == GN_OK) r = gn_scene_add_light_motion(s, &m, err);
@@ -172,8 +176,12 @@ static gn_result gn_add_festival(gn_scene *s, uint32_t n, uint32_t seed, const g
         float along = 4.0f * (fmodf(0.618034f * (float)layer, 1.0f) - 0.5f);
         const float *dir = site->dir, perp[3] = {-dir[2], 0, dir[0]};
         const float *c = gn_palette[gn_light_hash(seed, j, 6) % 8];
-        gn_light_desc d = {
-            .type = GN_LIGHT_POINT, .radius = 8.0f, .intensity = 2.0f, .color = {c[0], c[1], c[2]}};
+        /* ~40 cd a bulb, 6 m up: ~1 lux below each, switched on at dusk */
+        gn_light_desc d = {.type = GN_LIGHT_POINT,
+                           .radius = 8.0f,
+                           .intensity = 40.0f,
+                           .color = {c[0], c[1], c[2]},
+                           .night = true};
         for (int k = 0; k < 3; k++) d.position[k] = site->pos[k] + along * dir[k] + across * perp[k];
         d.position[1] += 6.0f + 0.5f * sinf(0.2f * (float)layer + 0.05f * (site->pos[0] + site->pos[2]));
         gn_result r = gn_scene_add_light_from(s, &d, GN_LIGHT_FROM_FESTIVAL, NULL, err);
@@ -202,7 +210,7 @@ static gn_result gn_add_scatter(gn_scene *s, uint32_t n, uint32_t seed, gn_error
         const float *c = gn_palette[gn_light_hash(seed, j, 7) % 8];
         gn_light_desc d = {.type = GN_LIGHT_POINT,
                            .radius = radius,
-                           .intensity = 0.06f * radius * radius, /* a lamp's 12 at its 14 m */
+                           .intensity = 1.25f * radius * radius, /* a lamp's 250 cd at its 14 m */
                            .color = {c[0], c[1], c[2]},
                            .cast_shadows = j < 16};
         for (int k = 0; k < 3; k++) d.position[k] = lo[k] + ext[k] * gn_light_unit(seed, j, 8 + (uint32_t)k);

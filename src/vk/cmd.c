@@ -115,6 +115,11 @@ void gn_vk_cmd_fill(gn_vk *vk, gn_vk_buffer *dst, uint32_t value)
     vkCmdFillBuffer(vk->cur->cmd, dst->buffer, 0, VK_WHOLE_SIZE, value);
 }
 
+void gn_vk_cmd_fill_at(gn_vk *vk, gn_vk_buffer *dst, VkDeviceSize offset, VkDeviceSize size, uint32_t value)
+{
+    vkCmdFillBuffer(vk->cur->cmd, dst->buffer, offset, size, value);
+}
+
 void gn_vk_cmd_copy_buffer(gn_vk *vk, gn_vk_buffer *src, gn_vk_buffer *dst, VkDeviceSize size)
 {
     gn_vk_cmd_copy_buffer_at(vk, src, 0, dst, 0, size);

@@ -6,10 +6,10 @@
 #include <stddef.h>
 #include <vulkan/vulkan.h>
 
-_Static_assert(sizeof(gn_gpu_frame) == 2 * 64 + 11 * 16 + 16 + GN_GPU_MAX_CASCADES * (64 + 16) + 64 + 3 * 16 +
+_Static_assert(sizeof(gn_gpu_frame) == 2 * 64 + 16 * 16 + 16 + GN_GPU_MAX_CASCADES * (64 + 16) + 64 + 3 * 16 +
                                            16 + 3 * 16 + 4 * 16 + GN_GPU_VSM_MAX_LEVELS / 2 * 16 + 64 + 16 +
                                            16 + 16,
-               "gn_gpu_frame: 2 mat4, 11 vec4, 1 uvec4, a mat4 and a vec4 per cascade, then the "
+               "gn_gpu_frame: 2 mat4, 16 vec4, 1 uvec4, a mat4 and a vec4 per cascade, then the "
                "view mat4, cluster_grid, cluster_depth, lights, cluster_proj, the VSM block and RESOLVE's "
                "mat4 and two vec4, the debug views' vec4");
 _Static_assert(offsetof(gn_gpu_frame, prev_view_proj) % 16 == 0, "std140: matrices on 16 bytes");
@@ -26,6 +26,7 @@ _Static_assert(sizeof(gn_gpu_cull_group) == 32, "gn_gpu_cull_group: 2 uvec4");
 _Static_assert(sizeof(gn_gpu_cull_push) == 112, "gn_gpu_cull_push: 7 vec4s, within the guaranteed 128 bytes");
 _Static_assert(sizeof(gn_gpu_hzb_push) == 32, "gn_gpu_hzb_push: two uvec4");
 _Static_assert(sizeof(gn_gpu_material) == 64, "gn_gpu_material: 4 vec4");
+_Static_assert(sizeof(gn_gpu_exposure) == 48 + GN_GPU_EXPOSURE_BINS * 4, "gn_gpu_exposure: 3 vec4, the bins");
 _Static_assert(sizeof(gn_vertex) == 56, "gn_vertex: the vertex input layout in src/vk/pipeline.c");
 _Static_assert(sizeof(VkDrawIndexedIndirectCommand) == 20, "indirect command stride");
 #include "gnomon.h"

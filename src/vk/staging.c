@@ -125,15 +125,19 @@ gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, uint32_t level, const 
 
 typedef struct readback {
     gn_vk_buffer *src, *dst;
+    gn_vk_image *image; /* the source when not NULL (then src is) */
 } readback;
 
 static void record_readback(gn_vk *vk, VkCommandBuffer cmd, void *user)
 {
     readback *rb = user;
-    gn_vk_use uses[] = {{.buffer = rb->src, .access = GN_ACCESS_TRANSFER_READ},
+    gn_vk_use uses[] = {{.buffer = rb->src, .image = rb->image, .access = GN_ACCESS_TRANSFER_READ},
                         {.buffer = rb->dst, .access = GN_ACCESS_TRANSFER_WRITE}};
     gn_vk_barriers(vk, cmd, uses, 2);
-    gn_vk_cmd_copy_buffer(vk, rb->src, rb->dst, rb->dst->size);
+    if (rb->image)
+        gn_vk_cmd_copy_image_to_buffer(vk, rb->image, rb->dst);
+    else
+        gn_vk_cmd_copy_buffer(vk, rb->src, rb->dst, rb->dst->size);
     gn_vk_use host = {.buffer = rb->dst, .access = GN_ACCESS_HOST_READ};
     gn_vk_barriers(vk, cmd, &host, 1);
 }
@@ -149,7 +153,24 @@ gn_result gn_vk_read_buffer(gn_vk *vk, gn_vk_buffer *src, void *out, VkDeviceSiz
     gn_vk_buffer_desc d = {
         .size = size, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT, .host_visible = true, .name = name};
     gn_result res = gn_vk_buffer_create(vk, &d, &dst, err);
-    readback rb = {src, &dst};
+    readback rb = {src, &dst, NULL};
+    if (!res) res = gn_vk_run_once(vk, record_readback, &rb, err);
+    if (!res) memcpy(out, dst.alloc.mapped, (size_t)size);
+    if (dst.buffer) gn_vk_buffer_release(vk, &dst);
+    return res;
+}
+
+gn_result gn_vk_read_image(gn_vk *vk, gn_vk_image *src, VkDeviceSize image_bytes, void *out,
+                           VkDeviceSize size, const char *name, gn_error *err)
+{
+    if (size > image_bytes)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: %llu bytes of a %llu-byte image", name,
+                       (unsigned long long)size, (unsigned long long)image_bytes);
+    gn_vk_buffer dst = {0};
+    gn_vk_buffer_desc d = {
+        .size = image_bytes, .usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT, .host_visible = true, .name = name};
+    gn_result res = gn_vk_buffer_create(vk, &d, &dst, err);
+    readback rb = {NULL, &dst, src};
     if (!res) res = gn_vk_run_once(vk, record_readback, &rb, err);
     if (!res) memcpy(out, dst.alloc.mapped, (size_t)size);
     if (dst.buffer) gn_vk_buffer_release(vk, &dst);

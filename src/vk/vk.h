@@ -292,6 +292,10 @@ gn_result gn_vk_run_once(gn_vk *vk, void (*record)(gn_vk *vk, VkCommandBuffer cm
  * one-off, after the work already submitted; tests and readbacks). */
 gn_result gn_vk_read_buffer(gn_vk *vk, gn_vk_buffer *src, void *out, VkDeviceSize size, const char *name,
                             gn_error *err);
+/* Copies the first `size` bytes of an image (every layer of mip 0, tightly packed: image_bytes
+ * in all) into out likewise; the image needs TRANSFER_SRC usage. */
+gn_result gn_vk_read_image(gn_vk *vk, gn_vk_image *src, VkDeviceSize image_bytes, void *out,
+                           VkDeviceSize size, const char *name, gn_error *err);
 
 /* timer.c: timestamps apart from the frame's pass timings (the floors time many short pieces of
  * work in one command buffer, and are no frame of the statistics). Written in pairs around the
@@ -367,6 +371,8 @@ void gn_vk_cmd_dispatch(gn_vk *vk, uint32_t x, uint32_t y, uint32_t z);
 void gn_vk_cmd_copy_image_to_buffer(gn_vk *vk, gn_vk_image *src, gn_vk_buffer *dst);
 void gn_vk_cmd_copy_ring(gn_vk *vk, gn_vk_buffer *dst, const VkBufferCopy *regions, uint32_t count);
 void gn_vk_cmd_fill(gn_vk *vk, gn_vk_buffer *dst, uint32_t value); /* the whole buffer */
+/* size bytes from offset (both multiples of 4) */
+void gn_vk_cmd_fill_at(gn_vk *vk, gn_vk_buffer *dst, VkDeviceSize offset, VkDeviceSize size, uint32_t value);
 void gn_vk_cmd_copy_buffer(gn_vk *vk, gn_vk_buffer *src, gn_vk_buffer *dst, VkDeviceSize size);
 void gn_vk_cmd_copy_buffer_at(gn_vk *vk, gn_vk_buffer *src, VkDeviceSize src_offset, gn_vk_buffer *dst,
                               VkDeviceSize dst_offset, VkDeviceSize size);

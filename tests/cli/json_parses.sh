@@ -31,7 +31,7 @@ assert {"draws", "triangles", "instances_visible", "instances_drawn", "instances
 frame_keys = {"frame", "gpu_ms", "cpu_ms", "shadow_ms", "vsm_pages_requested", "vsm_pages_resident",
               "vsm_pages_rendered_static", "vsm_pages_rendered_dynamic", "vsm_pages_rendered_fresh", "vsm_pages_evicted",
               "vsm_overflow", "vsm_pages_waiting", "vsm_pairs_phase1", "vsm_pairs_waiting",
-              "vsm_pairs_phase2", "vsm_sun_lag_deg"}
+              "vsm_pairs_phase2", "vsm_sun_lag_deg", "exposure_ev100"}
 assert len(b["per_frame"]) == b["frames_timed"] and all(set(f) == frame_keys for f in b["per_frame"]), b["per_frame"]
 assert "floors" not in b and "floor_multiples" not in b, "floors without --floors"
 e = json.load(open(d + "/escapes.json"))

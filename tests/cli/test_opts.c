@@ -59,16 +59,36 @@ static void test_render_defaults(void)
     GN_CHECK(f.camera.fov_y == 0.0f && f.time_of_day == 18.5f && f.view == GN_VIEW_FINAL &&
              f.tonemap == GN_TONEMAP_ACES);
     GN_CHECK(f.latitude == 0.0f && f.day_of_year == 0 && f.exposure == 0.0f);
+    GN_CHECK(f.camera_exposure.mode == GN_EXPOSURE_AUTO && f.camera_exposure.ev100 == 0.0f);
+}
+
+static void test_exposure_values(void)
+{
+    gn_render_opts e;
+    gn_frame_desc g;
+    /* a camera's settings make a fixed exposure; EV100 0 stays a value, not the default */
+    GN_CHECK(parse_render(GN_ARGS("--aperture", "16", "--shutter", "0.01", "--iso", "100", "--out", "a.png"),
+                          &e) == GN_PARSE_OK);
+    gn_render_opts_frame(&e, &g);
+    GN_CHECK(g.camera_exposure.mode == GN_EXPOSURE_FIXED && g.camera_exposure.aperture == 16.0f);
+    GN_CHECK(parse_render(GN_ARGS("--exposure", "0", "--out", "a.png"), &e) == GN_PARSE_OK);
+    gn_render_opts_frame(&e, &g);
+    GN_CHECK(g.camera_exposure.mode == GN_EXPOSURE_FIXED && g.camera_exposure.ev100 != 0.0f &&
+             fabsf(g.camera_exposure.ev100) < 1e-6f);
+    GN_CHECK(parse_render(GN_ARGS("--exposure", "auto", "--out", "a.png"), &e) == GN_PARSE_OK);
+    gn_render_opts_frame(&e, &g);
+    GN_CHECK(g.camera_exposure.mode == GN_EXPOSURE_AUTO);
 }
 
 static void test_render_values(void)
 {
     gn_render_opts o;
-    GN_CHECK(parse_render(GN_ARGS("--scene", "town", "--size", "640x480", "--time", "0", "--camera",
-                                  "1.5,-2,3e1,45,-89", "--msaa", "8", "--view", "normals", "--tonemap",
-                                  "clip", "--exposure", "-1.5", "--seed", "4294967295", "--scale", "64",
-                                  "--latitude", "0", "--day", "365", "--out=a.png", "--stats", "s.json"),
-                          &o) == GN_PARSE_OK);
+    GN_CHECK(
+        parse_render(GN_ARGS("--scene", "town", "--size", "640x480", "--time", "0", "--camera",
+                             "1.5,-2,3e1,45,-89", "--msaa", "8", "--view", "normals", "--tonemap", "clip",
+                             "--exposure", "-1.5", "--ev-comp", "0.5", "--seed", "4294967295", "--scale",
+                             "64", "--latitude", "0", "--day", "365", "--out=a.png", "--stats", "s.json"),
+                     &o) == GN_PARSE_OK);
     GN_CHECK(o.frame.size[0] == 640 && o.frame.size[1] == 480);
     GN_CHECK(o.frame.time_set && o.frame.time == 0.0f);
     GN_CHECK(o.frame.camera_set && o.frame.camera[0] == 1.5f && o.frame.camera[1] == -2.0f &&
@@ -76,10 +96,12 @@ static void test_render_values(void)
     GN_CHECK(o.frame.camera[3] == 45.0f && o.frame.camera[4] == -89.0f);
     GN_CHECK(o.frame.msaa == 8 && o.view == GN_VIEW_NORMALS && o.frame.seed == 4294967295u &&
              o.frame.scale == 64);
-    GN_CHECK(o.exposure == -1.5f && o.frame.day == 365 && o.frame.latitude_set);
+    GN_CHECK(o.post.ev100 == -1.5f && o.frame.day == 365 && o.frame.latitude_set);
     GN_CHECK(strcmp(o.out, "a.png") == 0 && strcmp(o.stats, "s.json") == 0);
     gn_frame_desc f;
     gn_render_opts_frame(&o, &f);
+    GN_CHECK(f.camera_exposure.mode == GN_EXPOSURE_FIXED && f.camera_exposure.ev100 == -1.5f &&
+             f.exposure == 0.5f);
     GN_CHECK(f.camera.fov_y == GN_CLI_FOV_Y && f.camera.position[2] == 30.0f && f.camera.yaw == 45.0f &&
              f.camera.pitch == -89.0f);
     GN_CHECK(f.time_of_day == 24.0f); /* --time 0: midnight, which gnomon.h spells 24 */
@@ -123,7 +145,8 @@ static void test_render_errors(void)
     render_fails(GN_ARGS("--camera", "0,0,0,0,90", "--out", "a.png"), "--camera", "-89..89");
     render_fails(GN_ARGS("--view", "wireframe", "--out", "a.png"), "--view", "final, depth, normals, albedo");
     render_fails(GN_ARGS("--tonemap", "filmic", "--out", "a.png"), "--tonemap", "'filmic'");
-    render_fails(GN_ARGS("--exposure", "100", "--out", "a.png"), "--exposure", NULL);
+    render_fails(GN_ARGS("--exposure", "100", "--out", "a.png"), "--exposure", "auto or a number");
+    render_fails(GN_ARGS("--exposure", "bright", "--out", "a.png"), "--exposure", "'bright'");
     render_fails(GN_ARGS("--seed", "-1", "--out", "a.png"), "--seed", "'-1'");
     render_fails(GN_ARGS("--seed", "4294967296", "--out", "a.png"), "--seed", NULL);
     render_fails(GN_ARGS("--scale", "0", "--out", "a.png"), "--scale", "1..64");
@@ -218,6 +241,7 @@ int main(void)
 {
     test_render_defaults();
     test_render_values();
+    test_exposure_values();
     test_render_errors();
     test_help();
     test_bench();

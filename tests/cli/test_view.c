@@ -218,7 +218,7 @@ static void test_console(void)
     GN_CHECK(!run(&o, "shadows pcss", &fx));
     GN_CHECK(strstr(msg, "shadows expects one of vsm, none, csm, got 'pcss'") != NULL);
     GN_CHECK(!run(&o, "lights 99999", &fx) && strstr(msg, "lights expects an integer in 0..16384") != NULL);
-    GN_CHECK(!run(&o, "exposure abc", &fx) && strstr(msg, "exposure expects a number") != NULL);
+    GN_CHECK(!run(&o, "exposure abc", &fx) && strstr(msg, "exposure expects auto or a number") != NULL);
     GN_CHECK(!run(&o, "frobnicate 1", &fx) && strstr(msg, "unknown setting 'frobnicate'") != NULL);
     GN_CHECK(!run(&o, "shadow vsm", &fx) && strstr(msg, "did you mean: shadows") != NULL);
     GN_CHECK(!run(&o, "script x.txt", &fx) && strstr(msg, "command line only") != NULL);

@@ -6,6 +6,7 @@
  * 256x128 sphere, < 0.5 degree off) and 8-bit rounding stay well inside it. */
 #include "decide/brdf.h"
 #include "decide/camera.h"
+#include "decide/exposure.h"
 #include "decide/sun.h"
 #include "gpu_util.h"
 
@@ -88,6 +89,10 @@ static void run_case(const gn_brdf_material *bm, const char *name)
         .latitude = 45,
         .day_of_year = 172,
         .tonemap = GN_TONEMAP_CLIP,
+        /* a fixed exposure: the CPU side multiplies the luminance by the same number */
+        .camera_exposure = {.mode = GN_EXPOSURE_FIXED, .ev100 = GN_EV100_SUNNY},
+        .bloom = {.off = true}, /* the shading alone, */
+        .no_dither = true,      /* to the level */
     };
     uint8_t *px = gt_render(r, s, &f);
     GT_CHECK_VALIDATION(r, "rendering the BRDF sphere");
@@ -102,6 +107,7 @@ static void run_case(const gn_brdf_material *bm, const char *name)
     gn_camera_view(f.camera.position, 0, 0, view);
     gn_mat4_mul(proj, view, vp);
     gn_mat4_inverse(vp, inv);
+    const float exposure = gn_exposure_from_ev100(GN_EV100_SUNNY);
     uint32_t compared = 0, over = 0, worst = 0;
     double sum = 0;
     for (uint32_t y = 0; y < H; y++)
@@ -130,7 +136,7 @@ static void run_case(const gn_brdf_material *bm, const char *name)
             gn_shade_ambient(bm, n, v, sky.ambient_sky, sky.ambient_ground, amb);
             bool bad = false;
             for (int c = 0; c < 3; c++) {
-                float radiance = lit[c] * sun.color[c] * sun.illuminance + amb[c];
+                float radiance = (lit[c] * sun.color[c] * sun.illuminance + amb[c]) * exposure;
                 int want = (int)(srgb(radiance) * 255.0f + 0.5f), got = px[(y * W + x) * 4 + c];
                 uint32_t diff = (uint32_t)abs(want - got);
                 if (diff > worst) worst = diff;

@@ -34,6 +34,10 @@ static side render_side(gn_renderer *r, gn_scene *s, gn_frame_desc f, bool cpu)
 {
     side out = {0};
     f.cpu_culling = cpu;
+    /* the two sides render one frame in turn: a fixed exposure, as auto would adapt the first
+     * side's over the time since the frame before and show the second's at once */
+    if (f.camera_exposure.mode == GN_EXPOSURE_DEFAULT)
+        f.camera_exposure = (gn_exposure_desc){.mode = GN_EXPOSURE_FIXED, .ev100 = 13.0f};
     f.no_occlusion = true; /* the frustum's lists: occlusion culling has its own test */
     out.st = gt_frame(r, s, &f);
     uint32_t w, h;
@@ -175,8 +179,8 @@ int main(void)
         gn_frame_desc f =
             at(-30.0f + 20.0f * i, 2.0f + 4.0f * (i % 2), -20.0f + 10.0f * i, 70.0f * i, -8.0f, 0.5 * i);
         f.shadows = GN_SHADOWS_CSM;
-        f.no_caster_lod = true; /* the CPU path draws every caster whole (LODs: gpu_clusters) */
-        f.time_of_day = 9.0f + 2.0f * i;
+        f.no_caster_lod = true;           /* the CPU path draws every caster whole (LODs: gpu_clusters) */
+        f.time_of_day = 18.4f + 0.1f * i; /* dusk: the lamps are on (night lights) and the sun up */
         compare(r, town, &f, what);
         gn_get_frame_stats(r, &(gn_frame_stats){0}, &err);
         side g = render_side(r, town, f, false);

@@ -25,7 +25,14 @@
 
 static gn_frame_desc night(const float vp[5], gn_view view, bool naive)
 {
-    gn_frame_desc f = {.time_of_day = 22.0f, .view = view, .naive_lights = naive, .exposure = 2.0f};
+    /* a fixed exposure of 1 (EV100 log2(1 / 1.2)) and two stops more: the lights' intensities
+     * (candela) show as they did before light had units, and the shadowed and unshadowed
+     * frames compared below share one exposure (auto would meter each its own) */
+    gn_frame_desc f = {.time_of_day = 22.0f,
+                       .view = view,
+                       .naive_lights = naive,
+                       .exposure = 2.0f,
+                       .camera_exposure = {.mode = GN_EXPOSURE_FIXED, .ev100 = -0.2630344f}};
     memcpy(f.camera.position, vp, 3 * sizeof(float));
     f.camera.yaw = vp[3];
     f.camera.pitch = vp[4];

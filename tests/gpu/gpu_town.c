@@ -1,8 +1,9 @@
-/* The town on the GPU: golden images from three viewpoints at two times of day, a second
- * render byte-identical to the first, the debug views, and draw calls that scale with
- * materials rather than objects. Every render runs under validation (zero messages).
+/* The town on the GPU: golden images from three viewpoints at three times of day (sunset, noon, 22:00: the
+ * exposure, bloom and night lights), a second render byte-identical to the first, the debug views, and draw
+ * calls that scale with materials rather than objects. Every render runs under validation (zero messages).
  * Golden tolerance: see gpu_util.h (exact on lavapipe). */
 #include "gpu_util.h"
+#include "passes/bloom.h"
 #include "scene/scene.h"
 #include "scene/town.h" /* gn_town_viewpoints */
 
@@ -11,15 +12,6 @@
 
 #define W 384
 #define H 216
-
-static gn_frame_desc at(const float vp[5], float hours)
-{
-    gn_frame_desc f = {.time_of_day = hours};
-    memcpy(f.camera.position, vp, 3 * sizeof(float));
-    f.camera.yaw = vp[3];
-    f.camera.pitch = vp[4];
-    return f;
-}
 
 static double variance(const uint8_t *px)
 {
@@ -44,14 +36,14 @@ int main(void)
     float vps[3][5];
     gn_town_viewpoints(s, vps);
     static const char *vp_names[3] = {"street", "rooftop", "overview"};
-    static const float hours[2] = {18.5f, 12.0f};
-    static const char *hour_names[2] = {"sunset", "noon"};
+    static const float hours[3] = {22.0f, 18.5f, 12.0f}; /* noon last: the checks below read its frame */
+    static const char *hour_names[3] = {"night", "sunset", "noon"};
 
     gn_renderer *r = gt_renderer(W, H, 4);
     uint8_t *first = NULL;
     for (int v = 0; v < 3; v++)
-        for (int t = 0; t < 2; t++) {
-            gn_frame_desc f = at(vps[v], hours[t]);
+        for (int t = 0; t < 3; t++) {
+            gn_frame_desc f = gt_at(vps[v], hours[t]);
             uint8_t *px = gt_render(r, s, &f);
             char name[64];
             snprintf(name, sizeof name, "town_%s_%s", vp_names[v], hour_names[t]);
@@ -74,7 +66,9 @@ int main(void)
      * occlusion culling's HZB, second cull and the prepass's second phase */
     uint32_t vsm_passes = 0;
     for (uint32_t p = 0; p < st.pass_count; p++) vsm_passes += strncmp(st.passes[p].name, "vsm ", 4) == 0;
-    CHECK(st.occlusion && vsm_passes == 6 && st.pass_count == 7 + vsm_passes && st.shadow_updates == 0,
+    /* and the post chain: the exposure's histogram and adaptation, bloom down and up its levels */
+    uint32_t post = 2 + 2 * gn_bloom_levels_for(W, H) - 1;
+    CHECK(st.occlusion && vsm_passes == 6 && st.pass_count == 7 + vsm_passes + post && st.shadow_updates == 0,
           "%u passes, %u of them VSM's, %u shadow cascades (occlusion %d)", st.pass_count, vsm_passes,
           st.shadow_updates, st.occlusion);
     const gn_pass_stats *prepass = NULL, *forward = NULL;
@@ -98,7 +92,7 @@ int main(void)
 
     /* determinism: a second renderer, the same frame, the same bytes */
     gn_renderer *r2 = gt_renderer(W, H, 4);
-    gn_frame_desc f0 = at(vps[0], hours[0]);
+    gn_frame_desc f0 = gt_at(vps[0], hours[0]);
     uint8_t *again = gt_render(r2, s, &f0);
     CHECK(memcmp(first, again, (size_t)W * H * 4) == 0 || !gt_is_lavapipe(r2),
           "two renders of the same frame differ (hash %016llx vs %016llx)",
@@ -113,7 +107,7 @@ int main(void)
     /* debug views: each an image of its own, with structure */
     uint64_t hashes[GN_VIEW_COUNT];
     for (int v = 0; v < GN_VIEW_COUNT; v++) {
-        gn_frame_desc f = at(vps[0], hours[0]);
+        gn_frame_desc f = gt_at(vps[0], 18.5f); /* sunset: sun shadows and a sky */
         f.view = (gn_view)v;
         if (v == GN_VIEW_VSM_PAGES || v == GN_VIEW_VSM_ATLAS) {
             /* the virtual shadow map's views: its pages first (requests arrive two frames late) */

@@ -1,6 +1,7 @@
 /* Helpers of the GPU tests (see gpu_util.h). */
 #include "gpu_util.h"
 
+#include <math.h>
 #include <stb_image.h>
 #include <stb_image_write.h>
 #include <stdio.h>
@@ -162,5 +163,21 @@ gn_frame_desc gt_vsm_at(float x, float z, float yaw, float hours)
     f.camera.position[0] = x, f.camera.position[1] = 6.0f, f.camera.position[2] = z;
     f.camera.yaw = yaw;
     f.camera.pitch = -12.0f;
+    return f;
+}
+
+float gt_half_to_float(uint16_t h)
+{
+    uint32_t e = (h >> 10) & 31u, m = h & 1023u;
+    float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? INFINITY : ldexpf((float)(m | 1024u), (int)e - 25);
+    return (h & 0x8000u) ? -v : v;
+}
+
+gn_frame_desc gt_at(const float vp[5], float hours)
+{
+    gn_frame_desc f = {.time_of_day = hours};
+    memcpy(f.camera.position, vp, 3 * sizeof(float));
+    f.camera.yaw = vp[3];
+    f.camera.pitch = vp[4];
     return f;
 }

@@ -31,6 +31,9 @@ bool gt_is_lavapipe(const gn_renderer *r);
 bool gt_write_png(const char *path, const uint8_t *rgba, uint32_t w, uint32_t h);
 uint8_t *gt_read_png(const char *path, uint32_t *w, uint32_t *h);
 uint64_t gt_hash(const uint8_t *data, size_t n); /* FNV-1a 64 */
+float gt_half_to_float(uint16_t h);              /* an IEEE half (rgba16f readbacks) as a float */
+/* A frame from a viewpoint (x, y, z, yaw, pitch: gn_scene_info.viewpoints) at an hour. */
+gn_frame_desc gt_at(const float vp[5], float hours);
 
 typedef struct gt_diff {
     uint32_t max_channel; /* largest per-channel difference, 0..255 */

@@ -9,8 +9,8 @@
 
 #include "scene_check.h"
 
-static const float lamp_glow[3] = {9.0f, 6.5f, 3.2f};   /* town.c's lamp glass emissive */
-static const float window_glow[3] = {2.4f, 1.5f, 0.6f}; /* town.c's lit window emissive */
+static const float lamp_glow[3] = {12000.0f, 8700.0f, 4300.0f}; /* town.c's lamp glass emissive, nits */
+static const float window_glow[3] = {150.0f, 95.0f, 38.0f};     /* town.c's lit window emissive, nits */
 
 static float dist3(const float a[3], const float b[3])
 {

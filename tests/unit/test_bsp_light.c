@@ -48,7 +48,7 @@ static gn_result parse_grid_map(gn_bsp *b, gn_error *err)
     return r;
 }
 
-static float lin(float byte) { return powf(4.0f * byte / 255.0f, GN_BSP_LIGHT_GAMMA); }
+static float lin(float byte) { return GN_BSP_LIGHT_NITS * powf(4.0f * byte / 255.0f, GN_BSP_LIGHT_GAMMA); }
 
 static void test_conversion(void)
 {
@@ -56,7 +56,9 @@ static void test_conversion(void)
     float out[3];
     gn_bsp_light_to_linear(mid, out);
     /* 64 is Q3's "shown at the texture's colour" level: 4 * 64 / 255 ~ 1 */
-    CHECK(fabsf(out[0] - 1.0083f) < 1e-3f && out[1] == 0.0f && fabsf(out[2] - powf(4.0f, 2.2f)) < 1e-3f,
+    const float k = GN_BSP_LIGHT_NITS;
+    CHECK(fabsf(out[0] - 1.0083f * k) < 1e-3f * k && out[1] == 0.0f &&
+              fabsf(out[2] - powf(4.0f, 2.2f) * k) < 1e-3f * k,
           "light bytes 64, 0, 255 became %g %g %g", out[0], out[1], out[2]);
 }
 
@@ -148,7 +150,8 @@ static void test_grid(void)
           "light 0 at %g %g %g", lights[0].position[0], lights[0].position[1], lights[0].position[2]);
     CHECK(fabsf(lights[0].radius - 450.0f * GN_BSP_UNIT) < 1e-4f && lights[0].color[1] == 0.5f,
           "light 0: radius %g, colour g %g", lights[0].radius, lights[0].color[1]);
-    CHECK(fabsf(lights[1].radius - 300.0f * GN_BSP_UNIT) < 1e-4f && fabsf(lights[1].intensity - 3.0f) < 1e-5f,
+    CHECK(fabsf(lights[1].radius - 300.0f * GN_BSP_UNIT) < 1e-4f &&
+              fabsf(lights[1].intensity - 3.0f * GN_BSP_LIGHT_NITS) < 1e-3f,
           "light 1 (Q3's default 300): radius %g, intensity %g", lights[1].radius, lights[1].intensity);
     n = gn_bsp_light_entities(&b, 1.0f, lights, 1, &total);
     CHECK(n == 1 && total == 2, "a cap of 1 wrote %u of %u", n, total);

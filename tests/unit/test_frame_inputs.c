@@ -26,8 +26,12 @@ static void frame_defaults(void)
           "near %g aspect %g", in.near_plane, in.aspect);
     CHECK(in.hours == 18.5f && in.latitude == 45.0f && in.day_of_year == 230, "%g h, %g deg, day %u",
           in.hours, in.latitude, in.day_of_year);
-    CHECK(in.exposure == 1.0f && in.tonemap == GN_TONEMAP_ACES && in.shadows == GN_SHADOWS_VSM,
-          "exposure %g, tonemap %d, shadows %d", in.exposure, in.tonemap, in.shadows);
+    CHECK(in.exposure.automatic && in.exposure.compensation == 0.0f && in.tonemap == GN_TONEMAP_ACES &&
+              in.shadows == GN_SHADOWS_VSM,
+          "exposure auto %d %g, tonemap %d, shadows %d", in.exposure.automatic, in.exposure.compensation,
+          in.tonemap, in.shadows);
+    /* the default at sunset: the night lights a little on (the sun ~4 degrees up) */
+    CHECK(in.night_level > 0.0f && in.night_level < 0.5f, "night level %g at 18.5 h", in.night_level);
     CHECK(in.debug_view == GN_VIEW_FINAL && !in.naive_lights && !in.no_pvs, "settings");
     /* a scene camera with its own field of view (a glTF file's) keeps it */
     const float gltf_camera[6] = {0, 1, 0, 0, 0, 45.0f};
@@ -64,7 +68,9 @@ static void frame_given(void)
     CHECK(in.position[0] == 0.0f && in.position[1] == 0.0f && in.yaw == 0.0f, "the origin, looking north");
     CHECK(fabsf(in.fov_y - 90.0f * 0.017453293f) < 1e-6f && in.aspect == 1.0f, "fov %g aspect %g", in.fov_y,
           in.aspect);
-    CHECK(in.exposure == 0.25f && in.tonemap == GN_TONEMAP_CLIP && in.shadows == GN_SHADOWS_CSM, "settings");
+    CHECK(in.exposure.compensation == -2.0f && in.tonemap == GN_TONEMAP_CLIP && in.shadows == GN_SHADOWS_CSM,
+          "settings");
+    CHECK(in.night_level == 0.0f, "noon: night level %g", in.night_level);
     CHECK(in.debug_view == GN_VIEW_DISTANCE, "view %d", in.debug_view);
     /* noon at the equator near the equinox: the sun close to the zenith */
     CHECK(in.sun.elevation_deg > 85.0f, "equinox noon at the equator: elevation %g", in.sun.elevation_deg);

@@ -47,7 +47,7 @@ int main(void)
     gn_light_shadow out[8];
     uint32_t candidates = 0;
     gn_light_shadow_candidate scratch[6];
-    uint32_t n = gn_light_shadows_choose(l, 6, cam, &f, 8, 64, out, &candidates, scratch);
+    uint32_t n = gn_light_shadows_choose(l, 6, 1.0f, cam, &f, 8, 64, out, &candidates, scratch);
     /* light 2 does not cast, light 4 is behind the camera: 4 candidates, nearest first */
     CHECK(candidates == 4 && n == 4, "candidates %u picked %u", candidates, n);
     CHECK(out[0].light == 1 && out[1].light == 3 && out[2].light == 0 && out[3].light == 5,
@@ -57,11 +57,19 @@ int main(void)
           "layers %u/%u %u/%u", out[0].layer_count, out[1].layer_count, out[1].first_layer,
           out[2].first_layer);
     /* budgets: two lights at most; or 8 layers: the spot, one point light, and the far spot */
-    n = gn_light_shadows_choose(l, 6, cam, &f, 2, 64, out, &candidates, scratch);
+    n = gn_light_shadows_choose(l, 6, 1.0f, cam, &f, 2, 64, out, &candidates, scratch);
     CHECK(n == 2 && out[1].light == 3, "light budget: %u picked", n);
-    n = gn_light_shadows_choose(l, 6, cam, &f, 8, 8, out, &candidates, scratch);
+    n = gn_light_shadows_choose(l, 6, 1.0f, cam, &f, 8, 8, out, &candidates, scratch);
     CHECK(n == 3 && out[2].light == 5 && out[2].first_layer == 7, "layer budget: %u picked, third %u", n,
           out[2].light);
+    /* night lights are no candidates by day (the night level 0), and are at any level above it */
+    l[1].night = true;
+    n = gn_light_shadows_choose(l, 6, 0.0f, cam, &f, 8, 64, out, &candidates, scratch);
+    CHECK(candidates == 3 && n == 3 && out[0].light == 3, "by day: %u candidates, first %u", candidates,
+          out[0].light);
+    n = gn_light_shadows_choose(l, 6, 0.01f, cam, &f, 8, 64, out, &candidates, scratch);
+    CHECK(candidates == 4 && out[0].light == 1, "at dusk: %u candidates, first %u", candidates, out[0].light);
+    l[1].night = false;
 
     /* a spot's matrix: the axis maps to the centre, depth 0..1 from near to radius */
     float m[16], ndc[3];

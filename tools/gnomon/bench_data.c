@@ -122,7 +122,8 @@ bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s)
                                   .pairs_phase1 = s->vsm_pairs_phase1,
                                   .pairs_waiting = s->vsm_pairs_waiting,
                                   .pairs_phase2 = s->vsm_pairs_phase2,
-                                  .sun_lag_deg = s->vsm_sun_lag_deg};
+                                  .sun_lag_deg = s->vsm_sun_lag_deg,
+                                  .exposure_ev100 = s->exposure_ev100};
     for (uint32_t i = 0; i < n; i++)
         if (strncmp(s->passes[i].name, "csm ", 4) == 0 || strncmp(s->passes[i].name, "vsm ", 4) == 0)
             sf->shadow_ms += s->passes[i].gpu_ms;
@@ -313,6 +314,7 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
             gn_json_uint(&j, "vsm_pairs_waiting", sf->pairs_waiting);
             gn_json_uint(&j, "vsm_pairs_phase2", sf->pairs_phase2);
             gn_json_number(&j, "vsm_sun_lag_deg", sf->sun_lag_deg);
+            gn_json_number(&j, "exposure_ev100", sf->exposure_ev100);
             gn_json_object_end(&j);
         }
         gn_json_array_end(&j);

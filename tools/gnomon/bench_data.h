@@ -20,6 +20,7 @@ typedef struct gn_bench_shadow_frame {
         waiting;
     uint32_t pairs_phase1, pairs_waiting, pairs_phase2; /* BIN's (caster, page) pairs */
     float sun_lag_deg;
+    float exposure_ev100; /* the frame's exposure (auto: adapted) */
 } gn_bench_shadow_frame;
 
 typedef struct gn_bench_data {

@@ -66,6 +66,7 @@ static int gn_bench_frames(gn_bench_run *b)
     for (uint32_t i = 0; i < total; i++) {
         gn_frame_desc frame;
         gn_bench_walker_next(&walker, &frame);
+        gn_post_opts_frame(&o->post, &frame);
         frame.shadows = b->shadows;
         frame.naive_lights = !o->light.clustered;
         frame.no_pvs = !o->pvs;
@@ -155,6 +156,8 @@ static int gn_bench_run_all(gn_bench_run *b)
     }
     b->shadows = shadow_mode;
     if (gn_renderer_create(&rd, &b->r, &err) != GN_OK) return gn_cli_fail("bench", &err);
+    if (o->post.lut && gn_renderer_set_color_lut(b->r, o->post.lut, &err) != GN_OK)
+        return gn_cli_fail("bench", &err);
     b->device = gn_renderer_device_name(b->r);
 
     double t0 = gn_cli_now_ms();

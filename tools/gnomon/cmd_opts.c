@@ -2,15 +2,16 @@
  * the struct it fills, and the same table prints --help. */
 #include "cmd_opts.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* The scenes gn_scene_create_builtin knows; checked here so a typo is a usage error that
  * costs no device start-up. */
 static const char *const gn_builtin_scenes[] = {"town", NULL};
-static const char *const gn_view_names[] = {"final",     "depth",    "normals",       "albedo",
-                                            "shadow",    "cascades", "light-heatmap", "vsm-pages",
-                                            "vsm-atlas", "distance", "occlusion",     NULL};
+static const char *const gn_view_names[] = {
+    "final",     "depth",     "normals",  "albedo",    "shadow",    "cascades", "light-heatmap",
+    "vsm-pages", "vsm-atlas", "distance", "occlusion", "luminance", "bloom",    NULL};
 static const char *const gn_tonemap_names[] = {"aces", "reinhard", "clip", NULL};
 static const char *const gn_path_names[] = {"static", "sun", "walk", "walk-sun", NULL};
 static const char *const gn_shadow_mode_names[] = {"vsm", "none", "csm", NULL}; /* gn_shadowcheck_mode */
@@ -23,7 +24,7 @@ static const char *const gn_shadow_mode_names[] = {"vsm", "none", "csm", NULL}; 
 #define GN_SIZE_MAX 16384    /* the largest 2D image current desktop GPUs allow */
 #define GN_SCALE_MAX 64      /* scale 8 is already > 10M triangles */
 #define GN_FRAMES_MAX 100000 /* ~28 minutes at 60 fps; bounds the sample arrays */
-#define GN_OPT_TABLE_MAX 64  /* rows of the longest command's table (render: about 35) */
+#define GN_OPT_TABLE_MAX 96  /* rows of the longest command's table (render: about 60) */
 
 static bool gn_ends_with(const char *s, const char *suffix)
 {
@@ -192,28 +193,81 @@ static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *p
 
 static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t);
 
-/* The rows of how a frame looks, shared by render and view. */
-static uint32_t gn_look_rows(int *view, int *tonemap, float *exposure, gn_opt *t)
+/* The post chain's rows (render, view, bench): the camera's exposure, bloom, grading. */
+static uint32_t gn_post_rows(gn_post_opts *e, gn_opt *t)
 {
     gn_opt opts[] = {
-        {"--view", GN_OPT_CHOICE, view, NULL, 0, 0, false, gn_view_names, "VIEW",
-         "final, depth, normals, albedo, shadow, cascades, light-heatmap, vsm-pages, vsm-atlas or distance "
-         "(default "
-         "final)"},
-        {"--tonemap", GN_OPT_CHOICE, tonemap, NULL, 0, 0, false, gn_tonemap_names, "OP",
-         "aces, reinhard or clip (default aces)"},
-        {"--exposure", GN_OPT_FLOAT, exposure, NULL, -20, 20, false, NULL, "EV",
-         "exposure offset in stops (default 0)"},
+        {"--exposure", GN_OPT_AUTO_FLOAT, &e->ev100, NULL, -10, 25, false, NULL, "auto|EV100",
+         "auto: eye adaptation (default); a number: a fixed EV100 (15: sunny 16, 9: a lit street at night)"},
+        {"--ev-comp", GN_OPT_FLOAT, &e->compensation, NULL, -20, 20, false, NULL, "EV",
+         "exposure compensation in stops, +1 twice as bright (default 0)"},
+        {"--aperture", GN_OPT_FLOAT, &e->aperture, NULL, 0.5, 64, false, NULL, "F",
+         "with --shutter and --iso: a fixed exposure from a camera's settings (f-number)"},
+        {"--shutter", GN_OPT_FLOAT, &e->shutter, NULL, 1e-5, 60, false, NULL, "S", "shutter time in seconds"},
+        {"--iso", GN_OPT_FLOAT, &e->iso, NULL, 12, 409600, false, NULL, "N", "sensor speed"},
+        {"--ev-min", GN_OPT_FLOAT, &e->min_ev100, NULL, -20, 30, false, NULL, "EV100",
+         "auto: the histogram's darkest EV100 and the exposure's floor (default -2)"},
+        {"--ev-max", GN_OPT_FLOAT, &e->max_ev100, NULL, -20, 30, false, NULL, "EV100",
+         "auto: the histogram's brightest EV100 and the exposure's ceiling (default 18)"},
+        {"--meter-low", GN_OPT_FLOAT, &e->low_percent, NULL, 0, 100, false, NULL, "PERCENT",
+         "auto: the darkest pixels left out of metering (default 10)"},
+        {"--meter-high", GN_OPT_FLOAT, &e->high_percent, NULL, 0, 100, false, NULL, "PERCENT",
+         "auto: metering stops at this share of the pixels (default 90: the brightest tenth left out)"},
+        {"--adapt-up", GN_OPT_FLOAT, &e->speed_up, NULL, 0.01, 100, false, NULL, "EV/S",
+         "auto: adaptation to a brighter scene (default 3)"},
+        {"--adapt-down", GN_OPT_FLOAT, &e->speed_down, NULL, 0.01, 100, false, NULL, "EV/S",
+         "auto: adaptation to a darker scene (default 1)"},
+        {"--bloom", GN_OPT_AUTO_FLOAT, &e->bloom, NULL, 0, 1, false, NULL, "auto|I",
+         "bloom's share of the image, 0 off (default auto: 0.04)"},
+        {"--bloom-threshold", GN_OPT_FLOAT, &e->bloom_threshold, NULL, 0, 1000, false, NULL, "V",
+         "only exposed values above V bloom (1: display white; default 0: all light, energy kept)"},
+        {"--bloom-scatter", GN_OPT_FLOAT, &e->bloom_scatter, NULL, 0.01, 1, false, NULL, "S",
+         "how far the glow spreads (default 0.7)"},
+        {"--lut", GN_OPT_STRING, &e->lut, NULL, 0, 0, false, NULL, "FILE.cube",
+         "grade the display colour through a 3D lookup table (.cube; default none)"},
     };
     memcpy(t, opts, sizeof opts);
     return GN_COUNT(opts);
+}
+
+/* The rows of how a frame looks, shared by render and view: the view, the tone curve, then the
+ * post chain's. */
+static uint32_t gn_look_rows(int *view, int *tonemap, gn_post_opts *e, gn_opt *t)
+{
+    gn_opt opts[] = {
+        {"--view", GN_OPT_CHOICE, view, NULL, 0, 0, false, gn_view_names, "VIEW",
+         "final, depth, normals, albedo, shadow, cascades, light-heatmap, vsm-pages, vsm-atlas, distance, "
+         "occlusion, luminance or bloom (default final)"},
+        {"--tonemap", GN_OPT_CHOICE, tonemap, NULL, 0, 0, false, gn_tonemap_names, "OP",
+         "aces, reinhard or clip (default aces)"},
+    };
+    memcpy(t, opts, sizeof opts);
+    return GN_COUNT(opts) + gn_post_rows(e, t + GN_COUNT(opts));
+}
+
+void gn_post_opts_frame(const gn_post_opts *o, gn_frame_desc *out)
+{
+    gn_exposure_desc *d = &out->camera_exposure;
+    bool camera = o->aperture > 0 && o->shutter > 0 && o->iso > 0;
+    d->mode = !isnan(o->ev100) || camera ? GN_EXPOSURE_FIXED : GN_EXPOSURE_AUTO;
+    /* EV100 0 itself is a value (gnomon.h: 0 reads as the default) */
+    d->ev100 = isnan(o->ev100) ? 0.0f : o->ev100 == 0.0f ? 1e-7f : o->ev100;
+    d->aperture = o->aperture, d->shutter = o->shutter, d->iso = o->iso;
+    d->min_ev100 = o->min_ev100, d->max_ev100 = o->max_ev100;
+    d->low_percent = o->low_percent, d->high_percent = o->high_percent;
+    d->speed_up = o->speed_up, d->speed_down = o->speed_down;
+    out->exposure = o->compensation;
+    out->bloom = (gn_bloom_desc){.off = o->bloom == 0.0f,
+                                 .intensity = isnan(o->bloom) ? 0.0f : o->bloom,
+                                 .threshold = o->bloom_threshold,
+                                 .scatter = o->bloom_scatter};
 }
 
 /* render: the shared scene and frame rows, then its own, the shadow and the light rows. */
 static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
 {
     uint32_t n = gn_frame_table(&o->frame, t);
-    n += gn_look_rows(&o->view, &o->tonemap, &o->exposure, t + n);
+    n += gn_look_rows(&o->view, &o->tonemap, &o->post, t + n);
     gn_opt opts[] = {
         {"--out", GN_OPT_STRING, &o->out, NULL, 0, 0, false, NULL, "FILE.png",
          "output image (required; folders are created)"},
@@ -265,7 +319,8 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
     memcpy(t + n, opts, sizeof opts);
     n += GN_COUNT(opts);
     n += gn_shadow_table(&o->shadow, t + n);
-    return n + gn_light_table(&o->light, t + n);
+    n += gn_light_table(&o->light, t + n);
+    return n + gn_post_rows(&o->post, t + n);
 }
 
 /* The rows shared by shadowref and shadowcheck; the same text as render's rows. */
@@ -348,7 +403,8 @@ static gn_frame_opts gn_frame_opts_defaults(void)
 
 gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err, size_t err_size)
 {
-    *o = (gn_render_opts){.frame = gn_frame_opts_defaults(), .light = {.clustered = 1}};
+    *o = (gn_render_opts){
+        .frame = gn_frame_opts_defaults(), .post = {.ev100 = NAN, .bloom = NAN}, .light = {.clustered = 1}};
     gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_render_table(o, t);
     gn_parse_status s = gn_opts_parse("render", t, n, argc, argv, err, err_size);
@@ -376,7 +432,8 @@ gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, cha
                          .gpu_culling = 1,
                          .occlusion = 1,
                          .caster_lod = 1,
-                         .light = {.clustered = 1}};
+                         .light = {.clustered = 1},
+                         .post = {.ev100 = NAN, .bloom = NAN}};
     gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_bench_table(o, t);
     gn_parse_status s = gn_opts_parse("bench", t, n, argc, argv, err, err_size);
@@ -518,7 +575,7 @@ bool gn_opts_viewpoint(const char *cmd, uint32_t n, const gn_scene_info *info, f
 void gn_render_opts_frame(const gn_render_opts *o, gn_frame_desc *out)
 {
     gn_frame_opts_frame(&o->frame, o->frame.camera_set ? o->frame.camera : NULL, (gn_view)o->view, out);
-    out->exposure = o->exposure;
+    gn_post_opts_frame(&o->post, out);
     out->tonemap = (gn_tonemap)(GN_TONEMAP_ACES + o->tonemap);
 }
 
@@ -539,7 +596,7 @@ static const char *const gn_on_off[] = {"off", "on", NULL};
 uint32_t gn_view_opts_table(gn_view_opts *o, gn_opt *t)
 {
     uint32_t n = gn_frame_table(&o->frame, t);
-    n += gn_look_rows(&o->view, &o->tonemap, &o->exposure, t + n);
+    n += gn_look_rows(&o->view, &o->tonemap, &o->post, t + n);
     gn_opt opts[] = {
         {"--vsync", GN_OPT_CHOICE, &o->vsync, NULL, 0, 0, false, gn_on_off, "on|off",
          "wait for the display's refresh (default on)"},
@@ -560,7 +617,10 @@ static const char gn_view_summary[] =
 
 gn_view_opts gn_view_opts_defaults(void)
 {
-    return (gn_view_opts){.frame = gn_frame_opts_defaults(), .vsync = 1, .light = {.clustered = 1}};
+    return (gn_view_opts){.frame = gn_frame_opts_defaults(),
+                          .vsync = 1,
+                          .post = {.ev100 = NAN, .bloom = NAN},
+                          .light = {.clustered = 1}};
 }
 
 gn_parse_status gn_view_opts_parse(int argc, char **argv, gn_view_opts *o, char *err, size_t err_size)
@@ -599,7 +659,7 @@ void gn_view_opts_help(FILE *f)
 void gn_view_opts_frame(const gn_view_opts *o, gn_frame_desc *out)
 {
     gn_frame_opts_frame(&o->frame, NULL, (gn_view)o->view, out);
-    out->exposure = o->exposure;
+    gn_post_opts_frame(&o->post, out);
     out->tonemap = (gn_tonemap)(GN_TONEMAP_ACES + o->tonemap);
     out->shadows = o->shadow.shadows == GN_SHADOWCHECK_NONE  ? GN_SHADOWS_NONE
                    : o->shadow.shadows == GN_SHADOWCHECK_VSM ? GN_SHADOWS_VSM

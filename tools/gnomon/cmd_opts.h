@@ -33,6 +33,22 @@ typedef struct gn_light_opts {
 /* The renderer settings the light options choose. */
 void gn_light_opts_apply(const gn_light_opts *o, gn_lights_desc *d);
 
+/* The post chain's settings (render, view, bench): the camera's exposure (--exposure auto|EV100,
+ * compensation, a camera's settings, eye adaptation's metering) and bloom. Zero is default,
+ * as in gn_exposure_desc and gn_bloom_desc. */
+typedef struct gn_post_opts {
+    float ev100; /* NAN: auto (the default) */
+    float compensation;
+    float aperture, shutter, iso; /* all three: a fixed exposure from them (unless --exposure EV100) */
+    float min_ev100, max_ev100, low_percent, high_percent, speed_up, speed_down;
+    float bloom; /* NAN: the default intensity; 0: off */
+    float bloom_threshold, bloom_scatter;
+    const char *lut; /* a .cube grading table, or NULL */
+} gn_post_opts;
+
+/* The exposure and bloom descs and the compensation a frame takes from them. */
+void gn_post_opts_frame(const gn_post_opts *o, gn_frame_desc *out);
+
 /* The scene and frame options render, shadowref and shadowcheck share: the same names,
  * ranges, defaults and help lines. */
 typedef struct gn_frame_opts {
@@ -62,7 +78,7 @@ typedef struct gn_render_opts {
     uint32_t viewpoint;  /* 0: the scene's camera (or --camera); 1..3: its scenic viewpoints */
     int view;            /* gn_view: the choices are listed in enum order */
     int tonemap;         /* index into aces, reinhard, clip */
-    float exposure;
+    gn_post_opts post;
     const char *out;
     const char *stats;
     gn_shadow_opts shadow;
@@ -95,6 +111,7 @@ typedef struct gn_bench_opts {
     bool floors; /* --floors: measure the floors before and after, each pass against its floor */
     gn_shadow_opts shadow;
     gn_light_opts light;
+    gn_post_opts post;
 } gn_bench_opts;
 
 typedef struct gn_shadowref_opts {
@@ -126,7 +143,7 @@ typedef struct gn_shadowcheck_opts {
 typedef struct gn_view_opts {
     gn_frame_opts frame;
     int view, tonemap;
-    float exposure;
+    gn_post_opts post;
     int vsync; /* index into off, on: 1 (on) by default */
     const char *script;
     int shot_overlay; /* index into off, on: screenshots with the overlay */
@@ -137,7 +154,7 @@ typedef struct gn_view_opts {
 gn_view_opts gn_view_opts_defaults(void);
 /* The option table over o's fields: the parser's and the console's (view_console.c). */
 uint32_t gn_view_opts_table(gn_view_opts *o, gn_opt *t);
-#define GN_VIEW_OPTS_MAX 64 /* rows gn_view_opts_table writes at most */
+#define GN_VIEW_OPTS_MAX 96 /* rows gn_view_opts_table writes at most */
 gn_parse_status gn_view_opts_parse(int argc, char **argv, gn_view_opts *o, char *err, size_t err_size);
 void gn_view_opts_help(FILE *f);
 bool gn_view_scene_ok(const gn_view_opts *o, char *err, size_t err_size); /* a known scene name or file */

@@ -37,6 +37,8 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
         return GN_EXIT_USAGE;
     }
     if (gn_renderer_create(&rd, r, &err) != GN_OK) return gn_cli_fail("render", &err);
+    if (o->post.lut && gn_renderer_set_color_lut(*r, o->post.lut, &err) != GN_OK)
+        return gn_cli_fail("render", &err);
 
     double t0 = gn_cli_now_ms();
     if (gn_cli_load_scene(o->frame.scene, o->frame.paks, o->frame.map_lights, o->frame.seed, o->frame.scale,

@@ -128,11 +128,22 @@ static bool gn_opt_apply(const char *command, const gn_opt *o, const char *v, ch
                          o->min, o->max, v);
         }
         return false;
+    case GN_OPT_AUTO_FLOAT:
+        if (strcmp(v, "auto") == 0) {
+            *(float *)o->dest = NAN;
+            return true;
+        }
+        __attribute__((fallthrough)); /* a number */
     case GN_OPT_FLOAT: {
         double d;
         if (gn_parse_double(v, &d) && d >= o->min && d <= o->max) {
             *(float *)o->dest = (float)d;
             return true;
+        }
+        if (o->kind == GN_OPT_AUTO_FLOAT) {
+            gn_opt_error(err, err_size, command, "%s expects auto or a number in %.10g..%.10g, got '%s'",
+                         name, o->min, o->max, v);
+            return false;
         }
         gn_opt_error(err, err_size, command, "%s expects a number in %.10g..%.10g, got '%s'", name, o->min,
                      o->max, v);
@@ -272,6 +283,12 @@ void gn_opts_format(const gn_opt *o, char *buf, size_t size)
         return;
     case GN_OPT_FLOAT:
         snprintf(buf, size, "%g", *(const float *)o->dest);
+        return;
+    case GN_OPT_AUTO_FLOAT:
+        if (isnan(*(const float *)o->dest))
+            snprintf(buf, size, "auto");
+        else
+            snprintf(buf, size, "%g", *(const float *)o->dest);
         return;
     case GN_OPT_SIZE:
         snprintf(buf, size, "%ux%u", ((const uint32_t *)o->dest)[0], ((const uint32_t *)o->dest)[1]);

@@ -10,14 +10,15 @@
 #include <stdio.h>
 
 typedef enum gn_opt_kind {
-    GN_OPT_STRING, /* const char * pointing into argv */
-    GN_OPT_UINT,   /* uint32_t in [min, max]; pow2 restricts it to powers of two */
-    GN_OPT_FLOAT,  /* finite float in [min, max] */
-    GN_OPT_SIZE,   /* "WxH" into uint32_t[2], each side in [min, max] */
-    GN_OPT_CHOICE, /* one of choices (NULL-terminated) into int, the index */
-    GN_OPT_CAMERA, /* "x,y,z,yaw,pitch" into float[5], pitch in [min, max] */
-    GN_OPT_FLAG,   /* bool, set by the option alone (no value on the command line); the
-                      console's value is on/off or 1/0 */
+    GN_OPT_STRING,     /* const char * pointing into argv */
+    GN_OPT_UINT,       /* uint32_t in [min, max]; pow2 restricts it to powers of two */
+    GN_OPT_FLOAT,      /* finite float in [min, max] */
+    GN_OPT_AUTO_FLOAT, /* "auto" (stored as NAN) or a finite float in [min, max] */
+    GN_OPT_SIZE,       /* "WxH" into uint32_t[2], each side in [min, max] */
+    GN_OPT_CHOICE,     /* one of choices (NULL-terminated) into int, the index */
+    GN_OPT_CAMERA,     /* "x,y,z,yaw,pitch" into float[5], pitch in [min, max] */
+    GN_OPT_FLAG,       /* bool, set by the option alone (no value on the command line); the
+                          console's value is on/off or 1/0 */
 } gn_opt_kind;
 
 typedef struct gn_opt {

@@ -41,6 +41,8 @@ void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
                 s->clusters_tested - s->clusters_culled_frustum - s->clusters_culled_cone -
                     s->clusters_drawn);
     fprintf(f, "%-22s %u\n", "draw groups", s->draw_groups);
+    fprintf(f, "%-22s EV100 %.2f shown, %.2f metered\n", "exposure", (double)s->exposure_ev100,
+            (double)s->exposure_target_ev100);
     if (s->shadow_updates)
         fprintf(f, "%-22s %u (%u casters)\n", "shadow cascades", s->shadow_updates, s->shadow_casters);
     if (s->world_faces)
@@ -138,6 +140,8 @@ bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame
     gn_json_uint(&j, "vsm_pairs_waiting", s->vsm_pairs_waiting);
     gn_json_uint(&j, "vsm_pairs_phase2", s->vsm_pairs_phase2);
     gn_json_number(&j, "vsm_sun_lag_deg", s->vsm_sun_lag_deg);
+    gn_json_number(&j, "exposure_ev100", s->exposure_ev100);
+    gn_json_number(&j, "exposure_target_ev100", s->exposure_target_ev100);
     gn_json_object_end(&j);
     return gn_json_end(&j);
 }

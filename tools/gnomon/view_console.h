@@ -25,9 +25,9 @@ enum {
 #define GN_CONSOLE_LOG 6
 #define GN_CONSOLE_MSG 192
 
-/* Strings the console set (scene, paks, csm-schedule): gn_view_opts points into these. */
+/* Strings the console set (scene, paks, lut, csm-schedule): gn_view_opts points into these. */
 typedef struct gn_console_strings {
-    char slot[4][GN_CONSOLE_LINE];
+    char slot[8][GN_CONSOLE_LINE];
 } gn_console_strings;
 
 typedef struct gn_console {

@@ -82,6 +82,9 @@ void gn_overlay_draw(gn_canvas *c, const gn_overlay_info *in)
             snprintf(line, sizeof line, "lights %u  shadowed %u  unshadowed %u  overflow %s%s", s->lights,
                      s->shadowed_lights, s->unshadowed_lights, b, s->vsm_overflow ? "  vsm overflow" : "");
             y = gn_overlay_line(c, x, y, line, s->light_overflow || s->vsm_overflow ? gn_red : gn_white);
+            snprintf(line, sizeof line, "exposure EV100 %.2f  metered %.2f", (double)s->exposure_ev100,
+                     (double)s->exposure_target_ev100);
+            y = gn_overlay_line(c, x, y, line, gn_white);
             /* passes, several to a line */
             size_t used = 0;
             line[0] = '\0';

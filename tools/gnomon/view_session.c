@@ -43,6 +43,7 @@ gn_result gn_view_session_renderer(gn_view_session *s, const gn_view_opts *o, ui
     if (!res) res = s->make_surface(gn_renderer_vk_instance(s->r), s->surface_user, &surface, err);
     gn_surface_desc sd = {.surface = surface, .vsync = o->vsync == 1};
     if (!res) res = gn_renderer_attach_surface(s->r, &sd, err);
+    if (!res && o->post.lut) res = gn_renderer_set_color_lut(s->r, o->post.lut, err);
     if (res) {
         gn_view_session_drop(s);
         return res;
