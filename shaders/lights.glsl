@@ -1,7 +1,8 @@
 // Local lights (docs/LIGHTING.md): falloff, spot cone and the radiance arriving at a point.
 // Mirrored on the CPU by src/decide/lights.c, which unit-tests them: keep the two identical.
-// Units: radiance = brdf * color * intensity * falloff * spot; intensity is the radiance
-// scale at about 1 m (falloff(1 m) = 1/2), inverse square beyond a few metres.
+// Units: radiance = brdf * color * intensity * falloff * spot; intensity is in candela, so
+// intensity * falloff is the illuminance in lux (inverse square beyond a few metres, half of it
+// at 1 m: falloff(1 m) = 1/2); docs/POST.md.
 // Needs gn_gpu_light (shared/gpu_types.h) included first. Included by other shaders; no #version.
 #ifndef GN_LIGHTS_GLSL
 #define GN_LIGHTS_GLSL

@@ -98,9 +98,10 @@ static const gn_pass PASSES[] = {
     /* 6. opaque forward pass (HDR, depth EQUAL, sun shadow, lights), sky, blended, resolve */
     {"forward", GN_FEATURE_FORWARD, NULL, NULL, gn_forward_uses, gn_forward_record},
     /* 7. eye adaptation: the luminance histogram, then the exposure metered and adapted */
-    {"exposure histogram", GN_FEATURE_EXPOSURE, NULL, NULL, gn_exposure_histogram_uses,
+    {"exposure histogram", GN_FEATURE_EXPOSURE, gn_exposure_runs, NULL, gn_exposure_histogram_uses,
      gn_exposure_histogram_record},
-    {"exposure adapt", GN_FEATURE_EXPOSURE, NULL, NULL, gn_exposure_adapt_uses, gn_exposure_adapt_record},
+    {"exposure adapt", GN_FEATURE_EXPOSURE, gn_exposure_runs, NULL, gn_exposure_adapt_uses,
+     gn_exposure_adapt_record},
     /*    bloom: the HDR colour down a chain of half-size levels and back up */
     {"bloom down %u", GN_FEATURE_BLOOM, gn_bloom_runs, gn_bloom_max_runs, gn_bloom_down_uses,
      gn_bloom_down_record},

@@ -1,9 +1,9 @@
 /* Eye adaptation (a feature; docs/POST.md): the frame's luminance histogram in compute, then
  * one thread meters its band and adapts the exposure over the time since the last frame. The
  * state lives in the renderer's exposure buffer (r->pipes.exposure, zeroed at creation), which
- * the frame set lends the forward pass (its pre-exposure) and the tone map reads. Both passes
- * run under a fixed exposure too, so the luminance view and the statistics show what the
- * histogram meters; the image then ignores it. CPU reference: src/decide/exposure.c. */
+ * the frame set lends the forward pass (its pre-exposure) and the tone map reads. Under a fixed
+ * exposure both passes run only for the luminance view (which shows what auto would meter).
+ * CPU reference: src/decide/exposure.c. */
 #include "passes/exposure.h"
 #include "passes/passes.h"
 
@@ -18,6 +18,7 @@ typedef struct exposure_state {
     double last_seconds;             /* the last frame's time: adaptation runs over the difference */
     bool have_last;
     bool zeroed; /* the state buffer was cleared (the first frame's upload) */
+    bool run;    /* this frame meters: auto, or a fixed exposure's luminance view */
 } exposure_state;
 
 static const gn_vk_binding BINDINGS[GN_BIND_EXPOSURE_COUNT] = {
@@ -71,6 +72,7 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *scene, const g
     double dt = s->have_last ? in->seconds - s->last_seconds : 0.0;
     s->last_seconds = in->seconds;
     s->have_last = true;
+    s->run = p->automatic || in->debug_view == GN_VIEW_LUMINANCE;
     float fixed = gn_exposure_from_ev100(p->ev100 - p->compensation);
     /* auto's guess before it has metered: the exposure the sky's mean luminance would meter, in
      * the range (a first frame, or a cut far from the last: shaders/exposure.glsl) */
@@ -125,6 +127,12 @@ const gn_feature gn_feature_exposure = {.name = "exposure",
                                         .harvest = harvest,
                                         .release = release};
 
+uint32_t gn_exposure_runs(const gn_renderer *r, const void *self)
+{
+    (void)r;
+    return ((const exposure_state *)self)->run ? 1 : 0;
+}
+
 uint32_t gn_exposure_histogram_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
 {
     (void)self, (void)run;
@@ -156,7 +164,7 @@ uint32_t gn_exposure_adapt_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_
     return 1;
 }
 
-/* One thread; then the state (EV100 shown and metered) into this frame's counters. */
+/* One workgroup; then the state (EV100 shown and metered) into this frame's counters. */
 gn_pass_work gn_exposure_adapt_record(gn_renderer *r, void *self, uint32_t run)
 {
     (void)run;

@@ -70,6 +70,7 @@ GN_PASS_FNS(gn_light_shadows);
 GN_PASS_RUNS(gn_clusters);
 GN_PASS_FNS(gn_clusters);
 GN_PASS_FNS(gn_forward);
+GN_PASS_RUNS(gn_exposure); /* auto, or the luminance view */
 GN_PASS_FNS(gn_exposure_histogram);
 GN_PASS_FNS(gn_exposure_adapt);
 GN_PASS_RUNS(gn_bloom);
