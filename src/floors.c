@@ -84,27 +84,6 @@ static gn_result create_pipelines(floors *f, gn_error *err)
     return res;
 }
 
-/* The grid's upload, recorded into a utility frame: its result comes back through the job. */
-typedef struct upload_job {
-    floors *f;
-    const gn_vertex *vertices;
-    const uint32_t *indices;
-    uint32_t vertex_count;
-    gn_result res;
-    gn_error *err;
-} upload_job;
-
-static void record_upload(gn_vk *vk, VkCommandBuffer cmd, void *user)
-{
-    (void)cmd;
-    upload_job *j = user;
-    j->res = gn_vk_upload_buffer(vk, &j->f->vertices, 0, j->vertices,
-                                 (VkDeviceSize)j->vertex_count * sizeof *j->vertices, j->err);
-    if (!j->res)
-        j->res = gn_vk_upload_buffer(vk, &j->f->indices, 0, j->indices,
-                                     (VkDeviceSize)j->f->index_count * sizeof *j->indices, j->err);
-}
-
 /* The grid in gn_vertex, the prepass's vertex layout (its stride is what the prepass fetches). */
 static gn_result create_grid(floors *f, gn_error *err)
 {
@@ -127,9 +106,9 @@ static gn_result create_grid(floors *f, gn_error *err)
                             "floor grid indices"};
     if (!res) res = gn_vk_buffer_create(vk, &vd, &f->vertices, err);
     if (!res) res = gn_vk_buffer_create(vk, &id, &f->indices, err);
-    upload_job job = {f, v, idx, vertex_count, GN_OK, err};
-    if (!res) res = gn_vk_run_once(vk, record_upload, &job, err);
-    if (!res) res = job.res;
+    gn_vk_upload up[2] = {{&f->vertices, v, (VkDeviceSize)vertex_count * sizeof *v},
+                          {&f->indices, idx, (VkDeviceSize)f->index_count * sizeof *idx}};
+    if (!res) res = gn_vk_upload_now(vk, up, 2, err);
     free(v);
     free(idx);
     return res;

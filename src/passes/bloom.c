@@ -213,11 +213,6 @@ gn_vk_image *gn_bloom_output(gn_renderer *r)
     return &((gn_bloom_gpu *)gn_feature_state(r, GN_FEATURE_BLOOM))->level[0];
 }
 
-bool gn_bloom_on(const gn_renderer *r)
-{
-    return ((const gn_bloom_gpu *)gn_feature_state(r, GN_FEATURE_BLOOM))->on;
-}
-
 gn_result gn_bloom_read(gn_renderer *r, uint32_t level, uint16_t *out, gn_error *err)
 {
     gn_bloom_gpu *b = gn_feature_state(r, GN_FEATURE_BLOOM);

@@ -19,7 +19,6 @@ typedef struct gn_bloom_gpu {
 uint32_t gn_bloom_levels_for(uint32_t width, uint32_t height);
 /* The chain's level 0 after a frame: what the tone map blends in (its uses name it). */
 gn_vk_image *gn_bloom_output(gn_renderer *r);
-bool gn_bloom_on(const gn_renderer *r);
 /* Waits for the GPU and copies a level (rgba16f, its width * height * 4 halves). */
 gn_result gn_bloom_read(gn_renderer *r, uint32_t level, uint16_t *out, gn_error *err);
 

@@ -77,21 +77,6 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *scene, const g
     return GN_OK;
 }
 
-typedef struct lut_upload {
-    gn_vk_buffer *dst;
-    const float *data;
-    size_t bytes;
-    gn_result res;
-    gn_error *err;
-} lut_upload;
-
-static void record_upload(gn_vk *vk, VkCommandBuffer cmd, void *user)
-{
-    (void)cmd;
-    lut_upload *u = user;
-    u->res = gn_vk_upload_buffer(vk, u->dst, 0, u->data, u->bytes, u->err);
-}
-
 gn_result gn_renderer_set_color_lut(gn_renderer *r, const char *cube_path, gn_error *err)
 {
     if (!r)
@@ -115,11 +100,8 @@ gn_result gn_renderer_set_color_lut(gn_renderer *r, const char *cube_path, gn_er
         gn_vk_buffer_release(&r->vk, &s->lut);
         res = lut_buffer(r, s, (VkDeviceSize)bytes, err);
     }
-    if (!res && n) {
-        lut_upload u = {&s->lut, data, bytes, GN_OK, err};
-        res = gn_vk_run_once(&r->vk, record_upload, &u, err);
-        if (!res) res = u.res;
-    }
+    gn_vk_upload up = {&s->lut, data, (VkDeviceSize)bytes};
+    if (!res && n) res = gn_vk_upload_now(&r->vk, &up, 1, err);
     if (!res) res = write_set(r, s, err);
     s->lut_on = !res && n > 0;
     free(data);

@@ -123,6 +123,29 @@ gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, uint32_t level, const 
     return GN_OK;
 }
 
+typedef struct upload_now {
+    const gn_vk_upload *regions;
+    uint32_t count;
+    gn_result res;
+    gn_error *err;
+} upload_now;
+
+static void record_upload_now(gn_vk *vk, VkCommandBuffer cmd, void *user)
+{
+    (void)cmd;
+    upload_now *u = user;
+    for (uint32_t i = 0; i < u->count && !u->res; i++)
+        u->res =
+            gn_vk_upload_buffer(vk, u->regions[i].dst, 0, u->regions[i].data, u->regions[i].size, u->err);
+}
+
+gn_result gn_vk_upload_now(gn_vk *vk, const gn_vk_upload *regions, uint32_t count, gn_error *err)
+{
+    upload_now u = {regions, count, GN_OK, err};
+    gn_result res = gn_vk_run_once(vk, record_upload_now, &u, err);
+    return res ? res : u.res;
+}
+
 typedef struct readback {
     gn_vk_buffer *src, *dst;
     gn_vk_image *image; /* the source when not NULL (then src is) */

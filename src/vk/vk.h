@@ -288,6 +288,14 @@ void gn_vk_poll(gn_vk *vk);
 /* Records and runs a one-off command buffer (readbacks), waiting for it. */
 gn_result gn_vk_run_once(gn_vk *vk, void (*record)(gn_vk *vk, VkCommandBuffer cmd, void *user), void *user,
                          gn_error *err);
+/* Uploads into buffers outside a frame (creation, a new table): each region's bytes in one
+ * utility submission, waited for. */
+typedef struct gn_vk_upload {
+    gn_vk_buffer *dst;
+    const void *data;
+    VkDeviceSize size;
+} gn_vk_upload;
+gn_result gn_vk_upload_now(gn_vk *vk, const gn_vk_upload *regions, uint32_t count, gn_error *err);
 /* Copies the first `size` bytes of src into out through a temporary host-visible buffer (a
  * one-off, after the work already submitted; tests and readbacks). */
 gn_result gn_vk_read_buffer(gn_vk *vk, gn_vk_buffer *src, void *out, VkDeviceSize size, const char *name,
