@@ -363,6 +363,9 @@ typedef enum gn_view {
     GN_VIEW_LUMINANCE,     /* the scene's luminance in false colour over the exposure's EV100 range,
                               with its histogram, the metered band and the exposure drawn below */
     GN_VIEW_BLOOM,         /* the bloom chain's output alone, exposed and tone-mapped */
+    GN_VIEW_AO,            /* ambient occlusion alone (SAO, blurred): white open, black occluded */
+    GN_VIEW_DOF_COC,       /* depth of field's blend per pixel: black sharp .. white fully blurred (the
+                              sky's share of geometry blue) */
     GN_VIEW_COUNT
 } gn_view;
 
@@ -417,6 +420,39 @@ typedef struct gn_bloom_desc {
                         default 0.7 (0 < scatter <= 1) */
 } gn_bloom_desc;
 
+/* Ambient occlusion (docs/POST.md): Scalable Ambient Obscurance (McGuire, Mara and Luebke, HPG
+ * 2012) from the prepass depth, darkening the ambient and environment light of opaque surfaces
+ * (not the sun, the lights, emission or the sky). Zero is default. The obscurance it estimates is
+ * the one `gnomon aoref` ray-traces: 1 - the cosine-weighted mean over the hemisphere of
+ * (1 - (t / radius)^2)^3, t the distance to the nearest surface along each direction (0 beyond
+ * the radius). */
+typedef struct gn_ao_desc {
+    bool off;
+    float radius;    /* metres; default GN_AO_DEFAULT_RADIUS */
+    float bias;      /* metres a neighbour must stand above the tangent plane to occlude; default
+                        GN_AO_DEFAULT_BIAS */
+    float intensity; /* scale of the estimate; default GN_AO_DEFAULT_INTENSITY (fitted to the
+                        ray-traced truth: docs/POST.md) */
+} gn_ao_desc;
+#define GN_AO_DEFAULT_RADIUS 1.0f
+#define GN_AO_DEFAULT_BIAS 0.02f
+#define GN_AO_DEFAULT_INTENSITY 1.5f
+
+/* Depth of field (docs/POST.md): a half-size blurred copy of the frame blended into each pixel
+ * by its blur, saturate((distance - focus) / range) * strength behind the focus (BACK, the
+ * default: a distant blur), saturate((focus - distance) / range) * strength in front (FRONT),
+ * or both (BOTH). Off unless strength > 0. */
+typedef enum gn_dof_mode { GN_DOF_BACK = 0, GN_DOF_FRONT, GN_DOF_BOTH } gn_dof_mode;
+typedef struct gn_dof_desc {
+    float focus;    /* metres from the camera to the sharp plane */
+    float range;    /* metres over which the blur grows to full; default 0 reads as focus */
+    float strength; /* 0..1 blend at full blur; 0: off */
+    float radius;   /* half-size pixels of the Gaussian's radius; default 4 */
+    gn_dof_mode mode;
+    bool blur_sky; /* the sky blurs like geometry at infinity; default off: the sky is blurred only
+                      beside geometry, by their average depth, at half strength */
+} gn_dof_desc;
+
 typedef struct gn_camera {
     float position[3]; /* world metres, Y up */
     float yaw, pitch;  /* degrees; yaw 0 looks down -Z, positive yaw turns left (towards -X) */
@@ -451,6 +487,8 @@ typedef struct gn_frame_desc {
                            same shadows: docs/VISIBILITY.md); off by default (bench/RESULTS.md) */
     gn_exposure_desc camera_exposure; /* auto (default) or fixed; the metering and adaptation */
     gn_bloom_desc bloom;              /* on by default */
+    gn_ao_desc ao;                    /* on by default */
+    gn_dof_desc dof;                  /* off by default */
     bool no_dither; /* A/B: the 8-bit output without its +-1 level dither (gradients band) */
     double seconds; /* animation time for dynamic objects; eye adaptation runs over the time between
                        frames (a frame at the same or an earlier time is exposed at its target) */
@@ -476,6 +514,11 @@ GN_API gn_result gn_read_pixels(gn_renderer *r, uint8_t *pixels, gn_error *err);
  * near plane, 0 at infinity and in the sky) into depth, width*height floats, top row first. */
 GN_API gn_result gn_read_depth(gn_renderer *r, float *depth, gn_error *err);
 
+/* Waits for the last frame and copies its ambient occlusion (the blurred SAO the forward pass
+ * applied: 1 open, 0 fully occluded; 1 in the sky) into ao, width*height floats, top row first.
+ * Fails when the last frame had ambient occlusion off. */
+GN_API gn_result gn_read_ao(gn_renderer *r, float *ao, gn_error *err);
+
 /* The camera and sun of the last gn_render call, as the GPU used them. */
 typedef struct gn_frame_view {
     float view_proj[16];     /* world -> clip (column-major, Vulkan clip, reversed-Z) */
@@ -484,6 +527,7 @@ typedef struct gn_frame_view {
     float near_plane;
     float sun_direction[3]; /* unit, towards the sun */
     float sun_elevation;    /* degrees */
+    float ao_radius;        /* the ambient occlusion's radius (metres), 0 when it was off */
 } gn_frame_view;
 GN_API gn_result gn_get_frame_view(const gn_renderer *r, gn_frame_view *out, gn_error *err);
 

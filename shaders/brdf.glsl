@@ -64,15 +64,31 @@ vec3 gn_brdf_eval(vec3 base_color, float metallic, float roughness, vec3 n, vec3
 // specular part sees the same hemisphere along the reflection, weighted by F0 and gloss
 // (a cheap stand-in for a pre-filtered environment). Mirrored by gn_shade_ambient in brdf.c.
 // The ambient with a given diffuse irradiance (a lightmap's, or the hemisphere's below).
-vec3 gn_shade_ambient_irradiance(vec3 base_color, float metallic, float roughness, vec3 n, vec3 v,
-                                 vec3 irradiance, vec3 amb_sky, vec3 amb_ground)
+// Specular occlusion from ambient occlusion (Lagarde and de Rousiers 2014; gn_specular_occlusion
+// in src/decide/ao.c): 1 with ao 1.
+float gn_specular_occlusion(float n_dot_v, float ao, float roughness)
+{
+    return clamp(pow(max(n_dot_v + ao, 0.0), exp2(-16.0 * roughness - 1.0)) - 1.0 + ao, 0.0, 1.0);
+}
+
+// ... occluded by ao: the diffuse part times ao, the specular by its specular occlusion.
+vec3 gn_shade_ambient_occluded(vec3 base_color, float metallic, float roughness, vec3 n, vec3 v,
+                               vec3 irradiance, vec3 amb_sky, vec3 amb_ground, float ao)
 {
     vec3 diffuse = irradiance * base_color * (1.0 - metallic);
     vec3 f0 = mix(vec3(0.04), base_color, metallic);
     vec3 r = reflect(-v, n);
     float gloss = 1.0 - roughness;
     vec3 spec = mix(amb_ground, amb_sky, r.y * 0.5 + 0.5) * f0 * (0.25 + 0.75 * gloss * gloss);
-    return diffuse + spec;
+    if (ao >= 1.0) return diffuse + spec; // exactly the unoccluded ambient (brdf.c mirrors it)
+    return diffuse * ao + spec * gn_specular_occlusion(max(dot(n, v), 0.0), ao, roughness);
+}
+
+vec3 gn_shade_ambient_irradiance(vec3 base_color, float metallic, float roughness, vec3 n, vec3 v,
+                                 vec3 irradiance, vec3 amb_sky, vec3 amb_ground)
+{
+    return gn_shade_ambient_occluded(base_color, metallic, roughness, n, v, irradiance, amb_sky, amb_ground,
+                                     1.0);
 }
 
 vec3 gn_shade_ambient(vec3 base_color, float metallic, float roughness, vec3 n, vec3 v, vec3 amb_sky,

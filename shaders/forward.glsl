@@ -35,6 +35,17 @@ layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_METAL_ROUGH) uniform sa
 layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_OCCLUSION) uniform sampler2D occlusion_tex;
 layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_EMISSIVE) uniform sampler2D emissive_tex; // sRGB
 layout(push_constant) uniform Push { uint material; } pc;
+// Ambient occlusion at each pixel (src/passes/ao.c), from the prepass depth's sample 0
+layout(std430, set = GN_SET_SCREEN, binding = GN_BIND_SCREEN_AO) readonly buffer AoBlock { float ao_buffer[]; };
+
+// The ambient occlusion of this fragment: the pixel's, for the opaque surfaces the prepass drew
+// (blended ones were not in its depth: 1); 1 when the frame has none.
+float gn_fragment_ao(bool blended)
+{
+    if (frame.ao.z <= 0.0 || blended) return 1.0;
+    uvec2 p = uvec2(gl_FragCoord.xy);
+    return ao_buffer[p.y * frame.mode.z + p.x];
+}
 
 layout(location = 0) in vec3 in_world;
 layout(location = 1) in vec3 in_normal;
@@ -80,6 +91,9 @@ void main()
     if (view == GN_GPU_VIEW_NORMALS) { out_color = vec4(n * 0.5 + 0.5, 1.0); return; }
     if (view == GN_GPU_VIEW_ALBEDO) { out_color = vec4(base.rgb, 1.0); return; }
     if (view == GN_GPU_VIEW_CASCADES) { out_color = vec4(gn_cascade_colour(in_world), 1.0); return; }
+    bool blended = uint(m.lighting.y) == GN_GPU_ALPHA_BLEND;
+    float ao = gn_fragment_ao(blended);
+    if (view == GN_GPU_VIEW_AO) { out_color = vec4(vec3(ao), 1.0); return; }
 
     // The sun's shadow: offset along the geometric normal (normal maps would move receivers
     // inside their own casters); surfaces facing away from the sun are in their own shadow.
@@ -189,13 +203,15 @@ void main()
         vec3 to_light = gn_oct_decode12(in_grid.x >> 8u);
         irradiance = gn_rgb9e5(in_grid.y) + gn_rgb9e5(in_grid.z) * max(dot(n, to_light), 0.0);
     }
-    vec3 ambient = gn_shade_ambient_irradiance(base.rgb, metallic, roughness, n, v, irradiance,
-                                               frame.ambient_sky.rgb, frame.ambient_ground.rgb);
+    // ambient occlusion darkens the ambient's diffuse part, and its specular by the specular
+    // occlusion it implies (brdf.glsl); the sun, the lights and emission are not ambient
+    vec3 ambient = gn_shade_ambient_occluded(base.rgb, metallic, roughness, n, v, irradiance,
+                                             frame.ambient_sky.rgb, frame.ambient_ground.rgb, ao);
     if ((maps & GN_GPU_MAP_OCCLUSION) != 0u) ambient *= texture(occlusion_tex, in_uv).r;
     color += ambient;
     vec3 emitted = m.emissive.rgb * (m.emissive.w > 0.5 ? frame.night.x : 1.0);
     color += (maps & GN_GPU_MAP_EMISSIVE) != 0u ? emitted * texture(emissive_tex, in_uv).rgb : emitted;
     // stored pre-exposed (common.glsl); blended materials carry their alpha to the blend,
     // everything else is opaque
-    out_color = vec4(gn_stored_colour(color), uint(m.lighting.y) == GN_GPU_ALPHA_BLEND ? base.a : 1.0);
+    out_color = vec4(gn_stored_colour(color), blended ? base.a : 1.0);
 }

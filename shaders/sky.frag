@@ -18,6 +18,7 @@ void main()
         return;
     }
     if (view == GN_GPU_VIEW_SHADOW) { out_color = vec4(0.5, 0.5, 0.5, 1.0); return; } // no surface: mid-grey
+    if (view == GN_GPU_VIEW_AO) { out_color = vec4(1.0); return; } // nothing occludes the sky
     float h = dir.y;
     vec3 sky = h >= 0.0 ? mix(frame.sky_horizon.rgb, frame.sky_zenith.rgb, pow(clamp(h, 0.0, 1.0), 0.5))
                         : mix(frame.sky_horizon.rgb, frame.sky_ground.rgb, clamp(-h * 8.0, 0.0, 1.0));

@@ -15,6 +15,7 @@ layout(set = 0, binding = GN_BIND_TONEMAP_OUTPUT, rgba8) uniform writeonly image
 layout(set = 0, binding = GN_BIND_TONEMAP_FRAME) uniform FrameBlock { gn_gpu_frame frame; };
 layout(std430, set = 0, binding = GN_BIND_TONEMAP_EXPOSURE) readonly buffer ExposureBlock { gn_gpu_exposure e; };
 layout(set = 0, binding = GN_BIND_TONEMAP_BLOOM) uniform sampler2D bloom_chain;
+layout(set = 0, binding = GN_BIND_TONEMAP_DOF) uniform sampler2D dof_copy;
 // The grading table (src/passes/tonemap.c): x domain min rgb, w entries a side; domain max rgb;
 // then entries, red fastest, then green, then blue (the .cube file's order).
 layout(std430, set = 0, binding = GN_BIND_TONEMAP_LUT) readonly buffer LutBlock
@@ -83,6 +84,48 @@ vec3 luminance_view(ivec2 p, float stored)
     return y <= height ? (in_band ? vec3(0.95) : vec3(0.45)) : bg;
 }
 
+// Depth of field's blend (decide/dof.c, gn_dof_coc and gn_dof_pixel, mirror these): geometry at
+// camera-space Z d behind (back), in front of (front) or either side of (both) the focus.
+float dof_coc(float d, bool infinite)
+{
+    float back = infinite ? 1.0 : clamp((d - frame.dof.x) / frame.dof.y, 0.0, 1.0);
+    float front = infinite ? 0.0 : clamp((frame.dof.x - d) / frame.dof.y, 0.0, 1.0);
+    uint mode = uint(frame.dof.w);
+    float t = mode == GN_GPU_DOF_BACK ? back : mode == GN_GPU_DOF_FRONT ? front : max(back, front);
+    return t * frame.dof.z;
+}
+
+float camera_z(ivec2 q)
+{
+    float d = texelFetch(depth, q, 0).r;
+    return d > 0.0 ? frame.camera_pos.w / d : 0.0;
+}
+
+const ivec2 SKY_RING[8] = ivec2[](ivec2(-3, 0), ivec2(3, 0), ivec2(0, -3), ivec2(0, 3), ivec2(-2, -2),
+                                  ivec2(2, -2), ivec2(-2, 2), ivec2(2, 2));
+
+// The blend of pixel p, and (sky) how much of it came from the sky rule: the sky blurs only beside
+// geometry, by the geometry's average distance among the ring, at half strength for the ring's sky.
+float dof_pixel(ivec2 p, out bool sky)
+{
+    float zc = camera_z(p);
+    sky = !(zc > 0.0);
+    if (!sky) return dof_coc(zc, false);
+    if (frame.dof_params.y > 0.5) return dof_coc(0.0, true);
+    ivec2 size = ivec2(frame.mode.zw);
+    float sum = 0.0;
+    int geometry = 0;
+    for (int i = 0; i < 8; i++) {
+        ivec2 q = p + SKY_RING[i];
+        if (q.x < 0 || q.y < 0 || q.x >= size.x || q.y >= size.y) continue;
+        float zq = camera_z(q);
+        if (zq > 0.0) sum += zq, geometry++;
+    }
+    if (geometry == 0) return 0.0;
+    float sky_share = 1.0 - float(geometry) / 8.0;
+    return dof_coc(sum / float(geometry), false) * (1.0 - 0.5 * sky_share);
+}
+
 void main()
 {
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
@@ -100,14 +143,25 @@ void main()
         float t = clamp(log2(max(dist, 1.0)) / 11.0, 0.0, 1.0); // 1 m white .. 2 km black
         out_rgb = vec3(1.0 - t);
     } else if (view == GN_GPU_VIEW_NORMALS || view == GN_GPU_VIEW_SHADOW || view == GN_GPU_VIEW_CASCADES ||
-               view == GN_GPU_VIEW_LIGHT_HEATMAP || view == GN_GPU_VIEW_VSM_PAGES) {
+               view == GN_GPU_VIEW_LIGHT_HEATMAP || view == GN_GPU_VIEW_VSM_PAGES || view == GN_GPU_VIEW_AO) {
         out_rgb = texelFetch(hdr, p, 0).rgb; // already a display value
     } else if (view == GN_GPU_VIEW_ALBEDO) {
         out_rgb = srgb_encode(texelFetch(hdr, p, 0).rgb);
     } else if (view == GN_GPU_VIEW_LUMINANCE) {
         out_rgb = luminance_view(p, stored);
+    } else if (view == GN_GPU_VIEW_DOF_COC) {
+        // black sharp .. white fully blurred; the sky's share (the sky rule) blue
+        bool sky;
+        float t = frame.dof.z > 0.0 ? dof_pixel(p, sky) : 0.0;
+        out_rgb = sky ? vec3(0.1 * t, 0.3 * t, 0.4 + 0.6 * t) : vec3(t);
     } else {
         vec3 c = texelFetch(hdr, p, 0).rgb;
+        // depth of field: the pixel turned into the blurred half-size copy by its blend
+        if (frame.dof.z > 0.0) {
+            bool sky;
+            float t = dof_pixel(p, sky);
+            if (t > 0.0) c = mix(c, textureLod(dof_copy, (vec2(p) + 0.5) / vec2(frame.mode.zw), 0.0).rgb, t);
+        }
         // bloom (shaders/bloom.comp): blended in, which keeps the energy, without a threshold;
         // added, the light above it, with one
         float intensity = frame.bloom.x;

@@ -20,9 +20,11 @@ typedef enum gn_feature_id {
     GN_FEATURE_CSM,            /* the sun's cascaded shadow maps (src/passes/csm.c) */
     GN_FEATURE_VSM,            /* virtual shadow maps: MARK, ALLOC, BIN, pages, copy, RESOLVE (vsm.c) */
     GN_FEATURE_LIGHTS,         /* local lights: shadowed lights' layers, froxel binning (clusters.c) */
+    GN_FEATURE_AO,             /* ambient occlusion from the prepass depth (src/passes/ao.c) */
     GN_FEATURE_FORWARD,        /* the forward pass and the sky (src/passes/forward.c) */
     GN_FEATURE_EXPOSURE,       /* eye adaptation: histogram and adaptation (src/passes/exposure.c) */
     GN_FEATURE_BLOOM,          /* the HDR colour's glow: a mip chain down and up (src/passes/bloom.c) */
+    GN_FEATURE_DOF,            /* depth of field's blurred half-size copy (src/passes/dof.c) */
     GN_FEATURE_TONEMAP,        /* exposure and tone curve into the output (src/passes/tonemap.c) */
     GN_FEATURE_DEPTH_VIEW,     /* the distance debug view (src/passes/depth_view.c) */
     GN_FEATURE_OCCLUSION_VIEW, /* the occlusion debug view (src/passes/occlusion_view.c) */

@@ -95,8 +95,18 @@ static const gn_pass PASSES[] = {
     {"light shadows", GN_FEATURE_LIGHTS, gn_light_shadows_runs, NULL, gn_light_shadows_uses,
      gn_light_shadows_record},
     {"light binning", GN_FEATURE_LIGHTS, gn_clusters_runs, NULL, gn_clusters_uses, gn_clusters_record},
-    /* 6. opaque forward pass (HDR, depth EQUAL, sun shadow, lights), sky, blended, resolve */
+    /*    ambient occlusion from the prepass's depth: camera-space Z and its levels, the SAO
+     *    estimate, the bilateral blur; the forward pass reads it */
+    {"ao z", GN_FEATURE_AO, gn_ao_runs, NULL, gn_ao_z_uses, gn_ao_z_record},
+    {"ao", GN_FEATURE_AO, gn_ao_runs, NULL, gn_ao_uses, gn_ao_record},
+    {"ao blur", GN_FEATURE_AO, gn_ao_blur_runs, NULL, gn_ao_blur_uses, gn_ao_blur_record},
+    /* 6. opaque forward pass (HDR, depth EQUAL, sun shadow, lights, AO), sky, resolve */
     {"forward", GN_FEATURE_FORWARD, NULL, NULL, gn_forward_uses, gn_forward_record},
+    /*    with blended surfaces: the opaque scene's colour and depth copied, then they draw over it */
+    {"scene copy", GN_FEATURE_FORWARD, gn_forward_blended_runs, NULL, gn_scene_copy_uses,
+     gn_scene_copy_record},
+    {"forward blended", GN_FEATURE_FORWARD, gn_forward_blended_runs, NULL, gn_forward_uses,
+     gn_forward_blended_record},
     /* 7. eye adaptation: the luminance histogram, then the exposure metered and adapted */
     {"exposure histogram", GN_FEATURE_EXPOSURE, gn_exposure_runs, NULL, gn_exposure_histogram_uses,
      gn_exposure_histogram_record},
@@ -107,7 +117,9 @@ static const gn_pass PASSES[] = {
      gn_bloom_down_record},
     {"bloom up", GN_FEATURE_BLOOM, gn_bloom_up_runs, gn_bloom_max_runs, gn_bloom_up_uses, gn_bloom_up_record,
      gn_bloom_up_name},
-    /*    tone map into the 8-bit output, bloom blended in */
+    /*    depth of field: the HDR colour into half size, blurred */
+    {"dof", GN_FEATURE_DOF, gn_dof_runs, NULL, gn_dof_uses, gn_dof_record},
+    /*    tone map into the 8-bit output, bloom and depth of field blended in */
     {"tonemap", GN_FEATURE_TONEMAP, NULL, NULL, gn_tonemap_uses, gn_tonemap_record},
     /*    debug views drawn over the output (--view vsm-atlas, --view distance) */
     {"vsm atlas view", GN_FEATURE_VSM, gn_vsm_atlas_view_runs, NULL, gn_vsm_atlas_view_uses,

@@ -1,6 +1,7 @@
 /* The public renderer API: creation with defaults resolved in one place, frames, pixels
  * and statistics. */
 #include "base/alloc.h"
+#include "passes/ao.h"
 #include "passes/cull.h"
 #include "passes/present.h"
 
@@ -165,6 +166,17 @@ gn_result gn_read_depth(gn_renderer *r, float *depth, gn_error *err)
     return read_image(r, r ? r->targets.depth : NULL, depth, "gn_read_depth", err);
 }
 
+gn_result gn_read_ao(gn_renderer *r, float *ao, gn_error *err)
+{
+    if (!r || !ao)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_read_ao: renderer and buffer are required");
+    if (!r->rendered) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_read_ao: no frame rendered yet");
+    if (!gn_ao_was_on(r))
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "gn_read_ao: the last frame had ambient occlusion off");
+    return gn_ao_read(r, NULL, ao, err);
+}
+
 gn_result gn_get_frame_view(const gn_renderer *r, gn_frame_view *out, gn_error *err)
 {
     if (!r || !out)
@@ -178,6 +190,7 @@ gn_result gn_get_frame_view(const gn_renderer *r, gn_frame_view *out, gn_error *
     out->near_plane = in->near_plane;
     memcpy(out->sun_direction, in->sun.direction, sizeof out->sun_direction);
     out->sun_elevation = in->sun.elevation_deg;
+    out->ao_radius = in->ao.intensity > 0.0f ? in->ao.radius : 0.0f;
     return GN_OK;
 }
 

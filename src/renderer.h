@@ -38,6 +38,9 @@ typedef enum gn_target_id {
     GN_TARGET_OUTPUT,         /* rgba8, sRGB-encoded: the tone map's output, read back and presented */
     GN_TARGET_VSM_MASK0,      /* VSM RESOLVE's words (R32_UINT), ping-pong: this frame's ... */
     GN_TARGET_VSM_MASK1,      /* ... and the previous one's */
+    GN_TARGET_OPAQUE_COLOR,   /* a copy of the resolved HDR colour before blended surfaces ... */
+    GN_TARGET_OPAQUE_DEPTH,   /* ... and of the resolved depth (src/passes/forward.c): for passes
+                                 that read the opaque scene behind what they draw */
     GN_TARGET_COUNT
 } gn_target_id;
 

@@ -10,6 +10,7 @@
 #define SAMPLED VK_IMAGE_USAGE_SAMPLED_BIT
 #define STORAGE VK_IMAGE_USAGE_STORAGE_BIT
 #define COPY_SRC VK_IMAGE_USAGE_TRANSFER_SRC_BIT
+#define COPY_DST VK_IMAGE_USAGE_TRANSFER_DST_BIT
 
 typedef struct target_def {
     const char *name;
@@ -40,6 +41,10 @@ static const target_def TARGETS[GN_TARGET_COUNT] = {
     /* VSM RESOLVE's mask and its history: a word a pixel, written as storage, read by texelFetch */
     [GN_TARGET_VSM_MASK0] = {"vsm resolve mask 0", VK_FORMAT_R32_UINT, STORAGE | SAMPLED},
     [GN_TARGET_VSM_MASK1] = {"vsm resolve mask 1", VK_FORMAT_R32_UINT, STORAGE | SAMPLED},
+    /* the opaque scene's copies: written by a copy, sampled by later passes, read back by tests */
+    [GN_TARGET_OPAQUE_COLOR] = {"opaque colour (copy)", VK_FORMAT_R16G16B16A16_SFLOAT,
+                                COPY_DST | SAMPLED | COPY_SRC},
+    [GN_TARGET_OPAQUE_DEPTH] = {"opaque depth (copy)", VK_FORMAT_D32_SFLOAT, COPY_DST | SAMPLED | COPY_SRC},
 };
 
 /* The image a target is at the renderer's size and samples. */

@@ -48,6 +48,11 @@
 #define GN_BIND_LIGHTS_SHADOW_MATRIX 3 /* mat4 a layer */
 #define GN_BIND_LIGHTS_COUNT 4
 
+/* ---- set 4 of the forward pass: what earlier screen passes left for it -------------------- */
+#define GN_SET_SCREEN 4
+#define GN_BIND_SCREEN_AO 0 /* ambient occlusion, a float a pixel (src/passes/ao.c) */
+#define GN_BIND_SCREEN_COUNT 1
+
 /* ---- set 2 of the VSM page casters: the pages and their (caster, page) pairs ------------- */
 #define GN_SET_VSM_DRAW 2
 #define GN_BIND_VSM_DRAW_RENDER 0  /* header, then gn_gpu_vsm_render[] */
@@ -70,7 +75,8 @@
 #define GN_BIND_TONEMAP_EXPOSURE 4 /* gn_gpu_exposure */
 #define GN_BIND_TONEMAP_BLOOM 5    /* the bloom chain's level 0, clamped linear */
 #define GN_BIND_TONEMAP_LUT 6      /* the colour lookup table: 2 vec4 of header, then size^3 entries */
-#define GN_BIND_TONEMAP_COUNT 7
+#define GN_BIND_TONEMAP_DOF 7      /* depth of field's blurred half-size copy, clamped linear */
+#define GN_BIND_TONEMAP_COUNT 8
 /* eye adaptation: the histogram (exposure_histogram.comp) and the adaptation (exposure_adapt.comp) */
 #define GN_BIND_EXPOSURE_FRAME 0
 #define GN_BIND_EXPOSURE_HDR 1
@@ -82,6 +88,18 @@
 #define GN_BIND_BLOOM_DST 2      /* the level written (rgba16f storage) */
 #define GN_BIND_BLOOM_EXPOSURE 3 /* gn_gpu_exposure: the threshold is in exposed units */
 #define GN_BIND_BLOOM_COUNT 4
+/* depth of field (dof.comp): one set a step (down, blur x, blur y) */
+#define GN_BIND_DOF_FRAME 0
+#define GN_BIND_DOF_SRC 1 /* the HDR colour, then the half-size copies, clamped linear */
+#define GN_BIND_DOF_DST 2 /* a half-size copy (rgba16f storage) */
+#define GN_BIND_DOF_COUNT 3
+/* ambient occlusion (ao_z.comp, ao.comp, ao_blur.comp): one set */
+#define GN_BIND_AO_FRAME 0
+#define GN_BIND_AO_DEPTH 1 /* the resolved depth */
+#define GN_BIND_AO_Z 2     /* camera-space Z and its levels (floats) */
+#define GN_BIND_AO_RAW 3   /* the estimate, then (after blurring along x and y) the result */
+#define GN_BIND_AO_TMP 4   /* the estimate blurred along x */
+#define GN_BIND_AO_COUNT 5
 /* VSM MARK (vsm_mark.comp) */
 #define GN_BIND_MARK_FRAME 0
 #define GN_BIND_MARK_DEPTH 1

@@ -42,6 +42,8 @@ typedef float gn_mat4[16];
 #define GN_GPU_VIEW_OCCLUSION 10
 #define GN_GPU_VIEW_LUMINANCE 11
 #define GN_GPU_VIEW_BLOOM 12
+#define GN_GPU_VIEW_AO 13
+#define GN_GPU_VIEW_DOF_COC 14
 
 /* Bloom (src/passes/bloom.c): a chain of half-size levels; push constants of its passes. */
 #define GN_GPU_BLOOM_MAX_LEVELS 8
@@ -126,7 +128,28 @@ GN_STRUCT(gn_gpu_frame)
                                    zw sample 0's position in the pixel (where the depth is) */
     gn_vec4 debug;              /* the distance view (src/passes/depth_view.c): x metres shown black, y metres
                                    between contours; zw unused */
+    /* Ambient occlusion (src/passes/ao.c, decide/ao.h); ao.z == 0: off. */
+    gn_vec4 ao;      /* x radius (m), y bias (m), z intensity, w pixels 1 m spans 1 m ahead */
+    gn_vec4 ao_proj; /* x 1 / the projection's x scale, y 1 / |its y scale|, zw sample 0 in its pixel */
+    /* Depth of field (src/passes/dof.c); dof.z == 0: off. */
+    gn_vec4 dof;     /* x focus (m), y range (m), z strength, w mode (GN_GPU_DOF_*) */
+    gn_vec4 dof_params; /* x blur radius (half-size pixels), y 1: the sky blurs like geometry; zw unused */
 };
+
+/* The ambient occlusion passes' push constants (shaders/ao*.comp): the Z pyramid's levels
+ * (w, h, first texel; GN_AO_LEVELS of decide/ao.h) and the pass (x: the level written by ao_z,
+ * or the blur's direction 0 x, 1 y). */
+#define GN_GPU_AO_LEVELS 6
+GN_STRUCT(gn_gpu_ao_push)
+{
+    gn_uvec4 level[GN_GPU_AO_LEVELS];
+    gn_uvec4 pass;
+};
+
+/* Depth of field's modes (gn_dof_mode; same values). */
+#define GN_GPU_DOF_BACK 0
+#define GN_GPU_DOF_FRONT 1
+#define GN_GPU_DOF_BOTH 2
 
 /* Eye adaptation's state (set 0 binding GN_BIND_FRAME_EXPOSURE; src/passes/exposure.c). The
  * histogram pass fills bins from the resolved HDR colour; the adapt pass meters them and

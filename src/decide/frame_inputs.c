@@ -48,6 +48,23 @@ void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[6]
     out->bloom.knee = b->knee > 0.0f && isfinite(b->knee) ? b->knee : 0.5f * out->bloom.threshold;
     out->bloom.scatter = b->scatter > 0.0f && b->scatter <= 1.0f ? b->scatter : 0.7f;
     out->debug_view = f->view < GN_VIEW_COUNT ? f->view : GN_VIEW_FINAL;
+    const gn_ao_desc *ao = &f->ao;
+    out->ao.radius = ao->radius > 0.0f && isfinite(ao->radius) ? ao->radius : GN_AO_DEFAULT_RADIUS;
+    out->ao.bias = ao->bias > 0.0f && isfinite(ao->bias) ? ao->bias : GN_AO_DEFAULT_BIAS;
+    /* the AO view shows it even when the frame has it off */
+    bool ao_on = !ao->off || out->debug_view == GN_VIEW_AO;
+    out->ao.intensity = !ao_on                                            ? 0.0f
+                        : ao->intensity > 0.0f && isfinite(ao->intensity) ? ao->intensity
+                                                                          : GN_AO_DEFAULT_INTENSITY;
+    const gn_dof_desc *dof = &f->dof;
+    bool dof_on =
+        dof->strength > 0.0f && isfinite(dof->strength) && dof->focus >= 0.0f && isfinite(dof->focus);
+    out->dof.strength = dof_on ? fminf(dof->strength, 1.0f) : 0.0f;
+    out->dof.focus = dof_on ? dof->focus : 0.0f;
+    out->dof.range = dof->range > 0.0f && isfinite(dof->range) ? dof->range : fmaxf(out->dof.focus, 1.0f);
+    out->dof.radius = dof->radius > 0.0f && dof->radius <= 32.0f ? dof->radius : 4.0f;
+    out->dof.mode = dof->mode <= GN_DOF_BOTH ? dof->mode : GN_DOF_BACK;
+    out->dof.blur_sky = dof->blur_sky;
     out->tonemap = f->tonemap ? f->tonemap : GN_TONEMAP_ACES;
     out->dither = !f->no_dither;
     /* virtual shadow maps met the targets against cascades (bench/RESULTS.md) */

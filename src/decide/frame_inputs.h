@@ -43,6 +43,15 @@ typedef struct gn_frame_inputs {
         float intensity; /* 0: off */
         float threshold, knee, scatter;
     } bloom;
+    struct {
+        float radius, bias; /* metres */
+        float intensity;    /* 0: off */
+    } ao;
+    struct {
+        float focus, range, strength, radius; /* strength 0: off */
+        gn_dof_mode mode;
+        bool blur_sky;
+    } dof;
     gn_view debug_view; /* gn_frame_desc.view: the final image or a debug view */
     gn_tonemap tonemap; /* never DEFAULT */
     bool dither;        /* the 8-bit output's dither (gn_frame_desc.no_dither: off) */

@@ -186,6 +186,7 @@ static gn_result gn_gltf_node(gn_gltf_ctx *c, const struct aiNode *node, const f
         memcpy(c->camera_world, world, sizeof world);
         c->camera_node_seen = true;
     }
+    gn_gltf_lights_node(c, node, world);
     if (node->mNumMeshes && !node->mMeshes)
         return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: node '%s' has no mesh list", c->name,
                        node->mName.data);
@@ -311,6 +312,7 @@ gn_result gn_gltf_convert(gn_scene *s, const struct aiScene *ai, const char *bas
         c.st.cameras = ai->mNumCameras;
         c.camera_node = ai->mCameras[0]->mName.data;
     }
+    if (r == GN_OK) r = gn_gltf_lights_prepare(&c);
     if (r == GN_OK) r = gn_gltf_materials(&c);
     for (uint32_t i = 0; r == GN_OK && i < ai->mNumMeshes; i++) r = gn_gltf_mesh(&c, i);
     if (r == GN_OK) {
@@ -320,12 +322,14 @@ gn_result gn_gltf_convert(gn_scene *s, const struct aiScene *ai, const char *bas
     if (r == GN_OK && c.st.instances == 0)
         r = gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: no triangles to draw", c.name);
     if (r == GN_OK && c.camera_node) gn_gltf_first_camera(&c);
+    if (r == GN_OK) r = gn_gltf_lights_add(&c);
     if (r != GN_OK) gn_gltf_name_error(c.err, c.name);
     if (c.d.stats) *c.d.stats = c.st;
     free(c.mesh_map);
     free(c.mesh_tris);
     free(c.mat_map);
     free(c.images);
+    gn_gltf_lights_free(&c);
     return r;
 }
 
@@ -366,6 +370,23 @@ gn_result gn_gltf_check_head(const uint8_t *head, size_t head_len, uint64_t size
                            "%s: .glb binary chunk of %u bytes ends past the file's %u", name, bin, total);
     }
     return GN_OK;
+}
+
+/* What the check saw of the file's lights that assimp does not pass on: never silently. */
+static void gn_gltf_lights_warn(const char *path, const gn_gltf_desc *d, const gn_gltf_check_info *info)
+{
+    gn_gltf_ctx c = {.name = path};
+    if (d) c.d = *d;
+    if (info->lights_undeclared)
+        gn_gltf_log(&c, GN_LOG_WARN,
+                    "%u KHR_lights_punctual lights not imported: \"extensionsUsed\" does not list the "
+                    "extension (glTF 2.0 requires it), and assimp reads the lights only then",
+                    info->lights);
+    else if (info->shared_lights)
+        gn_gltf_log(&c, GN_LOG_WARN,
+                    "%u KHR_lights_punctual lights are each placed by several nodes (%u nodes place "
+                    "lights): assimp 5.2 keeps one place for each, so each is added once",
+                    info->shared_lights, info->light_nodes);
 }
 
 gn_result gn_gltf_load(gn_scene *s, const char *path, const gn_gltf_desc *d, gn_error *err)
@@ -419,7 +440,8 @@ gn_result gn_gltf_load(gn_scene *s, const char *path, const gn_gltf_desc *d, gn_
             path);
     free(head);
     /* Only a file that passes gnomon's own validation reaches assimp (gltf_check.h). */
-    if (r == GN_OK) r = gn_gltf_check(path, err);
+    gn_gltf_check_info info = {0};
+    if (r == GN_OK) r = gn_gltf_check(path, &info, err);
     if (r != GN_OK) return r;
 
     const struct aiScene *ai = aiImportFile(path, gn_gltf_import_flags());
@@ -441,5 +463,6 @@ gn_result gn_gltf_load(gn_scene *s, const char *path, const gn_gltf_desc *d, gn_
         snprintf(dir, sizeof dir, "./");
     r = gn_gltf_convert(s, ai, dir, path, d, err);
     aiReleaseImport(ai);
+    if (r == GN_OK) gn_gltf_lights_warn(path, d, &info);
     return r;
 }

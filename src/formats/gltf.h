@@ -1,7 +1,9 @@
 /* glTF 2.0 files (.gltf with its files, or .glb) read through assimp and added to a gn_scene
  * through the public API only (gn_scene_add_texture, _material, _mesh, _instance): meshes once,
  * nodes as instances with their accumulated transforms, metallic-roughness materials with
- * their five maps (base colour, normal, metallic-roughness, occlusion, emissive) as textures.
+ * their five maps (base colour, normal, metallic-roughness, occlusion, emissive) as textures,
+ * KHR_lights_punctual point and spot lights as local lights (gn_scene_add_light; gltf_light.c
+ * says how, docs/POST.md "Units" too; directional ones are counted and left out).
  * What the file has and gnomon cannot hold is dropped with a warning, never silently (an image
  * that is missing or cannot be decoded: the material keeps its factors). Geometry stays as
  * glTF defines it: right-handed, +Y up, metres, counter-clockwise front faces, which is what
@@ -47,6 +49,10 @@ typedef struct gn_gltf_stats {
     uint64_t instanced_triangles;     /* summed over the instances: what a frame draws */
     uint32_t cameras;                 /* cameras in the file */
     gn_gltf_camera camera;            /* the first of them (the scene layer's default camera) */
+    uint32_t point_lights;            /* KHR_lights_punctual point lights added to the scene */
+    uint32_t spot_lights;             /* and spot lights */
+    uint32_t directional_lights;      /* not added: gnomon's one directional light is the sun */
+    uint32_t skipped_lights;          /* not added: no place, not finite, past the scene's cap */
 } gn_gltf_stats;
 
 /* Zero means default throughout. */
@@ -68,6 +74,11 @@ typedef struct gn_gltf_desc {
 #define GN_GLTF_MAX_MESH_INDICES (256u << 20)
 #define GN_GLTF_MAX_MATERIALS 4096u
 #define GN_GLTF_MAX_TEXTURE_SIDE 8192u /* larger images are halved until they fit */
+/* KHR_lights_punctual lights: as many as a scene holds. An intensity in candela (lux for a
+ * directional light) up to 1e9: a lighthouse's beam is a few million, a file asking for more
+ * has its units wrong; it also keeps colour x intensity finite in float. */
+#define GN_GLTF_MAX_LIGHTS GN_MAX_LIGHTS
+#define GN_GLTF_MAX_LIGHT_INTENSITY 1e9
 
 /* Adds a .gltf or .glb file to s: every mesh, material and referenced texture, and one
  * instance per mesh reference in the node tree. On failure returns GN_ERROR_IO (unreadable)

@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -46,11 +47,12 @@ enum {
     GN_ARR_CAMERAS,
     GN_ARR_SKINS,
     GN_ARR_ANIMATIONS,
+    GN_ARR_LIGHTS, /* not top-level: extensions.KHR_lights_punctual.lights */
     GN_ARR_COUNT
 };
 static const char *const gn_arr_names[GN_ARR_COUNT] = {
-    "buffers",  "bufferViews", "accessors", "meshes",  "nodes", "scenes",    "materials",
-    "textures", "images",      "samplers",  "cameras", "skins", "animations"};
+    "buffers",  "bufferViews", "accessors", "meshes",  "nodes", "scenes",     "materials",
+    "textures", "images",      "samplers",  "cameras", "skins", "animations", "KHR_lights_punctual.lights"};
 
 typedef struct gn_check {
     const char *name;     /* labels messages */
@@ -66,6 +68,9 @@ typedef struct gn_check {
     gn_jarr arr[GN_ARR_COUNT];
     double *buffer_len, *view_len, *view_stride; /* stride 0: tightly packed */
     int *parent;                                 /* each node's, filled by gn_set_parent; -1: a root */
+    int *light_refs;                             /* nodes that place each light */
+    const cJSON *lights_owner;                   /* extensions.KHR_lights_punctual, or NULL */
+    gn_gltf_check_info *info;                    /* optional: what the loader should warn about */
 } gn_check;
 
 /* Refuses the file: "NAME: " and the formatted fault. */
@@ -146,10 +151,17 @@ static gn_result gn_get_index(gn_check *c, const cJSON *obj, const char *key, in
 static gn_result gn_index_arrays(gn_check *c, const cJSON *root)
 {
     for (int a = 0; a < GN_ARR_COUNT; a++) {
-        const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, gn_arr_names[a]);
+        const cJSON *v =
+            a == GN_ARR_LIGHTS
+                ? (c->lights_owner ? cJSON_GetObjectItemCaseSensitive(c->lights_owner, "lights") : NULL)
+                : cJSON_GetObjectItemCaseSensitive(root, gn_arr_names[a]);
         if (!v) continue;
         if (!cJSON_IsArray(v)) return gn_bad(c, "\"%s\" is not an array", gn_arr_names[a]);
         int n = cJSON_GetArraySize(v);
+        if (a == GN_ARR_LIGHTS && n > (int)GN_GLTF_MAX_LIGHTS)
+            return gn_bad(c,
+                          "%d KHR_lights_punctual lights, more than the cap of %u (a scene's GN_MAX_LIGHTS)",
+                          n, GN_GLTF_MAX_LIGHTS);
         c->arr[a].at = gn_calloc(n ? (size_t)n : 1, sizeof *c->arr[a].at);
         if (!c->arr[a].at) return gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", c->name);
         const cJSON *e;
@@ -626,6 +638,17 @@ static gn_result gn_check_node(gn_check *c, int i, const cJSON *node, const char
     if (r == GN_OK) r = gn_get_index(c, node, "mesh", GN_ARR_MESHES, false, what, &ref);
     if (r == GN_OK) r = gn_get_index(c, node, "camera", GN_ARR_CAMERAS, false, what, &ref);
     if (r == GN_OK) r = gn_get_index(c, node, "skin", GN_ARR_SKINS, false, what, &ref);
+    /* A light's place: assimp 5.2 fails on an index past the lights (or without any). */
+    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(node, "extensions");
+    const cJSON *lp =
+        cJSON_IsObject(ext) ? cJSON_GetObjectItemCaseSensitive(ext, "KHR_lights_punctual") : NULL;
+    if (r == GN_OK && lp) {
+        char sub[96];
+        snprintf(sub, sizeof sub, "%s.extensions.KHR_lights_punctual", what);
+        r = cJSON_IsObject(lp) ? gn_get_index(c, lp, "light", GN_ARR_LIGHTS, true, sub, &ref)
+                               : gn_bad(c, "%s is not an object", sub);
+        if (r == GN_OK) c->light_refs[ref]++;
+    }
     return r;
 }
 
@@ -645,17 +668,108 @@ static gn_result gn_check_skin(gn_check *c, int i, const cJSON *skin, const char
 
 static gn_result gn_check_nodes(gn_check *c)
 {
-    int n = c->arr[GN_ARR_NODES].n;
+    int n = c->arr[GN_ARR_NODES].n, lights = c->arr[GN_ARR_LIGHTS].n;
     c->parent = gn_malloc((n ? (size_t)n : 1) * sizeof *c->parent);
-    if (!c->parent) return gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", c->name);
+    c->light_refs = gn_calloc(lights ? (size_t)lights : 1, sizeof *c->light_refs);
+    if (!c->parent || !c->light_refs) {
+        free(c->parent), free(c->light_refs);
+        c->parent = c->light_refs = NULL;
+        return gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", c->name);
+    }
     for (int i = 0; i < n; i++) c->parent[i] = -1;
     gn_result r = gn_check_each(c, GN_ARR_NODES, gn_check_node);
     if (r == GN_OK && n) r = gn_check_node_depth(c, n);
     if (r == GN_OK) r = gn_check_each(c, GN_ARR_SCENES, gn_check_scene);
     if (r == GN_OK) r = gn_check_each(c, GN_ARR_SKINS, gn_check_skin);
-    free(c->parent);
-    c->parent = NULL;
+    for (int i = 0; r == GN_OK && c->info && i < lights; i++) {
+        c->info->light_nodes += (uint32_t)c->light_refs[i];
+        c->info->shared_lights += c->light_refs[i] > 1;
+    }
+    free(c->parent), free(c->light_refs);
+    c->parent = c->light_refs = NULL;
     return r;
+}
+
+/* ---- KHR_lights_punctual ------------------------------------------------------------------ */
+
+#define GN_HALF_PI 1.5707963267948966
+/* The cones' upper bound, pi/2, with room for float32's pi/2 (4e-8 above double's) as written. */
+#define GN_CONE_MAX (GN_HALF_PI + 1e-6)
+
+/* obj[key]: absent gives def; else a number in [lo, hi] (1e400 parses as infinity: refused). */
+static gn_result gn_get_real(gn_check *c, const cJSON *obj, const char *key, double def, double lo, double hi,
+                             const char *what, double *out)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+    *out = def;
+    if (!v) return GN_OK;
+    if (!cJSON_IsNumber(v)) return gn_bad(c, "%s: \"%s\" is not a number", what, key);
+    *out = v->valuedouble;
+    if (!(*out >= lo && *out <= hi))
+        return gn_bad(c, "%s: \"%s\" %g is outside [%g, %g]", what, key, *out, lo, hi);
+    return GN_OK;
+}
+
+/* The extension's object at the top level, where its lights are; NULL when there is none. */
+static gn_result gn_find_lights(gn_check *c, const cJSON *root)
+{
+    const cJSON *ext = cJSON_GetObjectItemCaseSensitive(root, "extensions");
+    const cJSON *lp =
+        cJSON_IsObject(ext) ? cJSON_GetObjectItemCaseSensitive(ext, "KHR_lights_punctual") : NULL;
+    if (lp && !cJSON_IsObject(lp)) return gn_bad(c, "extensions.KHR_lights_punctual is not an object");
+    c->lights_owner = lp;
+    return GN_OK;
+}
+
+/* One light, with the ranges the extension gives. assimp 5.2 reads an unknown or missing
+ * "type" as a spot, and silently puts its default in place of a "color" or "intensity" of the
+ * wrong kind: both are refused here. */
+static gn_result gn_check_light(gn_check *c, int i, const cJSON *l, const char *what)
+{
+    (void)i;
+    const cJSON *type = cJSON_GetObjectItemCaseSensitive(l, "type");
+    const char *t = cJSON_IsString(type) ? type->valuestring : "";
+    bool spot = strcmp(t, "spot") == 0;
+    if (!spot && strcmp(t, "point") != 0 && strcmp(t, "directional") != 0)
+        return gn_bad(c, "%s: \"type\" missing or not \"directional\", \"point\" or \"spot\"", what);
+    const cJSON *color = cJSON_GetObjectItemCaseSensitive(l, "color"), *e;
+    if (color && (!cJSON_IsArray(color) || cJSON_GetArraySize(color) != 3))
+        return gn_bad(c, "%s: \"color\" is not an array of 3 numbers", what);
+    int k = 0;
+    cJSON_ArrayForEach(e, color)
+    {
+        if (!cJSON_IsNumber(e) || !(e->valuedouble >= 0.0 && e->valuedouble <= 1.0))
+            return gn_bad(c, "%s: \"color\"[%d] is not a number in [0, 1]", what, k);
+        k++;
+    }
+    double intensity, range, inner, outer;
+    gn_result r = gn_get_real(c, l, "intensity", 1, 0, GN_GLTF_MAX_LIGHT_INTENSITY, what, &intensity);
+    if (r == GN_OK) r = gn_get_real(c, l, "range", 1, 0, FLT_MAX, what, &range);
+    if (r == GN_OK && !(range > 0.0)) r = gn_bad(c, "%s: \"range\" %g is not > 0", what, range);
+    if (r != GN_OK || !spot) return r;
+    char sub[96];
+    snprintf(sub, sizeof sub, "%s.spot", what);
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(l, "spot");
+    if (!cJSON_IsObject(s)) return gn_bad(c, "%s: a spot light without a \"spot\" object", what);
+    r = gn_get_real(c, s, "innerConeAngle", 0, 0, GN_CONE_MAX, sub, &inner);
+    if (r == GN_OK) r = gn_get_real(c, s, "outerConeAngle", GN_HALF_PI / 2, 0, GN_CONE_MAX, sub, &outer);
+    if (r == GN_OK && !(outer > 0.0)) r = gn_bad(c, "%s: \"outerConeAngle\" %g is not > 0", sub, outer);
+    /* equal angles are a hard edge (Blender writes a spot without blend so): let through */
+    if (r == GN_OK && inner > outer)
+        r = gn_bad(c, "%s: \"innerConeAngle\" %g is wider than \"outerConeAngle\" %g", sub, inner, outer);
+    return r;
+}
+
+/* Whether the file's "extensionsUsed" lists name (assimp reads the lights only then). */
+static bool gn_extension_used(const cJSON *root, const char *name)
+{
+    const cJSON *used = cJSON_GetObjectItemCaseSensitive(root, "extensionsUsed"), *e;
+    if (!cJSON_IsArray(used)) return false;
+    cJSON_ArrayForEach(e, used)
+    {
+        if (cJSON_IsString(e) && strcmp(e->valuestring, name) == 0) return true;
+    }
+    return false;
 }
 
 /* A material's texture references: each textureInfo's "index". */
@@ -779,13 +893,15 @@ static gn_result gn_check_animations(gn_check *c)
     return GN_OK;
 }
 
-/* Extensions a file may require: those the loader uses (emissive strength, read through
- * assimp 5.2), and AMD_split_roughnessMetallic, whose separate roughness map is dropped so the
- * material keeps its roughness factor (the shared data's Sponza requires it, and renders so).
- * Anything else changes what the file means in a way the loader would get wrong: refused. */
+/* Extensions a file may require: those the loader uses (emissive strength and punctual lights,
+ * read through assimp 5.2), and AMD_split_roughnessMetallic, whose separate roughness map is
+ * dropped so the material keeps its roughness factor (the shared data's Sponza requires it, and
+ * renders so). Anything else changes what the file means in a way the loader would get wrong:
+ * refused. */
 static gn_result gn_check_extensions(gn_check *c, const cJSON *root)
 {
-    static const char *const known[] = {"KHR_materials_emissive_strength", "AMD_split_roughnessMetallic"};
+    static const char *const known[] = {"KHR_materials_emissive_strength", "AMD_split_roughnessMetallic",
+                                        "KHR_lights_punctual"};
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(root, "extensionsRequired"), *e;
     if (!req) return GN_OK;
     if (!cJSON_IsArray(req)) return gn_bad(c, "\"extensionsRequired\" is not an array");
@@ -826,6 +942,7 @@ static gn_result gn_check_json(gn_check *c, const char *json, size_t len)
     else if (!cJSON_IsString(version) || strncmp(version->valuestring, "2.", 2) != 0)
         r = gn_bad(c, "asset.version missing or not 2.x: not glTF 2.0");
     if (r == GN_OK) r = gn_check_extensions(c, root);
+    if (r == GN_OK) r = gn_find_lights(c, root);
     if (r == GN_OK) r = gn_index_arrays(c, root);
     if (r == GN_OK) {
         size_t nb = (size_t)c->arr[GN_ARR_BUFFERS].n + 1, nv = (size_t)c->arr[GN_ARR_VIEWS].n + 1;
@@ -842,9 +959,14 @@ static gn_result gn_check_json(gn_check *c, const char *json, size_t len)
     if (r == GN_OK) r = gn_check_meshes(c);
     if (r == GN_OK) r = gn_check_materials(c);
     if (r == GN_OK) r = gn_check_textures(c);
+    if (r == GN_OK) r = gn_check_each(c, GN_ARR_LIGHTS, gn_check_light);
     if (r == GN_OK) r = gn_check_nodes(c);
     if (r == GN_OK) r = gn_check_animations(c);
     if (r == GN_OK) r = gn_get_index(c, root, "scene", GN_ARR_SCENES, false, "the file", &scene);
+    if (r == GN_OK && c->info) {
+        c->info->lights = (uint32_t)c->arr[GN_ARR_LIGHTS].n;
+        c->info->lights_undeclared = c->info->lights && !gn_extension_used(root, "KHR_lights_punctual");
+    }
     for (int a = 0; a < GN_ARR_COUNT; a++) free(c->arr[a].at);
     for (int b = 0; c->buffer_bytes && b < c->arr[GN_ARR_BUFFERS].n; b++)
         if (c->buffer_bytes[b] != c->bin) free(c->buffer_bytes[b]);
@@ -916,13 +1038,14 @@ gn_result gn_gltf_check_memory(const unsigned char *data, size_t size, const cha
     return r == GN_OK ? gn_check_json(&c, (const char *)data + 20, json) : r;
 }
 
-gn_result gn_gltf_check(const char *path, gn_error *err)
+gn_result gn_gltf_check(const char *path, gn_gltf_check_info *info, gn_error *err)
 {
+    if (info) memset(info, 0, sizeof *info);
     if (!path) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_gltf_check: NULL path");
     char dir[4096];
     const char *slash = strrchr(path, '/');
     snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 0, path);
-    gn_check c = {.name = path, .base_dir = slash ? dir : ".", .err = err, .bin_len = -1};
+    gn_check c = {.name = path, .base_dir = slash ? dir : ".", .err = err, .bin_len = -1, .info = info};
     if (slash && slash == path) c.base_dir = "/";
     /* a regular file before it is opened: opening a FIFO would block (base/file.h) */
     uint64_t file_size = 0;

@@ -10,6 +10,9 @@
 
 #include "gnomon.h"
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #define GN_GLTF_MAX_JSON_BYTES (64u << 20)      /* the JSON text, .gltf or a .glb's chunk */
 #define GN_GLTF_MAX_JSON_DEPTH 64u              /* bracket nesting; real files use under 10 */
 #define GN_GLTF_MAX_ACCESSOR_COUNT (1u << 26)   /* elements; above a mesh's vertex cap */
@@ -23,10 +26,19 @@
  * this the load fails with one line. Sponza's PNGs decode to 130 MiB (1024 a side at most). */
 #define GN_GLTF_MAX_DECODED (1ull << 30)
 
+/* What a valid file holds that assimp 5.2 will not hand on whole, for the loader's warnings. */
+typedef struct gn_gltf_check_info {
+    uint32_t lights;        /* KHR_lights_punctual lights in the file */
+    uint32_t light_nodes;   /* nodes that place one */
+    uint32_t shared_lights; /* lights placed by more than one node: assimp keeps one place each */
+    bool lights_undeclared; /* lights, but "extensionsUsed" lacks the extension: assimp skips them */
+} gn_gltf_check_info;
+
 /* Validates the glTF file at path: GN_OK when assimp may import it, else GN_ERROR_IO (cannot be
  * read) or GN_ERROR_BAD_DATA (malformed or past a cap) with one message. A missing image is
- * let through: the loader reports it as a warning and keeps the material's factors. */
-gn_result gn_gltf_check(const char *path, gn_error *err);
+ * let through: the loader reports it as a warning and keeps the material's factors. info
+ * (optional) is filled on success. */
+gn_result gn_gltf_check(const char *path, gn_gltf_check_info *info, gn_error *err);
 
 /* The same for a file already in memory (the fuzz target). base_dir: folder that relative
  * buffer and image paths are read from; NULL: only embedded data is allowed. */

@@ -45,6 +45,12 @@ typedef struct gn_gltf_ctx {
     const char *camera_node; /* the first camera's node name (assimp names cameras so), or NULL */
     bool camera_node_seen;   /* the node walk met it: camera_world is its world transform */
     float camera_world[16];
+    /* KHR_lights_punctual: assimp names each light after its node, so the node walk finds a
+     * light's place by name (gltf_light.c) */
+    struct gn_gltf_light_name *light_names; /* named lights sorted by name, for a binary search */
+    uint32_t light_name_count;
+    const struct aiNode **light_node; /* each assimp light's node; NULL: none met */
+    float (*light_world)[16];         /* that node's world transform */
 } gn_gltf_ctx;
 
 /* Warning (or info) to the desc's log, else warnings to stderr; prefixed with the file. */
@@ -54,5 +60,14 @@ void gn_gltf_log(gn_gltf_ctx *c, gn_log_level level, const char *fmt, ...)
 /* Adds every material a mesh of c->ai uses (and their images); fills c->mat_map, with
  * GN_GLTF_NONE for unused ones. */
 gn_result gn_gltf_materials(gn_gltf_ctx *c);
+
+/* Lights (gltf_light.c), in three steps around the node walk: _prepare checks the import's
+ * light count against GN_GLTF_MAX_LIGHTS and indexes the lights by name; _node records the
+ * world transform of a node that places one; _add adds the point and spot lights to the scene
+ * (and counts and warns about the rest); _free releases what _prepare allocated. */
+gn_result gn_gltf_lights_prepare(gn_gltf_ctx *c);
+void gn_gltf_lights_node(gn_gltf_ctx *c, const struct aiNode *node, const float world[16]);
+gn_result gn_gltf_lights_add(gn_gltf_ctx *c);
+void gn_gltf_lights_free(gn_gltf_ctx *c);
 
 #endif

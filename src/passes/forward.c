@@ -1,9 +1,13 @@
 /* The forward pass (a feature): shades each visible opaque or alpha-tested sample once (depth
- * EQUAL against the prepass), then the sky where nothing was drawn, then blended surfaces over
- * both (material order, not sorted by distance); the colour is resolved at the end.
+ * EQUAL against the prepass), then the sky where nothing was drawn, and resolves the colour;
+ * when the frame has blended surfaces, the opaque scene's resolved colour and depth are copied
+ * (GN_TARGET_OPAQUE_*, for passes that read what lies behind them) and the blended surfaces
+ * draw over it in a second pass (material order, not sorted by distance), resolved again.
  * One pipeline family a sun technique (forward_csm.frag, forward_vsm.frag, forward_none.frag):
  * each binds only its technique's receiver set (set 2), lent by that feature, beside the frame
- * (0), the material (1) and the local lights' set (3). */
+ * (0), the material (1), the local lights' set (3) and the screen passes' (4: ambient
+ * occlusion). */
+#include "passes/forward.h"
 #include "passes/passes.h"
 
 #include <string.h>
@@ -33,15 +37,16 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
 {
     (void)d;
     forward_state *s = self;
-    gn_receiver lights;
+    gn_receiver lights, screen;
     gn_features[GN_FEATURE_LIGHTS]->receiver(r, gn_feature_state(r, GN_FEATURE_LIGHTS), &lights);
+    gn_features[GN_FEATURE_AO]->receiver(r, gn_feature_state(r, GN_FEATURE_AO), &screen);
     gn_result res = GN_OK;
     for (uint32_t sun = 0; sun < SUN_COUNT && !res; sun++) {
         gn_receiver rc;
         sun_receiver(r, sun, &rc);
-        VkDescriptorSetLayout sets[4] = {r->pipes.frame_layout, r->pipes.material_layout, rc.layout,
-                                         lights.layout};
-        res = gn_vk_pipeline_layout(&r->vk, sets, 4, sizeof(uint32_t), "forward", &s->layout[sun], err);
+        VkDescriptorSetLayout sets[5] = {r->pipes.frame_layout, r->pipes.material_layout, rc.layout,
+                                         lights.layout, screen.layout};
+        res = gn_vk_pipeline_layout(&r->vk, sets, 5, sizeof(uint32_t), "forward", &s->layout[sun], err);
         gn_vk_graphics_desc g = {
             .vert = "forward.vert",
             .frag = SUN_SHADER[sun],
@@ -114,47 +119,119 @@ uint32_t gn_forward_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *ou
     gn_receiver rc;
     sun_receiver(r, s->sun, &rc);
     for (uint32_t i = 0; i < rc.use_count; i++) out[n++] = rc.uses[i];
-    gn_features[GN_FEATURE_LIGHTS]->receiver(r, gn_feature_state(r, GN_FEATURE_LIGHTS), &rc);
-    for (uint32_t i = 0; i < rc.use_count; i++) out[n++] = rc.uses[i];
+    static const gn_feature_id LENDERS[] = {GN_FEATURE_LIGHTS, GN_FEATURE_AO}; /* sets 3 and 4 */
+    for (uint32_t k = 0; k < 2; k++) {
+        gn_features[LENDERS[k]]->receiver(r, gn_feature_state(r, LENDERS[k]), &rc);
+        for (uint32_t i = 0; i < rc.use_count; i++) out[n++] = rc.uses[i];
+    }
     return n;
 }
 
-gn_pass_work gn_forward_record(gn_renderer *r, void *self, uint32_t run)
+/* Whether this frame's list has blended surfaces: then the opaque scene is copied and they
+ * draw in a second pass over it. */
+static bool has_blended(const gn_renderer *r)
 {
-    (void)run;
-    forward_state *s = self;
+    uint32_t first, count, first_group;
+    gn_draw_list_range(r->plan.camera_list, GN_DRAW_BLEND, GN_DRAW_BLEND, &first, &count, &first_group);
+    return count > 0;
+}
+
+/* Begins rendering into the HDR colour (cleared, or loaded for the blended pass) over the
+ * prepass's depth, resolving at the end; binds the sets every forward pipeline reads. The
+ * multisampled colour is kept for the blended pass when one follows. */
+static VkPipelineLayout begin(gn_renderer *r, forward_state *s, bool clear, bool keep)
+{
     gn_vk *vk = &r->vk;
     bool ms = r->msaa > 1;
     VkPipelineLayout layout = s->layout[s->sun];
     gn_vk_rendering ri = {
         .color = {.image = gn_target(r, GN_TARGET_HDR_MS),
                   .resolve = ms ? gn_target(r, GN_TARGET_HDR_RESOLVED) : NULL,
-                  .clear = true,
-                  .discard = ms},
+                  .clear = clear,
+                  .discard = ms && !keep},
         .depth = {.image = gn_target(r, GN_TARGET_DEPTH_MS), .clear = false, .discard = false},
         .width = r->width,
         .height = r->height,
     };
     gn_vk_cmd_begin_rendering(vk, &ri);
-    gn_vk_cmd_bind_pipeline(vk, false, s->opaque[s->sun]);
+    gn_vk_cmd_bind_pipeline(vk, false, clear ? s->opaque[s->sun] : s->blend[s->sun]);
     gn_bind_view_frame(r, layout, &r->plan.camera);
-    gn_receiver sun, lights;
+    gn_receiver sun, lights, screen;
     sun_receiver(r, s->sun, &sun);
     gn_features[GN_FEATURE_LIGHTS]->receiver(r, gn_feature_state(r, GN_FEATURE_LIGHTS), &lights);
+    gn_features[GN_FEATURE_AO]->receiver(r, gn_feature_state(r, GN_FEATURE_AO), &screen);
     if (sun.set) gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_SUN, 1, &sun.set, 0, NULL);
     gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_LIGHTS, 1, &lights.set, 0, NULL);
+    gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_SCREEN, 1, &screen.set, 0, NULL);
+    return layout;
+}
+
+/* The opaque and alpha-tested surfaces, then the sky where nothing was drawn. */
+gn_pass_work gn_forward_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
+    forward_state *s = self;
+    gn_vk *vk = &r->vk;
+    VkPipelineLayout layout = begin(r, s, true, has_blended(r));
     const gn_draw_list *list = r->plan.camera_list;
     uint32_t first, count, first_group;
     gn_draw_list_range(list, GN_DRAW_OPAQUE, GN_DRAW_MASK, &first, &count, &first_group);
     uint32_t draws = gn_draw_materials(r, &r->plan.camera, list, first, count, layout);
     gn_vk_cmd_bind_pipeline(vk, false, s->sky[s->sun]);
     gn_vk_cmd_draw(vk, 3);
-    /* blended surfaces over everything else, sky included; they test depth but write none */
-    gn_draw_list_range(list, GN_DRAW_BLEND, GN_DRAW_BLEND, &first, &count, &first_group);
-    if (count) {
-        gn_vk_cmd_bind_pipeline(vk, false, s->blend[s->sun]);
-        draws += gn_draw_materials(r, &r->plan.camera, list, first, count, layout);
-    }
     gn_vk_cmd_end_rendering(vk);
     return (gn_pass_work){draws + 1, r->plan.camera.triangles + 1};
+}
+
+uint32_t gn_forward_blended_runs(const gn_renderer *r, const void *self)
+{
+    (void)self;
+    return has_blended(r) ? 1 : 0;
+}
+
+/* The opaque scene's resolved colour and depth, copied before blended surfaces cover them. */
+uint32_t gn_scene_copy_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
+{
+    (void)self, (void)run;
+    out[0] = (gn_vk_use){.image = r->targets.hdr, .access = GN_ACCESS_TRANSFER_READ};
+    out[1] = (gn_vk_use){.image = r->targets.depth, .access = GN_ACCESS_TRANSFER_READ};
+    out[2] = (gn_vk_use){.image = gn_target(r, GN_TARGET_OPAQUE_COLOR), .access = GN_ACCESS_TRANSFER_WRITE};
+    out[3] = (gn_vk_use){.image = gn_target(r, GN_TARGET_OPAQUE_DEPTH), .access = GN_ACCESS_TRANSFER_WRITE};
+    return 4;
+}
+
+gn_pass_work gn_scene_copy_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)self, (void)run;
+    gn_vk_cmd_copy_image(&r->vk, r->targets.hdr, gn_target(r, GN_TARGET_OPAQUE_COLOR));
+    gn_vk_cmd_copy_image(&r->vk, r->targets.depth, gn_target(r, GN_TARGET_OPAQUE_DEPTH));
+    return (gn_pass_work){0, 0};
+}
+
+/* Blended surfaces over the opaque scene and the sky (material order, not sorted by distance):
+ * they test depth but write none; the colour is resolved again. */
+gn_pass_work gn_forward_blended_record(gn_renderer *r, void *self, uint32_t run)
+{
+    (void)run;
+    forward_state *s = self;
+    VkPipelineLayout layout = begin(r, s, false, false);
+    const gn_draw_list *list = r->plan.camera_list;
+    uint32_t first, count, first_group;
+    gn_draw_list_range(list, GN_DRAW_BLEND, GN_DRAW_BLEND, &first, &count, &first_group);
+    uint32_t draws = gn_draw_materials(r, &r->plan.camera, list, first, count, layout);
+    gn_vk_cmd_end_rendering(&r->vk);
+    return (gn_pass_work){draws, 0};
+}
+
+gn_result gn_forward_read_opaque(gn_renderer *r, uint16_t *color, float *depth, gn_error *err)
+{
+    VkDeviceSize pixels = (VkDeviceSize)r->width * r->height;
+    gn_result res = gn_vk_wait_idle(&r->vk, err);
+    if (!res && color)
+        res = gn_vk_read_image(&r->vk, gn_target(r, GN_TARGET_OPAQUE_COLOR), pixels * 8, color, pixels * 8,
+                               "opaque colour readback", err);
+    if (!res && depth)
+        res = gn_vk_read_image(&r->vk, gn_target(r, GN_TARGET_OPAQUE_DEPTH), pixels * 4, depth, pixels * 4,
+                               "opaque depth readback", err);
+    return res;
 }

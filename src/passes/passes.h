@@ -20,8 +20,8 @@ void gn_screen_pass_dispatch(gn_renderer *r, const gn_screen_pass *p); /* 8x8 ti
 
 /* ---- the features ------------------------------------------------------------------------ */
 extern const gn_feature gn_feature_cull, gn_feature_depth, gn_feature_csm, gn_feature_vsm, gn_feature_lights,
-    gn_feature_forward, gn_feature_exposure, gn_feature_bloom, gn_feature_tonemap, gn_feature_depth_view,
-    gn_feature_occlusion_view, gn_feature_present, gn_feature_noop;
+    gn_feature_ao, gn_feature_forward, gn_feature_exposure, gn_feature_bloom, gn_feature_dof,
+    gn_feature_tonemap, gn_feature_depth_view, gn_feature_occlusion_view, gn_feature_present, gn_feature_noop;
 
 /* The sun cascades' caster bias (gn_csm_desc resolved), which the local lights' casters share. */
 void gn_csm_caster_bias(const gn_csm_desc *d, float *constant, float *slope);
@@ -69,7 +69,17 @@ GN_PASS_RUNS(gn_light_shadows);
 GN_PASS_FNS(gn_light_shadows);
 GN_PASS_RUNS(gn_clusters);
 GN_PASS_FNS(gn_clusters);
+GN_PASS_RUNS(gn_ao); /* the Z pyramid's and the estimate's */
+GN_PASS_FNS(gn_ao_z);
+GN_PASS_FNS(gn_ao);
+GN_PASS_RUNS(gn_ao_blur);
+GN_PASS_FNS(gn_ao_blur);
 GN_PASS_FNS(gn_forward);
+GN_PASS_RUNS(gn_forward_blended); /* the scene copy's and the blended pass's */
+GN_PASS_FNS(gn_scene_copy);
+gn_pass_work gn_forward_blended_record(gn_renderer *r, void *self, uint32_t run);
+GN_PASS_RUNS(gn_dof);
+GN_PASS_FNS(gn_dof);
 GN_PASS_RUNS(gn_exposure); /* auto, or the luminance view */
 GN_PASS_FNS(gn_exposure_histogram);
 GN_PASS_FNS(gn_exposure_adapt);

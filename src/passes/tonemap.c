@@ -1,11 +1,13 @@
 /* Tone mapping (a feature): the exposure (the HDR colour is stored pre-exposed; under eye
  * adaptation scaled to this frame's adapted exposure) and a curve (ACES, Reinhard or clip)
- * into the 8-bit output, in 8x8 compute tiles. Debug views drawn by the forward pass pass
- * through here; the depth and luminance views are drawn here. */
+ * into the 8-bit output, in 8x8 compute tiles, bloom and depth of field's blurred copy blended
+ * in first. Debug views drawn by the forward pass pass through here; the depth, luminance and
+ * depth of field's views are drawn here. */
 #include "base/alloc.h"
 #include "base/error.h"
 #include "formats/cube_lut.h"
 #include "passes/bloom.h"
+#include "passes/dof.h"
 #include "passes/passes.h"
 
 #include <stdlib.h>
@@ -34,6 +36,7 @@ static gn_result write_set(gn_renderer *r, void *self, gn_error *err)
         gn_write_storage(GN_BIND_TONEMAP_EXPOSURE, &r->pipes.exposure),
         gn_write_sampled(GN_BIND_TONEMAP_BLOOM, gn_bloom_output(r), r->pipes.clamp_linear),
         gn_write_storage(GN_BIND_TONEMAP_LUT, &s->lut),
+        gn_write_sampled(GN_BIND_TONEMAP_DOF, gn_dof_output(r), r->pipes.clamp_linear),
     };
     gn_vk_write_set(&r->vk, s->pass.set, w, GN_BIND_TONEMAP_COUNT);
     return GN_OK;
@@ -59,6 +62,7 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
         [GN_BIND_TONEMAP_EXPOSURE] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},
         [GN_BIND_TONEMAP_BLOOM] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS},
         [GN_BIND_TONEMAP_LUT] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, CS},
+        [GN_BIND_TONEMAP_DOF] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS},
     };
     gn_result res =
         gn_screen_pass_create(r, &s->pass, "tonemap.comp", "tonemap", b, GN_BIND_TONEMAP_COUNT, err);
@@ -133,7 +137,9 @@ uint32_t gn_tonemap_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *ou
     /* level 0 of the chain, also when bloom is off (not read then; its layout stays valid) */
     out[4] = (gn_vk_use){.image = gn_bloom_output(r), .access = GN_ACCESS_SHADER_READ};
     out[5] = (gn_vk_use){.buffer = &((tonemap_state *)self)->lut, .access = GN_ACCESS_SHADER_READ};
-    return 6;
+    /* depth of field's copy, also when it is off (likewise) */
+    out[6] = (gn_vk_use){.image = gn_dof_output(r), .access = GN_ACCESS_SHADER_READ};
+    return 7;
 }
 
 gn_pass_work gn_tonemap_record(gn_renderer *r, void *self, uint32_t run)

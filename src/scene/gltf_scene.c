@@ -11,6 +11,7 @@ _Static_assert(GN_GLTF_MAX_MESHES <= GN_SCENE_MAX_MESHES, "glTF mesh cap above t
 _Static_assert(GN_GLTF_MAX_MESH_INDICES <= GN_SCENE_MAX_INDICES, "glTF index cap above the scene's");
 _Static_assert(GN_GLTF_MAX_MATERIALS <= GN_SCENE_MAX_MATERIALS, "glTF material cap above the scene's");
 _Static_assert(GN_GLTF_MAX_TEXTURE_SIDE <= GN_TEXTURE_MAX_SIZE, "glTF images fitted above the scene's size");
+_Static_assert(GN_GLTF_MAX_LIGHTS <= GN_MAX_LIGHTS, "glTF light cap above the scene's");
 
 #define GN_FRAME_INTERIOR_MIN_SIDE 8.0f  /* metres: smaller bounds are an object, however flat */
 #define GN_FRAME_INTERIOR_MAX_RATIO 0.6f /* interiors: height at most this times the longest side */
@@ -64,6 +65,8 @@ gn_result gn_gltf_scene_load(gn_scene *s, const char *path, const gn_gltf_desc *
 {
     if (!s) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_gltf_scene_load: NULL scene");
     gn_scene_mark mark = gn_scene_mark_now(s);
+    /* the mark leaves lights alone: a failed load drops those it added here */
+    uint32_t lights = s->light_count, motions = s->light_motion_count;
     gn_gltf_stats st;
     gn_gltf_desc gd = d ? *d : (gn_gltf_desc){0};
     gd.stats = &st; /* the camera comes back in the stats */
@@ -71,6 +74,7 @@ gn_result gn_gltf_scene_load(gn_scene *s, const char *path, const gn_gltf_desc *
     if (d && d->stats) *d->stats = st;
     if (r != GN_OK) {
         gn_scene_rollback(s, &mark);
+        if (s->light_count != lights) gn_scene_truncate_lights(s, lights, motions);
         return r;
     }
     float lo[3], hi[3];

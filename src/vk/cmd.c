@@ -169,6 +169,26 @@ void gn_vk_cmd_blit(gn_vk *vk, gn_vk_image *src, gn_vk_image *dst)
     vkCmdBlitImage2(vk->cur->cmd, &info);
 }
 
+void gn_vk_cmd_copy_image(gn_vk *vk, gn_vk_image *src, gn_vk_image *dst)
+{
+    VkImageCopy2 region = {
+        .sType = VK_STRUCTURE_TYPE_IMAGE_COPY_2,
+        .srcSubresource = {src->aspect, 0, 0, 1},
+        .dstSubresource = {dst->aspect, 0, 0, 1},
+        .extent = {src->width, src->height, 1},
+    };
+    VkCopyImageInfo2 info = {
+        .sType = VK_STRUCTURE_TYPE_COPY_IMAGE_INFO_2,
+        .srcImage = src->image,
+        .srcImageLayout = VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+        .dstImage = dst->image,
+        .dstImageLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+        .regionCount = 1,
+        .pRegions = &region,
+    };
+    vkCmdCopyImage2(vk->cur->cmd, &info);
+}
+
 void gn_vk_cmd_label_begin(gn_vk *vk, const char *name)
 {
     VkDebugUtilsLabelEXT label = {.sType = VK_STRUCTURE_TYPE_DEBUG_UTILS_LABEL_EXT, .pLabelName = name};

@@ -396,6 +396,9 @@ void gn_vk_cmd_label_end(gn_vk *vk);
 
 /* The whole of src scaled into the whole of dst, filtered linearly (the output into a window). */
 void gn_vk_cmd_blit(gn_vk *vk, gn_vk_image *src, gn_vk_image *dst);
+/* The whole of mip 0 of src into dst: the same size, sample count and format (TRANSFER_READ,
+ * TRANSFER_WRITE uses). */
+void gn_vk_cmd_copy_image(gn_vk *vk, gn_vk_image *src, gn_vk_image *dst);
 
 /* ---- a window's swapchain (swapchain.c) ------------------------------------------------------ */
 #define GN_VK_MAX_SWAPCHAIN_IMAGES 8

@@ -2,7 +2,9 @@
  * then, if they pass, assimp's glTF importers (from memory) and gnomon's conversion
  * (gn_gltf_convert), as a file load does. Whatever the bytes, the result must be GN_OK or a
  * clean error, never a crash or a sanitizer report. Built only with GN_FUZZ=ON and clang.
- * A seed corpus: the helmet .glb and small .gltf files (tests/scene/test_gltf.c writes some). */
+ * A seed corpus: the helmet .glb and small .gltf files (tests/scene/test_gltf.c writes some;
+ * gltf_bad_gen.py's self-contained lights_embedded.gltf reaches the KHR_lights_punctual
+ * conversion, src/formats/gltf_light.c). */
 #include "formats/gltf.h"
 #include "formats/gltf_check.h"
 

@@ -117,7 +117,8 @@ static void test_town(void)
     gn_renderer *r2 = gt_renderer(384, 216, 4);
     gn_frame_desc fixed = gt_at(vps[0], 12.0f);
     fixed.camera_exposure = (gn_exposure_desc){.mode = GN_EXPOSURE_FIXED, .ev100 = GN_EV100_SUNNY};
-    fixed.bloom.off = true, fixed.no_dither = true; /* the picture before had neither */
+    fixed.bloom.off = true, fixed.no_dither = true; /* the picture before had neither ... */
+    fixed.ao.off = true;                            /* ... nor ambient occlusion */
     uint8_t *px = gt_render(r2, s, &fixed);
     uint32_t gw, gh;
     uint8_t *before = gt_read_png(GT_GOLDEN_DIR "/units_before_street_noon.png", &gw, &gh);

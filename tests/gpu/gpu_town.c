@@ -66,8 +66,9 @@ int main(void)
      * occlusion culling's HZB, second cull and the prepass's second phase */
     uint32_t vsm_passes = 0;
     for (uint32_t p = 0; p < st.pass_count; p++) vsm_passes += strncmp(st.passes[p].name, "vsm ", 4) == 0;
-    /* and the post chain: the exposure's histogram and adaptation, bloom down and up its levels */
-    uint32_t post = 2 + 2 * gn_bloom_levels_for(W, H) - 1;
+    /* and the post chain: ambient occlusion's three passes, the exposure's histogram and
+     * adaptation, bloom down and up its levels (depth of field is off by default) */
+    uint32_t post = 3 + 2 + 2 * gn_bloom_levels_for(W, H) - 1;
     CHECK(st.occlusion && vsm_passes == 6 && st.pass_count == 7 + vsm_passes + post && st.shadow_updates == 0,
           "%u passes, %u of them VSM's, %u shadow cascades (occlusion %d)", st.pass_count, vsm_passes,
           st.shadow_updates, st.occlusion);
@@ -109,6 +110,7 @@ int main(void)
     for (int v = 0; v < GN_VIEW_COUNT; v++) {
         gn_frame_desc f = gt_at(vps[0], 18.5f); /* sunset: sun shadows and a sky */
         f.view = (gn_view)v;
+        if (v == GN_VIEW_DOF_COC) f.dof = (gn_dof_desc){.focus = 10.0f, .range = 30.0f, .strength = 1.0f};
         if (v == GN_VIEW_VSM_PAGES || v == GN_VIEW_VSM_ATLAS) {
             /* the virtual shadow map's views: its pages first (requests arrive two frames late) */
             f.shadows = GN_SHADOWS_VSM;

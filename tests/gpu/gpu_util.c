@@ -24,6 +24,21 @@ gn_renderer *gt_renderer(uint32_t w, uint32_t h, uint32_t msaa)
     return r;
 }
 
+gn_scene *gt_town(uint32_t seed, float viewpoints[3][5])
+{
+    gn_error err = {0};
+    gn_scene *s = NULL;
+    gn_builtin_desc bd = {.name = "town", .seed = seed, .scale = 1};
+    if (gn_scene_create_builtin(&bd, &s, &err)) {
+        fprintf(stderr, "town: %s\n", err.message);
+        exit(1);
+    }
+    gn_scene_info info;
+    gn_scene_get_info(s, &info);
+    memcpy(viewpoints, info.viewpoints, sizeof info.viewpoints);
+    return s;
+}
+
 /* Frames until the VSM cache has settled (after 2 frames, one renders no page and leaves none
  * waiting; with requested, it also asked for some): the frames taken, 0 when not within max. */
 static uint32_t settle(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, uint32_t max, bool requested)

@@ -4,6 +4,7 @@ manifest: one line per file, "NAME<TAB>EXPECT<TAB>TEXT", EXPECT being OK, BAD_DA
 TEXT what the error message must contain. Each bad file breaks one thing in a valid triangle:
 the crashes and allocations assimp 5.2 ran into (sparse accessors, deep nodes, deep JSON), what
 the glTF spec refuses, and a few more."""
+import base64
 import copy
 import json
 import os
@@ -256,6 +257,62 @@ case("image_huge.gltf", "is 20000x20000, past the cap", image("huge.png"))
 case("texture_out_of_range.gltf", '"index" 3 is not one of the file\'s 1 textures',
      lambda g: (image("missing.png")(g), g["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"].update(index=3)))
 case("image_missing.gltf", "", image("missing.png"), "OK")  # a warning, as before
+
+
+# KHR_lights_punctual (src/formats/gltf_check.c): assimp 5.2 reads an unknown "type" as a spot,
+# fails on a node's light index past the lights, and puts its defaults in place of a "color" or
+# "intensity" of the wrong kind; values outside the extension's ranges are refused too.
+def lights(ls, light=0, used=True, required=False):
+    def edit(g):
+        if used:
+            g["extensionsUsed"] = ["KHR_lights_punctual"]
+        if required:
+            g["extensionsRequired"] = ["KHR_lights_punctual"]
+        g["extensions"] = {"KHR_lights_punctual": {"lights": ls} if not isinstance(ls, str) else ls}
+        g["nodes"].append({"translation": [0, 2, 0], "extensions": {"KHR_lights_punctual": {"light": light}}})
+        g["scenes"][0]["nodes"].append(1)
+    return edit
+
+
+POINT = {"type": "point", "color": [1, 0.8, 0.6], "intensity": 50, "range": 10}
+SPOT = {"type": "spot", "intensity": 80, "spot": {"innerConeAngle": 0.3, "outerConeAngle": 0.6}}
+case("lights_ok.gltf", "", lights([POINT, SPOT, {"type": "directional", "intensity": 2}], required=True), "OK")
+# self-contained (the buffer in a data: URI): a fuzz seed that reaches the lights' conversion
+g = copy.deepcopy(BASE)
+lights([POINT, SPOT])(g)
+g["nodes"].append({"rotation": [-0.7071068, 0, 0, 0.7071068], "extensions": {"KHR_lights_punctual": {"light": 1}}})
+g["scenes"][0]["nodes"].append(2)
+g["buffers"] = [{"byteLength": 68, "uri": "data:application/octet-stream;base64," + base64.b64encode(BIN).decode()}]
+emit("lights_embedded.gltf", "OK", "", json.dumps(g))
+case("lights_undeclared.gltf", "", lights([POINT], used=False), "OK")  # a warning: assimp skips them
+case("lights_unknown_type.gltf", 'KHR_lights_punctual.lights[0]: "type" missing or not "directional", "point" or "spot"',
+     lights([{"type": "area"}]))
+case("lights_no_type.gltf", '"type" missing or not', lights([{"intensity": 3}]))
+case("lights_spot_without_spot.gltf", 'KHR_lights_punctual.lights[0]: a spot light without a "spot" object',
+     lights([{"type": "spot"}]))
+case("lights_color_kind.gltf", '"color" is not an array of 3 numbers', lights([{**POINT, "color": "red"}]))
+case("lights_color_short.gltf", '"color" is not an array of 3 numbers', lights([{**POINT, "color": [1, 1]}]))
+case("lights_color_range.gltf", '"color"[1] is not a number in [0, 1]', lights([{**POINT, "color": [1, 2, 1]}]))
+case("lights_intensity_kind.gltf", '"intensity" is not a number', lights([{**POINT, "intensity": "bright"}]))
+case("lights_intensity_negative.gltf", '"intensity" -1 is outside [0, 1e+09]', lights([{**POINT, "intensity": -1}]))
+emit("lights_intensity_inf.gltf", "BAD_DATA", '"intensity" inf is outside',
+     json.dumps({**BASE, "extensionsUsed": ["KHR_lights_punctual"],
+                 "extensions": {"KHR_lights_punctual": {"lights": [{"type": "point", "intensity": 12345}]}}})
+     .replace("12345", "1e400"))
+case("lights_range_zero.gltf", '"range" 0 is not > 0', lights([{**POINT, "range": 0}]))
+case("lights_cone_order.gltf", '"innerConeAngle" 0.7 is wider than "outerConeAngle" 0.5',
+     lights([{**SPOT, "spot": {"innerConeAngle": 0.7, "outerConeAngle": 0.5}}]))
+case("lights_cone_wide.gltf", 'KHR_lights_punctual.lights[0].spot: "outerConeAngle" 2 is outside',
+     lights([{**SPOT, "spot": {"outerConeAngle": 2}}]))
+case("lights_cone_zero.gltf", '"outerConeAngle" 0 is not > 0', lights([{**SPOT, "spot": {"outerConeAngle": 0}}]))
+case("lights_index_past.gltf", 'nodes[1].extensions.KHR_lights_punctual: "light" 3 is not one of the file\'s 1',
+     lights([POINT], light=3))
+case("lights_index_kind.gltf", '"light" is not an integer', lights([POINT], light="first"))
+case("lights_not_object.gltf", "KHR_lights_punctual.lights[0] is not an object", lights([5]))
+case("lights_not_array.gltf", '"KHR_lights_punctual.lights" is not an array', lights({"lights": 5}))
+case("lights_ext_not_object.gltf", "extensions.KHR_lights_punctual is not an object", lights("x"))
+case("lights_too_many.gltf", "16385 KHR_lights_punctual lights, more than the cap of 16384",
+     lights([{"type": "point"}] * 16385))
 
 with open(os.path.join(out, "manifest.txt"), "w") as f:
     f.write("\n".join(manifest) + "\n")

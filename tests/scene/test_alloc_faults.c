@@ -1,11 +1,11 @@
 /* Host allocation faults (src/base/alloc.h; docs/RELIABILITY.md, "Host allocation faults"):
- * the town (scale 1, the smallest, with 64 built-in lights), a small glTF file and a Quake 3
- * map are each loaded once recording every allocation site, then again with each site's first
- * call failing, and with the Nth call failing for N spread over the load's whole count. Every
- * such load must either fail with an error and a message, or succeed with the very scene of
- * the clean load (an allocation the code can do without); it must never crash, and never leak
- * (the sanitizer build checks leaks at exit). The renderer's and a frame's sites are swept on
- * the GPU (tests/gpu/gpu_alloc_faults.c). */
+ * the town (scale 1, the smallest, with 64 built-in lights), two small glTF files (one with
+ * KHR_lights_punctual lights) and a Quake 3 map are each loaded once recording every allocation
+ * site, then again with each site's first call failing, and with the Nth call failing for N
+ * spread over the load's whole count. Every such load must either fail with an error and a
+ * message, or succeed with the very scene of the clean load (an allocation the code can do
+ * without); it must never crash, and never leak (the sanitizer build checks leaks at exit). The
+ * renderer's and a frame's sites are swept on the GPU (tests/gpu/gpu_alloc_faults.c). */
 #include "base/alloc.h"
 #include "scene/scene.h"
 #include "scene/world.h"
@@ -18,6 +18,9 @@
 #include <time.h>
 
 #define GLTF_BOX "/usr/share/assimp/models/glTF2/BoxTextured-glTF/BoxTextured.gltf"
+#ifndef GN_LIGHTS_GLTF
+#define GN_LIGHTS_GLTF "tests/scene/data/lights.gltf"
+#endif
 #define PAKS "/usr/share/games/openarena/baseoa"
 #define MAP "aggressor" /* the smallest map of pak1-maps.pk3 with lightmaps (859 KB, 4 of them) */
 /* The Nth-call sweep: the first FIRST_CALLS calls, then SPREAD more evenly over the rest, a
@@ -181,13 +184,14 @@ static int sweep(const load *l, tally *t)
 int main(void)
 {
     cJSON_InitHooks(&(cJSON_Hooks){.malloc_fn = cjson_malloc, .free_fn = free});
-    load loads[3] = {
+    load loads[4] = {
         {.name = "town", .builtin = {.name = "town", .seed = 1, .scale = 1}, .builtin_lights = 64},
         {.name = "glTF BoxTextured", .file = {.path = GLTF_BOX, .log = quiet_log}},
+        {.name = "glTF lights", .file = {.path = GN_LIGHTS_GLTF, .log = quiet_log}},
         {.name = "map " MAP, .file = {.path = MAP, .paks = PAKS, .log = quiet_log, .map_lights = true}},
     };
     tally all = {0};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         if (loads[i].file.path) {
             FILE *probe = fopen(loads[i].file.paks ? PAKS "/pak1-maps.pk3" : loads[i].file.path, "rb");
             if (!probe) {

@@ -13,7 +13,7 @@
  * runtime failures, and a machine without a GPU from a broken renderer. */
 enum {
     GN_EXIT_OK = 0,
-    GN_EXIT_CHECK_FAILED = 1, /* a measured check was not met (shadowcheck --min-off-edge) */
+    GN_EXIT_CHECK_FAILED = 1, /* a measured check was not met (shadowcheck --min-off-edge, aocheck's) */
     GN_EXIT_USAGE = 2,        /* bad arguments, unknown command or option */
     GN_EXIT_RUNTIME = 3,      /* a library error, or a file that could not be written */
     GN_EXIT_NO_DEVICE = 4,    /* GN_ERROR_NO_DEVICE: no Vulkan 1.3 device, or none matched */
@@ -25,6 +25,8 @@ int gn_cmd_info(int argc, char **argv);
 int gn_cmd_view(int argc, char **argv); /* cmd_view.c: needs GLFW (GN_WITH_VIEWER) */
 int gn_cmd_shadowref(int argc, char **argv);
 int gn_cmd_shadowcheck(int argc, char **argv);
+int gn_cmd_aoref(int argc, char **argv); /* cmd_aoref.c and cmd_aocheck.c: need Embree (GN_WITH_EMBREE) */
+int gn_cmd_aocheck(int argc, char **argv);
 
 int gn_cli_exit_code(gn_result r); /* GN_EXIT_NO_DEVICE or GN_EXIT_RUNTIME for a failure */
 
@@ -46,6 +48,15 @@ gn_result gn_cli_render_settled(gn_renderer *r, gn_scene *s, const gn_frame_desc
 gn_result gn_cli_load_scene(const char *scene, const char *paks, bool map_lights, uint32_t seed,
                             uint32_t scale, gn_scene **out, gn_error *err);
 int gn_cli_after_parse(int status, const char *msg, void (*help)(FILE *f));
+/* The renderer and the scene of a command's frame options: the renderer rd describes, or (rd
+ * NULL) one of the options' size and samples on $GNOMON_DEVICE; the options' scene, paks, map
+ * lights, seed and scale. GN_EXIT_OK, or the command's error reported and its exit code. */
+struct gn_frame_opts;
+int gn_cli_open(const char *command, const struct gn_frame_opts *fo, const gn_renderer_desc *rd,
+                gn_renderer **r, gn_scene **out);
+/* GNOMON_VALIDATION=1 makes any validation message a failure (the tests rely on it): GN_EXIT_OK,
+ * or the count reported and GN_EXIT_RUNTIME. */
+int gn_cli_validation_verdict(const char *command, gn_renderer *r);
 
 /* Creates the missing parent folders of path (mkdir -p of its directory). On failure writes
  * one line naming the folder into msg and returns false. */

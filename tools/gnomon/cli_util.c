@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L /* mkdir, stat, clock_gettime under -std=c11 */
 
 #include "cli.h"
+#include "cmd_opts.h"
 #include "opts.h"
 
 #include <errno.h>
@@ -10,6 +11,26 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+
+int gn_cli_open(const char *command, const struct gn_frame_opts *fo, const gn_renderer_desc *rd,
+                gn_renderer **r, gn_scene **out)
+{
+    gn_error err = {0};
+    gn_renderer_desc own = {
+        .width = fo->size[0], .height = fo->size[1], .msaa = fo->msaa, .device = gn_cli_device_env()};
+    if (gn_renderer_create(rd ? rd : &own, r, &err) != GN_OK) return gn_cli_fail(command, &err);
+    if (gn_cli_load_scene(fo->scene, fo->paks, fo->map_lights, fo->seed, fo->scale, out, &err) != GN_OK)
+        return gn_cli_fail(command, &err);
+    return GN_EXIT_OK;
+}
+
+int gn_cli_validation_verdict(const char *command, gn_renderer *r)
+{
+    uint32_t n = gn_renderer_validation_messages(r);
+    if (!n) return GN_EXIT_OK;
+    fprintf(stderr, "gnomon %s: %u validation message(s)\n", command, n);
+    return GN_EXIT_RUNTIME;
+}
 
 int gn_cli_exit_code(gn_result r)
 {

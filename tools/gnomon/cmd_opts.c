@@ -2,6 +2,8 @@
  * the struct it fills, and the same table prints --help. */
 #include "cmd_opts.h"
 
+#include "truth.h" /* GN_TRUTH_AO_*: aoref's and aocheck's --rays */
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +12,10 @@
  * costs no device start-up. */
 static const char *const gn_builtin_scenes[] = {"town", NULL};
 static const char *const gn_view_names[] = {
-    "final",     "depth",     "normals",  "albedo",    "shadow",    "cascades", "light-heatmap",
-    "vsm-pages", "vsm-atlas", "distance", "occlusion", "luminance", "bloom",    NULL};
+    "final",     "depth",    "normals",   "albedo",    "shadow", "cascades", "light-heatmap", "vsm-pages",
+    "vsm-atlas", "distance", "occlusion", "luminance", "bloom",  "ao",       "dof-coc",       NULL};
 static const char *const gn_tonemap_names[] = {"aces", "reinhard", "clip", NULL};
+static const char *const gn_dof_mode_names[] = {"back", "front", "both", NULL}; /* gn_dof_mode */
 static const char *const gn_path_names[] = {"static", "sun", "walk", "walk-sun", NULL};
 static const char *const gn_shadow_mode_names[] = {"vsm", "none", "csm", NULL}; /* gn_shadowcheck_mode */
 
@@ -225,6 +228,20 @@ static uint32_t gn_post_rows(gn_post_opts *e, gn_opt *t)
          "how far the glow spreads (default 0.7)"},
         {"--lut", GN_OPT_STRING, &e->lut, NULL, 0, 0, false, NULL, "FILE.cube",
          "grade the display colour through a 3D lookup table (.cube; default none)"},
+        {"--ao", GN_OPT_AUTO_FLOAT, &e->ao, NULL, 0, 10, false, NULL, "auto|I",
+         "ambient occlusion's intensity, 0 off (default auto: fitted to the ray-traced truth)"},
+        {"--ao-radius", GN_OPT_FLOAT, &e->ao_radius, NULL, 0.05, 20, false, NULL, "M",
+         "how far (metres) surfaces occlude each other's ambient light (default 1)"},
+        {"--ao-bias", GN_OPT_FLOAT, &e->ao_bias, NULL, 0, 1, false, NULL, "M",
+         "how far (metres) a neighbour must stand out of the surface to occlude (default 0.02)"},
+        {"--dof", GN_OPT_FLOAT3, e->dof, NULL, 0, 100000, false, NULL, "F,R,S",
+         "depth of field: focus distance and blur range (metres), strength 0..1 (default off)"},
+        {"--dof-mode", GN_OPT_CHOICE, &e->dof_mode, NULL, 0, 0, false, gn_dof_mode_names, "MODE",
+         "back (blur beyond the focus, default), front (nearer than it) or both"},
+        {"--dof-radius", GN_OPT_FLOAT, &e->dof_radius, NULL, 0.5, 32, false, NULL, "PX",
+         "depth of field's blur radius in half-size pixels (default 4)"},
+        {"--dof-sky", GN_OPT_FLAG, &e->dof_sky, NULL, 0, 0, false, NULL, "",
+         "blur the sky like geometry at infinity (default: only beside geometry, at half strength)"},
     };
     memcpy(t, opts, sizeof opts);
     return GN_COUNT(opts);
@@ -237,7 +254,7 @@ static uint32_t gn_look_rows(int *view, int *tonemap, gn_post_opts *e, gn_opt *t
     gn_opt opts[] = {
         {"--view", GN_OPT_CHOICE, view, NULL, 0, 0, false, gn_view_names, "VIEW",
          "final, depth, normals, albedo, shadow, cascades, light-heatmap, vsm-pages, vsm-atlas, distance, "
-         "occlusion, luminance or bloom (default final)"},
+         "occlusion, luminance, bloom, ao or dof-coc (default final)"},
         {"--tonemap", GN_OPT_CHOICE, tonemap, NULL, 0, 0, false, gn_tonemap_names, "OP",
          "aces, reinhard or clip (default aces)"},
     };
@@ -261,6 +278,16 @@ void gn_post_opts_frame(const gn_post_opts *o, gn_frame_desc *out)
                                  .intensity = isnan(o->bloom) ? 0.0f : o->bloom,
                                  .threshold = o->bloom_threshold,
                                  .scatter = o->bloom_scatter};
+    out->ao = (gn_ao_desc){.off = o->ao == 0.0f,
+                           .intensity = isnan(o->ao) ? 0.0f : o->ao,
+                           .radius = o->ao_radius,
+                           .bias = o->ao_bias};
+    out->dof = (gn_dof_desc){.focus = o->dof[0],
+                             .range = o->dof[1],
+                             .strength = o->dof[2],
+                             .radius = o->dof_radius,
+                             .mode = (gn_dof_mode)o->dof_mode,
+                             .blur_sky = o->dof_sky};
 }
 
 /* render: the shared scene and frame rows, then its own, the shadow and the light rows. */
@@ -378,6 +405,64 @@ static uint32_t gn_shadowcheck_table(gn_shadowcheck_opts *o, gn_opt *t)
     return n + gn_shadow_table(&o->shadow, t + n);
 }
 
+/* The frame's ambient occlusion, aoref's and aocheck's (render's, view's and bench's are the post
+ * rows'). */
+static uint32_t gn_ao_frame_rows(gn_ao_frame_opts *o, uint32_t *rays, gn_opt *t)
+{
+    gn_opt opts[] = {
+        {"--ao-radius", GN_OPT_FLOAT, &o->radius, NULL, 0.05, 20, false, NULL, "M",
+         "how far (metres) surfaces occlude each other's ambient light, the renderer's and the truth's "
+         "(default 1)"},
+        {"--ao-bias", GN_OPT_FLOAT, &o->bias, NULL, 0, 1, false, NULL, "M",
+         "how far (metres) a neighbour must stand out of the surface to occlude (default 0.02)"},
+        {"--ao-intensity", GN_OPT_FLOAT, &o->intensity, NULL, 0.01, 10, false, NULL, "I",
+         "the renderer's ambient occlusion intensity (default: fitted to the truth, which has none)"},
+        {"--rays", GN_OPT_UINT, rays, NULL, 1, GN_TRUTH_AO_MAX_RAYS, false, NULL, "N",
+         "truth rays a pixel, cosine-distributed and stratified (default 64)"},
+    };
+    memcpy(t, opts, sizeof opts);
+    return GN_COUNT(opts);
+}
+
+void gn_ao_frame_opts_apply(const gn_ao_frame_opts *o, gn_ao_desc *d)
+{
+    d->radius = o->radius;
+    d->bias = o->bias;
+    d->intensity = o->intensity;
+}
+
+static uint32_t gn_aoref_table(gn_aoref_opts *o, gn_opt *t)
+{
+    uint32_t n = gn_frame_table(&o->frame, t);
+    n += gn_ao_frame_rows(&o->ao, &o->rays, t + n);
+    gn_opt out[] = {
+        {"--out", GN_OPT_STRING, &o->out, NULL, 0, 0, false, NULL, "FILE.png",
+         "truth AO as grey: white open (and the sky), black occluded (required)"},
+    };
+    memcpy(t + n, out, sizeof out);
+    return n + GN_COUNT(out);
+}
+
+static uint32_t gn_aocheck_table(gn_aocheck_opts *o, gn_opt *t)
+{
+    uint32_t n = gn_frame_table(&o->frame, t);
+    n += gn_ao_frame_rows(&o->ao, &o->rays, t + n);
+    gn_opt opts[] = {
+        {"--views", GN_OPT_UINT, &o->views, NULL, 1, GN_SHADOWCHECK_MAX_VIEWS, false, NULL, "N",
+         "views: the camera, then the scene's viewpoints (default 1)"},
+        {"--json", GN_OPT_STRING, &o->json, NULL, 0, 0, false, NULL, "FILE",
+         "write the figures as one JSON object"},
+        {"--out-dir", GN_OPT_STRING, &o->out_dir, NULL, 0, 0, false, NULL, "DIR",
+         "write each view's SAO, truth, diff and final image"},
+        {"--max-mae", GN_OPT_FLOAT, &o->max_mae, &o->max_mae_set, 0, 1, false, NULL, "X",
+         "exit 1 if any view's mean absolute error is above X (0..1)"},
+        {"--min-correlation", GN_OPT_FLOAT, &o->min_correlation, &o->min_correlation_set, -1, 1, false, NULL,
+         "Y", "exit 1 if any view's correlation with the truth is below Y (-1..1)"},
+    };
+    memcpy(t + n, opts, sizeof opts);
+    return n + GN_COUNT(opts);
+}
+
 static const char gn_render_summary[] =
     "Renders one frame of a scene to a PNG and prints the GPU time of each pass.";
 static const char gn_bench_summary[] =
@@ -403,8 +488,9 @@ static gn_frame_opts gn_frame_opts_defaults(void)
 
 gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err, size_t err_size)
 {
-    *o = (gn_render_opts){
-        .frame = gn_frame_opts_defaults(), .post = {.ev100 = NAN, .bloom = NAN}, .light = {.clustered = 1}};
+    *o = (gn_render_opts){.frame = gn_frame_opts_defaults(),
+                          .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN},
+                          .light = {.clustered = 1}};
     gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_render_table(o, t);
     gn_parse_status s = gn_opts_parse("render", t, n, argc, argv, err, err_size);
@@ -433,7 +519,7 @@ gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, cha
                          .occlusion = 1,
                          .caster_lod = 1,
                          .light = {.clustered = 1},
-                         .post = {.ev100 = NAN, .bloom = NAN}};
+                         .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN}};
     gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_bench_table(o, t);
     gn_parse_status s = gn_opts_parse("bench", t, n, argc, argv, err, err_size);
@@ -478,6 +564,42 @@ gn_parse_status gn_shadowcheck_opts_parse(int argc, char **argv, gn_shadowcheck_
     return GN_PARSE_OK;
 }
 
+static const char gn_aoref_summary[] =
+    "Renders one frame and ray-traces (Embree, on the CPU) the ambient occlusion SAO estimates for\n"
+    "its pixels: 1 - the mean over --rays cosine-distributed directions of (1 - (t/R)^2)^3, t the\n"
+    "distance to the nearest surface within the radius R. Written as grey, the sky white.";
+static const char gn_aocheck_summary[] =
+    "Renders the frame and compares its ambient occlusion (SAO) with the ray-traced truth, per\n"
+    "view: the mean absolute error, the correlation, the mean of each and the halo share (SAO\n"
+    "darker than the truth by more than 0.2). Exit 1 when --max-mae or --min-correlation is not\n"
+    "met, or SAO is not finite somewhere.";
+
+gn_parse_status gn_aoref_opts_parse(int argc, char **argv, gn_aoref_opts *o, char *err, size_t err_size)
+{
+    *o = (gn_aoref_opts){.frame = gn_frame_opts_defaults(), .rays = GN_TRUTH_AO_DEFAULT_RAYS};
+    gn_opt t[GN_OPT_TABLE_MAX];
+    uint32_t n = gn_aoref_table(o, t);
+    gn_parse_status s = gn_opts_parse("aoref", t, n, argc, argv, err, err_size);
+    if (s != GN_PARSE_OK) return s;
+    if (gn_scene_check("aoref", o->frame.scene, o->frame.paks, err, err_size)) return GN_PARSE_ERROR;
+    if (!o->out) {
+        snprintf(err, err_size, "gnomon aoref: --out FILE.png is required");
+        return GN_PARSE_ERROR;
+    }
+    return GN_PARSE_OK;
+}
+
+gn_parse_status gn_aocheck_opts_parse(int argc, char **argv, gn_aocheck_opts *o, char *err, size_t err_size)
+{
+    *o = (gn_aocheck_opts){.frame = gn_frame_opts_defaults(), .rays = GN_TRUTH_AO_DEFAULT_RAYS, .views = 1};
+    gn_opt t[GN_OPT_TABLE_MAX];
+    uint32_t n = gn_aocheck_table(o, t);
+    gn_parse_status s = gn_opts_parse("aocheck", t, n, argc, argv, err, err_size);
+    if (s != GN_PARSE_OK) return s;
+    if (gn_scene_check("aocheck", o->frame.scene, o->frame.paks, err, err_size)) return GN_PARSE_ERROR;
+    return GN_PARSE_OK;
+}
+
 gn_parse_status gn_info_opts_parse(int argc, char **argv, char *err, size_t err_size)
 {
     return gn_opts_parse("info", NULL, 0, argc, argv, err, err_size);
@@ -517,6 +639,23 @@ void gn_shadowcheck_opts_help(FILE *f)
     gn_opts_print_help(f, "shadowcheck", gn_shadowcheck_summary, t, gn_shadowcheck_table(&o, t));
     fprintf(f, "\nexample: gnomon shadowcheck --shadows csm --views 4 --json out/shadows.json "
                "--out-dir out/shadows --min-off-edge 0.98\n");
+}
+
+void gn_aoref_opts_help(FILE *f)
+{
+    gn_aoref_opts o;
+    gn_opt t[GN_OPT_TABLE_MAX];
+    gn_opts_print_help(f, "aoref", gn_aoref_summary, t, gn_aoref_table(&o, t));
+    fprintf(f, "\nexample: gnomon aoref --scene town --size 384x216 --rays 64 --out out/ao.png\n");
+}
+
+void gn_aocheck_opts_help(FILE *f)
+{
+    gn_aocheck_opts o;
+    gn_opt t[GN_OPT_TABLE_MAX];
+    gn_opts_print_help(f, "aocheck", gn_aocheck_summary, t, gn_aocheck_table(&o, t));
+    fprintf(f, "\nexample: gnomon aocheck --scene town --views 3 --size 384x216 --json out/ao.json "
+               "--out-dir out/ao --max-mae 0.1 --min-correlation 0.6\n");
 }
 
 void gn_frame_opts_frame(const gn_frame_opts *o, const float *camera, gn_view view, gn_frame_desc *out)
@@ -619,7 +758,7 @@ gn_view_opts gn_view_opts_defaults(void)
 {
     return (gn_view_opts){.frame = gn_frame_opts_defaults(),
                           .vsync = 1,
-                          .post = {.ev100 = NAN, .bloom = NAN},
+                          .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN},
                           .light = {.clustered = 1}};
 }
 

@@ -34,7 +34,8 @@ typedef struct gn_light_opts {
 void gn_light_opts_apply(const gn_light_opts *o, gn_lights_desc *d);
 
 /* The post chain's settings (render, view, bench): the camera's exposure (--exposure auto|EV100,
- * compensation, a camera's settings, eye adaptation's metering) and bloom. Zero is default,
+ * compensation, a camera's settings, eye adaptation's metering), bloom, ambient occlusion and
+ * depth of field. Zero is default,
  * as in gn_exposure_desc and gn_bloom_desc. */
 typedef struct gn_post_opts {
     float ev100; /* NAN: auto (the default) */
@@ -43,7 +44,13 @@ typedef struct gn_post_opts {
     float min_ev100, max_ev100, low_percent, high_percent, speed_up, speed_down;
     float bloom; /* NAN: the default intensity; 0: off */
     float bloom_threshold, bloom_scatter;
-    const char *lut; /* a .cube grading table, or NULL */
+    float ao;                 /* NAN: the default intensity; 0: off */
+    float ao_radius, ao_bias; /* 0: the defaults */
+    float dof[3];             /* focus, range, strength; strength 0: off */
+    int dof_mode;             /* gn_dof_mode */
+    float dof_radius;         /* 0: the default */
+    bool dof_sky;             /* the sky blurs like geometry */
+    const char *lut;          /* a .cube grading table, or NULL */
 } gn_post_opts;
 
 /* The exposure and bloom descs and the compensation a frame takes from them. */
@@ -139,6 +146,30 @@ typedef struct gn_shadowcheck_opts {
     bool min_off_edge_set;
 } gn_shadowcheck_opts;
 
+/* The frame's ambient occlusion as aoref and aocheck set it (gn_ao_desc); 0: the default. */
+typedef struct gn_ao_frame_opts {
+    float radius, bias, intensity;
+} gn_ao_frame_opts;
+void gn_ao_frame_opts_apply(const gn_ao_frame_opts *o, gn_ao_desc *d);
+
+typedef struct gn_aoref_opts {
+    gn_frame_opts frame;
+    gn_ao_frame_opts ao; /* ao.radius is the truth's too; 0: the renderer's */
+    uint32_t rays;       /* a pixel */
+    const char *out;
+} gn_aoref_opts;
+
+typedef struct gn_aocheck_opts {
+    gn_frame_opts frame;
+    gn_ao_frame_opts ao;
+    uint32_t rays;
+    uint32_t views; /* 1..GN_SHADOWCHECK_MAX_VIEWS: the camera, then the scene's viewpoints */
+    const char *json;
+    const char *out_dir;
+    float max_mae, min_correlation; /* checked only when set */
+    bool max_mae_set, min_correlation_set;
+} gn_aocheck_opts;
+
 /* gnomon view: the render options without --out and --stats, and the window's own. */
 typedef struct gn_view_opts {
     gn_frame_opts frame;
@@ -168,12 +199,16 @@ gn_parse_status gn_shadowref_opts_parse(int argc, char **argv, gn_shadowref_opts
                                         size_t err_size);
 gn_parse_status gn_shadowcheck_opts_parse(int argc, char **argv, gn_shadowcheck_opts *o, char *err,
                                           size_t err_size);
+gn_parse_status gn_aoref_opts_parse(int argc, char **argv, gn_aoref_opts *o, char *err, size_t err_size);
+gn_parse_status gn_aocheck_opts_parse(int argc, char **argv, gn_aocheck_opts *o, char *err, size_t err_size);
 
 void gn_render_opts_help(FILE *f);
 void gn_bench_opts_help(FILE *f);
 void gn_info_opts_help(FILE *f);
 void gn_shadowref_opts_help(FILE *f);
 void gn_shadowcheck_opts_help(FILE *f);
+void gn_aoref_opts_help(FILE *f);
+void gn_aocheck_opts_help(FILE *f);
 
 /* The frame the render command asks for: camera, sun, tone mapping, view. */
 void gn_render_opts_frame(const gn_render_opts *o, gn_frame_desc *out);

@@ -167,7 +167,6 @@ static int gn_check_run_all(gn_check_run *c)
 {
     const gn_shadowcheck_opts *o = c->o;
     const gn_frame_opts *fo = &o->frame;
-    gn_error err = {0};
     gn_renderer_desc rd = {
         .width = fo->size[0], .height = fo->size[1], .msaa = fo->msaa, .device = gn_cli_device_env()};
     gn_shadows shadow_mode;
@@ -177,10 +176,8 @@ static int gn_check_run_all(gn_check_run *c)
         fprintf(stderr, "%s\n", shadow_err);
         return GN_EXIT_USAGE;
     }
-    if (gn_renderer_create(&rd, &c->r, &err) != GN_OK) return gn_cli_fail("shadowcheck", &err);
-    if (gn_cli_load_scene(fo->scene, fo->paks, fo->map_lights, fo->seed, fo->scale, &c->scene, &err) != GN_OK)
-        return gn_cli_fail("shadowcheck", &err);
-    int code = gn_check_cameras(c);
+    int code = gn_cli_open("shadowcheck", fo, &rd, &c->r, &c->scene);
+    if (code == GN_EXIT_OK) code = gn_check_cameras(c);
     if (code != GN_EXIT_OK) return code;
 
     size_t n = (size_t)fo->size[0] * fo->size[1];
@@ -211,12 +208,7 @@ static int gn_check_run_all(gn_check_run *c)
         gn_check_print_row(name, &c->v[i].a);
     }
     gn_check_print_row("mean", &c->mean);
-    /* with GNOMON_VALIDATION=1 any validation message is a failure (the tests rely on it) */
-    uint32_t vmsgs = gn_renderer_validation_messages(c->r);
-    if (vmsgs) {
-        fprintf(stderr, "gnomon shadowcheck: %u validation message(s)\n", vmsgs);
-        return GN_EXIT_RUNTIME;
-    }
+    if (gn_cli_validation_verdict("shadowcheck", c->r) != GN_EXIT_OK) return GN_EXIT_RUNTIME;
 
     if (o->json && !gn_check_write_json(c)) return GN_EXIT_RUNTIME;
     /* every view must meet the bar, not just their mean: one bad viewpoint is a defect */

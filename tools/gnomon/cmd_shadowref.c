@@ -14,11 +14,8 @@ static int gn_shadowref_run(const gn_shadowref_opts *o, gn_renderer **r, gn_scen
 {
     const gn_frame_opts *fo = &o->frame;
     gn_error err = {0};
-    gn_renderer_desc rd = {
-        .width = fo->size[0], .height = fo->size[1], .msaa = fo->msaa, .device = gn_cli_device_env()};
-    if (gn_renderer_create(&rd, r, &err) != GN_OK) return gn_cli_fail("shadowref", &err);
-    if (gn_cli_load_scene(fo->scene, fo->paks, fo->map_lights, fo->seed, fo->scale, scene, &err) != GN_OK)
-        return gn_cli_fail("shadowref", &err);
+    int opened = gn_cli_open("shadowref", fo, NULL, r, scene);
+    if (opened != GN_EXIT_OK) return opened;
 
     /* Only the depth and the frame's camera and sun matter here, so the final view will do. */
     gn_frame_desc frame;

@@ -26,6 +26,10 @@ static const gn_command gn_commands[] = {
      "ray-trace (Embree) the sun's hard-shadow mask of a frame to a PNG"},
     {"shadowcheck", gn_cmd_shadowcheck, gn_shadowcheck_opts_help,
      "compare the rendered shadow view with the ray-traced mask"},
+    {"aoref", gn_cmd_aoref, gn_aoref_opts_help,
+     "ray-trace (Embree) the ambient occlusion of a frame to a PNG"},
+    {"aocheck", gn_cmd_aocheck, gn_aocheck_opts_help,
+     "compare the rendered ambient occlusion (SAO) with the ray-traced truth"},
 #endif
 };
 #define GN_COMMAND_COUNT (sizeof gn_commands / sizeof gn_commands[0])
@@ -46,8 +50,8 @@ static void gn_usage(FILE *f)
     fprintf(f, "\n'gnomon <command> --help' lists a command's options.\n"
                "GNOMON_DEVICE=<index or name> picks the Vulkan device; GNOMON_VALIDATION=1 turns "
                "on validation.\n"
-               "exit codes: 0 ok, 1 a check not met (shadowcheck --min-off-edge), 2 usage error, 3 runtime "
-               "error, 4 no Vulkan device\n");
+               "exit codes: 0 ok, 1 a check not met (shadowcheck --min-off-edge; aocheck --max-mae,\n"
+               "--min-correlation), 2 usage error, 3 runtime error, 4 no Vulkan device\n");
 }
 
 int main(int argc, char **argv)
@@ -66,7 +70,7 @@ int main(int argc, char **argv)
         if (!c || argc > 3) {
             fprintf(stderr,
                     "gnomon help: unknown command '%s' (commands: render, bench, info, view, shadowref, "
-                    "shadowcheck)\n",
+                    "shadowcheck, aoref, aocheck)\n",
                     argv[2]);
             return GN_EXIT_USAGE;
         }
@@ -75,11 +79,10 @@ int main(int argc, char **argv)
     }
     const gn_command *c = gn_find_command(name);
     if (!c) {
-        fprintf(
-            stderr,
-            "gnomon: unknown command '%s' (commands: render, bench, info, view, shadowref, shadowcheck; see "
-            "'gnomon --help')\n",
-            name);
+        fprintf(stderr,
+                "gnomon: unknown command '%s' (commands: render, bench, info, view, shadowref, shadowcheck, "
+                "aoref, aocheck; see 'gnomon --help')\n",
+                name);
         return GN_EXIT_USAGE;
     }
     return c->run(argc - 2, argv + 2);

@@ -86,16 +86,17 @@ static bool gn_opt_size(const gn_opt *o, const char *s, uint32_t out[2], bool *r
 }
 
 /* Splits "x,y,z,yaw,pitch" into five finite numbers; pitch is range-checked by the caller. */
-static bool gn_opt_camera(const char *s, float out[5])
+/* Exactly n comma-separated numbers into out. */
+static bool gn_opt_numbers(const char *s, int n, float *out)
 {
     char buf[256];
     size_t len = strlen(s);
     if (len >= sizeof buf) return false;
     memcpy(buf, s, len + 1);
     char *p = buf;
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < n; i++) {
         char *comma = strchr(p, ',');
-        if ((i < 4) != (comma != NULL)) return false; /* exactly four commas */
+        if ((i < n - 1) != (comma != NULL)) return false; /* exactly n - 1 commas */
         if (comma) *comma = '\0';
         double v;
         if (!gn_parse_double(p, &v)) return false;
@@ -177,7 +178,7 @@ static bool gn_opt_apply(const char *command, const gn_opt *o, const char *v, ch
         return false;
     case GN_OPT_CAMERA: {
         float c[5];
-        if (!gn_opt_camera(v, c)) {
+        if (!gn_opt_numbers(v, 5, c)) {
             gn_opt_error(err, err_size, command, "%s expects x,y,z,yaw,pitch (five numbers), got '%s'", name,
                          v);
             return false;
@@ -187,6 +188,21 @@ static bool gn_opt_apply(const char *command, const gn_opt *o, const char *v, ch
                          o->min, o->max, v);
             return false;
         }
+        memcpy(o->dest, c, sizeof c);
+        return true;
+    }
+    case GN_OPT_FLOAT3: {
+        float c[3];
+        if (!gn_opt_numbers(v, 3, c)) {
+            gn_opt_error(err, err_size, command, "%s expects three numbers a,b,c, got '%s'", name, v);
+            return false;
+        }
+        for (int i = 0; i < 3; i++)
+            if (c[i] < o->min || c[i] > o->max) {
+                gn_opt_error(err, err_size, command, "%s expects each number in %.10g..%.10g, got '%s'", name,
+                             o->min, o->max, v);
+                return false;
+            }
         memcpy(o->dest, c, sizeof c);
         return true;
     }
@@ -305,6 +321,11 @@ void gn_opts_format(const gn_opt *o, char *buf, size_t size)
     case GN_OPT_CAMERA: {
         const float *c = o->dest;
         snprintf(buf, size, "%g,%g,%g,%g,%g", c[0], c[1], c[2], c[3], c[4]);
+        return;
+    }
+    case GN_OPT_FLOAT3: {
+        const float *c = o->dest;
+        snprintf(buf, size, "%g,%g,%g", c[0], c[1], c[2]);
         return;
     }
     }

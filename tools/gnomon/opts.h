@@ -17,6 +17,7 @@ typedef enum gn_opt_kind {
     GN_OPT_SIZE,       /* "WxH" into uint32_t[2], each side in [min, max] */
     GN_OPT_CHOICE,     /* one of choices (NULL-terminated) into int, the index */
     GN_OPT_CAMERA,     /* "x,y,z,yaw,pitch" into float[5], pitch in [min, max] */
+    GN_OPT_FLOAT3,     /* "a,b,c" into float[3], each in [min, max] */
     GN_OPT_FLAG,       /* bool, set by the option alone (no value on the command line); the
                           console's value is on/off or 1/0 */
 } gn_opt_kind;

@@ -1,14 +1,12 @@
 /* Ray-traced truth with Embree 3 (hard shadows, and which instance each pixel sees):
  * two-level instancing mirrors the scene (one Embree scene per mesh, one instance geometry
  * per gn_instance, attached under the instance's own id), so the BVH is built over unique
- * triangles only; see truth.h. */
+ * triangles only; see truth.h. What truth_ao.c shares with it is in truth_internal.h. */
 #define _POSIX_C_SOURCE 200809L /* sysconf, clock_gettime under -std=c11 */
 
-#include "truth.h"
+#include "truth_internal.h"
 
 #include "cli_error.h"
-
-#include <embree3/rtcore.h>
 
 #include <math.h>
 #include <pthread.h>
@@ -19,15 +17,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Rays start this far along the sun direction so they escape the surface they start on:
- * the larger of 5 mm and 1e-4 of the distance to the camera. The reconstructed point is off
- * the true surface by the depth buffer's and the float inverse matrix's rounding (relative
- * errors ~1e-7 of the coordinates, well under a millimetre in a 2 km town), so 5 mm covers
- * near surfaces; 1e-4 of the distance (1 cm at 100 m, a sixteenth of a pixel's footprint
- * at 1280x720 and 60 degrees) keeps far surfaces clean while a caster has to be thinner than
- * that gap, in front of the surface, to be missed. */
-#define GN_TRUTH_TNEAR_MIN 0.005
-#define GN_TRUTH_TNEAR_REL 1e-4
 #define GN_TRUTH_MAX_THREADS 64 /* bounds the thread array; more cores than rows gain nothing */
 
 struct gn_truth {
@@ -41,7 +30,7 @@ struct gn_truth {
     char first_error[256]; /* the first message Embree reported, for gn_error */
 };
 
-static double gn_truth_now_ms(void)
+double gn_truth_now_ms(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -57,8 +46,7 @@ static void gn_truth_on_error(void *user, enum RTCError code, const char *str)
         snprintf(t->first_error, sizeof t->first_error, "%s (code %d)", str ? str : "?", (int)code);
 }
 
-/* GN_OK, or a failure naming what was being done when Embree reported an error. */
-static gn_result gn_truth_check(gn_truth *t, const char *what, gn_error *err)
+gn_result gn_truth_check(const gn_truth *t, const char *what, gn_error *err)
 {
     enum RTCError e = rtcGetDeviceError(t->device);
     if (e == RTC_ERROR_NONE && t->first_error[0] == '\0') return GN_OK;
@@ -197,6 +185,8 @@ void gn_truth_destroy(gn_truth *t)
 
 double gn_truth_build_ms(const gn_truth *t) { return t ? t->build_ms : 0.0; }
 
+RTCScene gn_truth_scene(const gn_truth *t) { return t->top; }
+
 void gn_truth_sample0(uint32_t msaa, float *x, float *y)
 {
     /* Vulkan spec, "Multisampling": standard sample locations. The depth that gn_read_depth
@@ -207,14 +197,6 @@ void gn_truth_sample0(uint32_t msaa, float *x, float *y)
 }
 
 /* ---- back faces -------------------------------------------------------------------------- */
-
-/* A thread's intersect context for rays from the camera, with what its filter needs; Embree passes the filter
- * the context's address, so the Embree part comes first. */
-typedef struct gn_truth_cull_context {
-    struct RTCIntersectContext rtc;
-    const gn_truth *t;
-    uint64_t back_faces;
-} gn_truth_cull_context;
 
 static double gn_truth_det3(const float *m)
 {
@@ -250,32 +232,48 @@ static void gn_truth_cull_back_faces(const struct RTCFilterFunctionNArguments *a
     }
 }
 
-/* ---- the shadow mask ---------------------------------------------------------------------- */
-
-typedef struct gn_truth_job {
-    const gn_truth *t;
-    const gn_truth_frame *f;
-    uint8_t *mask;
-    double inv[16]; /* inv_view_proj in double: far points have tiny depths */
-    double sun[3];
-    float sx, sy;
-    atomic_uint next_row;
-    atomic_ullong rays, grazing, facing_away;
-} gn_truth_job;
-
-/* How the surface the depth buffer saw at p faces the sun. A primary ray from the camera,
- * passing over back faces as the rasterizer does, finds it (when it lands within 2% of the
- * depth's distance, i.e. the same surface) and its geometric normal, taken to world space by
- * the instance's cofactor matrix and turned towards the camera: the side the renderer drew,
- * whatever the winding or a mirroring transform say. GN_TRUTH_GRAZING within
- * GN_TRUTH_GRAZING_COS of edge-on; GN_TRUTH_SHADOWED facing away from the sun, in its own
- * shadow as in the renderer (N.L <= 0), however thin the surface (a single-sided wall or roof
- * has nothing behind it for a ray to hit); GN_TRUTH_LIT facing the sun, or when the ray finds
- * another surface: the occlusion ray decides. */
-static uint8_t gn_truth_facing(gn_truth_job *j, gn_truth_cull_context *ctx, const double p[3], double dist)
+void gn_truth_cull_init(gn_truth_cull_context *c, const gn_truth *t)
 {
-    const float *cam = j->f->view->camera_position;
-    if (dist <= 0.0) return GN_TRUTH_LIT;
+    *c = (gn_truth_cull_context){.t = t};
+    rtcInitIntersectContext(&c->rtc);
+    c->rtc.filter = gn_truth_cull_back_faces;
+}
+
+/* ---- pixels back to the world ------------------------------------------------------------ */
+
+void gn_truth_unproject_init(gn_truth_unproject *u, const gn_truth_frame *f)
+{
+    for (int i = 0; i < 16; i++) u->inv[i] = f->view->inv_view_proj[i];
+    gn_truth_sample0(f->msaa, &u->sx, &u->sy);
+    u->width = f->width;
+    u->height = f->height;
+}
+
+bool gn_truth_unproject_point(const gn_truth_unproject *u, uint32_t px, uint32_t py, double d, double p[3])
+{
+    /* Vulkan clip space: x right, y down (row 0 is the top and the projection already flips
+     * y), depth as stored. */
+    double c[4] = {(px + u->sx) / u->width * 2.0 - 1.0, (py + u->sy) / u->height * 2.0 - 1.0, d, 1.0};
+    double w[4];
+    for (int r = 0; r < 4; r++)
+        w[r] = u->inv[r] * c[0] + u->inv[4 + r] * c[1] + u->inv[8 + r] * c[2] + u->inv[12 + r] * c[3];
+    if (w[3] == 0.0) return false;
+    for (int a = 0; a < 3; a++) p[a] = w[a] / w[3];
+    return true;
+}
+
+double gn_truth_distance(const float cam[3], const double p[3])
+{
+    return sqrt((p[0] - cam[0]) * (p[0] - cam[0]) + (p[1] - cam[1]) * (p[1] - cam[1]) +
+                (p[2] - cam[2]) * (p[2] - cam[2]));
+}
+
+/* ---- the surface a pixel sees ------------------------------------------------------------ */
+
+bool gn_truth_surface_normal(const gn_truth *t, gn_truth_cull_context *ctx, const float cam[3],
+                             const double p[3], double dist, double n[3])
+{
+    if (dist <= 0.0) return false;
     double dir[3] = {(p[0] - cam[0]) / dist, (p[1] - cam[1]) / dist, (p[2] - cam[2]) / dist};
     struct RTCRayHit rh = {
         .ray = {.org_x = cam[0],
@@ -289,23 +287,48 @@ static uint8_t gn_truth_facing(gn_truth_job *j, gn_truth_cull_context *ctx, cons
                 .mask = 0xffffffffu},
         .hit = {.geomID = RTC_INVALID_GEOMETRY_ID, .instID = {RTC_INVALID_GEOMETRY_ID}},
     };
-    rtcIntersect1(j->t->top, &ctx->rtc, &rh);
+    rtcIntersect1(t->top, &ctx->rtc, &rh);
     unsigned inst = rh.hit.instID[0];
-    if (rh.hit.geomID == RTC_INVALID_GEOMETRY_ID || inst >= j->t->xform_count) return GN_TRUTH_LIT;
-    if (fabs(rh.ray.tfar - dist) > fmax(0.01, 0.02 * dist)) return GN_TRUTH_LIT;
-    const float *m = j->t->xforms[inst];
+    if (rh.hit.geomID == RTC_INVALID_GEOMETRY_ID || inst >= t->xform_count) return false;
+    if (fabs(rh.ray.tfar - dist) > fmax(0.01, 0.02 * dist)) return false;
+    const float *m = t->xforms[inst];
     /* cofactor of the upper 3x3 (columns c0, c1, c2): rows cross(c1,c2), cross(c2,c0), cross(c0,c1) */
     double c[3][3] = {{m[0], m[1], m[2]}, {m[4], m[5], m[6]}, {m[8], m[9], m[10]}};
-    double ng[3] = {rh.hit.Ng_x, rh.hit.Ng_y, rh.hit.Ng_z}, n[3] = {0, 0, 0};
+    double ng[3] = {rh.hit.Ng_x, rh.hit.Ng_y, rh.hit.Ng_z}, w[3] = {0, 0, 0};
     for (int k = 0; k < 3; k++) {
         const double *a = c[(k + 1) % 3], *b = c[(k + 2) % 3];
         double cr[3] = {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-        for (int r = 0; r < 3; r++) n[r] += cr[r] * ng[k];
+        for (int r = 0; r < 3; r++) w[r] += cr[r] * ng[k];
     }
-    double len = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (len <= 0.0) return GN_TRUTH_LIT;
-    if (n[0] * dir[0] + n[1] * dir[1] + n[2] * dir[2] > 0.0) len = -len; /* towards the camera */
-    double cosl = (n[0] * j->sun[0] + n[1] * j->sun[1] + n[2] * j->sun[2]) / len;
+    double len = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+    if (!(len > 0.0)) return false;
+    if (w[0] * dir[0] + w[1] * dir[1] + w[2] * dir[2] > 0.0) len = -len; /* towards the camera */
+    for (int r = 0; r < 3; r++) n[r] = w[r] / len;
+    return true;
+}
+
+/* ---- the shadow mask ---------------------------------------------------------------------- */
+
+typedef struct gn_truth_job {
+    const gn_truth *t;
+    const gn_truth_frame *f;
+    uint8_t *mask;
+    gn_truth_unproject u;
+    double sun[3];
+    atomic_uint next_row;
+    atomic_ullong rays, grazing, facing_away;
+} gn_truth_job;
+
+/* How the surface the depth buffer saw at p faces the sun (gn_truth_surface_normal finds it).
+ * GN_TRUTH_GRAZING within GN_TRUTH_GRAZING_COS of edge-on; GN_TRUTH_SHADOWED facing away from
+ * the sun, in its own shadow as in the renderer (N.L <= 0), however thin the surface (a
+ * single-sided wall or roof has nothing behind it for a ray to hit); GN_TRUTH_LIT facing the
+ * sun, or when the ray finds another surface: the occlusion ray decides. */
+static uint8_t gn_truth_facing(gn_truth_job *j, gn_truth_cull_context *ctx, const double p[3], double dist)
+{
+    double n[3];
+    if (!gn_truth_surface_normal(j->t, ctx, j->f->view->camera_position, p, dist, n)) return GN_TRUTH_LIT;
+    double cosl = n[0] * j->sun[0] + n[1] * j->sun[1] + n[2] * j->sun[2];
     if (fabs(cosl) < GN_TRUTH_GRAZING_COS) return GN_TRUTH_GRAZING;
     return cosl < 0.0 ? GN_TRUTH_SHADOWED : GN_TRUTH_LIT;
 }
@@ -316,18 +339,9 @@ static uint8_t gn_truth_facing(gn_truth_job *j, gn_truth_cull_context *ctx, cons
 static uint8_t gn_truth_pixel(gn_truth_job *j, gn_truth_cull_context *cull, struct RTCIntersectContext *ctx,
                               uint32_t px, uint32_t py, float d, bool *cast)
 {
-    const gn_truth_frame *f = j->f;
-    /* Vulkan clip space: x right, y down (row 0 is the top and the projection already flips
-     * y), depth as stored. */
-    double c[4] = {(px + j->sx) / f->width * 2.0 - 1.0, (py + j->sy) / f->height * 2.0 - 1.0, d, 1.0};
-    double w[4];
-    for (int r = 0; r < 4; r++)
-        w[r] = j->inv[r] * c[0] + j->inv[4 + r] * c[1] + j->inv[8 + r] * c[2] + j->inv[12 + r] * c[3];
-    if (w[3] == 0.0) return GN_TRUTH_SKY;
-    double p[3] = {w[0] / w[3], w[1] / w[3], w[2] / w[3]};
-    const float *cam = f->view->camera_position;
-    double dist = sqrt((p[0] - cam[0]) * (p[0] - cam[0]) + (p[1] - cam[1]) * (p[1] - cam[1]) +
-                       (p[2] - cam[2]) * (p[2] - cam[2]));
+    double p[3];
+    if (!gn_truth_unproject_point(&j->u, px, py, d, p)) return GN_TRUTH_SKY;
+    double dist = gn_truth_distance(j->f->view->camera_position, p);
     uint8_t facing = gn_truth_facing(j, cull, p, dist);
     if (facing != GN_TRUTH_LIT) return facing;
     struct RTCRay ray = {
@@ -355,9 +369,8 @@ static void *gn_truth_worker(void *arg)
     bool sun_up = j->sun[1] > 0.0;
     struct RTCIntersectContext ctx; /* occlusion rays: every face casts */
     rtcInitIntersectContext(&ctx);
-    gn_truth_cull_context cull = {.t = j->t}; /* primary rays: front faces only */
-    rtcInitIntersectContext(&cull.rtc);
-    cull.rtc.filter = gn_truth_cull_back_faces;
+    gn_truth_cull_context cull; /* primary rays: front faces only */
+    gn_truth_cull_init(&cull, j->t);
     uint64_t rays = 0, grazing = 0, facing_away = 0;
     for (;;) {
         uint32_t y = atomic_fetch_add(&j->next_row, 1u);
@@ -394,9 +407,7 @@ static uint32_t gn_truth_thread_count(uint32_t rows)
     return (uint32_t)n;
 }
 
-/* Runs worker(job) on the calling thread and on one more thread a core (rows bound the count);
- * a thread that fails to start only costs speed. Returns the threads that ran. */
-static uint32_t gn_truth_parallel(uint32_t rows, void *(*worker)(void *), void *job)
+uint32_t gn_truth_parallel(uint32_t rows, void *(*worker)(void *), void *job)
 {
     uint32_t n = gn_truth_thread_count(rows);
     pthread_t threads[GN_TRUTH_MAX_THREADS];
@@ -415,9 +426,8 @@ gn_result gn_truth_mask(const gn_truth *t, const gn_truth_frame *f, uint8_t *mas
         return gn_cli_error(err, GN_ERROR_INVALID_ARGUMENT, "gn_truth_mask: arguments are required");
     double t0 = gn_truth_now_ms();
     gn_truth_job j = {.t = t, .f = f, .mask = mask};
-    for (int i = 0; i < 16; i++) j.inv[i] = f->view->inv_view_proj[i];
+    gn_truth_unproject_init(&j.u, f);
     for (int i = 0; i < 3; i++) j.sun[i] = f->view->sun_direction[i];
-    gn_truth_sample0(f->msaa, &j.sx, &j.sy);
     atomic_init(&j.next_row, 0u);
     atomic_init(&j.rays, 0ull);
     atomic_init(&j.grazing, 0ull);
@@ -430,7 +440,7 @@ gn_result gn_truth_mask(const gn_truth *t, const gn_truth_frame *f, uint8_t *mas
                                   .facing_away = atomic_load(&j.facing_away),
                                   .ms = gn_truth_now_ms() - t0,
                                   .threads = threads};
-    return gn_truth_check((gn_truth *)t, "occlusion rays", err);
+    return gn_truth_check(t, "occlusion rays", err);
 }
 
 /* ---- which instance each pixel sees ------------------------------------------------------ */
@@ -439,8 +449,7 @@ typedef struct gn_truth_id_job {
     const gn_truth *t;
     const gn_truth_frame *f;
     uint32_t *ids;
-    double inv[16];
-    float sx, sy;
+    gn_truth_unproject u;
     atomic_uint next_row;
     atomic_ullong back_faces;
 } gn_truth_id_job;
@@ -449,15 +458,9 @@ typedef struct gn_truth_id_job {
  * clips there), to the nearest front face. */
 static uint32_t gn_truth_id_pixel(gn_truth_id_job *j, gn_truth_cull_context *ctx, uint32_t px, uint32_t py)
 {
-    const gn_truth_frame *f = j->f;
-    /* Vulkan clip space as in gn_truth_pixel; depth 1 is the near plane (reversed-Z) */
-    double c[4] = {(px + j->sx) / f->width * 2.0 - 1.0, (py + j->sy) / f->height * 2.0 - 1.0, 1.0, 1.0};
-    double w[4];
-    for (int r = 0; r < 4; r++)
-        w[r] = j->inv[r] * c[0] + j->inv[4 + r] * c[1] + j->inv[8 + r] * c[2] + j->inv[12 + r] * c[3];
-    if (w[3] == 0.0) return GN_TRUTH_NO_INSTANCE;
-    const float *cam = f->view->camera_position;
-    double q[3] = {w[0] / w[3], w[1] / w[3], w[2] / w[3]};
+    double q[3]; /* on the near plane: depth 1 (reversed-Z) */
+    if (!gn_truth_unproject_point(&j->u, px, py, 1.0, q)) return GN_TRUTH_NO_INSTANCE;
+    const float *cam = j->f->view->camera_position;
     double d[3] = {q[0] - cam[0], q[1] - cam[1], q[2] - cam[2]};
     double len = sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     if (!(len > 0.0)) return GN_TRUTH_NO_INSTANCE;
@@ -481,9 +484,8 @@ static uint32_t gn_truth_id_pixel(gn_truth_id_job *j, gn_truth_cull_context *ctx
 static void *gn_truth_id_worker(void *arg)
 {
     gn_truth_id_job *j = arg;
-    gn_truth_cull_context ctx = {.t = j->t};
-    rtcInitIntersectContext(&ctx.rtc);
-    ctx.rtc.filter = gn_truth_cull_back_faces;
+    gn_truth_cull_context ctx;
+    gn_truth_cull_init(&ctx, j->t);
     for (;;) {
         uint32_t y = atomic_fetch_add(&j->next_row, 1u);
         if (y >= j->f->height) break;
@@ -501,8 +503,7 @@ gn_result gn_truth_ids(const gn_truth *t, const gn_truth_frame *f, uint32_t *ids
         return gn_cli_error(err, GN_ERROR_INVALID_ARGUMENT, "gn_truth_ids: arguments are required");
     double t0 = gn_truth_now_ms();
     gn_truth_id_job j = {.t = t, .f = f, .ids = ids};
-    for (int i = 0; i < 16; i++) j.inv[i] = f->view->inv_view_proj[i];
-    gn_truth_sample0(f->msaa, &j.sx, &j.sy);
+    gn_truth_unproject_init(&j.u, f);
     atomic_init(&j.next_row, 0u);
     atomic_init(&j.back_faces, 0ull);
     uint32_t threads = gn_truth_parallel(f->height, gn_truth_id_worker, &j);
@@ -511,5 +512,5 @@ gn_result gn_truth_ids(const gn_truth *t, const gn_truth_frame *f, uint32_t *ids
                                   .back_faces = atomic_load(&j.back_faces),
                                   .ms = gn_truth_now_ms() - t0,
                                   .threads = threads};
-    return gn_truth_check((gn_truth *)t, "primary rays", err);
+    return gn_truth_check(t, "primary rays", err);
 }

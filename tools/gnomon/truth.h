@@ -1,8 +1,9 @@
 /* The reference for sun shadows: a hard-shadow mask ray-traced on the CPU with Intel Embree 3
- * for exactly the pixels a frame rendered (docs: DESIGN.md, "References and truth"); and for
- * visibility culling, which instance each pixel sees when nothing is culled (docs/WORLDS.md).
- * Used by the CLI (shadowref, shadowcheck) and the GPU tests, never by the library, so
- * libgnomon does not depend on Embree. */
+ * for exactly the pixels a frame rendered (docs: DESIGN.md, "References and truth"); for
+ * visibility culling, which instance each pixel sees when nothing is culled (docs/WORLDS.md);
+ * and for ambient occlusion, the obscurance SAO estimates (truth_ao.c, docs/POST.md).
+ * Used by the CLI (shadowref, shadowcheck, aoref, aocheck) and the tests, never by the library,
+ * so libgnomon does not depend on Embree. */
 #ifndef GN_CLI_TRUTH_H
 #define GN_CLI_TRUTH_H
 
@@ -38,6 +39,8 @@ typedef struct gn_truth_stats {
     uint64_t facing_away; /* surface pixels facing away from the sun: shadowed without a ray */
     uint64_t back_faces;  /* gn_truth_ids: hits passed over as back faces (some beyond the surface found:
                              Embree's traversal order decides which it meets) */
+    uint64_t unconfirmed; /* gn_truth_ao: surface pixels whose primary ray found another surface (or
+                             none) than the depth's: left out */
     double ms;            /* wall-clock time of the mask or the ids */
     uint32_t threads;
 } gn_truth_stats;
@@ -70,6 +73,29 @@ gn_result gn_truth_mask(const gn_truth *t, const gn_truth_frame *f, uint8_t *mas
  * f->depth is not read. stats may be NULL. */
 gn_result gn_truth_ids(const gn_truth *t, const gn_truth_frame *f, uint32_t *ids, gn_truth_stats *stats,
                        gn_error *err);
+
+/* Ambient occlusion's truth (gn_truth_ao). Zero is default. */
+#define GN_TRUTH_AO_DEFAULT_RAYS 64u
+#define GN_TRUTH_AO_MAX_RAYS 65536u
+typedef struct gn_truth_ao_desc {
+    float radius;  /* metres, > 0; default GN_AO_DEFAULT_RADIUS */
+    uint32_t rays; /* a pixel, at most GN_TRUTH_AO_MAX_RAYS; default GN_TRUTH_AO_DEFAULT_RAYS */
+} gn_truth_ao_desc;
+
+/* Fills ao (width*height floats, top row first) with the obscurance SAO estimates (gnomon.h,
+ * gn_ao_desc): 1 - the mean over d->rays cosine-distributed directions about the surface's
+ * normal of (1 - (t / radius)^2)^3, t the distance to the nearest face along the direction, either
+ * side (a miss within the radius adds 0). 1 is open, 0 fully occluded. The point and its normal
+ * are gn_truth_mask's: the depth under sample 0, a primary ray's geometric normal turned towards
+ * the camera; the rays start off the surface by the shadow rays' tnear along that normal. The
+ * directions are a rank-1 lattice over cos^2 of the angle to the normal (one in each of `rays`
+ * equal strata) and the azimuth, rotated by a hash of the pixel: the same every run and on any
+ * thread count. Sky pixels, and those whose primary ray does not confirm the depth's surface,
+ * get 1 and are left out: counted (width*height bytes, may be NULL) is 1 where a pixel counts
+ * and 0 where not. stats->rays counts the occlusion rays (the primary rays come on top, one a
+ * surface pixel); stats and d may be NULL. */
+gn_result gn_truth_ao(const gn_truth *t, const gn_truth_frame *f, const gn_truth_ao_desc *d, float *ao,
+                      uint8_t *counted, gn_truth_stats *stats, gn_error *err);
 
 /* The sub-pixel position (x, y in 0..1, y down) of sample 0 of the Vulkan standard sample
  * locations for msaa samples; the pixel centre for 1 (or an unknown count). */

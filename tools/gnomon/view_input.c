@@ -166,6 +166,21 @@ void gn_view_settings_line(const gn_view_state *s, char *buf, size_t size)
              gn_render_view_name(o->view), gn_shadowcheck_mode_name(o->shadow.shadows), o->frame.msaa,
              o->light.clustered ? "clustered" : "naive", hh, mm, s->sun_follows ? " (moving)" : "",
              (double)s->camera.speed);
+    /* the post chain's switches: ambient occlusion and depth of field */
+    const gn_post_opts *p = &o->post;
+    size_t used = strlen(buf);
+    char ao[32], dof[64];
+    if (isnan(p->ao))
+        snprintf(ao, sizeof ao, "auto");
+    else if (p->ao == 0.0f)
+        snprintf(ao, sizeof ao, "off");
+    else
+        snprintf(ao, sizeof ao, "%.3g", (double)p->ao);
+    if (p->dof[2] > 0.0f)
+        snprintf(dof, sizeof dof, "%.3g,%.3g,%.3g", (double)p->dof[0], (double)p->dof[1], (double)p->dof[2]);
+    else
+        snprintf(dof, sizeof dof, "off");
+    if (used < size) snprintf(buf + used, size - used, "  ao %s  dof %s", ao, dof);
 }
 
 void gn_view_screenshot_name(const gn_view_state *s, uint64_t frame, char *buf, size_t size)
