@@ -370,6 +370,7 @@ static void test_input(void)
     GN_CHECK(strcmp(name, "gnomon-town-final-vsm-msaa2-naive-t00.50-f000042.png") == 0);
     gn_view_settings_line(&s, name, sizeof name);
     GN_CHECK(strstr(name, "town  final  shadows vsm  msaa 2  naive  00:30") != NULL);
+    GN_CHECK(strstr(name, "exposure auto  bloom auto  ao auto  dof off") != NULL);
 }
 
 /* Pixels of the canvas with alpha over 0 inside a rectangle. */

@@ -158,6 +158,17 @@ void gn_view_advance(gn_view_state *s, float dt, gn_frame_desc *out)
     out->seconds = s->seconds;
 }
 
+/* An --option auto|V value as the overlay shows it: auto (NAN), off (0, when zero_is_off), or V. */
+static void gn_view_auto_value(float v, bool zero_is_off, char *buf, size_t size)
+{
+    if (isnan(v))
+        snprintf(buf, size, "auto");
+    else if (zero_is_off && v == 0.0f)
+        snprintf(buf, size, "off");
+    else
+        snprintf(buf, size, "%.3g", (double)v);
+}
+
 void gn_view_settings_line(const gn_view_state *s, char *buf, size_t size)
 {
     const gn_view_opts *o = &s->opts;
@@ -166,21 +177,20 @@ void gn_view_settings_line(const gn_view_state *s, char *buf, size_t size)
              gn_render_view_name(o->view), gn_shadowcheck_mode_name(o->shadow.shadows), o->frame.msaa,
              o->light.clustered ? "clustered" : "naive", hh, mm, s->sun_follows ? " (moving)" : "",
              (double)s->camera.speed);
-    /* the post chain's switches: ambient occlusion and depth of field */
+    /* the post chain's switches: exposure, bloom, ambient occlusion, depth of field */
     const gn_post_opts *p = &o->post;
     size_t used = strlen(buf);
-    char ao[32], dof[64];
-    if (isnan(p->ao))
-        snprintf(ao, sizeof ao, "auto");
-    else if (p->ao == 0.0f)
-        snprintf(ao, sizeof ao, "off");
-    else
-        snprintf(ao, sizeof ao, "%.3g", (double)p->ao);
+    char ev[32], bloom[32], ao[32], dof[64];
+    gn_view_auto_value(p->ev100, false, ev, sizeof ev);
+    gn_view_auto_value(p->bloom, true, bloom, sizeof bloom);
+    gn_view_auto_value(p->ao, true, ao, sizeof ao);
     if (p->dof[2] > 0.0f)
         snprintf(dof, sizeof dof, "%.3g,%.3g,%.3g", (double)p->dof[0], (double)p->dof[1], (double)p->dof[2]);
     else
         snprintf(dof, sizeof dof, "off");
-    if (used < size) snprintf(buf + used, size - used, "  ao %s  dof %s", ao, dof);
+    if (used < size)
+        snprintf(buf + used, size - used, "  exposure %s  bloom %s  ao %s  dof %s%s", ev, bloom, ao, dof,
+                 p->lut ? "  lut" : "");
 }
 
 void gn_view_screenshot_name(const gn_view_state *s, uint64_t frame, char *buf, size_t size)
