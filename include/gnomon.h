@@ -366,6 +366,7 @@ typedef enum gn_view {
     GN_VIEW_AO,            /* ambient occlusion alone (SAO, blurred): white open, black occluded */
     GN_VIEW_DOF_COC,       /* depth of field's blend per pixel: black sharp .. white fully blurred (the
                               sky's share of geometry blue) */
+    GN_VIEW_IBL,           /* the ambient light alone (the environment's diffuse and specular, AO in) */
     GN_VIEW_COUNT
 } gn_view;
 
@@ -490,6 +491,8 @@ typedef struct gn_frame_desc {
     gn_ao_desc ao;                    /* on by default */
     gn_dof_desc dof;                  /* off by default */
     bool no_dither; /* A/B: the 8-bit output without its +-1 level dither (gradients band) */
+    bool no_ibl;    /* A/B: the ambient light from a two-colour hemisphere, as before image-based light
+                       (docs/SKY.md), not from the sky's environment map */
     double seconds; /* animation time for dynamic objects; eye adaptation runs over the time between
                        frames (a frame at the same or an earlier time is exposed at its target) */
     /* With a surface attached: an RGBA8 image (straight alpha, top row first, the output's

@@ -84,6 +84,18 @@ vec3 gn_shade_ambient_occluded(vec3 base_color, float metallic, float roughness,
     return diffuse * ao + spec * gn_specular_occlusion(max(dot(n, v), 0.0), ao, roughness);
 }
 
+// The environment's ambient (image-based light): the diffuse irradiance (as the radiance a white
+// Lambertian surface returns) times the diffuse colour and ao, and the split sum's specular: the
+// prefiltered radiance times F0 A + B (the DFG table), times the specular occlusion.
+vec3 gn_shade_ambient_ibl(vec3 base_color, float metallic, float roughness, float n_dot_v, vec3 irradiance,
+                          vec3 prefiltered, vec2 dfg, float ao)
+{
+    vec3 diffuse = irradiance * base_color * (1.0 - metallic);
+    vec3 f0 = mix(vec3(0.04), base_color, metallic);
+    vec3 spec = prefiltered * (f0 * dfg.x + dfg.y);
+    return diffuse * ao + spec * gn_specular_occlusion(n_dot_v, ao, roughness);
+}
+
 vec3 gn_shade_ambient_irradiance(vec3 base_color, float metallic, float roughness, vec3 n, vec3 v,
                                  vec3 irradiance, vec3 amb_sky, vec3 amb_ground)
 {

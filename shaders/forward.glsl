@@ -9,6 +9,8 @@
 #include "lights.glsl"
 #include "clusters.glsl"
 #include "light_shadow.glsl"
+#include "octa.glsl"
+#include "ibl_levels.glsl"
 #if defined(GN_SUN_CSM)
 #include "shadow.glsl"
 #else
@@ -35,6 +37,12 @@ layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_METAL_ROUGH) uniform sa
 layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_OCCLUSION) uniform sampler2D occlusion_tex;
 layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_EMISSIVE) uniform sampler2D emissive_tex; // sRGB
 layout(push_constant) uniform Push { uint material; } pc;
+// The image-based light (src/passes/ibl.c): the sky's environment, its prefiltered levels and
+// harmonics, and the split sum's DFG table
+layout(set = GN_SET_IBL, binding = GN_BIND_IBL_LEVEL0) uniform sampler2D ibl_level0;
+layout(set = GN_SET_IBL, binding = GN_BIND_IBL_ATLAS) uniform sampler2D ibl_atlas;
+layout(std430, set = GN_SET_IBL, binding = GN_BIND_IBL_SH) readonly buffer ShBlock { vec4 ibl_sh[GN_GPU_IBL_SH]; };
+layout(set = GN_SET_IBL, binding = GN_BIND_IBL_DFG) uniform sampler2D ibl_dfg;
 // Ambient occlusion at each pixel (src/passes/ao.c), from the prepass depth's sample 0
 layout(std430, set = GN_SET_SCREEN, binding = GN_BIND_SCREEN_AO) readonly buffer AoBlock { float ao_buffer[]; };
 
@@ -196,7 +204,11 @@ void main()
     // Baked light is the surface's diffuse irradiance (1 = its base colour) in place of the
     // hemisphere's diffuse term (the ambient's specular stays): a lightmap, or for objects
     // without one in a BSP world the map's light grid (ambient plus one directed light).
-    vec3 irradiance = mix(frame.ambient_ground.rgb, frame.ambient_sky.rgb, n.y * 0.5 + 0.5);
+    // (the hemisphere's: its two colours; the environment's: its harmonics' irradiance over pi,
+    // the radiance a white Lambertian surface returns)
+    bool ibl = frame.ibl.x > 0.5;
+    vec3 irradiance = ibl ? gn_sh9_irradiance(ibl_sh, n) * (1.0 / 3.14159265)
+                          : mix(frame.ambient_ground.rgb, frame.ambient_sky.rgb, n.y * 0.5 + 0.5);
     if (m.lighting.x > 0.5) {
         irradiance = texture(lightmap_tex, in_uv2).rgb;
     } else if ((in_grid.x & GN_GPU_INSTANCE_GRID_LIT) != 0u) {
@@ -205,8 +217,22 @@ void main()
     }
     // ambient occlusion darkens the ambient's diffuse part, and its specular by the specular
     // occlusion it implies (brdf.glsl); the sun, the lights and emission are not ambient
-    vec3 ambient = gn_shade_ambient_occluded(base.rgb, metallic, roughness, n, v, irradiance,
-                                             frame.ambient_sky.rgb, frame.ambient_ground.rgb, ao);
+    vec3 ambient;
+    if (ibl) {
+        // the split sum: the environment prefiltered for the roughness along the reflection,
+        // times the DFG table's F0 A + B at (n.v, roughness)
+        float n_dot_v = max(dot(n, v), 1e-4);
+        vec3 prefiltered = gn_ibl_specular(ibl_level0, ibl_atlas, reflect(-v, n), roughness);
+        vec2 dfg = textureLod(ibl_dfg, vec2(n_dot_v, roughness), 0.0).rg;
+        ambient = gn_shade_ambient_ibl(base.rgb, metallic, roughness, n_dot_v, irradiance, prefiltered, dfg, ao);
+    } else {
+        ambient = gn_shade_ambient_occluded(base.rgb, metallic, roughness, n, v, irradiance, frame.ambient_sky.rgb,
+                                            frame.ambient_ground.rgb, ao);
+    }
+    if (view == GN_GPU_VIEW_IBL) {
+        out_color = vec4(gn_stored_colour(ambient), 1.0);
+        return;
+    }
     if ((maps & GN_GPU_MAP_OCCLUSION) != 0u) ambient *= texture(occlusion_tex, in_uv).r;
     color += ambient;
     vec3 emitted = m.emissive.rgb * (m.emissive.w > 0.5 ? frame.night.x : 1.0);

@@ -21,6 +21,7 @@ typedef enum gn_feature_id {
     GN_FEATURE_VSM,            /* virtual shadow maps: MARK, ALLOC, BIN, pages, copy, RESOLVE (vsm.c) */
     GN_FEATURE_LIGHTS,         /* local lights: shadowed lights' layers, froxel binning (clusters.c) */
     GN_FEATURE_AO,             /* ambient occlusion from the prepass depth (src/passes/ao.c) */
+    GN_FEATURE_IBL,            /* image-based light: the split sum's DFG table (src/passes/ibl.c) */
     GN_FEATURE_FORWARD,        /* the forward pass and the sky (src/passes/forward.c) */
     GN_FEATURE_EXPOSURE,       /* eye adaptation: histogram and adaptation (src/passes/exposure.c) */
     GN_FEATURE_BLOOM,          /* the HDR colour's glow: a mip chain down and up (src/passes/bloom.c) */
@@ -77,7 +78,7 @@ typedef struct gn_pass_work {
     uint64_t triangles; /* triangles submitted */
 } gn_pass_work;
 
-#define GN_PASS_MAX_USES 24 /* resources one pass declares */
+#define GN_PASS_MAX_USES 32 /* resources one pass declares */
 
 /* One entry of the frame's pass table. The generic loop (src/frame.c) asks runs (NULL: once)
  * how many times the pass records this frame (0: not at all; cascades: one a due cascade),

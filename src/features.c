@@ -9,6 +9,7 @@ const gn_feature *const gn_features[GN_FEATURE_COUNT] = {
     [GN_FEATURE_VSM] = &gn_feature_vsm,
     [GN_FEATURE_LIGHTS] = &gn_feature_lights,
     [GN_FEATURE_AO] = &gn_feature_ao,
+    [GN_FEATURE_IBL] = &gn_feature_ibl,
     [GN_FEATURE_FORWARD] = &gn_feature_forward, /* after the shadows, lights and AO: their receiver sets */
     [GN_FEATURE_EXPOSURE] = &gn_feature_exposure,
     [GN_FEATURE_BLOOM] = &gn_feature_bloom, /* before the tone map: its set names bloom's level 0 */

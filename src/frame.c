@@ -100,6 +100,10 @@ static const gn_pass PASSES[] = {
     {"ao z", GN_FEATURE_AO, gn_ao_runs, NULL, gn_ao_z_uses, gn_ao_z_record},
     {"ao", GN_FEATURE_AO, gn_ao_runs, NULL, gn_ao_uses, gn_ao_record},
     {"ao blur", GN_FEATURE_AO, gn_ao_blur_runs, NULL, gn_ao_blur_uses, gn_ao_blur_record},
+    /*    image-based light: the DFG table, once */
+    {"ibl dfg", GN_FEATURE_IBL, gn_ibl_dfg_runs, NULL, gn_ibl_dfg_uses, gn_ibl_dfg_record},
+    /*    the sky's environment: its map, prefiltered levels and harmonics, when the sky changed */
+    {"ibl env", GN_FEATURE_IBL, gn_ibl_env_runs, NULL, gn_ibl_env_uses, gn_ibl_env_record},
     /* 6. opaque forward pass (HDR, depth EQUAL, sun shadow, lights, AO), sky, resolve */
     {"forward", GN_FEATURE_FORWARD, NULL, NULL, gn_forward_uses, gn_forward_record},
     /*    with blended surfaces: the opaque scene's colour and depth copied, then they draw over it */

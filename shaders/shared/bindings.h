@@ -53,6 +53,14 @@
 #define GN_BIND_SCREEN_AO 0 /* ambient occlusion, a float a pixel (src/passes/ao.c) */
 #define GN_BIND_SCREEN_COUNT 1
 
+/* ---- set 5 of the forward pass: the image-based light (src/passes/ibl.c) ---------------- */
+#define GN_SET_IBL 5
+#define GN_BIND_IBL_LEVEL0 0 /* the environment's level 0 (clamped linear) */
+#define GN_BIND_IBL_ATLAS 1  /* its prefiltered levels 1..5 (clamped linear) */
+#define GN_BIND_IBL_SH 2     /* 9 vec4 */
+#define GN_BIND_IBL_DFG 3    /* the DFG table (clamped linear) */
+#define GN_BIND_IBL_COUNT 4
+
 /* ---- set 2 of the VSM page casters: the pages and their (caster, page) pairs ------------- */
 #define GN_SET_VSM_DRAW 2
 #define GN_BIND_VSM_DRAW_RENDER 0  /* header, then gn_gpu_vsm_render[] */
@@ -88,6 +96,19 @@
 #define GN_BIND_BLOOM_DST 2      /* the level written (rgba16f storage) */
 #define GN_BIND_BLOOM_EXPOSURE 3 /* gn_gpu_exposure: the threshold is in exposed units */
 #define GN_BIND_BLOOM_COUNT 4
+/* image-based light: the split sum's DFG table (dfg.comp) */
+#define GN_BIND_DFG_TABLE 0
+#define GN_BIND_DFG_COUNT 1
+/* image-based light: the environment's level 0 (ibl_sky.comp) ... */
+#define GN_BIND_ENV_FRAME 0
+#define GN_BIND_ENV_LEVEL0 1 /* level 0 written (rgba16f storage) */
+#define GN_BIND_ENV_COUNT 2
+/* ... then the prefiltered levels (ibl_prefilter.comp) and the harmonics (ibl_sh.comp) from it */
+#define GN_BIND_PREFILTER_FRAME 0
+#define GN_BIND_PREFILTER_SOURCE 1 /* level 0 read (clamped linear) */
+#define GN_BIND_PREFILTER_ATLAS 2  /* levels 1..5 written (rgba16f storage) */
+#define GN_BIND_PREFILTER_SH 3     /* 9 vec4: the spherical harmonics */
+#define GN_BIND_PREFILTER_COUNT 4
 /* depth of field (dof.comp): one set a step (down, blur x, blur y) */
 #define GN_BIND_DOF_FRAME 0
 #define GN_BIND_DOF_SRC 1 /* the HDR colour, then the half-size copies, clamped linear */

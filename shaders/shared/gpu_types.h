@@ -44,6 +44,7 @@ typedef float gn_mat4[16];
 #define GN_GPU_VIEW_BLOOM 12
 #define GN_GPU_VIEW_AO 13
 #define GN_GPU_VIEW_DOF_COC 14
+#define GN_GPU_VIEW_IBL 15
 
 /* Bloom (src/passes/bloom.c): a chain of half-size levels; push constants of its passes. */
 #define GN_GPU_BLOOM_MAX_LEVELS 8
@@ -134,6 +135,7 @@ GN_STRUCT(gn_gpu_frame)
     /* Depth of field (src/passes/dof.c); dof.z == 0: off. */
     gn_vec4 dof;     /* x focus (m), y range (m), z strength, w mode (GN_GPU_DOF_*) */
     gn_vec4 dof_params; /* x blur radius (half-size pixels), y 1: the sky blurs like geometry; zw unused */
+    gn_vec4 ibl;        /* x 1: ambient light from the environment map (0: the hemisphere); yzw unused */
 };
 
 /* The ambient occlusion passes' push constants (shaders/ao*.comp): the Z pyramid's levels
@@ -145,6 +147,17 @@ GN_STRUCT(gn_gpu_ao_push)
     gn_uvec4 level[GN_GPU_AO_LEVELS];
     gn_uvec4 pass;
 };
+
+/* Image-based light's environment (src/passes/ibl.c, shaders/ibl*.glsl): the sky's radiance in
+ * an octahedral map of GN_GPU_IBL_SIZE^2 (level 0, the mirror), then levels 1..5 prefiltered
+ * for GGX roughness k / 5, packed into one atlas (level k at (GN_GPU_IBL_ATLAS_X[k],
+ * GN_GPU_IBL_ATLAS_Y[k]), GN_GPU_IBL_SIZE >> k a side), and 9 spherical-harmonic coefficients
+ * of its radiance for the diffuse irradiance. */
+#define GN_GPU_IBL_SIZE 128
+#define GN_GPU_IBL_LEVELS 6
+#define GN_GPU_IBL_ATLAS_W 96 /* level 1 (64) and, beside it, 2 (32) over 3 (16), 4 (8), 5 (4) */
+#define GN_GPU_IBL_ATLAS_H 64
+#define GN_GPU_IBL_SH 9
 
 /* Depth of field's modes (gn_dof_mode; same values). */
 #define GN_GPU_DOF_BACK 0

@@ -157,6 +157,32 @@ float gn_brdf_directional_albedo(const gn_brdf_material *m, float n_dot_v, uint3
     return (float)(sum / samples);
 }
 
+void gn_brdf_dfg(float n_dot_v, float roughness, uint32_t samples, float out[2])
+{
+    /* The split sum's second factor (Karis 2013): the specular lobe's directional albedo with
+     * F0 factored out, F = F0 (1 - Fc) + Fc, Fc = (1 - v.h)^5, so albedo = F0 A + B. Visible-GGX
+     * sampling makes each sample's weight G2 / G1(v) (gn_brdf_directional_albedo says why). */
+    out[0] = out[1] = 0.0f;
+    if (samples == 0) return;
+    n_dot_v = fmaxf(n_dot_v, GN_BRDF_MIN_N_DOT_V);
+    float r = roughness < GN_BRDF_MIN_ROUGHNESS ? GN_BRDF_MIN_ROUGHNESS : roughness;
+    float alpha = r * r, a2 = alpha * alpha, g1_v = gn_brdf_g1(n_dot_v, a2);
+    float v[3] = {sqrtf(fmaxf(1.0f - n_dot_v * n_dot_v, 0.0f)), 0.0f, n_dot_v};
+    double a = 0.0, b = 0.0;
+    for (uint32_t i = 0; i < samples; i++) {
+        float h[3];
+        gn_brdf_sample_vndf(v, alpha, ((float)i + 0.5f) / (float)samples, gn_radical_inverse(i), h);
+        float v_dot_h = gn_vec3_dot(v, h), l_z = 2.0f * v_dot_h * h[2] - v[2];
+        if (!(l_z > 0.0f && v_dot_h > 0.0f)) continue;
+        float g = 4.0f * n_dot_v * l_z * gn_brdf_v_smith(n_dot_v, l_z, alpha) / g1_v;
+        float x = 1.0f - v_dot_h, fc = x * x * x * x * x;
+        a += (1.0f - fc) * g;
+        b += fc * g;
+    }
+    out[0] = (float)(a / samples);
+    out[1] = (float)(b / samples);
+}
+
 void gn_shade_ambient(const gn_brdf_material *m, const float n[3], const float v[3], const float amb_sky[3],
                       const float amb_ground[3], float out[3])
 {

@@ -26,6 +26,12 @@ void gn_brdf_eval(const gn_brdf_material *m, const float n[3], const float v[3],
  * `samples` deterministic Hammersley samples per lobe (visible-GGX- and cosine-sampled). */
 float gn_brdf_directional_albedo(const gn_brdf_material *m, float n_dot_v, uint32_t samples);
 
+/* The split-sum DFG term (Karis 2013) at n.v and perceptual roughness: out[0] A, out[1] B, the
+ * specular lobe's directional albedo being F0 A + B (so A + B <= 1: a white furnace reflects
+ * at most what arrives, and a mirror exactly that). `samples` visible-GGX Hammersley samples;
+ * the CPU mirror of shaders/dfg.comp. */
+void gn_brdf_dfg(float n_dot_v, float roughness, uint32_t samples, float out[2]);
+
 /* The shader's hemisphere ambient (gn_shade_ambient in shaders/brdf.glsl), mirrored. */
 void gn_shade_ambient(const gn_brdf_material *m, const float n[3], const float v[3], const float amb_sky[3],
                       const float amb_ground[3], float out[3]);

@@ -55,6 +55,7 @@ typedef struct gn_frame_inputs {
     gn_view debug_view; /* gn_frame_desc.view: the final image or a debug view */
     gn_tonemap tonemap; /* never DEFAULT */
     bool dither;        /* the 8-bit output's dither (gn_frame_desc.no_dither: off) */
+    bool ibl;           /* the ambient from the environment map (gn_frame_desc.no_ibl: the hemisphere) */
     gn_shadows shadows; /* never DEFAULT */
     bool naive_lights, no_pvs, cpu_culling, occlusion, clusters, caster_lod, vsm_occlusion;
     double seconds;

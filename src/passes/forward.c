@@ -5,8 +5,8 @@
  * draw over it in a second pass (material order, not sorted by distance), resolved again.
  * One pipeline family a sun technique (forward_csm.frag, forward_vsm.frag, forward_none.frag):
  * each binds only its technique's receiver set (set 2), lent by that feature, beside the frame
- * (0), the material (1), the local lights' set (3) and the screen passes' (4: ambient
- * occlusion). */
+ * (0), the material (1), the local lights' set (3), the screen passes' (4: ambient
+ * occlusion) and the image-based light's (5: the environment and the DFG table). */
 #include "passes/forward.h"
 #include "passes/passes.h"
 
@@ -37,16 +37,21 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
 {
     (void)d;
     forward_state *s = self;
-    gn_receiver lights, screen;
+    gn_receiver lights, screen, ibl;
     gn_features[GN_FEATURE_LIGHTS]->receiver(r, gn_feature_state(r, GN_FEATURE_LIGHTS), &lights);
     gn_features[GN_FEATURE_AO]->receiver(r, gn_feature_state(r, GN_FEATURE_AO), &screen);
+    gn_features[GN_FEATURE_IBL]->receiver(r, gn_feature_state(r, GN_FEATURE_IBL), &ibl);
     gn_result res = GN_OK;
     for (uint32_t sun = 0; sun < SUN_COUNT && !res; sun++) {
         gn_receiver rc;
         sun_receiver(r, sun, &rc);
-        VkDescriptorSetLayout sets[5] = {r->pipes.frame_layout, r->pipes.material_layout, rc.layout,
-                                         lights.layout, screen.layout};
-        res = gn_vk_pipeline_layout(&r->vk, sets, 5, sizeof(uint32_t), "forward", &s->layout[sun], err);
+        VkDescriptorSetLayout sets[6] = {r->pipes.frame_layout,
+                                         r->pipes.material_layout,
+                                         rc.layout,
+                                         lights.layout,
+                                         screen.layout,
+                                         ibl.layout};
+        res = gn_vk_pipeline_layout(&r->vk, sets, 6, sizeof(uint32_t), "forward", &s->layout[sun], err);
         gn_vk_graphics_desc g = {
             .vert = "forward.vert",
             .frag = SUN_SHADER[sun],
@@ -119,8 +124,9 @@ uint32_t gn_forward_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *ou
     gn_receiver rc;
     sun_receiver(r, s->sun, &rc);
     for (uint32_t i = 0; i < rc.use_count; i++) out[n++] = rc.uses[i];
-    static const gn_feature_id LENDERS[] = {GN_FEATURE_LIGHTS, GN_FEATURE_AO}; /* sets 3 and 4 */
-    for (uint32_t k = 0; k < 2; k++) {
+    static const gn_feature_id LENDERS[] = {GN_FEATURE_LIGHTS, GN_FEATURE_AO,
+                                            GN_FEATURE_IBL}; /* sets 3, 4, 5 */
+    for (uint32_t k = 0; k < 3; k++) {
         gn_features[LENDERS[k]]->receiver(r, gn_feature_state(r, LENDERS[k]), &rc);
         for (uint32_t i = 0; i < rc.use_count; i++) out[n++] = rc.uses[i];
     }
@@ -156,13 +162,15 @@ static VkPipelineLayout begin(gn_renderer *r, forward_state *s, bool clear, bool
     gn_vk_cmd_begin_rendering(vk, &ri);
     gn_vk_cmd_bind_pipeline(vk, false, clear ? s->opaque[s->sun] : s->blend[s->sun]);
     gn_bind_view_frame(r, layout, &r->plan.camera);
-    gn_receiver sun, lights, screen;
+    gn_receiver sun, lights, screen, ibl;
     sun_receiver(r, s->sun, &sun);
     gn_features[GN_FEATURE_LIGHTS]->receiver(r, gn_feature_state(r, GN_FEATURE_LIGHTS), &lights);
     gn_features[GN_FEATURE_AO]->receiver(r, gn_feature_state(r, GN_FEATURE_AO), &screen);
+    gn_features[GN_FEATURE_IBL]->receiver(r, gn_feature_state(r, GN_FEATURE_IBL), &ibl);
     if (sun.set) gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_SUN, 1, &sun.set, 0, NULL);
     gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_LIGHTS, 1, &lights.set, 0, NULL);
     gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_SCREEN, 1, &screen.set, 0, NULL);
+    gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_IBL, 1, &ibl.set, 0, NULL);
     return layout;
 }
 

@@ -19,49 +19,6 @@
 #define SEG_U 256
 #define SEG_V 128
 
-static uint32_t add_sphere(gn_scene *s)
-{
-    uint32_t nv = (SEG_U + 1) * (SEG_V + 1), ni = SEG_U * SEG_V * 6;
-    float *pos = malloc(nv * 3 * sizeof *pos), *uv = malloc(nv * 2 * sizeof *uv);
-    uint32_t *idx = malloc(ni * sizeof *idx);
-    uint32_t k = 0;
-    for (uint32_t j = 0; j <= SEG_V; j++)
-        for (uint32_t i = 0; i <= SEG_U; i++) {
-            float th = (float)j / SEG_V * 3.14159265f, ph = (float)i / SEG_U * 6.2831853f;
-            pos[k * 3 + 0] = sinf(th) * cosf(ph);
-            pos[k * 3 + 1] = cosf(th);
-            pos[k * 3 + 2] = -sinf(th) * sinf(ph);
-            uv[k * 2 + 0] = (float)i / SEG_U;
-            uv[k * 2 + 1] = (float)j / SEG_V;
-            k++;
-        }
-    k = 0;
-    for (uint32_t j = 0; j < SEG_V; j++)
-        for (uint32_t i = 0; i < SEG_U; i++) {
-            uint32_t a = j * (SEG_U + 1) + i, b = a + SEG_U + 1;
-            uint32_t q[6] = {a, b, a + 1, a + 1, b, b + 1};
-            memcpy(&idx[k], q, sizeof q);
-            k += 6;
-        }
-    gn_mesh_desc md = {.positions = pos,
-                       .normals = pos,
-                       .uvs = uv,
-                       .vertex_count = nv,
-                       .indices = idx,
-                       .index_count = ni,
-                       .label = "unit sphere"};
-    uint32_t id = 0;
-    gn_error err = {0};
-    if (gn_scene_add_mesh(s, &md, &id, &err)) {
-        fprintf(stderr, "sphere: %s\n", err.message);
-        exit(1);
-    }
-    free(pos);
-    free(uv);
-    free(idx);
-    return id;
-}
-
 static float srgb(float c)
 {
     c = c < 0 ? 0 : c > 1 ? 1 : c;
@@ -72,7 +29,7 @@ static void run_case(const gn_brdf_material *bm, const char *name)
 {
     gn_scene *s = NULL;
     gn_scene_create(&s, NULL);
-    uint32_t mesh = add_sphere(s), mat = 0;
+    uint32_t mesh = gt_add_sphere(s, SEG_U, SEG_V), mat = 0;
     gn_material_desc mdesc = {
         .base_color = {bm->base_color[0], bm->base_color[1], bm->base_color[2], 1},
         .metallic = bm->metallic,
@@ -92,7 +49,8 @@ static void run_case(const gn_brdf_material *bm, const char *name)
         /* a fixed exposure: the CPU side multiplies the luminance by the same number */
         .camera_exposure = {.mode = GN_EXPOSURE_FIXED, .ev100 = GN_EV100_SUNNY},
         .bloom = {.off = true}, /* the shading alone, */
-        .no_dither = true,      /* to the level */
+        .no_dither = true,      /* to the level, */
+        .no_ibl = true,         /* under the hemisphere ambient gn_shade_ambient mirrors */
     };
     uint8_t *px = gt_render(r, s, &f);
     GT_CHECK_VALIDATION(r, "rendering the BRDF sphere");

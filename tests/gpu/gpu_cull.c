@@ -54,6 +54,15 @@ static side render_side(gn_renderer *r, gn_scene *s, gn_frame_desc f, bool cpu)
     return out;
 }
 
+static bool is_ibl(const gn_pass_stats *p) { return strncmp(p->name, "ibl ", 4) == 0; }
+
+static uint32_t steady_passes(const gn_frame_stats *st)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < st->pass_count; i++) n += !is_ibl(&st->passes[i]);
+    return n;
+}
+
 /* One frame both ways; returns the visible count (to check that the walk sees something). */
 static uint32_t compare(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, const char *what)
 {
@@ -70,11 +79,15 @@ static uint32_t compare(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, con
           gpu.st.draw_groups, cpu.st.instances_visible, cpu.st.draw_groups);
     CHECK(depth_triangles(&gpu.st) == depth_triangles(&cpu.st), "%s: prepass triangles GPU %llu, CPU %llu",
           what, (unsigned long long)depth_triangles(&gpu.st), (unsigned long long)depth_triangles(&cpu.st));
-    /* the same passes but for the GPU path's cull, each with the same triangles */
-    CHECK(gpu.st.pass_count == cpu.st.pass_count + 1, "%s: %u passes on the GPU path, %u on the CPU", what,
-          gpu.st.pass_count, cpu.st.pass_count);
+    /* the same passes but for the GPU path's cull, each with the same triangles (the image-based
+     * light's passes run when its table or map is made, whichever path the frame takes: left out) */
+    CHECK(steady_passes(&gpu.st) == steady_passes(&cpu.st) + 1,
+          "%s: %u passes on the GPU path, %u on the CPU", what, steady_passes(&gpu.st),
+          steady_passes(&cpu.st));
     for (uint32_t i = 0, j = 0; i < gpu.st.pass_count && j < cpu.st.pass_count; i++) {
-        if (strcmp(gpu.st.passes[i].name, "cull") == 0) continue;
+        if (strcmp(gpu.st.passes[i].name, "cull") == 0 || is_ibl(&gpu.st.passes[i])) continue;
+        while (j < cpu.st.pass_count && is_ibl(&cpu.st.passes[j])) j++;
+        if (j >= cpu.st.pass_count) break;
         const gn_pass_stats *g = &gpu.st.passes[i], *c = &cpu.st.passes[j++];
         CHECK(strcmp(g->name, c->name) == 0 && g->triangles == c->triangles,
               "%s: pass %s drew %llu triangles on the GPU path, %s %llu on the CPU", what, g->name,

@@ -108,8 +108,14 @@ static void test_town(void)
     gt_frame(r, s, &sunset);
     gn_frame_stats b = gt_frame(r, s, &sunset);
     uint8_t *after_noon = gt_pixels(r);
-    CHECK(memcmp(after_night, after_noon, (size_t)W * H * 4) == 0 && a.exposure_ev100 == b.exposure_ev100,
-          "a still frame depends on the one before it (EV100 %g vs %g)", a.exposure_ev100, b.exposure_ev100);
+    /* identical but where a pixel so dark that its pre-exposed value is a half-float subnormal
+     * rounds differently under the other power of two (measured: 1 pixel of 65,536, 1 level) */
+    gt_diff still = gt_compare(after_night, after_noon, W, H, 0);
+    fprintf(stderr, "the still frame after night and after noon: %.4f%% of pixels differ, by at most %u\n",
+            100.0 * still.over_share, still.max_channel);
+    CHECK(still.max_channel <= 1 && still.over_share <= 1e-4 && a.exposure_ev100 == b.exposure_ev100,
+          "a still frame depends on the one before it (%.4f%% of pixels, up to %u levels; EV100 %g vs %g)",
+          100.0 * still.over_share, still.max_channel, a.exposure_ev100, b.exposure_ev100);
     free(after_night);
     free(after_noon);
 
@@ -118,7 +124,7 @@ static void test_town(void)
     gn_frame_desc fixed = gt_at(vps[0], 12.0f);
     fixed.camera_exposure = (gn_exposure_desc){.mode = GN_EXPOSURE_FIXED, .ev100 = GN_EV100_SUNNY};
     fixed.bloom.off = true, fixed.no_dither = true; /* the picture before had neither ... */
-    fixed.ao.off = true;                            /* ... nor ambient occlusion */
+    fixed.ao.off = true, fixed.no_ibl = true;       /* ... nor ambient occlusion, nor the environment */
     uint8_t *px = gt_render(r2, s, &fixed);
     uint32_t gw, gh;
     uint8_t *before = gt_read_png(GT_GOLDEN_DIR "/units_before_street_noon.png", &gw, &gh);

@@ -118,6 +118,7 @@ static void floors_between_frames(uint32_t msaa)
     gn_error err = {0};
     gn_frame_desc fd = {.camera = {.position = {0, 2, 0}, .pitch = -10, .fov_y = 60},
                         .shadows = GN_SHADOWS_NONE};
+    gt_frame(r, s, &fd); /* the first frame also makes the image-based light's table and map */
     gn_frame_stats st = gt_frame(r, s, &fd);
     uint8_t *before = malloc((size_t)W * H * 4), *after = malloc((size_t)W * H * 4);
     float *depth_before = malloc((size_t)W * H * 4), *depth_after = malloc((size_t)W * H * 4);

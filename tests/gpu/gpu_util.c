@@ -24,6 +24,49 @@ gn_renderer *gt_renderer(uint32_t w, uint32_t h, uint32_t msaa)
     return r;
 }
 
+uint32_t gt_add_sphere(gn_scene *s, uint32_t seg_u, uint32_t seg_v)
+{
+    uint32_t nv = (seg_u + 1) * (seg_v + 1), ni = seg_u * seg_v * 6;
+    float *pos = malloc(nv * 3 * sizeof *pos), *uv = malloc(nv * 2 * sizeof *uv);
+    uint32_t *idx = malloc(ni * sizeof *idx);
+    uint32_t k = 0;
+    for (uint32_t j = 0; j <= seg_v; j++)
+        for (uint32_t i = 0; i <= seg_u; i++) {
+            float th = (float)j / seg_v * 3.14159265f, ph = (float)i / seg_u * 6.2831853f;
+            pos[k * 3 + 0] = sinf(th) * cosf(ph);
+            pos[k * 3 + 1] = cosf(th);
+            pos[k * 3 + 2] = -sinf(th) * sinf(ph);
+            uv[k * 2 + 0] = (float)i / seg_u;
+            uv[k * 2 + 1] = (float)j / seg_v;
+            k++;
+        }
+    k = 0;
+    for (uint32_t j = 0; j < seg_v; j++)
+        for (uint32_t i = 0; i < seg_u; i++) {
+            uint32_t a = j * (seg_u + 1) + i, b = a + seg_u + 1;
+            uint32_t q[6] = {a, b, a + 1, a + 1, b, b + 1};
+            memcpy(&idx[k], q, sizeof q);
+            k += 6;
+        }
+    gn_mesh_desc md = {.positions = pos,
+                       .normals = pos,
+                       .uvs = uv,
+                       .vertex_count = nv,
+                       .indices = idx,
+                       .index_count = ni,
+                       .label = "unit sphere"};
+    uint32_t id = 0;
+    gn_error err = {0};
+    if (gn_scene_add_mesh(s, &md, &id, &err)) {
+        fprintf(stderr, "sphere: %s\n", err.message);
+        exit(1);
+    }
+    free(pos);
+    free(uv);
+    free(idx);
+    return id;
+}
+
 gn_scene *gt_town(uint32_t seed, float viewpoints[3][5])
 {
     gn_error err = {0};

@@ -16,6 +16,9 @@ gn_renderer *gt_renderer(uint32_t w, uint32_t h, uint32_t msaa);
 /* The built-in town (scale 1) of a seed and its three viewpoints (street, rooftop, overview);
  * exits the test with a message on failure. */
 gn_scene *gt_town(uint32_t seed, float viewpoints[3][5]);
+/* A unit sphere at the origin (seg_u x seg_v quads, normals and uvs) into s: its mesh id; exits
+ * the test on failure. */
+uint32_t gt_add_sphere(gn_scene *s, uint32_t seg_u, uint32_t seg_v);
 /* Renders one frame and reads it back into a malloc'd RGBA8 buffer. With the default shadows
  * (virtual shadow maps) it renders until the page cache has settled, as `gnomon render` does. */
 uint8_t *gt_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f);

@@ -152,6 +152,37 @@ static void test_albedo(void)
         }
 }
 
+/* The split sum's DFG term: a white furnace (F0 = 1) reflects at most what arrives and a mirror
+ * exactly that; F0 A + B is the specular lobe's own directional albedo (the same integral two
+ * ways); rougher surfaces at grazing views lose the most (single scattering). */
+static void test_dfg(void)
+{
+    float worst_sum = 0.0f, mirror_low = 1.0f;
+    for (int i = 1; i <= 16; i++)
+        for (int j = 0; j <= 16; j++) {
+            float nv = i / 16.0f, rough = j / 16.0f, ab[2];
+            gn_brdf_dfg(nv, rough, 1024, ab);
+            worst_sum = fmaxf(worst_sum, ab[0] + ab[1]);
+            if (j == 0 && nv >= 0.25f) mirror_low = fminf(mirror_low, ab[0] + ab[1]);
+            CHECK(ab[0] >= 0.0f && ab[1] >= 0.0f, "dfg(%g, %g) = %g, %g", nv, rough, ab[0], ab[1]);
+        }
+    CHECK(worst_sum <= 1.0005f, "a white furnace reflects more than arrives: %g", worst_sum);
+    CHECK(mirror_low > 0.995f, "a mirror reflects %g of what arrives", mirror_low);
+    /* F0 A + B against the specular lobe's albedo: a metal of base colour 0.6 (F0 0.6, no diffuse) */
+    gn_brdf_material metal = {{0.6f, 0.6f, 0.6f}, 1.0f, 0.5f};
+    float ab[2];
+    gn_brdf_dfg(0.5f, 0.5f, 4096, ab);
+    float albedo = gn_brdf_directional_albedo(&metal, 0.5f, 4096);
+    CHECK(fabsf(0.6f * ab[0] + ab[1] - albedo) < 2e-3f, "F0 A + B %g, the lobe's albedo %g",
+          0.6f * ab[0] + ab[1], albedo);
+    float rough_grazing[2], smooth_head_on[2];
+    gn_brdf_dfg(0.1f, 1.0f, 1024, rough_grazing);
+    gn_brdf_dfg(1.0f, 0.1f, 1024, smooth_head_on);
+    CHECK(rough_grazing[0] + rough_grazing[1] < smooth_head_on[0] + smooth_head_on[1] - 0.2f,
+          "rough grazing %g, smooth head-on %g", rough_grazing[0] + rough_grazing[1],
+          smooth_head_on[0] + smooth_head_on[1]);
+}
+
 int main(void)
 {
     /* the public API documents the BRDF's clamp: the two must be one number */
@@ -161,5 +192,6 @@ int main(void)
     test_fresnel();
     test_eval();
     test_albedo();
+    test_dfg();
     return gn_check_exit();
 }

@@ -12,8 +12,9 @@
  * costs no device start-up. */
 static const char *const gn_builtin_scenes[] = {"town", NULL};
 static const char *const gn_view_names[] = {
-    "final",     "depth",    "normals",   "albedo",    "shadow", "cascades", "light-heatmap", "vsm-pages",
-    "vsm-atlas", "distance", "occlusion", "luminance", "bloom",  "ao",       "dof-coc",       NULL};
+    "final",         "depth",     "normals",   "albedo",   "shadow",    "cascades",
+    "light-heatmap", "vsm-pages", "vsm-atlas", "distance", "occlusion", "luminance",
+    "bloom",         "ao",        "dof-coc",   "ibl",      NULL};
 static const char *const gn_tonemap_names[] = {"aces", "reinhard", "clip", NULL};
 static const char *const gn_dof_mode_names[] = {"back", "front", "both", NULL}; /* gn_dof_mode */
 static const char *const gn_path_names[] = {"static", "sun", "walk", "walk-sun", NULL};
@@ -240,6 +241,9 @@ static uint32_t gn_post_rows(gn_post_opts *e, gn_opt *t)
          "back (blur beyond the focus, default), front (nearer than it) or both"},
         {"--dof-radius", GN_OPT_FLOAT, &e->dof_radius, NULL, 0.5, 32, false, NULL, "PX",
          "depth of field's blur radius in half-size pixels (default 4)"},
+        {"--ibl", GN_OPT_UINT, &e->ibl, NULL, 0, 1, false, NULL, "0|1",
+         "1 lights the ambient from the sky's environment map (default), 0 from a two-colour hemisphere "
+         "(A/B)"},
         {"--dof-sky", GN_OPT_FLAG, &e->dof_sky, NULL, 0, 0, false, NULL, "",
          "blur the sky like geometry at infinity (default: only beside geometry, at half strength)"},
     };
@@ -254,7 +258,7 @@ static uint32_t gn_look_rows(int *view, int *tonemap, gn_post_opts *e, gn_opt *t
     gn_opt opts[] = {
         {"--view", GN_OPT_CHOICE, view, NULL, 0, 0, false, gn_view_names, "VIEW",
          "final, depth, normals, albedo, shadow, cascades, light-heatmap, vsm-pages, vsm-atlas, distance, "
-         "occlusion, luminance, bloom, ao or dof-coc (default final)"},
+         "occlusion, luminance, bloom, ao, dof-coc or ibl (default final)"},
         {"--tonemap", GN_OPT_CHOICE, tonemap, NULL, 0, 0, false, gn_tonemap_names, "OP",
          "aces, reinhard or clip (default aces)"},
     };
@@ -282,6 +286,7 @@ void gn_post_opts_frame(const gn_post_opts *o, gn_frame_desc *out)
                            .intensity = isnan(o->ao) ? 0.0f : o->ao,
                            .radius = o->ao_radius,
                            .bias = o->ao_bias};
+    out->no_ibl = o->ibl == 0;
     out->dof = (gn_dof_desc){.focus = o->dof[0],
                              .range = o->dof[1],
                              .strength = o->dof[2],
@@ -489,7 +494,7 @@ static gn_frame_opts gn_frame_opts_defaults(void)
 gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err, size_t err_size)
 {
     *o = (gn_render_opts){.frame = gn_frame_opts_defaults(),
-                          .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN},
+                          .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1},
                           .light = {.clustered = 1}};
     gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_render_table(o, t);
@@ -519,7 +524,7 @@ gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, cha
                          .occlusion = 1,
                          .caster_lod = 1,
                          .light = {.clustered = 1},
-                         .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN}};
+                         .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1}};
     gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_bench_table(o, t);
     gn_parse_status s = gn_opts_parse("bench", t, n, argc, argv, err, err_size);
@@ -758,7 +763,7 @@ gn_view_opts gn_view_opts_defaults(void)
 {
     return (gn_view_opts){.frame = gn_frame_opts_defaults(),
                           .vsync = 1,
-                          .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN},
+                          .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1},
                           .light = {.clustered = 1}};
 }
 

@@ -50,6 +50,7 @@ typedef struct gn_post_opts {
     int dof_mode;             /* gn_dof_mode */
     float dof_radius;         /* 0: the default */
     bool dof_sky;             /* the sky blurs like geometry */
+    uint32_t ibl;             /* 1: ambient from the environment map (default), 0 the hemisphere */
     const char *lut;          /* a .cube grading table, or NULL */
 } gn_post_opts;
 

@@ -1,0 +1,38 @@
+/* Image-based light's state and its test hooks (src/passes/ibl.c). */
+#ifndef GN_PASSES_IBL_H
+#define GN_PASSES_IBL_H
+
+#include "renderer.h"
+
+#define GN_IBL_DFG_SIZE 32     /* the DFG table's side: n.v across, roughness down */
+#define GN_IBL_DFG_SAMPLES 512 /* visible-GGX samples a texel (the table is made once) */
+
+typedef struct gn_ibl_gpu {
+    VkDescriptorSetLayout set_layout, sky_layout, prefilter_layout, receiver_layout;
+    VkPipelineLayout layout, sky_pipeline_layout, prefilter_pipeline_layout;
+    VkDescriptorPool pool;
+    VkDescriptorSet set, sky_set, prefilter_set, receiver; /* receiver: the forward pass's set 5 */
+    VkPipeline dfg_pipeline, sky_pipeline, prefilter_pipeline, sh_pipeline;
+    gn_vk_image dfg;              /* rgba16f: A, B */
+    gn_vk_image level0;           /* the environment's octahedral map (rgba16f, nits) */
+    gn_vk_image atlas;            /* its prefiltered levels 1..5 */
+    gn_vk_buffer sh;              /* 9 vec4 */
+    bool dfg_recorded, dfg_built; /* recorded in this frame; a submitted frame made it */
+    bool on;                      /* this frame's ambient comes from the environment */
+    /* the sky the environment was last made from (zenith, horizon, ground rgb), and this frame's */
+    float built_sky[9], sky[9];
+    bool env_recorded, env_built;
+    float test_uniform; /* test-only: > 0 makes the sky (and so the environment) this many nits */
+} gn_ibl_gpu;
+
+/* Waits for the GPU and copies the environment's level 0 (GN_GPU_IBL_SIZE^2 texels of 4
+ * halves) and its harmonics (9 vec4 floats); either may be NULL. Fails until a frame made them. */
+gn_result gn_ibl_read_env(gn_renderer *r, uint16_t *level0, float *sh, gn_error *err);
+/* Test-only: the sky of every later frame is a uniform `nits` in every direction (0: the sky again),
+ * for a white furnace. */
+void gn_ibl_test_uniform_sky(gn_renderer *r, float nits);
+/* Waits for the GPU and copies the DFG table (GN_IBL_DFG_SIZE^2 texels of 4 halves, n.v fastest).
+ * Fails until a frame has made it. */
+gn_result gn_ibl_read_dfg(gn_renderer *r, uint16_t *out, gn_error *err);
+
+#endif
