@@ -1,6 +1,5 @@
-/* The atmosphere's tables and ray marches (decide/atmosphere.h), the CPU twin of
- * shaders/atmosphere.glsl: the same formulas in the same order, in float, so that the GPU's
- * tables can be held to these. */
+/* The atmosphere's tables and ray marches (decide/atmosphere.h), in float, written so that a GPU
+ * twin can run the same formulas in the same order and be held to these. */
 #include "decide/atmosphere.h"
 
 #include <math.h>

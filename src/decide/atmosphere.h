@@ -1,26 +1,26 @@
 /* A physically based atmosphere in the manner of Hillaire (EGSR 2020, "A Scalable and
  * Production Ready Sky and Atmosphere Rendering Technique"): Rayleigh and Mie scattering, ozone
  * absorption, a spherical planet; the transmittance and multiple-scattering tables, the sky-view
- * table and the aerial perspective. This is the CPU twin of shaders/atmosphere.glsl and the
- * atmo_*.comp passes (same parametrisations, same sample counts: a test holds them equal), and
- * the sun's colour at the ground comes from the same transmittance (decide/sun.c). A brute-force
- * path tracer of the same medium (gn_atmo_truth) is the ground truth the tables are measured
- * against (docs/SKY.md). Distances in km, coefficients per km; radiance per unit of the sun's
- * illuminance above the air. The planet is centred under the camera, its +y the world's up. */
+ * table and the aerial perspective. Written to be the CPU twin of the GPU passes still to come
+ * (same parametrisations, same sample counts; docs/SKY.md, "The atmosphere"), which are to be
+ * held equal to it by a test. A brute-force path tracer of the same medium (gn_atmo_truth) is the
+ * ground truth the tables are measured against (unit_atmosphere). Distances in km, coefficients per km;
+ * radiance per unit of the sun's illuminance above the air. The planet is centred under the camera, its +y
+ * the world's up. */
 #ifndef GN_DECIDE_ATMOSPHERE_H
 #define GN_DECIDE_ATMOSPHERE_H
 
 #include <stdint.h>
 
-/* Table sizes; the same in shaders/shared/gpu_types.h (GN_GPU_ATMO_*). */
+/* Table sizes and sample counts (the GPU passes are to use the same). */
 #define GN_ATMO_TRANSMITTANCE_W 256 /* cos zenith (Bruneton's distance mapping) */
 #define GN_ATMO_TRANSMITTANCE_H 64  /* altitude */
 #define GN_ATMO_MS_SIZE 32          /* cos sun zenith x altitude */
-#define GN_ATMO_SKYVIEW_W 192       /* azimuth from the sun, 0 .. 2 pi */
+#define GN_ATMO_SKYVIEW_W 192       /* absolute azimuth, 0 .. 2 pi */
 #define GN_ATMO_SKYVIEW_H 108       /* elevation from the horizon, denser near it */
 #define GN_ATMO_AERIAL_SIZE 32      /* froxels a side and slices */
 #define GN_ATMO_AERIAL_KM 32.0f     /* the aerial volume's far slice; slices spaced quadratically */
-/* Sample counts of the ray marches (the GPU uses the same). */
+/* Sample counts of the ray marches. */
 #define GN_ATMO_TRANSMITTANCE_STEPS 40
 #define GN_ATMO_MS_DIRS 8 /* a side: 8 x 8 directions on the sphere */
 #define GN_ATMO_MS_STEPS 20
@@ -63,7 +63,7 @@ void gn_atmo_transmittance_direct(const gn_atmo_params *p, float r_km, float mu,
 void gn_atmo_transmittance_uv(const gn_atmo_params *p, float r_km, float mu, float uv[2]);
 void gn_atmo_transmittance_rmu(const gn_atmo_params *p, const float uv[2], float *r_km, float *mu);
 
-/* Both tables from p (the CPU twin of atmo_luts.comp). */
+/* Both tables from p. */
 void gn_atmo_build(const gn_atmo_params *p, gn_atmosphere *out);
 /* Bilinear lookups, clamped at the edges as the GPU's samplers are. */
 void gn_atmo_transmittance(const gn_atmosphere *a, float r_km, float mu, float out[3]);
@@ -90,11 +90,11 @@ void gn_atmo_sky_lights(const gn_atmosphere *a, float r_km, const float view[3],
                         const gn_atmo_light lights[2], float max_km, float radiance[3],
                         float transmittance[3]);
 
-/* The sky-view table's mapping (shaders/atmosphere.glsl twins it): uv <-> the world direction
+/* The sky-view table's mapping: uv <-> the world direction
  * (u the azimuth atan2(z, x) / 2 pi, v the elevation from the horizon). */
 void gn_atmo_skyview_dir(const gn_atmo_params *p, float r_km, const float uv[2], float dir[3]);
 void gn_atmo_skyview_uv(const gn_atmo_params *p, float r_km, const float dir[3], float uv[2]);
-/* The table itself (GN_ATMO_SKYVIEW_W x _H rgb, nits): the twin of atmo_sky.comp. */
+/* The table itself (GN_ATMO_SKYVIEW_W x _H rgb, nits). */
 void gn_atmo_skyview(const gn_atmosphere *a, float r_km, const gn_atmo_light lights[2], float *out);
 
 /* The ground truth: the same medium path-traced (delta tracking, next-event estimation towards
