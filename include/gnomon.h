@@ -367,6 +367,10 @@ typedef enum gn_view {
     GN_VIEW_DOF_COC,       /* depth of field's blend per pixel: black sharp .. white fully blurred (the
                               sky's share of geometry blue) */
     GN_VIEW_IBL,           /* the ambient light alone (the environment's diffuse and specular, AO in) */
+    GN_VIEW_SKY_LUT,       /* the atmosphere's tables over the frame: the sky-view table (top), the
+                              transmittance and the multiple scattering (below), exposed */
+    GN_VIEW_FOG,           /* what the air adds in front of each pixel (aerial perspective and the
+                              height fogs' in-scattering, exposed) and, in blue, how much it hides */
     GN_VIEW_COUNT
 } gn_view;
 
@@ -402,7 +406,7 @@ typedef struct gn_exposure_desc {
     float ev100;
     float aperture, shutter, iso;    /* f-number, seconds, ISO speed */
     float min_ev100, max_ev100;      /* AUTO: the histogram's range, which also bounds the exposure;
-                                        default -2 .. 18 (a moonlit street .. snow at noon) */
+                                        default -4 .. 18 (a moonless town .. snow at noon) */
     float low_percent, high_percent; /* AUTO: the band of the histogram metered; default 10 .. 90 */
     float speed_up, speed_down;      /* AUTO: EV a second towards a brighter scene and a darker one;
                                         default 3 and 1 (Bevy's) */
@@ -454,6 +458,15 @@ typedef struct gn_dof_desc {
                       beside geometry, by their average depth, at half strength */
 } gn_dof_desc;
 
+/* One exponential height fog (seed 002): density(y) = density * exp(-(y - base) * falloff / 1000),
+ * integrated along each view ray in closed form, lit by the sun and the moon through a phase and
+ * by the sky's ambient (docs/SKY.md, "Fog"). density 0: off. */
+typedef struct gn_fog_desc {
+    float density; /* extinction at the base height, per metre (0.002: ~500 m of visibility) */
+    float base;    /* metres */
+    float falloff; /* per km: 1000 / the fog's scale height (m); 0 reads as 100 (a 10 m layer) */
+} gn_fog_desc;
+
 typedef struct gn_camera {
     float position[3]; /* world metres, Y up */
     float yaw, pitch;  /* degrees; yaw 0 looks down -Z, positive yaw turns left (towards -X) */
@@ -468,6 +481,7 @@ typedef struct gn_frame_desc {
     float latitude;       /* degrees; 0 is read as the default 45 (for the equator give a value
                              under 1e-3: the sun moves less than a thousandth of a degree) */
     uint32_t day_of_year; /* 1..365; default 230 (mid August: 18.5 h is just before sunset at 45 N) */
+    int32_t year;         /* for the moon's phase; 0 is read as 2026 */
     float exposure;       /* exposure compensation in EV (stops) on top of camera_exposure: +1 doubles
                              the image's brightness; default 0 */
     gn_tonemap tonemap;   /* default ACES */
@@ -490,11 +504,16 @@ typedef struct gn_frame_desc {
     gn_bloom_desc bloom;              /* on by default */
     gn_ao_desc ao;                    /* on by default */
     gn_dof_desc dof;                  /* off by default */
-    bool no_dither; /* A/B: the 8-bit output without its +-1 level dither (gradients band) */
-    bool no_ibl;    /* A/B: the ambient light from a two-colour hemisphere, as before image-based light
-                       (docs/SKY.md), not from the sky's environment map */
-    double seconds; /* animation time for dynamic objects; eye adaptation runs over the time between
-                       frames (a frame at the same or an earlier time is exposed at its target) */
+    bool no_dither;       /* A/B: the 8-bit output without its +-1 level dither (gradients band) */
+    bool no_ibl;          /* A/B: the ambient light from a two-colour hemisphere, as before image-based light
+                             (docs/SKY.md), not from the sky's environment map */
+    gn_fog_desc fog[2];   /* two height fogs (seed 002); off by default */
+    float fog_albedo;     /* the fogs' single-scattering albedo (0: 0.9); their colour is the light's */
+    float fog_anisotropy; /* Henyey-Greenstein g towards the sun, in [0, 0.95) (0: 0.6) */
+    bool no_aerial;       /* A/B: no aerial perspective (the air between the eye and surfaces) */
+    bool no_stars;        /* no stars in the night sky */
+    double seconds;       /* animation time for dynamic objects; eye adaptation runs over the time between
+                             frames (a frame at the same or an earlier time is exposed at its target) */
     /* With a surface attached: an RGBA8 image (straight alpha, top row first, the output's
      * size) blended over the frame on its way to the window only; gn_read_pixels never sees
      * it. NULL: none. */

@@ -1,5 +1,6 @@
 // The opaque forward pass: PBR (shaders/brdf.glsl, mirrored by src/decide/brdf.c) lit by
-// the sun and a hemisphere ambient, plus emission. Debug views replace the colour.
+// the key light (the sun or the moon), the local lights and the sky's ambient, plus emission,
+// seen through the air (shaders/air.glsl). Debug views replace the colour.
 // One body, compiled once per sun technique (forward_csm.frag, forward_vsm.frag,
 // forward_none.frag define GN_SUN_CSM, GN_SUN_VSM or neither): each variant declares only the
 // receiver set (set 2) of its technique.
@@ -43,6 +44,7 @@ layout(set = GN_SET_IBL, binding = GN_BIND_IBL_LEVEL0) uniform sampler2D ibl_lev
 layout(set = GN_SET_IBL, binding = GN_BIND_IBL_ATLAS) uniform sampler2D ibl_atlas;
 layout(std430, set = GN_SET_IBL, binding = GN_BIND_IBL_SH) readonly buffer ShBlock { vec4 ibl_sh[GN_GPU_IBL_SH]; };
 layout(set = GN_SET_IBL, binding = GN_BIND_IBL_DFG) uniform sampler2D ibl_dfg;
+#include "sky_set.glsl" // the atmosphere's tables: the air in front of the surface
 // Ambient occlusion at each pixel (src/passes/ao.c), from the prepass depth's sample 0
 layout(std430, set = GN_SET_SCREEN, binding = GN_BIND_SCREEN_AO) readonly buffer AoBlock { float ao_buffer[]; };
 
@@ -237,6 +239,19 @@ void main()
     color += ambient;
     vec3 emitted = m.emissive.rgb * (m.emissive.w > 0.5 ? frame.night.x : 1.0);
     color += (maps & GN_GPU_MAP_EMISSIVE) != 0u ? emitted * texture(emissive_tex, in_uv).rgb : emitted;
+    // the air between the eye and the surface: the aerial perspective and the height fogs
+    vec2 screen_uv = gl_FragCoord.xy / vec2(frame.mode.zw);
+    vec3 added;
+    float hidden;
+    color = gn_air_apply(color, in_world, screen_uv, added, hidden);
+    if (view == GN_GPU_VIEW_FOG) {
+        out_color = vec4(gn_stored_colour(gn_fog_view(added, hidden)), 1.0);
+        return;
+    }
+    if (view == GN_GPU_VIEW_SKY_LUT) {
+        out_color = vec4(gn_stored_colour(gn_sky_lut_view(screen_uv)), 1.0);
+        return;
+    }
     // stored pre-exposed (common.glsl); blended materials carry their alpha to the blend,
     // everything else is opaque
     out_color = vec4(gn_stored_colour(color), blended ? base.a : 1.0);

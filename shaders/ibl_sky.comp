@@ -1,6 +1,6 @@
 #version 450
 // The image-based light's environment, level 0 (src/passes/ibl.c): the sky's radiance
-// (shaders/sky.glsl, in nits: not pre-exposed) in its octahedral map.
+// (shaders/sky.glsl: the atmosphere's sky view, in nits, not pre-exposed) in its octahedral map.
 #extension GL_GOOGLE_include_directive : require
 #include "shared/bindings.h"
 #include "shared/gpu_types.h"
@@ -9,6 +9,8 @@
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(set = 0, binding = GN_BIND_ENV_FRAME) uniform FrameBlock { gn_gpu_frame frame; };
 layout(set = 0, binding = GN_BIND_ENV_LEVEL0, rgba16f) uniform writeonly image2D level0;
+layout(set = 0, binding = GN_BIND_ENV_SKYVIEW) uniform sampler2D sky_view;
+#include "atmosphere.glsl"
 #include "sky.glsl"
 
 void main()

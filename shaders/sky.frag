@@ -1,9 +1,9 @@
 #version 450
-// Analytic sky (shaders/sky.glsl): a gradient from horizon to zenith, the ground below, and the
-// sun's disc with a glow around it.
+// The sky where nothing was drawn (shaders/sky.glsl): the atmosphere's sky view, the sun's and
+// the moon's discs, the stars, and the height fogs in front of it all.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
-#include "sky.glsl"
+#include "sky_set.glsl"
 
 layout(location = 0) in vec2 in_ndc;
 layout(location = 0) out vec4 out_color;
@@ -20,5 +20,16 @@ void main()
     }
     if (view == GN_GPU_VIEW_SHADOW) { out_color = vec4(0.5, 0.5, 0.5, 1.0); return; } // no surface: mid-grey
     if (view == GN_GPU_VIEW_AO) { out_color = vec4(1.0); return; } // nothing occludes the sky
-    out_color = vec4(gn_stored_colour(gn_sky_radiance(dir) + gn_sun_radiance(dir)), 1.0);
+    if (view == GN_GPU_VIEW_SKY_LUT) {
+        out_color = vec4(gn_stored_colour(gn_sky_lut_view(in_ndc * 0.5 + 0.5)), 1.0);
+        return;
+    }
+    vec3 sky = gn_sky_radiance(dir) + gn_sky_discs(transmittance_table, dir) + gn_sky_stars(transmittance_table, dir);
+    // the fogs to the aerial volume's far end: the sky is behind all of them
+    vec4 fog = gn_fog(frame.camera_pos.xyz, dir, frame.atmo_aerial.y * 1e3);
+    if (view == GN_GPU_VIEW_FOG) {
+        out_color = vec4(gn_stored_colour(gn_fog_view(fog.rgb, 1.0 - fog.a)), 1.0);
+        return;
+    }
+    out_color = vec4(gn_stored_colour(sky * fog.a + fog.rgb), 1.0);
 }

@@ -21,6 +21,8 @@ typedef enum gn_feature_id {
     GN_FEATURE_VSM,            /* virtual shadow maps: MARK, ALLOC, BIN, pages, copy, RESOLVE (vsm.c) */
     GN_FEATURE_LIGHTS,         /* local lights: shadowed lights' layers, froxel binning (clusters.c) */
     GN_FEATURE_AO,             /* ambient occlusion from the prepass depth (src/passes/ao.c) */
+    GN_FEATURE_ATMOSPHERE,     /* the atmosphere's tables: transmittance, multiple scattering, sky view,
+                                  aerial perspective (src/passes/atmosphere.c) */
     GN_FEATURE_IBL,            /* image-based light: the split sum's DFG table (src/passes/ibl.c) */
     GN_FEATURE_FORWARD,        /* the forward pass and the sky (src/passes/forward.c) */
     GN_FEATURE_EXPOSURE,       /* eye adaptation: histogram and adaptation (src/passes/exposure.c) */

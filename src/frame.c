@@ -26,7 +26,7 @@ static void decide_frame(gn_renderer *r, const gn_scene *s, const gn_frame_desc 
     gn_frame_inputs *in = &r->in;
     const float scene_camera[6] = {s->default_camera[0], s->default_camera[1], s->default_camera[2],
                                    s->default_camera[3], s->default_camera[4], s->default_fov_y};
-    gn_frame_inputs_resolve(f, scene_camera, r->width, r->height, in);
+    gn_frame_inputs_resolve(f, scene_camera, r->width, r->height, r->atmosphere, in);
     memcpy(g->view, in->view, sizeof g->view);
     memcpy(g->camera_forward, in->forward, sizeof(float) * 3);
     g->camera_forward[3] = 0.0f;
@@ -35,7 +35,8 @@ static void decide_frame(gn_renderer *r, const gn_scene *s, const gn_frame_desc 
     gn_frustum_from_view_proj(g->view_proj, frustum);
     memcpy(g->camera_pos, in->position, sizeof(float) * 3);
     g->camera_pos[3] = in->near_plane;
-    const gn_sun *sun = &in->sun;
+    /* the shaded light is the key light: the sun, or the moon when it is the brighter */
+    const gn_sun *sun = &in->key;
     const gn_sky *sky = &in->sky;
     for (int i = 0; i < 3; i++) {
         g->sun_dir[i] = sun->direction[i];
@@ -46,6 +47,39 @@ static void decide_frame(gn_renderer *r, const gn_scene *s, const gn_frame_desc 
         g->ambient_sky[i] = sky->ambient_sky[i];
         g->ambient_ground[i] = sky->ambient_ground[i];
     }
+    const gn_atmo_params *p = &r->atmosphere->p;
+    for (int c = 0; c < 3; c++) {
+        g->atmo_rayleigh[c] = p->rayleigh[c];
+        g->atmo_ozone[c] = p->ozone[c];
+        g->atmo_albedo[c] = p->ground_albedo[c];
+    }
+    g->atmo_rayleigh[3] = p->rayleigh_height_km;
+    g->atmo_mie[0] = p->mie_scattering, g->atmo_mie[1] = p->mie_absorption;
+    g->atmo_mie[2] = p->mie_height_km, g->atmo_mie[3] = p->mie_g;
+    g->atmo_ozone[3] = p->ozone_center_km;
+    g->atmo_body[0] = p->bottom_km, g->atmo_body[1] = p->top_km, g->atmo_body[2] = p->ozone_width_km;
+    g->atmo_body[3] = in->camera_r_km;
+    g->atmo_albedo[3] = GN_NIGHT_SKY_NITS;
+    const float radius_deg[2] = {GN_SUN_RADIUS_DEG, GN_MOON_RADIUS_DEG};
+    for (int k = 0; k < 2; k++) {
+        memcpy(g->sky_light[k], in->lights[k].dir, sizeof(float) * 3);
+        g->sky_light[k][3] = in->lights[k].illuminance;
+        g->sky_light_disc[k][0] = cosf(radius_deg[k] * 0.017453293f);
+        g->sky_light_disc[k][1] = k ? in->moon.phase : 1.0f;
+        g->fog[k][0] = in->fog[k].density;
+        g->fog[k][1] = in->fog[k].base;
+        g->fog[k][2] = in->fog[k].falloff;
+    }
+    g->fog_params[0] = in->fog_albedo;
+    g->fog_params[1] = in->fog_anisotropy;
+    g->fog_params[2] = in->latitude * 0.017453293f; /* the stars' pole */
+    g->atmo_aerial[0] = in->aerial ? 1.0f : 0.0f;
+    g->atmo_aerial[1] = GN_ATMO_AERIAL_KM;
+    g->atmo_aerial[2] = in->stars ? 1.0f : 0.0f;
+    /* the stars turn about the celestial pole once a sidereal day; at solar time h the sky has
+     * turned 15 degrees an hour plus ~1 degree a day of the year */
+    g->atmo_aerial[3] =
+        (float)fmod((in->hours / 24.0 + in->day_of_year / 365.2422) * 6.283185307, 6.283185307);
     g->sun_dir[3] = sun->elevation_deg;
     g->night[0] = in->night_level;
     g->mode[0] = (uint32_t)in->debug_view;
@@ -100,6 +134,10 @@ static const gn_pass PASSES[] = {
     {"ao z", GN_FEATURE_AO, gn_ao_runs, NULL, gn_ao_z_uses, gn_ao_z_record},
     {"ao", GN_FEATURE_AO, gn_ao_runs, NULL, gn_ao_uses, gn_ao_record},
     {"ao blur", GN_FEATURE_AO, gn_ao_blur_runs, NULL, gn_ao_blur_uses, gn_ao_blur_record},
+    /*    the atmosphere: the medium's tables once, then the sky view and the aerial volume */
+    {"atmosphere luts", GN_FEATURE_ATMOSPHERE, gn_atmosphere_luts_runs, NULL, gn_atmosphere_luts_uses,
+     gn_atmosphere_luts_record},
+    {"atmosphere", GN_FEATURE_ATMOSPHERE, gn_atmosphere_runs, NULL, gn_atmosphere_uses, gn_atmosphere_record},
     /*    image-based light: the DFG table, once */
     {"ibl dfg", GN_FEATURE_IBL, gn_ibl_dfg_runs, NULL, gn_ibl_dfg_uses, gn_ibl_dfg_record},
     /*    the sky's environment: its map, prefiltered levels and harmonics, when the sky changed */

@@ -52,6 +52,13 @@ gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out, gn
         res = gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "msaa %u is not supported by %s (supported mask 0x%x)",
                       d.msaa, r->vk.props.deviceName, gn_vk_sample_counts(&r->vk));
     }
+    if (!res && !(r->atmosphere = gn_malloc(sizeof *r->atmosphere)))
+        res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for the atmosphere's tables");
+    if (!res) {
+        gn_atmo_params earth;
+        gn_atmo_earth(&earth);
+        gn_atmo_build(&earth, r->atmosphere);
+    }
     if (!res) res = gn_targets_create(r, err);
     if (!res) res = gn_pipelines_create(r, err);
     /* the features, in the table's order (a feature may use what an earlier one made) */
@@ -91,6 +98,7 @@ void gn_renderer_destroy(gn_renderer *r)
     }
     for (uint32_t i = 0; i < GN_FEATURE_COUNT; i++) free(r->state[i]);
     gn_frame_plan_free(&r->plan);
+    free(r->atmosphere);
     gn_vk_destroy(&r->vk);
     free(r);
 }

@@ -113,8 +113,9 @@ struct gn_renderer {
     gn_pipelines pipes;
     gn_gpu_scene scene;
     gn_frame_plan plan;
-    gn_frame_inputs in;            /* this frame's inputs, every default resolved: the one camera, the sun */
-    void *state[GN_FEATURE_COUNT]; /* each feature's, opaque here */
+    gn_frame_inputs in;        /* this frame's inputs, every default resolved: the one camera, the sun */
+    gn_atmosphere *atmosphere; /* the air's tables on the CPU (the sky's summary; the GPU makes its own) */
+    void *state[GN_FEATURE_COUNT];             /* each feature's, opaque here */
     uint32_t counter_offset[GN_FEATURE_COUNT]; /* its GPU counters in a frame slot's block */
     /* statistics (src/stats.c): what a frame counted on the CPU, kept with its slot until the
      * GPU has finished it; then its timings and GPU counters join them */

@@ -53,13 +53,18 @@
 #define GN_BIND_SCREEN_AO 0 /* ambient occlusion, a float a pixel (src/passes/ao.c) */
 #define GN_BIND_SCREEN_COUNT 1
 
-/* ---- set 5 of the forward pass: the image-based light (src/passes/ibl.c) ---------------- */
+/* ---- set 5 of the forward pass: the sky's light: image-based light (src/passes/ibl.c) and
+ *      the atmosphere's tables it is made from (src/passes/atmosphere.c) ---------------------- */
 #define GN_SET_IBL 5
-#define GN_BIND_IBL_LEVEL0 0 /* the environment's level 0 (clamped linear) */
-#define GN_BIND_IBL_ATLAS 1  /* its prefiltered levels 1..5 (clamped linear) */
-#define GN_BIND_IBL_SH 2     /* 9 vec4 */
-#define GN_BIND_IBL_DFG 3    /* the DFG table (clamped linear) */
-#define GN_BIND_IBL_COUNT 4
+#define GN_BIND_IBL_LEVEL0 0        /* the environment's level 0 (clamped linear) */
+#define GN_BIND_IBL_ATLAS 1         /* its prefiltered levels 1..5 (clamped linear) */
+#define GN_BIND_IBL_SH 2            /* 9 vec4 */
+#define GN_BIND_IBL_DFG 3           /* the DFG table (clamped linear) */
+#define GN_BIND_IBL_SKYVIEW 4       /* the atmosphere's sky-view table (clamped linear) */
+#define GN_BIND_IBL_TRANSMITTANCE 5 /* its transmittance table (clamped linear) */
+#define GN_BIND_IBL_AERIAL 6        /* the aerial perspective's froxel atlas (clamped linear) */
+#define GN_BIND_IBL_MS 7            /* the multiple-scattering table (the sky-lut view) */
+#define GN_BIND_IBL_COUNT 8
 
 /* ---- set 2 of the VSM page casters: the pages and their (caster, page) pairs ------------- */
 #define GN_SET_VSM_DRAW 2
@@ -101,8 +106,18 @@
 #define GN_BIND_DFG_COUNT 1
 /* image-based light: the environment's level 0 (ibl_sky.comp) ... */
 #define GN_BIND_ENV_FRAME 0
-#define GN_BIND_ENV_LEVEL0 1 /* level 0 written (rgba16f storage) */
-#define GN_BIND_ENV_COUNT 2
+#define GN_BIND_ENV_LEVEL0 1  /* level 0 written (rgba16f storage) */
+#define GN_BIND_ENV_SKYVIEW 2 /* the atmosphere's sky-view table (clamped linear) */
+#define GN_BIND_ENV_COUNT 3
+/* the atmosphere's tables (atmo_*.comp): one set for all four passes */
+#define GN_BIND_ATMO_FRAME 0
+#define GN_BIND_ATMO_T_OUT 1       /* transmittance written (rgba16f storage) */
+#define GN_BIND_ATMO_MS_OUT 2      /* multiple scattering written */
+#define GN_BIND_ATMO_SKYVIEW_OUT 3 /* sky view written */
+#define GN_BIND_ATMO_AERIAL_OUT 4  /* the aerial froxels written */
+#define GN_BIND_ATMO_T 5           /* transmittance read (clamped linear) */
+#define GN_BIND_ATMO_MS 6          /* multiple scattering read (clamped linear) */
+#define GN_BIND_ATMO_COUNT 7
 /* ... then the prefiltered levels (ibl_prefilter.comp) and the harmonics (ibl_sh.comp) from it */
 #define GN_BIND_PREFILTER_FRAME 0
 #define GN_BIND_PREFILTER_SOURCE 1 /* level 0 read (clamped linear) */

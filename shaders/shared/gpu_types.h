@@ -45,6 +45,8 @@ typedef float gn_mat4[16];
 #define GN_GPU_VIEW_AO 13
 #define GN_GPU_VIEW_DOF_COC 14
 #define GN_GPU_VIEW_IBL 15
+#define GN_GPU_VIEW_SKY_LUT 16
+#define GN_GPU_VIEW_FOG 17
 
 /* Bloom (src/passes/bloom.c): a chain of half-size levels; push constants of its passes. */
 #define GN_GPU_BLOOM_MAX_LEVELS 8
@@ -135,7 +137,23 @@ GN_STRUCT(gn_gpu_frame)
     /* Depth of field (src/passes/dof.c); dof.z == 0: off. */
     gn_vec4 dof;     /* x focus (m), y range (m), z strength, w mode (GN_GPU_DOF_*) */
     gn_vec4 dof_params; /* x blur radius (half-size pixels), y 1: the sky blurs like geometry; zw unused */
-    gn_vec4 ibl;        /* x 1: ambient light from the environment map (0: the hemisphere); yzw unused */
+    gn_vec4 ibl;        /* x 1: ambient light from the environment map (0: the hemisphere); y > 0: a test's
+                           uniform sky of that many nits (the environment and the sky pass); zw unused */
+    /* The atmosphere (decide/atmosphere.h, shaders/atmosphere.glsl): km and per km. */
+    gn_vec4 atmo_rayleigh; /* rgb scattering at the ground, w its scale height */
+    gn_vec4 atmo_mie;      /* x scattering, y absorption at the ground, z scale height, w g */
+    gn_vec4 atmo_ozone;    /* rgb absorption at the layer's peak, w the peak's altitude */
+    gn_vec4 atmo_body;     /* x the ground's radius, y the air's top, z the ozone layer's width,
+                              w the eye's radius (y = 0 is the ground) */
+    gn_vec4 atmo_albedo;   /* rgb the ground's albedo, w the night sky's glow (nits) */
+    gn_vec4 sky_light[2];  /* the sun, the moon: xyz towards it, w illuminance above the air (lux) */
+    gn_vec4 sky_light_disc[2]; /* x cos of the disc's angular radius, y the moon's illuminated
+                                  fraction, zw unused */
+    gn_vec4 fog[2];        /* height fogs: x density at the base (per m), y base (m), z falloff (per km);
+                              x 0: off */
+    gn_vec4 fog_params;    /* x albedo, y anisotropy (g), z latitude (radians: the stars' pole), w unused */
+    gn_vec4 atmo_aerial;   /* x 1: aerial perspective on, y the volume's far slice (km), z 1: stars,
+                              w the stars' turn about the pole (radians) */
 };
 
 /* The ambient occlusion passes' push constants (shaders/ao*.comp): the Z pyramid's levels
@@ -158,6 +176,20 @@ GN_STRUCT(gn_gpu_ao_push)
 #define GN_GPU_IBL_ATLAS_W 96 /* level 1 (64) and, beside it, 2 (32) over 3 (16), 4 (8), 5 (4) */
 #define GN_GPU_IBL_ATLAS_H 64
 #define GN_GPU_IBL_SH 9
+
+/* The atmosphere's tables (src/passes/atmosphere.c; sizes as decide/atmosphere.h's GN_ATMO_*):
+ * the aerial perspective's froxels are one atlas, slice k at x = k * SIZE. */
+#define GN_GPU_ATMO_T_W 256
+#define GN_GPU_ATMO_T_H 64
+#define GN_GPU_ATMO_MS 32
+#define GN_GPU_ATMO_SKYVIEW_W 192
+#define GN_GPU_ATMO_SKYVIEW_H 108
+#define GN_GPU_ATMO_AERIAL 32
+#define GN_GPU_ATMO_T_STEPS 40
+#define GN_GPU_ATMO_MS_DIRS 8
+#define GN_GPU_ATMO_MS_STEPS 20
+#define GN_GPU_ATMO_SKY_STEPS 32
+#define GN_GPU_ATMO_MIN_ALTITUDE 0.001
 
 /* Depth of field's modes (gn_dof_mode; same values). */
 #define GN_GPU_DOF_BACK 0

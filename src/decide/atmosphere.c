@@ -47,9 +47,17 @@ float gn_atmo_mie_phase(float g, float c)
     return k * (1.0f + c * c) / powf(fmaxf(1.0f + g * g - 2.0f * g * c, 1e-6f), 1.5f);
 }
 
+/* r^2 (mu^2 - 1) + R^2, written so that nothing cancels: at 6,360 km a float's r^2 has a
+ * resolution of ~4 km^2, more than the whole term a few metres above the ground; r - R is
+ * exact (Sterbenz) and (r mu)^2 small there. */
+static float sphere_disc(float r, float mu, float radius)
+{
+    return (r * mu) * (r * mu) - (r - radius) * (r + radius);
+}
+
 float gn_atmo_ray_sphere(float r, float mu, float radius)
 {
-    float disc = r * r * (mu * mu - 1.0f) + radius * radius;
+    float disc = sphere_disc(r, mu, radius);
     if (disc < 0.0f) return -1.0f;
     float s = sqrtf(disc);
     float t0 = -r * mu - s, t1 = -r * mu + s;
@@ -59,7 +67,7 @@ float gn_atmo_ray_sphere(float r, float mu, float radius)
 /* The ray (r, mu) meets the ground ahead (a grazing ray just above the horizon does not). */
 static int hits_ground(const gn_atmo_params *p, float r, float mu)
 {
-    return mu < 0.0f && r * r * (mu * mu - 1.0f) + p->bottom_km * p->bottom_km >= 0.0f;
+    return mu < 0.0f && sphere_disc(r, mu, p->bottom_km) >= 0.0f;
 }
 
 void gn_atmo_transmittance_direct(const gn_atmo_params *p, float r_km, float mu, uint32_t steps, float out[3])
@@ -86,8 +94,8 @@ void gn_atmo_transmittance_direct(const gn_atmo_params *p, float r_km, float mu,
 void gn_atmo_transmittance_uv(const gn_atmo_params *p, float r_km, float mu, float uv[2])
 {
     float H = sqrtf(p->top_km * p->top_km - p->bottom_km * p->bottom_km);
-    float rho = sqrtf(fmaxf(r_km * r_km - p->bottom_km * p->bottom_km, 0.0f));
-    float disc = r_km * r_km * (mu * mu - 1.0f) + p->top_km * p->top_km;
+    float rho = sqrtf(fmaxf((r_km - p->bottom_km) * (r_km + p->bottom_km), 0.0f));
+    float disc = sphere_disc(r_km, mu, p->top_km);
     float d = fmaxf(-r_km * mu + sqrtf(fmaxf(disc, 0.0f)), 0.0f);
     float d_min = p->top_km - r_km, d_max = rho + H;
     uv[0] = clampf((d - d_min) / (d_max - d_min), 0.0f, 1.0f);
@@ -233,7 +241,9 @@ void gn_atmo_sky(const gn_atmosphere *a, float r_km, const float view[3], const 
      * (aerial perspective): evenly */
     int segment = max_km > 0.0f;
     int steps = segment ? GN_ATMO_SKY_STEPS / 4 : GN_ATMO_SKY_STEPS;
-    if (segment) tmax = fminf(tmax, max_km);
+    /* a segment ends at a surface of the scene, which stands on the ground: the planet's ground
+     * does not end it (air below the ground's radius is the ground's air) */
+    if (segment) tmax = fminf(fmaxf(gn_atmo_ray_sphere(r, mu, p->top_km), 0.0f), max_km);
     float cos_theta = view[0] * sun[0] + view[1] * sun[1] + view[2] * sun[2];
     float phase_r = gn_atmo_rayleigh_phase(cos_theta), phase_m = gn_atmo_mie_phase(p->mie_g, cos_theta);
     float T[3] = {1, 1, 1}, L[3] = {0, 0, 0};
@@ -321,4 +331,10 @@ void gn_atmo_skyview(const gn_atmosphere *a, float r_km, const gn_atmo_light lig
             gn_atmo_skyview_dir(&a->p, r_km, uv, dir);
             gn_atmo_sky_lights(a, r_km, dir, lights, 0.0f, &out[(j * GN_ATMO_SKYVIEW_W + i) * 3], t);
         }
+}
+
+float gn_atmo_aerial_km(uint32_t slice)
+{
+    float u = ((float)slice + 1.0f) / GN_ATMO_AERIAL_SIZE;
+    return GN_ATMO_AERIAL_KM * u * u;
 }

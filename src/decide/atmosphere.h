@@ -77,6 +77,9 @@ void gn_atmo_multiscatter(const gn_atmosphere *a, float r_km, float mu_sun, floa
 void gn_atmo_sky(const gn_atmosphere *a, float r_km, const float view[3], const float sun[3], float max_km,
                  float radiance[3], float transmittance[3]);
 
+/* The aerial perspective's slice k (0-based) ends this far from the eye (km): quadratic, dense near. */
+float gn_atmo_aerial_km(uint32_t slice);
+
 /* A light of the sky (the sun, the moon): towards it (unit), its illuminance above the air (lux;
  * 0: dark) and its colour (unit luminance). */
 typedef struct gn_atmo_light {

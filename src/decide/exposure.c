@@ -4,10 +4,12 @@
 
 #include <math.h>
 
-/* A moonlit street: a darker scene is shown dark, as the eye sees a night. Checked on the town
- * at 22:00, with and without its lamps: at -6 the night metered -4 and looked like an overcast
- * day with blinding windows; at -2 the sky is a dark blue and the lit windows read as lamps. */
-#define GN_EV_MIN_DEFAULT -2.0f
+/* A night is shown dark, as the eye sees one, but readable. Checked on the town at 22:00 under the
+ * atmosphere's night sky (its glow GN_NIGHT_SKY_NITS, decide/sun.h), moonless (day 230) and
+ * under a full moon (day 240), from the street, the rooftop and the overview: the moonless night
+ * meters ~-4.5 and the moonlit ~-3; at -2 the moonless town was black but for its lamps, at -6
+ * the sky read grey as an overcast dusk. */
+#define GN_EV_MIN_DEFAULT -4.0f
 #define GN_EV_MAX_DEFAULT 18.0f  /* snow under a high sun, beyond the brightest scene */
 #define GN_LOW_DEFAULT 10.0f     /* percent: the darkest tenth (shadows, the night sky) is not metered */
 #define GN_HIGH_DEFAULT 90.0f    /* percent: nor the brightest (the sun, lamps) */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[6], uint32_t width,
-                             uint32_t height, gn_frame_inputs *out)
+                             uint32_t height, const gn_atmosphere *atmosphere, gn_frame_inputs *out)
 {
     memset(out, 0, sizeof *out);
     gn_camera cam = f->camera;
@@ -36,9 +36,28 @@ void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[6]
     out->hours = f->time_of_day != 0.0f ? f->time_of_day : GN_DEFAULT_HOURS;
     out->latitude = f->latitude != 0.0f ? f->latitude : GN_DEFAULT_LATITUDE;
     out->day_of_year = f->day_of_year ? f->day_of_year : GN_DEFAULT_DAY;
+    out->year = f->year ? f->year : GN_MOON_YEAR;
     gn_sun_compute(out->hours, out->latitude, out->day_of_year, &out->sun);
-    gn_sky_compute(&out->sun, &out->sky);
+    gn_moon_compute(out->hours, out->latitude, out->day_of_year, out->year, &out->moon);
+    out->key = *gn_key_light(&out->sun, &out->moon);
+    gn_sky_lights(&out->sun, &out->moon, out->lights);
+    /* the world's y = 0 is the ground: the eye's height in km above the planet's surface */
+    out->camera_r_km = atmosphere->p.bottom_km + fmaxf(out->position[1] * 1e-3f, GN_ATMO_MIN_ALTITUDE_KM);
+    if (!isfinite(out->camera_r_km)) out->camera_r_km = atmosphere->p.bottom_km + GN_ATMO_MIN_ALTITUDE_KM;
+    out->camera_r_km = fminf(out->camera_r_km, atmosphere->p.top_km - GN_ATMO_MIN_ALTITUDE_KM);
+    gn_sky_compute(atmosphere, out->camera_r_km, &out->sun, &out->moon, &out->sky);
     out->night_level = gn_night_level(out->sun.elevation_deg);
+    for (int k = 0; k < 2; k++) {
+        const gn_fog_desc *fd = &f->fog[k];
+        bool on = fd->density > 0.0f && isfinite(fd->density) && isfinite(fd->base);
+        out->fog[k].density = on ? fminf(fd->density, 10.0f) : 0.0f;
+        out->fog[k].base = on ? fd->base : 0.0f;
+        out->fog[k].falloff = fd->falloff > 0.0f && isfinite(fd->falloff) ? fd->falloff : 100.0f;
+    }
+    out->fog_albedo = f->fog_albedo > 0.0f && f->fog_albedo <= 1.0f ? f->fog_albedo : 0.9f;
+    out->fog_anisotropy = f->fog_anisotropy > 0.0f && f->fog_anisotropy < 0.95f ? f->fog_anisotropy : 0.6f;
+    out->aerial = !f->no_aerial;
+    out->stars = !f->no_stars;
 
     gn_exposure_resolve(&f->camera_exposure, f->exposure, &out->exposure);
     const gn_bloom_desc *b = &f->bloom;

@@ -34,8 +34,17 @@ typedef struct gn_frame_inputs {
     /* the sun and the sky */
     float hours, latitude;
     uint32_t day_of_year;
-    gn_sun sun;
+    int year;
+    gn_sun sun, moon;
+    gn_sun key;              /* a copy of the brighter of the two at the ground: the shaded, shadowed light */
+    gn_atmo_light lights[2]; /* both as the sky's marches take them */
+    float camera_r_km;       /* the eye's distance from the planet's centre (y = 0 is the ground) */
     gn_sky sky;
+    struct {
+        float density, base, falloff; /* per m, m, per km; density 0: off */
+    } fog[2];
+    float fog_albedo, fog_anisotropy;
+    bool aerial, stars;
     float night_level; /* the night lights' level, 0 by day .. 1 (gn_night_level) */
     /* settings */
     gn_exposure_params exposure; /* the camera's: fixed or auto, the compensation in */
@@ -63,9 +72,10 @@ typedef struct gn_frame_inputs {
 } gn_frame_inputs;
 
 /* scene_camera: the scene's default camera (x, y, z, yaw, pitch in degrees, then its vertical field
- * of view in degrees, 0 for the default), used when f's camera is all zero. */
+ * of view in degrees, 0 for the default), used when f's camera is all zero. atmosphere: the
+ * tables the sky's summary is read from (the renderer's). */
 void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[6], uint32_t width,
-                             uint32_t height, gn_frame_inputs *out);
+                             uint32_t height, const gn_atmosphere *atmosphere, gn_frame_inputs *out);
 
 /* gn_renderer_desc with every default applied; validation_env is $GNOMON_VALIDATION (or NULL). */
 gn_renderer_desc gn_renderer_desc_resolve(const gn_renderer_desc *d, const char *validation_env);

@@ -1,17 +1,15 @@
-/* Sun position from the textbook solar geometry (declination from the day of the year, hour
- * angle 15 degrees per hour from solar noon; no equation of time, no refraction), colour from
- * per-channel Beer-Lambert extinction along the Kasten-Young air mass. */
+/* The sun's position from the textbook solar geometry (declination from the day of the year, hour
+ * angle 15 degrees per hour from solar noon; no equation of time, no refraction); the moon's from
+ * the Astronomical Almanac's low-precision lunar formulas (~0.3 degrees); the light of both at
+ * the ground from the atmosphere's transmittance (decide/atmosphere.c), the same the sky and
+ * the aerial perspective are made from, so the shadows' light and the sky agree. */
 #include "decide/sun.h"
 
 #include <math.h>
+#include <string.h>
 
 #define GN_PI 3.14159265358979323846
 #define GN_DEG (GN_PI / 180.0)
-
-/* Extinction per air mass for R, G, B. Rayleigh scattering grows ~ lambda^-4, so blue goes
- * first: with these, the horizon sun (air mass ~38) is deep red, at 5 degrees (~10.4) orange,
- * and at the zenith (1) a slightly warm white. Hand-tuned, not measured. */
-static const double gn_sun_k[3] = {0.05, 0.11, 0.25};
 
 static double gn_smoothstep(double e0, double e1, double x)
 {
@@ -20,20 +18,12 @@ static double gn_smoothstep(double e0, double e1, double x)
     return t * t * (3.0 - 2.0 * t);
 }
 
-/* Kasten & Young (1989): relative optical air mass for a zenith angle in degrees; ~38 at the
- * horizon. Clamped at the horizon: below it only the fade to night matters. */
-static double gn_airmass(double elevation_deg)
-{
-    double z = 90.0 - (elevation_deg > 0.0 ? elevation_deg : 0.0);
-    return 1.0 / (cos(z * GN_DEG) + 0.50572 * pow(96.07995 - z, -1.6364));
-}
+static float luminance(const float c[3]) { return 0.2126f * c[0] + 0.7152f * c[1] + 0.0722f * c[2]; }
 
-void gn_sun_compute(float hours, float latitude_deg, uint32_t day_of_year, gn_sun *out)
+/* A body at declination decl and hour angle (radians) seen from latitude lat: its unit vector in
+ * the world (+X east, +Y up, -Z north), elevation and azimuth. */
+static void place(double lat, double decl, double hour_angle, gn_sun *out)
 {
-    double decl = 23.44 * GN_DEG * sin(2.0 * GN_PI * (284.0 + (double)day_of_year) / 365.0);
-    double hour_angle = 15.0 * GN_DEG * ((double)hours - 12.0); /* negative in the morning */
-    double lat = latitude_deg * GN_DEG;
-    /* The sun's unit vector in local east/north/up, rotating the equatorial frame by latitude. */
     double up = sin(lat) * sin(decl) + cos(lat) * cos(decl) * cos(hour_angle);
     double east = -cos(decl) * sin(hour_angle);
     double north = cos(lat) * sin(decl) - sin(lat) * cos(decl) * cos(hour_angle);
@@ -48,42 +38,131 @@ void gn_sun_compute(float hours, float latitude_deg, uint32_t day_of_year, gn_su
     if (az >= 360.0) az -= 360.0;
     out->elevation_deg = (float)elev;
     out->azimuth_deg = (float)az;
-    /* Normalised by red's zenith transmittance so the noon sun's largest channel is ~1. */
-    double m = gn_airmass(elev);
-    for (int c = 0; c < 3; c++) out->color[c] = (float)exp(-gn_sun_k[c] * m + gn_sun_k[0]);
-    /* The disc sets over ~0.5 degrees but twilight still lights the scene a little; fading over
-     * 4 degrees avoids a pop at sunset. */
-    out->illuminance = GN_SUN_ILLUMINANCE * (float)gn_smoothstep(-4.0, 0.0, elev);
 }
 
-void gn_sky_compute(const gn_sun *sun, gn_sky *out)
+/* The light at the ground: the air's transmittance from 1 m up towards the body (at the
+ * horizon for a body below it: the colour stays the last sunset's while the disc sets), times
+ * how much of the disc is up (radius in degrees). */
+static void light(gn_sun *out, float top_illuminance, float radius_deg)
 {
-    /* Reference colours in GN_LIGHT_UNIT_NITS: clear-day sky luminance is a few percent of the
-     * sun's illuminance (the zenith's green ~5,500 nits). Night is a moonlit dark blue in nits
-     * (a clear moonlit sky is ~0.01-0.05 nits), so shadows are never pure black. */
-    static const float day_zenith[3] = {0.06f, 0.14f, 0.40f}, day_horizon[3] = {0.25f, 0.32f, 0.45f};
-    static const float night_zenith[3] = {0.010f, 0.015f, 0.040f};
-    static const float night_horizon[3] = {0.020f, 0.025f, 0.050f};
-    static const float sunset_glow[3] = {0.45f, 0.18f, 0.05f};
-    const float unit = GN_LIGHT_UNIT_NITS;
-    double e = sun->elevation_deg;
-    float day = (float)gn_smoothstep(-8.0, 12.0, e);
-    /* The warm band: strongest with the sun just on the horizon, gone by ~15 degrees up and a
-     * little below (civil twilight). */
-    float glow = (float)(exp(-((e - 1.0) / 5.0) * ((e - 1.0) / 5.0)));
-    for (int c = 0; c < 3; c++) {
-        out->zenith[c] = night_zenith[c] + (day_zenith[c] * unit - night_zenith[c]) * day;
-        out->horizon[c] = night_horizon[c] + (day_horizon[c] * unit - night_horizon[c]) * day;
-        out->horizon[c] += sunset_glow[c] * glow * unit;
-        out->zenith[c] += 0.15f * sunset_glow[c] * glow * unit; /* a hint of warmth overhead */
+    gn_atmo_params p;
+    gn_atmo_earth(&p);
+    float mu = (float)sin(fmax(out->elevation_deg, 0.0f) * GN_DEG), t[3];
+    gn_atmo_transmittance_direct(&p, p.bottom_km + GN_ATMO_MIN_ALTITUDE_KM, mu, GN_ATMO_TRANSMITTANCE_STEPS,
+                                 t);
+    float l = luminance(t);
+    for (int c = 0; c < 3; c++) out->color[c] = l > 0.0f ? t[c] / l : 1.0f;
+    out->top_illuminance = top_illuminance;
+    out->illuminance =
+        top_illuminance * l * (float)gn_smoothstep(-radius_deg, radius_deg, out->elevation_deg);
+}
+
+void gn_sun_compute(float hours, float latitude_deg, uint32_t day_of_year, gn_sun *out)
+{
+    memset(out, 0, sizeof *out);
+    double decl = 23.44 * GN_DEG * sin(2.0 * GN_PI * (284.0 + (double)day_of_year) / 365.0);
+    double hour_angle = 15.0 * GN_DEG * ((double)hours - 12.0); /* negative in the morning */
+    place(latitude_deg * GN_DEG, decl, hour_angle, out);
+    out->phase = 1.0f;
+    light(out, GN_SUN_ILLUMINANCE, GN_SUN_RADIUS_DEG);
+}
+
+/* Ecliptic longitude and latitude (radians) to right ascension and declination. */
+static void equatorial(double lon, double lat, double obliquity, double *ra, double *decl)
+{
+    double x = cos(lat) * cos(lon);
+    double y = cos(obliquity) * cos(lat) * sin(lon) - sin(obliquity) * sin(lat);
+    double z = sin(obliquity) * cos(lat) * sin(lon) + cos(obliquity) * sin(lat);
+    *ra = atan2(y, x);
+    *decl = asin(z < -1.0 ? -1.0 : z > 1.0 ? 1.0 : z);
+}
+
+void gn_moon_compute(float hours, float latitude_deg, uint32_t day_of_year, int year, gn_sun *out)
+{
+    memset(out, 0, sizeof *out);
+    /* days from J2000.0 (2000 Jan 1, 12 h), local solar time taken as universal time: the
+     * moon's place against the sun is what matters, and it moves 0.5 degrees an hour */
+    int y = year;
+    double days = 365.0 * (y - 2000) + (y > 2000 ? (y - 2001) / 4 + 1 : (y - 2000) / 4);
+    days += (double)day_of_year - 1.0 + (double)hours / 24.0 - 0.5;
+    double T = days / 36525.0;
+#define S(a, b) sin(((a) + (b)*T) * GN_DEG)
+    double lon = 218.32 + 481267.881 * T + 6.29 * S(135.0, 477198.87) - 1.27 * S(259.3, -413335.36) +
+                 0.66 * S(235.7, 890534.22) + 0.21 * S(269.9, 954397.74) - 0.19 * S(357.5, 35999.05) -
+                 0.11 * S(186.5, 966404.03);
+    double lat = 5.13 * S(93.3, 483202.02) + 0.28 * S(228.2, 960400.89) - 0.28 * S(318.3, 6003.15) -
+                 0.17 * S(217.6, -407332.21);
+#undef S
+    double g = (357.528 + 0.9856003 * days) * GN_DEG;
+    double sun_lon = (280.460 + 0.9856474 * days + 1.915 * sin(g) + 0.020 * sin(2.0 * g)) * GN_DEG;
+    double obliquity = (23.439 - 0.0000004 * days) * GN_DEG;
+    double ra_m, decl_m, ra_s, decl_s;
+    equatorial(lon * GN_DEG, lat * GN_DEG, obliquity, &ra_m, &decl_m);
+    equatorial(sun_lon, 0.0, obliquity, &ra_s, &decl_s);
+    /* the sun's hour angle is the solar time's; the moon's is behind it by their difference in
+     * right ascension */
+    double hour_angle = 15.0 * GN_DEG * ((double)hours - 12.0) + (ra_s - ra_m);
+    place(latitude_deg * GN_DEG, decl_m, hour_angle, out);
+    /* elongation from the sun; the phase angle is its supplement (the sun's distance is ~400x
+     * the moon's); Allen's magnitude for the brightness */
+    double cos_elong = cos(lat * GN_DEG) * cos(lon * GN_DEG - sun_lon);
+    double phase_angle = 180.0 - acos(cos_elong < -1.0 ? -1.0 : cos_elong > 1.0 ? 1.0 : cos_elong) / GN_DEG;
+    out->phase = (float)(0.5 * (1.0 - cos_elong));
+    double mag = 0.026 * phase_angle + 4e-9 * pow(phase_angle, 4.0); /* beyond the full moon's */
+    light(out, GN_MOON_ILLUMINANCE * (float)pow(10.0, -0.4 * mag), GN_MOON_RADIUS_DEG);
+}
+
+const gn_sun *gn_key_light(const gn_sun *sun, const gn_sun *moon)
+{
+    return moon && moon->illuminance > sun->illuminance ? moon : sun;
+}
+
+void gn_sky_lights(const gn_sun *sun, const gn_sun *moon, gn_atmo_light out[2])
+{
+    const gn_sun *b[2] = {sun, moon};
+    for (int k = 0; k < 2; k++) {
+        memcpy(out[k].dir, b[k]->direction, sizeof out[k].dir);
+        out[k].illuminance = b[k]->top_illuminance;
+        out[k].color[0] = out[k].color[1] = out[k].color[2] = 1.0f;
     }
-    /* Ground: a grey (albedo 0.2) Lambertian lit by the sun and the sky (irradiance pi * sky). */
-    float sun_up = sun->direction[1] > 0.0f ? sun->direction[1] : 0.0f;
+}
+
+void gn_sky_compute(const gn_atmosphere *a, float r_km, const gn_sun *sun, const gn_sun *moon, gn_sky *out)
+{
+    gn_atmo_light lights[2];
+    gn_sky_lights(sun, moon, lights);
+    const float up[3] = {0.0f, 1.0f, 0.0f};
+    float l[3], t[3], h[3] = {0, 0, 0}, e[3] = {0, 0, 0};
+    gn_atmo_sky_lights(a, r_km, up, lights, 0.0f, out->zenith, t);
+    const float s3 = (float)sin(3.0 * GN_DEG), c3 = (float)cos(3.0 * GN_DEG);
+    for (int i = 0; i < 8; i++) {
+        double az = 2.0 * GN_PI * (i + 0.5) / 8.0;
+        float dir[3] = {c3 * (float)cos(az), s3, c3 * (float)sin(az)};
+        gn_atmo_sky_lights(a, r_km, dir, lights, 0.0f, l, t);
+        for (int c = 0; c < 3; c++) h[c] += l[c] / 8.0f;
+    }
+    memcpy(out->horizon, h, sizeof h);
+    /* the irradiance on an upward plane, over pi: the mean radiance of cosine-weighted
+     * directions (4 rings of 8) */
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 8; j++) {
+            float u = ((float)i + 0.5f) / 4.0f, st = sqrtf(u), ct = sqrtf(1.0f - u);
+            double az = 2.0 * GN_PI * (j + 0.5 * (i & 1)) / 8.0;
+            float dir[3] = {st * (float)cos(az), ct, st * (float)sin(az)};
+            gn_atmo_sky_lights(a, r_km, dir, lights, 0.0f, l, t);
+            for (int c = 0; c < 3; c++) e[c] += l[c] / 32.0f;
+        }
+    const gn_sun *b[2] = {sun, moon};
+    const float tint[3] = GN_NIGHT_SKY_TINT;
     for (int c = 0; c < 3; c++) {
-        float sky_avg = 0.5f * (out->zenith[c] + out->horizon[c]);
-        float irradiance = sun->color[c] * sun->illuminance * sun_up + (float)GN_PI * sky_avg;
-        out->ground[c] = 0.2f * irradiance / (float)GN_PI;
-        out->ambient_sky[c] = sky_avg;
+        float glow = GN_NIGHT_SKY_NITS * tint[c];
+        out->zenith[c] += glow;
+        out->horizon[c] += glow;
+        out->ambient_sky[c] = e[c] + glow;
+        float direct = 0.0f;
+        for (int k = 0; k < 2; k++)
+            direct += b[k]->color[c] * b[k]->illuminance * fmaxf(b[k]->direction[1], 0.0f);
+        out->ground[c] = a->p.ground_albedo[c] * (direct / (float)GN_PI + out->ambient_sky[c]);
         out->ambient_ground[c] = out->ground[c];
     }
 }

@@ -101,13 +101,13 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_fr
     gn_csm_gpu *c = self;
     const gn_csm_settings *cs = &c->settings;
     c->due_count = 0;
-    bool on = in->shadows == GN_SHADOWS_CSM && in->sun.elevation_deg > -4.0f;
+    bool on = in->shadows == GN_SHADOWS_CSM && in->key.illuminance > 0.0f;
     g->csm[0] = 0.0f;
     if (!on) return GN_OK;
 
     gn_csm_settings per_frame = *cs;
     per_frame.near_plane = in->near_plane;
-    gn_csm_compute(&per_frame, in->position, in->view, in->fov_y, in->aspect, in->sun.direction, c->next);
+    gn_csm_compute(&per_frame, in->position, in->view, in->fov_y, in->aspect, in->key.direction, c->next);
     gn_frame_stats *rec = gn_frame_record(r);
     for (uint32_t i = 0; i < cs->cascades; i++) {
         /* due: never rendered, its turn in the schedule, or its old map no longer covers

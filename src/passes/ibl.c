@@ -1,10 +1,12 @@
 /* Image-based light (a feature; docs/SKY.md): the split sum's DFG table (Karis 2013), made once
  * by shaders/dfg.comp (the twin of gn_brdf_dfg, src/decide/brdf.c), and the environment the
- * ambient light comes from: the sky's radiance in an octahedral map (ibl_sky.comp), its levels
+ * ambient light comes from: the sky's radiance (the atmosphere's sky view) in an octahedral map
+ * (ibl_sky.comp), its levels
  * prefiltered for GGX roughness (ibl_prefilter.comp) and its 9 spherical harmonics
  * (ibl_sh.comp, the twin of gn_sh9_project, src/decide/ibl.c). The environment is made again
  * only when the sky changed (the sun moved); the forward pass reads all of it through set 5. */
 #include "passes/ibl.h"
+#include "passes/atmosphere.h"
 #include "passes/passes.h"
 
 #include <string.h>
@@ -36,7 +38,8 @@ static gn_result layouts(gn_renderer *r, gn_ibl_gpu *b, gn_error *err)
         [GN_BIND_DFG_TABLE] = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, CS}};
     const gn_vk_binding sky[GN_BIND_ENV_COUNT] = {
         [GN_BIND_ENV_FRAME] = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, CS},
-        [GN_BIND_ENV_LEVEL0] = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, CS}};
+        [GN_BIND_ENV_LEVEL0] = {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, CS},
+        [GN_BIND_ENV_SKYVIEW] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS}};
     const gn_vk_binding pre[GN_BIND_PREFILTER_COUNT] = {
         [GN_BIND_PREFILTER_FRAME] = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, CS},
         [GN_BIND_PREFILTER_SOURCE] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, CS},
@@ -46,7 +49,11 @@ static gn_result layouts(gn_renderer *r, gn_ibl_gpu *b, gn_error *err)
         [GN_BIND_IBL_LEVEL0] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS},
         [GN_BIND_IBL_ATLAS] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS},
         [GN_BIND_IBL_SH] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS},
-        [GN_BIND_IBL_DFG] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}};
+        [GN_BIND_IBL_DFG] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS},
+        [GN_BIND_IBL_SKYVIEW] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS},
+        [GN_BIND_IBL_TRANSMITTANCE] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS},
+        [GN_BIND_IBL_AERIAL] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS},
+        [GN_BIND_IBL_MS] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}};
     gn_result res = gn_vk_set_layout(vk, dfg, GN_BIND_DFG_COUNT, "dfg", &b->set_layout, err);
     if (!res) res = gn_vk_set_layout(vk, sky, GN_BIND_ENV_COUNT, "ibl sky", &b->sky_layout, err);
     if (!res)
@@ -92,8 +99,10 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
     if (res) return res;
     gn_vk_write dw = gn_write_storage_image(GN_BIND_DFG_TABLE, &b->dfg);
     gn_vk_write_set(vk, b->set, &dw, 1);
-    gn_vk_write sw[GN_BIND_ENV_COUNT] = {gn_write_frame(r, GN_BIND_ENV_FRAME),
-                                         gn_write_storage_image(GN_BIND_ENV_LEVEL0, &b->level0)};
+    VkSampler lin = r->pipes.clamp_linear;
+    gn_vk_write sw[GN_BIND_ENV_COUNT] = {
+        gn_write_frame(r, GN_BIND_ENV_FRAME), gn_write_storage_image(GN_BIND_ENV_LEVEL0, &b->level0),
+        gn_write_sampled(GN_BIND_ENV_SKYVIEW, gn_atmosphere_image(r, GN_ATMO_IMAGE_SKYVIEW), lin)};
     gn_vk_write_set(vk, b->sky_set, sw, GN_BIND_ENV_COUNT);
     gn_vk_write pw[GN_BIND_PREFILTER_COUNT] = {
         gn_write_frame(r, GN_BIND_PREFILTER_FRAME),
@@ -105,7 +114,11 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
         gn_write_sampled(GN_BIND_IBL_LEVEL0, &b->level0, r->pipes.clamp_linear),
         gn_write_sampled(GN_BIND_IBL_ATLAS, &b->atlas, r->pipes.clamp_linear),
         gn_write_storage(GN_BIND_IBL_SH, &b->sh),
-        gn_write_sampled(GN_BIND_IBL_DFG, &b->dfg, r->pipes.clamp_linear)};
+        gn_write_sampled(GN_BIND_IBL_DFG, &b->dfg, r->pipes.clamp_linear),
+        gn_write_sampled(GN_BIND_IBL_SKYVIEW, gn_atmosphere_image(r, GN_ATMO_IMAGE_SKYVIEW), lin),
+        gn_write_sampled(GN_BIND_IBL_TRANSMITTANCE, gn_atmosphere_image(r, GN_ATMO_IMAGE_T), lin),
+        gn_write_sampled(GN_BIND_IBL_AERIAL, gn_atmosphere_image(r, GN_ATMO_IMAGE_AERIAL), lin),
+        gn_write_sampled(GN_BIND_IBL_MS, gn_atmosphere_image(r, GN_ATMO_IMAGE_MS), lin)};
     gn_vk_write_set(vk, b->receiver, rw, GN_BIND_IBL_COUNT);
     return GN_OK;
 }
@@ -118,6 +131,8 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *scene, const g
     /* the ambient needs the environment and the table: the first frame makes both */
     b->on = in->ibl;
     g->ibl[0] = b->on ? 1.0f : 0.0f;
+    /* a test's uniform sky replaces the atmosphere's everywhere the sky is read */
+    g->ibl[1] = b->test_uniform;
     if (b->test_uniform > 0.0f)
         for (int c = 0; c < 3; c++) g->sky_zenith[c] = g->sky_horizon[c] = g->sky_ground[c] = b->test_uniform;
     for (int c = 0; c < 3; c++)
@@ -152,13 +167,14 @@ static void abandon(gn_renderer *r, void *self)
 
 static void receiver(gn_renderer *r, void *self, gn_receiver *out)
 {
-    (void)r;
     gn_ibl_gpu *b = self;
-    *out = (gn_receiver){.layout = b->receiver_layout, .set = b->receiver, .use_count = 4};
+    *out = (gn_receiver){.layout = b->receiver_layout, .set = b->receiver, .use_count = 4 + GN_ATMO_IMAGES};
     out->uses[0] = (gn_vk_use){.image = &b->level0, .access = GN_ACCESS_SHADER_READ};
     out->uses[1] = (gn_vk_use){.image = &b->atlas, .access = GN_ACCESS_SHADER_READ};
     out->uses[2] = (gn_vk_use){.buffer = &b->sh, .access = GN_ACCESS_SHADER_READ};
     out->uses[3] = (gn_vk_use){.image = &b->dfg, .access = GN_ACCESS_SHADER_READ};
+    for (uint32_t i = 0; i < GN_ATMO_IMAGES; i++)
+        out->uses[4 + i] = (gn_vk_use){.image = gn_atmosphere_image(r, i), .access = GN_ACCESS_SHADER_READ};
 }
 
 static void release(gn_renderer *r, void *self)
@@ -226,12 +242,14 @@ uint32_t gn_ibl_env_runs(const gn_renderer *r, const void *self)
 
 uint32_t gn_ibl_env_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
 {
-    (void)r, (void)run;
+    (void)run;
     gn_ibl_gpu *b = self;
     out[0] = (gn_vk_use){.image = &b->level0, .access = GN_ACCESS_COMPUTE_WRITE};
     out[1] = (gn_vk_use){.image = &b->atlas, .access = GN_ACCESS_COMPUTE_WRITE};
     out[2] = (gn_vk_use){.buffer = &b->sh, .access = GN_ACCESS_COMPUTE_WRITE};
-    return 3;
+    out[3] =
+        (gn_vk_use){.image = gn_atmosphere_image(r, GN_ATMO_IMAGE_SKYVIEW), .access = GN_ACCESS_SHADER_READ};
+    return 4;
 }
 
 /* Level 0 from the sky, then (it read) the prefiltered levels and the harmonics from it. */

@@ -20,8 +20,9 @@ void gn_screen_pass_dispatch(gn_renderer *r, const gn_screen_pass *p); /* 8x8 ti
 
 /* ---- the features ------------------------------------------------------------------------ */
 extern const gn_feature gn_feature_cull, gn_feature_depth, gn_feature_csm, gn_feature_vsm, gn_feature_lights,
-    gn_feature_ao, gn_feature_ibl, gn_feature_forward, gn_feature_exposure, gn_feature_bloom, gn_feature_dof,
-    gn_feature_tonemap, gn_feature_depth_view, gn_feature_occlusion_view, gn_feature_present, gn_feature_noop;
+    gn_feature_ao, gn_feature_atmosphere, gn_feature_ibl, gn_feature_forward, gn_feature_exposure,
+    gn_feature_bloom, gn_feature_dof, gn_feature_tonemap, gn_feature_depth_view, gn_feature_occlusion_view,
+    gn_feature_present, gn_feature_noop;
 
 /* The sun cascades' caster bias (gn_csm_desc resolved), which the local lights' casters share. */
 void gn_csm_caster_bias(const gn_csm_desc *d, float *constant, float *slope);
@@ -74,6 +75,10 @@ GN_PASS_FNS(gn_ao_z);
 GN_PASS_FNS(gn_ao);
 GN_PASS_RUNS(gn_ao_blur);
 GN_PASS_FNS(gn_ao_blur);
+GN_PASS_RUNS(gn_atmosphere_luts); /* once: the medium's tables */
+GN_PASS_FNS(gn_atmosphere_luts);
+GN_PASS_RUNS(gn_atmosphere); /* the sky view and the aerial volume, when their inputs changed */
+GN_PASS_FNS(gn_atmosphere);
 GN_PASS_RUNS(gn_ibl_dfg); /* once: the first submitted frame makes the table */
 GN_PASS_FNS(gn_ibl_dfg);
 GN_PASS_RUNS(gn_ibl_env); /* when the sky changed */

@@ -652,7 +652,7 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_fr
                       gn_gpu_frame *g, gn_error *err)
 {
     gn_vsm_gpu *v = self;
-    v->active = in->shadows == GN_SHADOWS_VSM && in->sun.elevation_deg > -4.0f;
+    v->active = in->shadows == GN_SHADOWS_VSM && in->key.illuminance > 0.0f;
     v->atlas_view_run = in->debug_view == GN_VIEW_VSM_ATLAS;
     v->occlusion.on = v->active && in->vsm_occlusion;
     memset(g->vsm, 0, sizeof g->vsm);
@@ -664,7 +664,7 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_fr
     gn_result res = v->initialized ? GN_OK : initialize(r, err);
     if (res) return res;
     float pixel_angle = 2.0f * tanf(0.5f * in->fov_y) / (float)r->height;
-    gn_vsm_view_compute(&v->s, in->sun.direction, in->position, pixel_angle, &v->view);
+    gn_vsm_view_compute(&v->s, in->key.direction, in->position, pixel_angle, &v->view);
     uint32_t current = gn_vsm_version_update(&v->versions, &v->view);
     res = upload_versions(r, err);
     uint32_t invalidate = 0, dynamic = 0;

@@ -50,16 +50,23 @@ static void run_case(const gn_brdf_material *bm, const char *name)
         .camera_exposure = {.mode = GN_EXPOSURE_FIXED, .ev100 = GN_EV100_SUNNY},
         .bloom = {.off = true}, /* the shading alone, */
         .no_dither = true,      /* to the level, */
-        .no_ibl = true,         /* under the hemisphere ambient gn_shade_ambient mirrors */
+        .no_ibl = true,         /* under the hemisphere ambient gn_shade_ambient mirrors, */
+        .no_aerial = true,      /* with no air in front */
     };
     uint8_t *px = gt_render(r, s, &f);
     GT_CHECK_VALIDATION(r, "rendering the BRDF sphere");
 
     /* the same frame on the CPU */
-    gn_sun sun;
+    gn_sun sun, moon;
     gn_sky sky;
     gn_sun_compute(10.0f, 45, 172, &sun);
-    gn_sky_compute(&sun, &sky);
+    gn_moon_compute(10.0f, 45, 172, GN_MOON_YEAR, &moon);
+    static gn_atmosphere atmo;
+    gn_atmo_params earth;
+    gn_atmo_earth(&earth);
+    gn_atmo_build(&earth, &atmo);
+    /* the eye at y = 0 is 1 m above the ground (GN_ATMO_MIN_ALTITUDE_KM), as the renderer has it */
+    gn_sky_compute(&atmo, earth.bottom_km + GN_ATMO_MIN_ALTITUDE_KM, &sun, &moon, &sky);
     float proj[16], view[16], vp[16], inv[16];
     gn_camera_projection(40 * 0.017453293f, (float)W / H, 0.1f, proj);
     gn_camera_view(f.camera.position, 0, 0, view);

@@ -54,7 +54,12 @@ static side render_side(gn_renderer *r, gn_scene *s, gn_frame_desc f, bool cpu)
     return out;
 }
 
-static bool is_ibl(const gn_pass_stats *p) { return strncmp(p->name, "ibl ", 4) == 0; }
+/* The passes that run when their tables are made (the image-based light's, the atmosphere's),
+ * whichever path the frame takes. */
+static bool is_ibl(const gn_pass_stats *p)
+{
+    return strncmp(p->name, "ibl ", 4) == 0 || strncmp(p->name, "atmosphere", 10) == 0;
+}
 
 static uint32_t steady_passes(const gn_frame_stats *st)
 {
@@ -80,7 +85,8 @@ static uint32_t compare(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, con
     CHECK(depth_triangles(&gpu.st) == depth_triangles(&cpu.st), "%s: prepass triangles GPU %llu, CPU %llu",
           what, (unsigned long long)depth_triangles(&gpu.st), (unsigned long long)depth_triangles(&cpu.st));
     /* the same passes but for the GPU path's cull, each with the same triangles (the image-based
-     * light's passes run when its table or map is made, whichever path the frame takes: left out) */
+     * light's and the atmosphere's passes run when their tables are made, whichever path the frame
+     * takes: left out) */
     CHECK(steady_passes(&gpu.st) == steady_passes(&cpu.st) + 1,
           "%s: %u passes on the GPU path, %u on the CPU", what, steady_passes(&gpu.st),
           steady_passes(&cpu.st));

@@ -12,15 +12,18 @@
 #define H 90
 #define PAKS "/usr/share/games/openarena/baseoa"
 
+#ifndef GT_HELMET
+#define GT_HELMET NULL
+#endif
 #ifndef GT_SPONZA
 #define GT_SPONZA NULL
 #endif
 static const char *sponza_path(void) { return GT_SPONZA; }
 
 /* camera NULL: the scene's default camera */
-static void golden(gn_renderer *r, gn_scene *s, const char *name, const float *camera)
+static void golden_at(gn_renderer *r, gn_scene *s, const char *name, const float *camera, float hours)
 {
-    gn_frame_desc f = {.time_of_day = 14};
+    gn_frame_desc f = {.time_of_day = hours};
     if (camera) {
         memcpy(f.camera.position, camera, 3 * sizeof(float));
         f.camera.yaw = camera[3], f.camera.pitch = camera[4];
@@ -28,6 +31,23 @@ static void golden(gn_renderer *r, gn_scene *s, const char *name, const float *c
     uint8_t *px = gt_render(r, s, &f);
     CHECK(gt_golden(r, name, px, W, H), "%s differs from its golden image", name);
     free(px);
+}
+
+static void golden(gn_renderer *r, gn_scene *s, const char *name, const float *camera)
+{
+    golden_at(r, s, name, camera, 14.0f);
+}
+
+/* The sky and its light at four times of day (issue 17): dawn, noon, dusk and night. */
+static void four_times(gn_renderer *r, gn_scene *s, const char *name, const float *camera)
+{
+    static const float hours[4] = {5.5f, 12.0f, 18.75f, 22.0f};
+    static const char *names[4] = {"dawn", "noon", "dusk", "night"};
+    for (int t = 0; t < 4; t++) {
+        char g[96];
+        snprintf(g, sizeof g, "%s_%s", name, names[t]);
+        golden_at(r, s, g, camera, hours[t]);
+    }
 }
 
 int main(void)
@@ -61,6 +81,7 @@ int main(void)
                     char g[64];
                     snprintf(g, sizeof g, "map_%s", name);
                     golden(r, s, g, NULL);
+                    if (strcmp(name, "oa_dm1") == 0) four_times(r, s, g, NULL);
                 }
                 gn_renderer_wait_idle(r, &err);
                 gn_scene_destroy(s);
@@ -79,9 +100,20 @@ int main(void)
          * prepass and the cascades alike */
         static const float inside[5] = {-4, 3, 2, 90, -5};
         if (s) golden(r, s, "sponza", inside);
+        if (s) four_times(r, s, "sponza", inside);
         gn_scene_destroy(s);
     } else {
         printf("skipped: Sponza (../shared/data not present)\n");
+    }
+    const char *helmet = GT_HELMET;
+    if (helmet) {
+        gn_scene *s = NULL;
+        gn_load_desc ld = {.path = helmet};
+        CHECK(gn_scene_load(&ld, &s, &err) == GN_OK, "DamagedHelmet: %s", err.message);
+        if (s) four_times(r, s, "helmet", NULL); /* its own camera: the metal reflects the sky */
+        gn_scene_destroy(s);
+    } else {
+        printf("skipped: DamagedHelmet (../shared/data not present)\n");
     }
     GT_CHECK_VALIDATION(r, "rendering the maps");
     gn_renderer_destroy(r);

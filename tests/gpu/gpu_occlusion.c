@@ -210,6 +210,11 @@ int main(void)
                       gn_renderer_resize(off, 517, 301, &err) == GN_OK,
                   "%s", err.message);
             gn_frame_desc f = at(c[0], c[1], c[2], c[3], c[4], 0.0);
+            /* the first frame after the cut is stored with each renderer's last pre-exposure, and
+             * their histories differ (the reference frames above): the sun's disc (~2e9 nits)
+             * clips rgba16f under one and not the other. The frames after it are exposed alike. */
+            free(gt_render(on, town, &f));
+            free(gt_render(off, town, &f));
             same_frame(on, off, town, &f, "town after a resize to 517x301");
             same_frame(on, off, town, &f, "town after a resize to 517x301, again");
         }

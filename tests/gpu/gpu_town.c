@@ -1,7 +1,7 @@
-/* The town on the GPU: golden images from three viewpoints at three times of day (sunset, noon, 22:00: the
- * exposure, bloom and night lights), a second render byte-identical to the first, the debug views, and draw
- * calls that scale with materials rather than objects. Every render runs under validation (zero messages).
- * Golden tolerance: see gpu_util.h (exact on lavapipe). */
+/* The town on the GPU: golden images from three viewpoints at four times of day (dawn, noon, sunset, 22:00:
+ * the atmosphere, the exposure, bloom and night lights), a second render byte-identical to the first, the
+ * debug views, and draw calls that scale with materials rather than objects. Every render runs under
+ * validation (zero messages). Golden tolerance: see gpu_util.h (exact on lavapipe). */
 #include "gpu_util.h"
 #include "passes/bloom.h"
 #include "scene/scene.h"
@@ -36,13 +36,14 @@ int main(void)
     float vps[3][5];
     gn_town_viewpoints(s, vps);
     static const char *vp_names[3] = {"street", "rooftop", "overview"};
-    static const float hours[3] = {22.0f, 18.5f, 12.0f}; /* noon last: the checks below read its frame */
-    static const char *hour_names[3] = {"night", "sunset", "noon"};
+    /* noon last: the checks below read its frame; dawn is 5.5 h, the sun ~2 degrees up in August */
+    static const float hours[4] = {22.0f, 18.5f, 5.5f, 12.0f};
+    static const char *hour_names[4] = {"night", "sunset", "dawn", "noon"};
 
     gn_renderer *r = gt_renderer(W, H, 4);
     uint8_t *first = NULL;
     for (int v = 0; v < 3; v++)
-        for (int t = 0; t < 3; t++) {
+        for (int t = 0; t < 4; t++) {
             gn_frame_desc f = gt_at(vps[v], hours[t]);
             uint8_t *px = gt_render(r, s, &f);
             char name[64];

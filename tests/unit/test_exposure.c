@@ -27,7 +27,7 @@ static float bin_luminance(const gn_exposure_params *p, uint32_t i)
 static void test_camera(void)
 {
     gn_exposure_params p = defaults();
-    CHECK(p.automatic && p.ev100 == GN_EV100_SUNNY && p.min_ev100 == -2.0f && p.max_ev100 == 18.0f,
+    CHECK(p.automatic && p.ev100 == GN_EV100_SUNNY && p.min_ev100 == -4.0f && p.max_ev100 == 18.0f,
           "defaults: auto %d ev %g range %g..%g", p.automatic, p.ev100, p.min_ev100, p.max_ev100);
     CHECK(p.low == 0.1f && p.high == 0.9f && p.speed_up == 3.0f && p.speed_down == 1.0f,
           "band %g..%g speeds %g %g", p.low, p.high, p.speed_up, p.speed_down);
@@ -45,7 +45,7 @@ static void test_camera(void)
     /* bad ranges and bands fall back to the defaults */
     d = (gn_exposure_desc){.min_ev100 = 5, .max_ev100 = 2, .low_percent = 95, .high_percent = 20};
     gn_exposure_resolve(&d, NAN, &p);
-    CHECK(p.min_ev100 == -2.0f && p.max_ev100 == 18.0f && p.low == 0.1f && p.high == 0.9f &&
+    CHECK(p.min_ev100 == -4.0f && p.max_ev100 == 18.0f && p.low == 0.1f && p.high == 0.9f &&
               p.compensation == 0.0f,
           "an inverted range or band: %g..%g %g..%g", p.min_ev100, p.max_ev100, p.low, p.high);
     /* the pre-exposure is a power of two within a factor sqrt(2) */

@@ -12,12 +12,13 @@
 #include "decide/vsm.h"
 
 static const float SCENE_CAMERA[6] = {10.0f, 2.0f, -3.0f, 45.0f, -5.0f, 0.0f};
+static gn_atmosphere atmo; /* the tables the sky's summary is read from (built in main) */
 
 static void frame_defaults(void)
 {
     gn_frame_desc f = {0};
     gn_frame_inputs in;
-    gn_frame_inputs_resolve(&f, SCENE_CAMERA, 1280, 720, &in);
+    gn_frame_inputs_resolve(&f, SCENE_CAMERA, 1280, 720, &atmo, &in);
     CHECK(in.position[0] == 10.0f && in.position[1] == 2.0f && in.position[2] == -3.0f,
           "all-zero camera: the scene's");
     CHECK(in.yaw == 45.0f && in.pitch == -5.0f, "yaw %g pitch %g", in.yaw, in.pitch);
@@ -33,10 +34,20 @@ static void frame_defaults(void)
     /* the default at sunset: the night lights a little on (the sun ~4 degrees up) */
     CHECK(in.night_level > 0.0f && in.night_level < 0.5f, "night level %g at 18.5 h", in.night_level);
     CHECK(in.debug_view == GN_VIEW_FINAL && !in.naive_lights && !in.no_pvs, "settings");
+    /* the air: aerial perspective and stars on, no fog, the moon's year; the eye 2 m up */
+    CHECK(in.aerial && in.stars && in.fog[0].density == 0.0f && in.fog[1].density == 0.0f && in.year == 2026,
+          "air: aerial %d stars %d fog %g %g year %d", in.aerial, in.stars, in.fog[0].density,
+          in.fog[1].density, in.year);
+    CHECK(fabsf(in.camera_r_km - (atmo.p.bottom_km + 0.002f)) < 1e-3f, "eye radius %g km", in.camera_r_km);
+    CHECK(in.fog_albedo == 0.9f && in.fog_anisotropy == 0.6f, "fog albedo %g g %g", in.fog_albedo,
+          in.fog_anisotropy);
+    /* by day the key light is the sun */
+    CHECK(in.key.illuminance == in.sun.illuminance && in.key.direction[1] == in.sun.direction[1],
+          "key light");
     /* a scene camera with its own field of view (a glTF file's) keeps it */
     const float gltf_camera[6] = {0, 1, 0, 0, 0, 45.0f};
     gn_frame_inputs gin;
-    gn_frame_inputs_resolve(&f, gltf_camera, 1280, 720, &gin);
+    gn_frame_inputs_resolve(&f, gltf_camera, 1280, 720, &atmo, &gin);
     CHECK(fabsf(gin.fov_y - 45.0f * 0.017453293f) < 1e-6f, "a scene camera's fov: %g rad", gin.fov_y);
     /* the matrices agree: view_proj = proj * view, and its inverse undoes it */
     float p[4] = {0.3f, -0.2f, 0.5f, 1.0f}, q[4] = {0};
@@ -64,7 +75,7 @@ static void frame_given(void)
                        .shadows = GN_SHADOWS_CSM,
                        .view = GN_VIEW_DISTANCE};
     gn_frame_inputs in;
-    gn_frame_inputs_resolve(&f, SCENE_CAMERA, 640, 640, &in);
+    gn_frame_inputs_resolve(&f, SCENE_CAMERA, 640, 640, &atmo, &in);
     CHECK(in.position[0] == 0.0f && in.position[1] == 0.0f && in.yaw == 0.0f, "the origin, looking north");
     CHECK(fabsf(in.fov_y - 90.0f * 0.017453293f) < 1e-6f && in.aspect == 1.0f, "fov %g aspect %g", in.fov_y,
           in.aspect);
@@ -76,15 +87,24 @@ static void frame_given(void)
     CHECK(in.sun.elevation_deg > 85.0f, "equinox noon at the equator: elevation %g", in.sun.elevation_deg);
     /* midnight is 24, and it is the same sun as hour 0 would be: below the horizon */
     f = (gn_frame_desc){.time_of_day = 24.0f};
-    gn_frame_inputs_resolve(&f, SCENE_CAMERA, 640, 640, &in);
+    gn_frame_inputs_resolve(&f, SCENE_CAMERA, 640, 640, &atmo, &in);
     gn_sun zero;
     gn_sun_compute(0.0f, 45.0f, 230, &zero);
     CHECK(in.hours == 24.0f && in.sun.elevation_deg < -20.0f, "midnight: elevation %g", in.sun.elevation_deg);
     CHECK(fabsf(in.sun.elevation_deg - zero.elevation_deg) < 1e-3f, "24 h %g vs 0 h %g", in.sun.elevation_deg,
           zero.elevation_deg);
+    /* a fog as given, a bad one off; the falloff's default */
+    f = (gn_frame_desc){.fog = {{.density = 0.01f, .base = 5.0f}, {.density = NAN, .base = 1.0f}},
+                        .fog_anisotropy = 2.0f,
+                        .no_aerial = true};
+    gn_frame_inputs_resolve(&f, SCENE_CAMERA, 640, 640, &atmo, &in);
+    CHECK(in.fog[0].density == 0.01f && in.fog[0].base == 5.0f && in.fog[0].falloff == 100.0f &&
+              in.fog[1].density == 0.0f && in.fog_anisotropy == 0.6f && !in.aerial,
+          "fog %g %g %g, second %g, g %g", in.fog[0].density, in.fog[0].base, in.fog[0].falloff,
+          in.fog[1].density, in.fog_anisotropy);
     /* an out-of-range view reads as the final image (gn_render refuses it before this) */
     f = (gn_frame_desc){.view = GN_VIEW_COUNT};
-    gn_frame_inputs_resolve(&f, SCENE_CAMERA, 640, 640, &in);
+    gn_frame_inputs_resolve(&f, SCENE_CAMERA, 640, 640, &atmo, &in);
     CHECK(in.debug_view == GN_VIEW_FINAL, "view %d", in.debug_view);
 }
 
@@ -135,6 +155,9 @@ static void sub_descs(void)
 
 int main(void)
 {
+    gn_atmo_params earth;
+    gn_atmo_earth(&earth);
+    gn_atmo_build(&earth, &atmo);
     frame_defaults();
     frame_given();
     renderer_defaults();

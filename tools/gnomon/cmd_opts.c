@@ -12,9 +12,9 @@
  * costs no device start-up. */
 static const char *const gn_builtin_scenes[] = {"town", NULL};
 static const char *const gn_view_names[] = {
-    "final",         "depth",     "normals",   "albedo",   "shadow",    "cascades",
-    "light-heatmap", "vsm-pages", "vsm-atlas", "distance", "occlusion", "luminance",
-    "bloom",         "ao",        "dof-coc",   "ibl",      NULL};
+    "final",     "depth",     "normals",  "albedo",    "shadow",    "cascades", "light-heatmap",
+    "vsm-pages", "vsm-atlas", "distance", "occlusion", "luminance", "bloom",    "ao",
+    "dof-coc",   "ibl",       "sky-lut",  "fog",       NULL};
 static const char *const gn_tonemap_names[] = {"aces", "reinhard", "clip", NULL};
 static const char *const gn_dof_mode_names[] = {"back", "front", "both", NULL}; /* gn_dof_mode */
 static const char *const gn_path_names[] = {"static", "sun", "walk", "walk-sun", NULL};
@@ -210,7 +210,7 @@ static uint32_t gn_post_rows(gn_post_opts *e, gn_opt *t)
         {"--shutter", GN_OPT_FLOAT, &e->shutter, NULL, 1e-5, 60, false, NULL, "S", "shutter time in seconds"},
         {"--iso", GN_OPT_FLOAT, &e->iso, NULL, 12, 409600, false, NULL, "N", "sensor speed"},
         {"--ev-min", GN_OPT_FLOAT, &e->min_ev100, NULL, -20, 30, false, NULL, "EV100",
-         "auto: the histogram's darkest EV100 and the exposure's floor (default -2)"},
+         "auto: the histogram's darkest EV100 and the exposure's floor (default -4)"},
         {"--ev-max", GN_OPT_FLOAT, &e->max_ev100, NULL, -20, 30, false, NULL, "EV100",
          "auto: the histogram's brightest EV100 and the exposure's ceiling (default 18)"},
         {"--meter-low", GN_OPT_FLOAT, &e->low_percent, NULL, 0, 100, false, NULL, "PERCENT",
@@ -246,6 +246,20 @@ static uint32_t gn_post_rows(gn_post_opts *e, gn_opt *t)
          "(A/B)"},
         {"--dof-sky", GN_OPT_FLAG, &e->dof_sky, NULL, 0, 0, false, NULL, "",
          "blur the sky like geometry at infinity (default: only beside geometry, at half strength)"},
+        {"--fog", GN_OPT_FLOAT3, e->fog[0], NULL, -100000, 100000, false, NULL, "D,B,F",
+         "a height fog: density at its base (per metre), base height (m), falloff (per km; 0: 100) "
+         "(default off)"},
+        {"--fog2", GN_OPT_FLOAT3, e->fog[1], NULL, -100000, 100000, false, NULL, "D,B,F",
+         "a second height fog"},
+        {"--fog-albedo", GN_OPT_FLOAT, &e->fog_albedo, NULL, 0.01, 1, false, NULL, "A",
+         "the fogs' single-scattering albedo (default 0.9)"},
+        {"--fog-g", GN_OPT_FLOAT, &e->fog_g, NULL, 0, 0.94, false, NULL, "G",
+         "the fogs' forward scattering (Henyey-Greenstein g, default 0.6)"},
+        {"--aerial", GN_OPT_UINT, &e->aerial, NULL, 0, 1, false, NULL, "0|1",
+         "1: the air's aerial perspective in front of surfaces (default), 0 none (A/B)"},
+        {"--stars", GN_OPT_UINT, &e->stars, NULL, 0, 1, false, NULL, "0|1", "1: stars at night (default)"},
+        {"--year", GN_OPT_UINT, &e->year, NULL, 1900, 2100, false, NULL, "Y",
+         "the year, for the moon's place and phase (default 2026)"},
     };
     memcpy(t, opts, sizeof opts);
     return GN_COUNT(opts);
@@ -258,7 +272,7 @@ static uint32_t gn_look_rows(int *view, int *tonemap, gn_post_opts *e, gn_opt *t
     gn_opt opts[] = {
         {"--view", GN_OPT_CHOICE, view, NULL, 0, 0, false, gn_view_names, "VIEW",
          "final, depth, normals, albedo, shadow, cascades, light-heatmap, vsm-pages, vsm-atlas, distance, "
-         "occlusion, luminance, bloom, ao, dof-coc or ibl (default final)"},
+         "occlusion, luminance, bloom, ao, dof-coc, ibl, sky-lut or fog (default final)"},
         {"--tonemap", GN_OPT_CHOICE, tonemap, NULL, 0, 0, false, gn_tonemap_names, "OP",
          "aces, reinhard or clip (default aces)"},
     };
@@ -287,6 +301,13 @@ void gn_post_opts_frame(const gn_post_opts *o, gn_frame_desc *out)
                            .radius = o->ao_radius,
                            .bias = o->ao_bias};
     out->no_ibl = o->ibl == 0;
+    for (int k = 0; k < 2; k++)
+        out->fog[k] = (gn_fog_desc){.density = o->fog[k][0], .base = o->fog[k][1], .falloff = o->fog[k][2]};
+    out->fog_albedo = o->fog_albedo;
+    out->fog_anisotropy = o->fog_g;
+    out->no_aerial = o->aerial == 0;
+    out->no_stars = o->stars == 0;
+    out->year = (int32_t)o->year;
     out->dof = (gn_dof_desc){.focus = o->dof[0],
                              .range = o->dof[1],
                              .strength = o->dof[2],
@@ -494,7 +515,7 @@ static gn_frame_opts gn_frame_opts_defaults(void)
 gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err, size_t err_size)
 {
     *o = (gn_render_opts){.frame = gn_frame_opts_defaults(),
-                          .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1},
+                          .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1, .aerial = 1, .stars = 1},
                           .light = {.clustered = 1}};
     gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_render_table(o, t);
@@ -524,7 +545,7 @@ gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, cha
                          .occlusion = 1,
                          .caster_lod = 1,
                          .light = {.clustered = 1},
-                         .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1}};
+                         .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1, .aerial = 1, .stars = 1}};
     gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_bench_table(o, t);
     gn_parse_status s = gn_opts_parse("bench", t, n, argc, argv, err, err_size);
@@ -763,7 +784,7 @@ gn_view_opts gn_view_opts_defaults(void)
 {
     return (gn_view_opts){.frame = gn_frame_opts_defaults(),
                           .vsync = 1,
-                          .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1},
+                          .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1, .aerial = 1, .stars = 1},
                           .light = {.clustered = 1}};
 }
 

@@ -51,6 +51,10 @@ typedef struct gn_post_opts {
     float dof_radius;         /* 0: the default */
     bool dof_sky;             /* the sky blurs like geometry */
     uint32_t ibl;             /* 1: ambient from the environment map (default), 0 the hemisphere */
+    float fog[2][3];          /* the height fogs: density (per m), base (m), falloff (per km); 0: off */
+    float fog_albedo, fog_g;  /* 0: the defaults */
+    uint32_t aerial, stars;   /* 1: on (the defaults) */
+    uint32_t year;            /* the moon's; 0: 2026 */
     const char *lut;          /* a .cube grading table, or NULL */
 } gn_post_opts;
 
