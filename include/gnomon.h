@@ -511,6 +511,10 @@ typedef struct gn_frame_desc {
     float fog_albedo;     /* the fogs' single-scattering albedo (0: 0.9); their colour is the light's */
     float fog_anisotropy; /* Henyey-Greenstein g towards the sun, in [0, 0.95) (0: 0.6) */
     bool no_aerial;       /* A/B: no aerial perspective (the air between the eye and surfaces) */
+    bool no_volumetric;   /* A/B: the fogs analytic all the way, without volumetric fog's froxels (on by
+                             default whenever a fog is: the key light's shadows and the local lights
+                             in the air; docs/SKY.md) */
+    float volumetric_far; /* metres of view depth the froxels cover (0: 128); the fogs beyond stay analytic */
     bool no_stars;        /* no stars in the night sky */
     double seconds;       /* animation time for dynamic objects; eye adaptation runs over the time between
                              frames (a frame at the same or an earlier time is exposed at its target) */

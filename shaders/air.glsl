@@ -2,7 +2,8 @@
 // froxel atlas of shaders/atmo_aerial.comp) and seed 002's two exponential height fogs,
 // integrated in closed form along the ray and lit by the key light through a Henyey-Greenstein
 // phase and by the sky's ambient. The CPU twin of the fog is gn_fog_* in src/decide/fog.c.
-// Needs `frame`, atmosphere.glsl and the aerial atlas as `aerial_atlas`.
+// Needs `frame`, atmosphere.glsl, volumetric.glsl, the aerial atlas as `aerial_atlas` and the
+// integrated volumetric froxels as `volume_integrated`.
 #ifndef GN_AIR_GLSL
 #define GN_AIR_GLSL
 
@@ -50,27 +51,48 @@ float gn_hg_phase(float g, float c)
     return (1.0 - g * g) / (4.0 * 3.14159265 * d * sqrt(d));
 }
 
+// What a fog scatters towards the eye along dir, per unit of (1 - transmittance): the albedo
+// times the key light through the phase and the sky's mean radiance.
+vec3 gn_fog_light(vec3 dir)
+{
+    vec3 ambient = 0.5 * (frame.ambient_sky.rgb + frame.ambient_ground.rgb);
+    return frame.fog_params.x * (frame.sun_color.rgb * gn_hg_phase(frame.fog_params.y, dot(dir, frame.sun_dir.xyz)) + ambient);
+}
+
 // The fogs along a ray: rgb in-scattering (nits), a transmittance.
 vec4 gn_fog(vec3 eye, vec3 dir, float metres)
 {
     if (frame.fog[0].x <= 0.0 && frame.fog[1].x <= 0.0) return vec4(0.0, 0.0, 0.0, 1.0);
     float T = exp(-gn_fog_depth(eye, dir, metres));
-    vec3 ambient = 0.5 * (frame.ambient_sky.rgb + frame.ambient_ground.rgb);
-    vec3 light = frame.sun_color.rgb * gn_hg_phase(frame.fog_params.y, dot(dir, frame.sun_dir.xyz)) + ambient;
-    return vec4((1.0 - T) * frame.fog_params.x * light, T);
+    return vec4((1.0 - T) * gn_fog_light(dir), T);
 }
 
-// A surface's colour (nits) seen through the air: the aerial perspective, then the fogs.
-// The fog view's: what the air adds, and how much it hides.
+// A surface's colour (nits) seen through the air: the aerial perspective, the height fogs and,
+// with volumetric fog, the froxels in front of it (the fogs beyond the volume's far end stay
+// analytic). The fog view's: what the air adds, and how much it hides.
 vec3 gn_air_apply(vec3 color, vec3 world, vec2 uv, out vec3 added, out float hidden)
 {
     vec3 d = world - frame.camera_pos.xyz;
     float metres = length(d);
     vec3 dir = metres > 0.0 ? d / metres : vec3(0.0, 1.0, 0.0);
     vec4 air = gn_aerial(uv, metres * 1e-3);
-    vec4 fog = gn_fog(frame.camera_pos.xyz, dir, metres);
-    added = air.rgb * fog.a + fog.rgb;
-    hidden = 1.0 - air.a * fog.a;
-    return color * air.a * fog.a + added;
+    vec4 fog, vol = vec4(0.0, 0.0, 0.0, 1.0);
+    if (frame.volumetric.x > 0.5) {
+        float depth = dot(d, frame.camera_forward.xyz);
+        vol = gn_vol_integrated(volume_integrated, uv, depth);
+        // the analytic fogs from the volume's far end on (none for a surface inside it)
+        fog = vec4(0.0, 0.0, 0.0, 1.0);
+        if (depth > frame.volumetric.z) {
+            float near = frame.volumetric.z * metres / depth;
+            float tau_full = gn_fog_depth(frame.camera_pos.xyz, dir, metres);
+            float T = exp(-max(tau_full - gn_fog_depth(frame.camera_pos.xyz, dir, near), 0.0));
+            fog = vec4((1.0 - T) * gn_fog_light(dir), T);
+        }
+    } else {
+        fog = gn_fog(frame.camera_pos.xyz, dir, metres);
+    }
+    added = (air.rgb * fog.a + fog.rgb) * vol.a + vol.rgb;
+    hidden = 1.0 - air.a * fog.a * vol.a;
+    return color * air.a * fog.a * vol.a + added;
 }
 #endif

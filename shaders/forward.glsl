@@ -12,24 +12,7 @@
 #include "light_shadow.glsl"
 #include "octa.glsl"
 #include "ibl_levels.glsl"
-#if defined(GN_SUN_CSM)
-#include "shadow.glsl"
-#else
-// no cascades: what shadow.glsl answers when frame.csm.x is 0
-float gn_sun_shadow(vec3 world, vec3 n) { return 1.0; }
-vec3 gn_cascade_colour(vec3 world) { return vec3(0.1); }
-#endif
-#if defined(GN_SUN_VSM)
-#define GN_VSM_SET GN_SET_SUN
-#define GN_VSM_BIND_TABLE GN_BIND_VSM_TABLE
-#define GN_VSM_BIND_VERSIONS GN_BIND_VSM_VERSIONS
-#define GN_VSM_BIND_ATLAS GN_BIND_VSM_ATLAS
-#include "vsm.glsl"
-#include "vsm_resolve.glsl"
-// VSM RESOLVE's masks (frame.vsm_resolve.x says which one is this frame's; the other is history)
-layout(set = GN_SET_SUN, binding = GN_BIND_VSM_MASK0) uniform usampler2D vsm_mask0;
-layout(set = GN_SET_SUN, binding = GN_BIND_VSM_MASK1) uniform usampler2D vsm_mask1;
-#endif
+#include "sun_shadow.glsl"
 
 layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_BASE) uniform sampler2D base_tex;
 layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_NORMAL) uniform sampler2D normal_tex;

@@ -7,9 +7,12 @@ layout(set = GN_SET_IBL, binding = GN_BIND_IBL_SKYVIEW) uniform sampler2D sky_vi
 layout(set = GN_SET_IBL, binding = GN_BIND_IBL_TRANSMITTANCE) uniform sampler2D transmittance_table;
 layout(set = GN_SET_IBL, binding = GN_BIND_IBL_AERIAL) uniform sampler2D aerial_atlas;
 layout(set = GN_SET_IBL, binding = GN_BIND_IBL_MS) uniform sampler2D ms_table;
+// volumetric fog's integrated froxels (src/passes/volumetric.c)
+layout(set = GN_SET_VOLUME, binding = GN_BIND_VOLUME_INTEGRATED) uniform sampler2D volume_integrated;
 #include "octa.glsl"
 #include "atmosphere.glsl"
 #include "sky.glsl"
+#include "volumetric.glsl"
 #include "air.glsl"
 
 // The sky-lut view over the whole frame (screen uv, y down): the sky view on the top 60%, the

@@ -24,6 +24,7 @@ typedef enum gn_feature_id {
     GN_FEATURE_ATMOSPHERE,     /* the atmosphere's tables: transmittance, multiple scattering, sky view,
                                   aerial perspective (src/passes/atmosphere.c) */
     GN_FEATURE_IBL,            /* image-based light: the split sum's DFG table (src/passes/ibl.c) */
+    GN_FEATURE_VOLUMETRIC,     /* volumetric fog's froxels: inject, integrate (src/passes/volumetric.c) */
     GN_FEATURE_FORWARD,        /* the forward pass and the sky (src/passes/forward.c) */
     GN_FEATURE_EXPOSURE,       /* eye adaptation: histogram and adaptation (src/passes/exposure.c) */
     GN_FEATURE_BLOOM,          /* the HDR colour's glow: a mip chain down and up (src/passes/bloom.c) */
@@ -80,7 +81,7 @@ typedef struct gn_pass_work {
     uint64_t triangles; /* triangles submitted */
 } gn_pass_work;
 
-#define GN_PASS_MAX_USES 32 /* resources one pass declares */
+#define GN_PASS_MAX_USES 48 /* resources one pass declares (the forward pass: 31) */
 
 /* One entry of the frame's pass table. The generic loop (src/frame.c) asks runs (NULL: once)
  * how many times the pass records this frame (0: not at all; cascades: one a due cascade),

@@ -142,6 +142,11 @@ static const gn_pass PASSES[] = {
     {"ibl dfg", GN_FEATURE_IBL, gn_ibl_dfg_runs, NULL, gn_ibl_dfg_uses, gn_ibl_dfg_record},
     /*    the sky's environment: its map, prefiltered levels and harmonics, when the sky changed */
     {"ibl env", GN_FEATURE_IBL, gn_ibl_env_runs, NULL, gn_ibl_env_uses, gn_ibl_env_record},
+    /*    volumetric fog (with a fog): the froxels' light and extinction, then integrated from the eye */
+    {"volumetric inject", GN_FEATURE_VOLUMETRIC, gn_volumetric_runs, NULL, gn_volumetric_inject_uses,
+     gn_volumetric_inject_record},
+    {"volumetric integrate", GN_FEATURE_VOLUMETRIC, gn_volumetric_runs, NULL, gn_volumetric_integrate_uses,
+     gn_volumetric_integrate_record},
     /* 6. opaque forward pass (HDR, depth EQUAL, sun shadow, lights, AO), sky, resolve */
     {"forward", GN_FEATURE_FORWARD, NULL, NULL, gn_forward_uses, gn_forward_record},
     /*    with blended surfaces: the opaque scene's colour and depth copied, then they draw over it */

@@ -66,6 +66,12 @@
 #define GN_BIND_IBL_MS 7            /* the multiple-scattering table (the sky-lut view) */
 #define GN_BIND_IBL_COUNT 8
 
+/* ---- set 6 of the forward pass: volumetric fog (src/passes/volumetric.c) ---------------- */
+#define GN_SET_VOLUME 6
+#define GN_BIND_VOLUME_INTEGRATED 0 /* the froxels integrated from the eye: rgb light, a transmittance */
+#define GN_BIND_VOLUME_HISTORY 1    /* the last frame's injected froxels (its inject pass reads it) */
+#define GN_BIND_VOLUME_COUNT 2
+
 /* ---- set 2 of the VSM page casters: the pages and their (caster, page) pairs ------------- */
 #define GN_SET_VSM_DRAW 2
 #define GN_BIND_VSM_DRAW_RENDER 0  /* header, then gn_gpu_vsm_render[] */
@@ -109,6 +115,11 @@
 #define GN_BIND_ENV_LEVEL0 1  /* level 0 written (rgba16f storage) */
 #define GN_BIND_ENV_SKYVIEW 2 /* the atmosphere's sky-view table (clamped linear) */
 #define GN_BIND_ENV_COUNT 3
+/* volumetric fog's integration (volumetric_integrate.comp) */
+#define GN_BIND_VOLINT_FRAME 0
+#define GN_BIND_VOLINT_INJECT 1     /* this frame's injected froxels (read: texelFetch) */
+#define GN_BIND_VOLINT_INTEGRATED 2 /* written (rgba16f storage) */
+#define GN_BIND_VOLINT_COUNT 3
 /* the atmosphere's tables (atmo_*.comp): one set for all four passes */
 #define GN_BIND_ATMO_FRAME 0
 #define GN_BIND_ATMO_T_OUT 1       /* transmittance written (rgba16f storage) */

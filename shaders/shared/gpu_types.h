@@ -154,6 +154,12 @@ GN_STRUCT(gn_gpu_frame)
     gn_vec4 fog_params;    /* x albedo, y anisotropy (g), z latitude (radians: the stars' pole), w unused */
     gn_vec4 atmo_aerial;   /* x 1: aerial perspective on, y the volume's far slice (km), z 1: stars,
                               w the stars' turn about the pole (radians) */
+    /* Volumetric fog (src/passes/volumetric.c, shaders/volumetric*.glsl); volumetric.x == 0: off. */
+    gn_vec4 volumetric;        /* x 1 on, y the first slice's view depth (m), z the last's, w this frame's
+                                  jitter of the froxels' depths (0..1 of a slice) */
+    gn_vec4 volumetric_params; /* x the history's weight (0: none this frame), y which inject image is this
+                                  frame's (0, 1), zw unused */
+    gn_mat4 volumetric_prev;   /* the last frame's world -> clip, where the history's froxels were */
 };
 
 /* The ambient occlusion passes' push constants (shaders/ao*.comp): the Z pyramid's levels
@@ -190,6 +196,13 @@ GN_STRUCT(gn_gpu_ao_push)
 #define GN_GPU_ATMO_MS_STEPS 20
 #define GN_GPU_ATMO_SKY_STEPS 32
 #define GN_GPU_ATMO_MIN_ALTITUDE 0.001
+
+/* Volumetric fog's froxels: X x Y a slice, Z slices (exponential in view depth), the slices as
+ * GN_GPU_VOL_TILES_X x (Z / GN_GPU_VOL_TILES_X) tiles of one 2D atlas. */
+#define GN_GPU_VOL_X 128
+#define GN_GPU_VOL_Y 72
+#define GN_GPU_VOL_Z 64
+#define GN_GPU_VOL_TILES_X 8
 
 /* Depth of field's modes (gn_dof_mode; same values). */
 #define GN_GPU_DOF_BACK 0

@@ -57,6 +57,9 @@ void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[6]
     out->fog_albedo = f->fog_albedo > 0.0f && f->fog_albedo <= 1.0f ? f->fog_albedo : 0.9f;
     out->fog_anisotropy = f->fog_anisotropy > 0.0f && f->fog_anisotropy < 0.95f ? f->fog_anisotropy : 0.6f;
     out->aerial = !f->no_aerial;
+    out->volumetric.on = !f->no_volumetric;
+    out->volumetric.far =
+        f->volumetric_far > 1.0f && f->volumetric_far <= 10000.0f ? f->volumetric_far : 128.0f;
     out->stars = !f->no_stars;
 
     gn_exposure_resolve(&f->camera_exposure, f->exposure, &out->exposure);

@@ -45,6 +45,10 @@ typedef struct gn_frame_inputs {
     } fog[2];
     float fog_albedo, fog_anisotropy;
     bool aerial, stars;
+    struct {
+        bool on;   /* asked for (the volume runs when a fog is on too) */
+        float far; /* metres of view depth */
+    } volumetric;
     float night_level; /* the night lights' level, 0 by day .. 1 (gn_night_level) */
     /* settings */
     gn_exposure_params exposure; /* the camera's: fixed or auto, the compensation in */

@@ -6,7 +6,8 @@
  * One pipeline family a sun technique (forward_csm.frag, forward_vsm.frag, forward_none.frag):
  * each binds only its technique's receiver set (set 2), lent by that feature, beside the frame
  * (0), the material (1), the local lights' set (3), the screen passes' (4: ambient
- * occlusion) and the image-based light's (5: the environment and the DFG table). */
+ * occlusion), the image-based light's (5: the environment, the DFG table and the atmosphere's
+ * tables) and volumetric fog's (6: its integrated froxels). */
 #include "passes/forward.h"
 #include "passes/passes.h"
 
@@ -33,25 +34,57 @@ static void sun_receiver(gn_renderer *r, uint32_t sun, gn_receiver *out)
     if (id != GN_FEATURE_COUNT) gn_features[id]->receiver(r, gn_feature_state(r, id), out);
 }
 
+/* The features that lend sets 3..6, in order. */
+static const gn_feature_id LENDERS[GN_FORWARD_SETS - 3] = {GN_FEATURE_LIGHTS, GN_FEATURE_AO, GN_FEATURE_IBL,
+                                                           GN_FEATURE_VOLUMETRIC};
+
+void gn_forward_receivers(gn_renderer *r, uint32_t technique, gn_receiver rc[GN_FORWARD_SETS - 2])
+{
+    sun_receiver(r, technique, &rc[0]);
+    for (uint32_t k = 0; k < GN_FORWARD_SETS - 3; k++)
+        gn_features[LENDERS[k]]->receiver(r, gn_feature_state(r, LENDERS[k]), &rc[1 + k]);
+}
+
+gn_result gn_forward_layout(gn_renderer *r, uint32_t technique, const char *name, VkPipelineLayout *out,
+                            gn_error *err)
+{
+    gn_receiver rc[GN_FORWARD_SETS - 2];
+    gn_forward_receivers(r, technique, rc);
+    VkDescriptorSetLayout sets[GN_FORWARD_SETS] = {r->pipes.frame_layout, r->pipes.material_layout};
+    for (uint32_t k = 2; k < GN_FORWARD_SETS; k++) sets[k] = rc[k - 2].layout;
+    return gn_vk_pipeline_layout(&r->vk, sets, GN_FORWARD_SETS, sizeof(uint32_t), name, out, err);
+}
+
+void gn_forward_bind_receivers(gn_renderer *r, uint32_t technique, VkPipelineLayout layout)
+{
+    gn_receiver rc[GN_FORWARD_SETS - 2];
+    gn_forward_receivers(r, technique, rc);
+    for (uint32_t k = 2; k < GN_FORWARD_SETS; k++)
+        if (rc[k - 2].set) gn_vk_cmd_bind_sets(&r->vk, false, layout, k, 1, &rc[k - 2].set, 0, NULL);
+}
+
+uint32_t gn_forward_receiver_uses(gn_renderer *r, uint32_t technique, gn_vk_use *out)
+{
+    gn_receiver rc[GN_FORWARD_SETS - 2];
+    gn_forward_receivers(r, technique, rc);
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < GN_FORWARD_SETS - 2; k++)
+        for (uint32_t i = 0; i < rc[k].use_count; i++) out[n++] = rc[k].uses[i];
+    return n;
+}
+
+uint32_t gn_forward_technique(gn_shadows shadows)
+{
+    return shadows == GN_SHADOWS_CSM ? SUN_CSM : shadows == GN_SHADOWS_VSM ? SUN_VSM : SUN_NONE;
+}
+
 static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, gn_error *err)
 {
     (void)d;
     forward_state *s = self;
-    gn_receiver lights, screen, ibl;
-    gn_features[GN_FEATURE_LIGHTS]->receiver(r, gn_feature_state(r, GN_FEATURE_LIGHTS), &lights);
-    gn_features[GN_FEATURE_AO]->receiver(r, gn_feature_state(r, GN_FEATURE_AO), &screen);
-    gn_features[GN_FEATURE_IBL]->receiver(r, gn_feature_state(r, GN_FEATURE_IBL), &ibl);
     gn_result res = GN_OK;
     for (uint32_t sun = 0; sun < SUN_COUNT && !res; sun++) {
-        gn_receiver rc;
-        sun_receiver(r, sun, &rc);
-        VkDescriptorSetLayout sets[6] = {r->pipes.frame_layout,
-                                         r->pipes.material_layout,
-                                         rc.layout,
-                                         lights.layout,
-                                         screen.layout,
-                                         ibl.layout};
-        res = gn_vk_pipeline_layout(&r->vk, sets, 6, sizeof(uint32_t), "forward", &s->layout[sun], err);
+        res = gn_forward_layout(r, sun, "forward", &s->layout[sun], err);
         gn_vk_graphics_desc g = {
             .vert = "forward.vert",
             .frag = SUN_SHADER[sun],
@@ -90,8 +123,7 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *scene, const g
     (void)r, (void)scene, (void)g, (void)err;
     forward_state *s = self;
     /* the technique whose constants are on this frame; the other one's are zero */
-    gn_shadows sh = in->shadows;
-    s->sun = sh == GN_SHADOWS_CSM ? SUN_CSM : sh == GN_SHADOWS_VSM ? SUN_VSM : SUN_NONE;
+    s->sun = gn_forward_technique(in->shadows);
     return GN_OK;
 }
 
@@ -121,15 +153,7 @@ uint32_t gn_forward_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *ou
     out[n++] = (gn_vk_use){.image = gn_target(r, GN_TARGET_DEPTH_MS), .access = GN_ACCESS_DEPTH_TEST};
     n += gn_scene_uses(r, out + n);
     out[n++] = (gn_vk_use){.buffer = &r->pipes.exposure, .access = GN_ACCESS_SHADER_READ}; /* pre-exposure */
-    gn_receiver rc;
-    sun_receiver(r, s->sun, &rc);
-    for (uint32_t i = 0; i < rc.use_count; i++) out[n++] = rc.uses[i];
-    static const gn_feature_id LENDERS[] = {GN_FEATURE_LIGHTS, GN_FEATURE_AO,
-                                            GN_FEATURE_IBL}; /* sets 3, 4, 5 */
-    for (uint32_t k = 0; k < 3; k++) {
-        gn_features[LENDERS[k]]->receiver(r, gn_feature_state(r, LENDERS[k]), &rc);
-        for (uint32_t i = 0; i < rc.use_count; i++) out[n++] = rc.uses[i];
-    }
+    n += gn_forward_receiver_uses(r, s->sun, out + n);
     return n;
 }
 
@@ -162,15 +186,7 @@ static VkPipelineLayout begin(gn_renderer *r, forward_state *s, bool clear, bool
     gn_vk_cmd_begin_rendering(vk, &ri);
     gn_vk_cmd_bind_pipeline(vk, false, clear ? s->opaque[s->sun] : s->blend[s->sun]);
     gn_bind_view_frame(r, layout, &r->plan.camera);
-    gn_receiver sun, lights, screen, ibl;
-    sun_receiver(r, s->sun, &sun);
-    gn_features[GN_FEATURE_LIGHTS]->receiver(r, gn_feature_state(r, GN_FEATURE_LIGHTS), &lights);
-    gn_features[GN_FEATURE_AO]->receiver(r, gn_feature_state(r, GN_FEATURE_AO), &screen);
-    gn_features[GN_FEATURE_IBL]->receiver(r, gn_feature_state(r, GN_FEATURE_IBL), &ibl);
-    if (sun.set) gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_SUN, 1, &sun.set, 0, NULL);
-    gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_LIGHTS, 1, &lights.set, 0, NULL);
-    gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_SCREEN, 1, &screen.set, 0, NULL);
-    gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_IBL, 1, &ibl.set, 0, NULL);
+    gn_forward_bind_receivers(r, s->sun, layout);
     return layout;
 }
 

@@ -20,9 +20,21 @@ void gn_screen_pass_dispatch(gn_renderer *r, const gn_screen_pass *p); /* 8x8 ti
 
 /* ---- the features ------------------------------------------------------------------------ */
 extern const gn_feature gn_feature_cull, gn_feature_depth, gn_feature_csm, gn_feature_vsm, gn_feature_lights,
-    gn_feature_ao, gn_feature_atmosphere, gn_feature_ibl, gn_feature_forward, gn_feature_exposure,
-    gn_feature_bloom, gn_feature_dof, gn_feature_tonemap, gn_feature_depth_view, gn_feature_occlusion_view,
-    gn_feature_present, gn_feature_noop;
+    gn_feature_ao, gn_feature_atmosphere, gn_feature_ibl, gn_feature_volumetric, gn_feature_forward,
+    gn_feature_exposure, gn_feature_bloom, gn_feature_dof, gn_feature_tonemap, gn_feature_depth_view,
+    gn_feature_occlusion_view, gn_feature_present, gn_feature_noop;
+
+/* The forward family's pipeline layout (set 0 the frame, 1 the material, 2 the sun technique's
+ * receiver, 3 the local lights', 4 the screen passes', 5 the sky's light, 6 volumetric fog's),
+ * shared with volumetric fog's inject pass, which shades the air as the forward pass shades
+ * surfaces. technique: gn_forward_technique of the frame's shadows. */
+#define GN_FORWARD_SETS 7
+uint32_t gn_forward_technique(gn_shadows shadows);
+void gn_forward_receivers(gn_renderer *r, uint32_t technique, gn_receiver rc[GN_FORWARD_SETS - 2]);
+gn_result gn_forward_layout(gn_renderer *r, uint32_t technique, const char *name, VkPipelineLayout *out,
+                            gn_error *err);
+void gn_forward_bind_receivers(gn_renderer *r, uint32_t technique, VkPipelineLayout layout); /* sets 2..6 */
+uint32_t gn_forward_receiver_uses(gn_renderer *r, uint32_t technique, gn_vk_use *out);
 
 /* The sun cascades' caster bias (gn_csm_desc resolved), which the local lights' casters share. */
 void gn_csm_caster_bias(const gn_csm_desc *d, float *constant, float *slope);
@@ -83,6 +95,9 @@ GN_PASS_RUNS(gn_ibl_dfg); /* once: the first submitted frame makes the table */
 GN_PASS_FNS(gn_ibl_dfg);
 GN_PASS_RUNS(gn_ibl_env); /* when the sky changed */
 GN_PASS_FNS(gn_ibl_env);
+GN_PASS_RUNS(gn_volumetric); /* with a fog and volumetric fog on */
+GN_PASS_FNS(gn_volumetric_inject);
+GN_PASS_FNS(gn_volumetric_integrate);
 GN_PASS_FNS(gn_forward);
 GN_PASS_RUNS(gn_forward_blended); /* the scene copy's and the blended pass's */
 GN_PASS_FNS(gn_scene_copy);

@@ -239,3 +239,36 @@ gn_frame_desc gt_at(const float vp[5], float hours)
     f.camera.pitch = vp[4];
     return f;
 }
+
+uint32_t gt_add_box(gn_scene *s, float sx, float sy, float sz)
+{
+    float p[24 * 3], n[24 * 3];
+    uint32_t idx[36];
+    static const float axes[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    for (int f = 0; f < 6; f++) {
+        const float *a = axes[f];
+        /* u across the face, v = a x u: the corners below wind counter-clockwise seen from outside */
+        float u[3] = {a[0] != 0 ? 0.0f : 1.0f, 0.0f, a[0] != 0 ? 1.0f : 0.0f}, v[3];
+        v[0] = a[1] * u[2] - a[2] * u[1], v[1] = a[2] * u[0] - a[0] * u[2], v[2] = a[0] * u[1] - a[1] * u[0];
+        static const float c[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+        for (int k = 0; k < 4; k++) {
+            float q[3];
+            for (int i = 0; i < 3; i++) q[i] = a[i] + c[k][0] * u[i] + c[k][1] * v[i];
+            p[(f * 4 + k) * 3 + 0] = q[0] * sx, p[(f * 4 + k) * 3 + 1] = q[1] * sy,
+                                p[(f * 4 + k) * 3 + 2] = q[2] * sz;
+            memcpy(&n[(f * 4 + k) * 3], a, sizeof(float) * 3);
+        }
+        uint32_t b = (uint32_t)f * 4;
+        uint32_t t[6] = {b, b + 1, b + 2, b, b + 2, b + 3};
+        memcpy(&idx[f * 6], t, sizeof t);
+    }
+    gn_mesh_desc md = {
+        .positions = p, .normals = n, .vertex_count = 24, .indices = idx, .index_count = 36, .label = "box"};
+    uint32_t id = 0;
+    gn_error err = {0};
+    if (gn_scene_add_mesh(s, &md, &id, &err)) {
+        fprintf(stderr, "box: %s\n", err.message);
+        exit(1);
+    }
+    return id;
+}

@@ -19,6 +19,8 @@ gn_scene *gt_town(uint32_t seed, float viewpoints[3][5]);
 /* A unit sphere at the origin (seg_u x seg_v quads, normals and uvs) into s: its mesh id; exits
  * the test on failure. */
 uint32_t gt_add_sphere(gn_scene *s, uint32_t seg_u, uint32_t seg_v);
+/* A box mesh of half-extents sx, sy, sz about the origin (24 vertices, outward normals); exits on failure. */
+uint32_t gt_add_box(gn_scene *s, float sx, float sy, float sz);
 /* Renders one frame and reads it back into a malloc'd RGBA8 buffer. With the default shadows
  * (virtual shadow maps) it renders until the page cache has settled, as `gnomon render` does. */
 uint8_t *gt_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f);

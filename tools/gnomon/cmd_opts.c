@@ -255,6 +255,12 @@ static uint32_t gn_post_rows(gn_post_opts *e, gn_opt *t)
          "the fogs' single-scattering albedo (default 0.9)"},
         {"--fog-g", GN_OPT_FLOAT, &e->fog_g, NULL, 0, 0.94, false, NULL, "G",
          "the fogs' forward scattering (Henyey-Greenstein g, default 0.6)"},
+        {"--volumetric", GN_OPT_UINT, &e->volumetric, NULL, 0, 1, false, NULL, "0|1",
+         "1: the fogs as volumetric fog, with the sun's shadows and the lights in the air (default); 0 "
+         "analytic "
+         "only"},
+        {"--volumetric-far", GN_OPT_FLOAT, &e->volumetric_far, NULL, 2, 10000, false, NULL, "M",
+         "metres of view depth volumetric fog covers (default 128; the fogs beyond stay analytic)"},
         {"--aerial", GN_OPT_UINT, &e->aerial, NULL, 0, 1, false, NULL, "0|1",
          "1: the air's aerial perspective in front of surfaces (default), 0 none (A/B)"},
         {"--stars", GN_OPT_UINT, &e->stars, NULL, 0, 1, false, NULL, "0|1", "1: stars at night (default)"},
@@ -306,6 +312,8 @@ void gn_post_opts_frame(const gn_post_opts *o, gn_frame_desc *out)
     out->fog_albedo = o->fog_albedo;
     out->fog_anisotropy = o->fog_g;
     out->no_aerial = o->aerial == 0;
+    out->no_volumetric = o->volumetric == 0;
+    out->volumetric_far = o->volumetric_far;
     out->no_stars = o->stars == 0;
     out->year = (int32_t)o->year;
     out->dof = (gn_dof_desc){.focus = o->dof[0],
@@ -514,9 +522,10 @@ static gn_frame_opts gn_frame_opts_defaults(void)
 
 gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err, size_t err_size)
 {
-    *o = (gn_render_opts){.frame = gn_frame_opts_defaults(),
-                          .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1, .aerial = 1, .stars = 1},
-                          .light = {.clustered = 1}};
+    *o = (gn_render_opts){
+        .frame = gn_frame_opts_defaults(),
+        .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1, .aerial = 1, .stars = 1, .volumetric = 1},
+        .light = {.clustered = 1}};
     gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_render_table(o, t);
     gn_parse_status s = gn_opts_parse("render", t, n, argc, argv, err, err_size);
@@ -531,21 +540,22 @@ gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, c
 
 gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, char *err, size_t err_size)
 {
-    *o = (gn_bench_opts){.scene = "town",
-                         .size = {1920, 1080},
-                         .frames = 300,
-                         .warmup = 10,
-                         .path = GN_PATH_STATIC,
-                         .msaa = 4,
-                         .seed = 1,
-                         .scale = 1,
-                         .sun_speed = 20.0f,
-                         .pvs = 1,
-                         .gpu_culling = 1,
-                         .occlusion = 1,
-                         .caster_lod = 1,
-                         .light = {.clustered = 1},
-                         .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1, .aerial = 1, .stars = 1}};
+    *o = (gn_bench_opts){
+        .scene = "town",
+        .size = {1920, 1080},
+        .frames = 300,
+        .warmup = 10,
+        .path = GN_PATH_STATIC,
+        .msaa = 4,
+        .seed = 1,
+        .scale = 1,
+        .sun_speed = 20.0f,
+        .pvs = 1,
+        .gpu_culling = 1,
+        .occlusion = 1,
+        .caster_lod = 1,
+        .light = {.clustered = 1},
+        .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1, .aerial = 1, .stars = 1, .volumetric = 1}};
     gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_bench_table(o, t);
     gn_parse_status s = gn_opts_parse("bench", t, n, argc, argv, err, err_size);
@@ -782,10 +792,11 @@ static const char gn_view_summary[] =
 
 gn_view_opts gn_view_opts_defaults(void)
 {
-    return (gn_view_opts){.frame = gn_frame_opts_defaults(),
-                          .vsync = 1,
-                          .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1, .aerial = 1, .stars = 1},
-                          .light = {.clustered = 1}};
+    return (gn_view_opts){
+        .frame = gn_frame_opts_defaults(),
+        .vsync = 1,
+        .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1, .aerial = 1, .stars = 1, .volumetric = 1},
+        .light = {.clustered = 1}};
 }
 
 gn_parse_status gn_view_opts_parse(int argc, char **argv, gn_view_opts *o, char *err, size_t err_size)

@@ -54,6 +54,8 @@ typedef struct gn_post_opts {
     float fog[2][3];          /* the height fogs: density (per m), base (m), falloff (per km); 0: off */
     float fog_albedo, fog_g;  /* 0: the defaults */
     uint32_t aerial, stars;   /* 1: on (the defaults) */
+    uint32_t volumetric;      /* 1: volumetric fog with a fog (the default) */
+    float volumetric_far;     /* 0: the default */
     uint32_t year;            /* the moon's; 0: 2026 */
     const char *lut;          /* a .cube grading table, or NULL */
 } gn_post_opts;
