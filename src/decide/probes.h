@@ -1,0 +1,55 @@
+/* Local reflection probes' decisions (issue 17, seed 001; docs/SKY.md, "Reflection probes"):
+ * where probes go, the box each one's reflections are projected onto (parallax correction, as
+ * seed 002's placed cubemap volumes), which probe a surface reflects (the nearest it can see),
+ * how a probe fades at its box's bounds, and the box-projected lookup direction the shaders are
+ * to twin. Pure: the scene's geometry comes in through a ray-cast callback. The GPU part (each
+ * probe rendered by gnomon at load, prefiltered, looked up per instance) is still to come. */
+#ifndef GN_DECIDE_PROBES_H
+#define GN_DECIDE_PROBES_H
+
+#include <stdint.h>
+
+#define GN_PROBES_MAX 64 /* probes a scene holds at most */
+
+/* The distance along the unit direction d from o to the scene's first surface, or tmax when none
+ * is nearer. */
+typedef float (*gn_probe_ray_fn)(void *user, const float o[3], const float d[3], float tmax);
+
+typedef struct gn_probe {
+    float position[3];            /* where it is rendered from */
+    float box_min[3], box_max[3]; /* the volume its reflections are projected onto (it holds position) */
+} gn_probe;
+
+typedef struct gn_probe_settings {
+    float spacing;       /* metres: no two probes nearer than this (default 8) */
+    float max_extent;    /* metres: a box reaches at most this far from its probe on each axis (default 40) */
+    float fade;          /* metres over which a probe's weight falls to 0 at its box's faces (default 1) */
+    uint32_t max_probes; /* at most this many (default and cap GN_PROBES_MAX) */
+} gn_probe_settings;
+
+/* Zero fields read as the defaults. */
+gn_probe_settings gn_probe_settings_resolve(const gn_probe_settings *s);
+
+/* Places probes at the candidate points in their order (a scene's: the town's street points, a
+ * map's spawn points and items), skipping any within spacing of one already placed; with no
+ * candidates, a grid at spacing over [lo, hi] at height `height` above lo[1]. Each probe's box
+ * reaches along +-x, +-y, +-z to the first surface (ray), at most max_extent. Returns the count. */
+uint32_t gn_probes_place(const gn_probe_settings *s, const float (*candidates)[3], uint32_t count,
+                         const float lo[3], const float hi[3], float height, gn_probe_ray_fn ray, void *user,
+                         gn_probe *out);
+
+/* The probe a surface at point p reflects: the nearest whose position p can see (nothing on the
+ * segment between them), else the nearest whose box holds p, else -1 (the sky's environment). */
+int32_t gn_probe_choose(const gn_probe *probes, uint32_t count, const float p[3], gn_probe_ray_fn ray,
+                        void *user);
+
+/* A probe's weight at p: 1 inside its box by fade or more, falling linearly to 0 at the box's
+ * faces, 0 outside. */
+float gn_probe_weight(const gn_probe *probe, const float p[3], float fade);
+
+/* Box projection: the direction from the probe's position to where the ray p + t dir (dir unit,
+ * p inside the box) leaves the box, unit: what the probe's map is looked up with so that the
+ * reflection of a wall lands where the wall is. */
+void gn_probe_parallax(const gn_probe *probe, const float p[3], const float dir[3], float out[3]);
+
+#endif
