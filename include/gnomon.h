@@ -459,8 +459,10 @@ typedef struct gn_dof_desc {
 } gn_dof_desc;
 
 /* One exponential height fog (seed 002): density(y) = density * exp(-(y - base) * falloff / 1000),
- * integrated along each view ray in closed form, lit by the sun and the moon through a phase and
- * by the sky's ambient (docs/SKY.md, "Fog"). density 0: off. */
+ * lit by the key light (the sun or the moon) through a phase and by the sky's ambient: a froxel
+ * volume out to volumetric_far (the key light's shadows and the local lights in the air), in
+ * closed form beyond it and with no_volumetric (docs/SKY.md, "Fog", "Volumetric fog"). density 0:
+ * off. */
 typedef struct gn_fog_desc {
     float density; /* extinction at the base height, per metre (0.002: ~500 m of visibility) */
     float base;    /* metres */
