@@ -27,16 +27,8 @@ void main()
     vec3 sky = gn_sky_radiance(dir) + gn_sky_discs(transmittance_table, dir) + gn_sky_stars(transmittance_table, dir);
     // the fogs (and the volumetric froxels) to the aerial volume's far end: the sky is behind all
     // of them; the aerial perspective is the sky view's own
-    vec4 fog = gn_fog(frame.camera_pos.xyz, dir, frame.atmo_aerial.y * 1e3);
-    if (frame.volumetric.x > 0.5) {
-        vec4 vol = gn_vol_integrated(volume_integrated, in_ndc * 0.5 + 0.5, frame.volumetric.z);
-        float far = frame.atmo_aerial.y * 1e3;
-        float near = min(far, frame.volumetric.z / max(dot(dir, frame.camera_forward.xyz), 1e-4));
-        float tau = gn_fog_depth(frame.camera_pos.xyz, dir, far) - gn_fog_depth(frame.camera_pos.xyz, dir, near);
-        float T = exp(-max(tau, 0.0)); // beyond the volume
-        vec3 beyond = fog.a < 1.0 ? fog.rgb * (1.0 - T) / (1.0 - fog.a) : vec3(0.0);
-        fog = vec4(beyond * vol.a + vol.rgb, T * vol.a);
-    }
+    float metres = frame.atmo_aerial.y * 1e3;
+    vec4 fog = gn_air_fogs(dir, metres, metres * max(dot(dir, frame.camera_forward.xyz), 1e-4), in_ndc * 0.5 + 0.5);
     if (view == GN_GPU_VIEW_FOG) {
         out_color = vec4(gn_stored_colour(gn_fog_view(fog.rgb, 1.0 - fog.a)), 1.0);
         return;

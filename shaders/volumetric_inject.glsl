@@ -12,26 +12,11 @@
 #include "light_shadow.glsl"
 #include "sun_shadow.glsl"
 #include "volumetric.glsl"
+#include "fog.glsl"
 
 layout(set = GN_SET_VOLUME, binding = GN_BIND_VOLUME_HISTORY) uniform sampler2D history;
 layout(location = 0) in vec2 in_ndc;
 layout(location = 0) out vec4 out_color;
-
-float gn_vol_phase(float g, float c)
-{
-    float d = 1.0 + g * g - 2.0 * g * c;
-    return (1.0 - g * g) / (4.0 * 3.14159265 * d * sqrt(d));
-}
-
-float gn_vol_density(vec3 p)
-{
-    float sigma = 0.0;
-    for (int k = 0; k < 2; k++) {
-        vec4 f = frame.fog[k];
-        if (f.x > 0.0) sigma += f.x * exp(clamp(-(p.y - f.y) * f.z * 1e-3, -80.0, 80.0));
-    }
-    return sigma;
-}
 
 void main()
 {
@@ -43,11 +28,11 @@ void main()
     vec3 dir = gn_vol_ray(xy, per_depth);
     float depth = gn_vol_depth(float(k) + frame.volumetric.w);
     vec3 p = frame.camera_pos.xyz + dir * depth * per_depth;
-    float sigma_t = gn_vol_density(p);
+    float sigma_t = gn_fog_density(p);
     vec3 light = vec3(0.0);
     if (sigma_t > 0.0) {
         float g = frame.fog_params.y;
-        light = frame.sun_color.rgb * gn_key_shadow_point(p) * gn_vol_phase(g, dot(dir, frame.sun_dir.xyz));
+        light = frame.sun_color.rgb * gn_key_shadow_point(p) * gn_hg_phase(g, dot(dir, frame.sun_dir.xyz));
         light += 0.5 * (frame.ambient_sky.rgb + frame.ambient_ground.rgb);
         uint count = frame.lights.x;
         if (count > 0u) {
@@ -64,7 +49,7 @@ void main()
                 vec3 radiance = gn_light_radiance(lights[li], p, to_light);
                 if (lights[li].params.w > 0.5) radiance *= frame.night.x;
                 if (radiance.r + radiance.g + radiance.b <= 0.0) continue;
-                light += radiance * gn_light_shadow(lights[li], p, to_light) * gn_vol_phase(g, dot(to_light, dir));
+                light += radiance * gn_light_shadow(lights[li], p, to_light) * gn_hg_phase(g, dot(to_light, dir));
             }
         }
     }

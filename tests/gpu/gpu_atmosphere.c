@@ -15,13 +15,6 @@
 
 static gn_atmosphere cpu;
 
-static bool ran(const gn_frame_stats *st, const char *name)
-{
-    for (uint32_t p = 0; p < st->pass_count; p++)
-        if (strcmp(st->passes[p].name, name) == 0) return true;
-    return false;
-}
-
 static uint16_t *read_table(gn_renderer *r, uint32_t which, uint32_t texels)
 {
     gn_error err = {0};
@@ -128,9 +121,9 @@ int main(void)
                        .day_of_year = 2,
                        .year = 2026};
     gn_frame_stats st = gt_frame(r, s, &f);
-    CHECK(ran(&st, "atmosphere luts") && ran(&st, "atmosphere"), "the first frame makes every table");
+    CHECK(gt_ran(&st, "atmosphere luts") && gt_ran(&st, "atmosphere"), "the first frame makes every table");
     st = gt_frame(r, s, &f);
-    CHECK(!ran(&st, "atmosphere luts") && !ran(&st, "atmosphere"), "a still frame makes none again");
+    CHECK(!gt_ran(&st, "atmosphere luts") && !gt_ran(&st, "atmosphere"), "a still frame makes none again");
 
     /* the medium's tables, texel by texel */
     uint16_t *t = read_table(r, GN_ATMO_IMAGE_T, GN_ATMO_TRANSMITTANCE_W * GN_ATMO_TRANSMITTANCE_H);
@@ -170,7 +163,8 @@ int main(void)
     f.camera.position[1] = 3000.0f;
     f.time_of_day = 9.5f;
     st = gt_frame(r, s, &f);
-    CHECK(!ran(&st, "atmosphere luts") && ran(&st, "atmosphere"), "a moved sun remakes the sky view only");
+    CHECK(!gt_ran(&st, "atmosphere luts") && gt_ran(&st, "atmosphere"),
+          "a moved sun remakes the sky view only");
     check_frame(r, &f, "3 km up");
     GT_CHECK_VALIDATION(r, "at the end");
     gn_renderer_destroy(r);

@@ -57,13 +57,6 @@ static float radiance_at(const uint16_t *hdr, uint32_t x, uint32_t y, float expo
            exposure;
 }
 
-static bool ran(const gn_frame_stats *st, const char *name)
-{
-    for (uint32_t p = 0; p < st->pass_count; p++)
-        if (strcmp(st->passes[p].name, name) == 0) return true;
-    return false;
-}
-
 int main(void)
 {
     gn_error err = {0};
@@ -98,10 +91,10 @@ int main(void)
 
     /* (3) made again only when the sky changed */
     gn_frame_stats st = gt_frame(r, rough, &noon);
-    bool same = ran(&st, "ibl env");
+    bool same = gt_ran(&st, "ibl env");
     gn_frame_desc later = sphere_frame(15.0f);
     st = gt_frame(r, rough, &later);
-    bool moved = ran(&st, "ibl env");
+    bool moved = gt_ran(&st, "ibl env");
     CHECK(!same && moved, "the environment was made on a frame at the same time (%d), not on one later (%d)",
           same, moved);
 

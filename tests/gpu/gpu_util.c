@@ -272,3 +272,10 @@ uint32_t gt_add_box(gn_scene *s, float sx, float sy, float sz)
     }
     return id;
 }
+
+bool gt_ran(const gn_frame_stats *st, const char *name)
+{
+    for (uint32_t p = 0; p < st->pass_count; p++)
+        if (strcmp(st->passes[p].name, name) == 0) return true;
+    return false;
+}

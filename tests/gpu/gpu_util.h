@@ -31,6 +31,8 @@ gn_frame_desc gt_vsm_at(float x, float z, float yaw, float hours);
 uint8_t *gt_pixels(gn_renderer *r);
 /* Renders one frame, waits for it and returns its statistics; exits the test on an error. */
 gn_frame_stats gt_frame(gn_renderer *r, gn_scene *s, const gn_frame_desc *f);
+/* Whether the frame recorded a pass of that name. */
+bool gt_ran(const gn_frame_stats *st, const char *name);
 /* Renders until the virtual shadow map's cache has settled (a frame renders no page and none
  * waits); returns the frames it took, 0 when it did not within 200. */
 uint32_t gt_vsm_settle(gn_renderer *r, gn_scene *s, const gn_frame_desc *f);

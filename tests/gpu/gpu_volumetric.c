@@ -25,13 +25,6 @@
 
 static gn_atmosphere atmo;
 
-static bool ran(const gn_frame_stats *st, const char *name)
-{
-    for (uint32_t p = 0; p < st->pass_count; p++)
-        if (strcmp(st->passes[p].name, name) == 0) return true;
-    return false;
-}
-
 /* The integrated froxel of column (x, y) at slice k: rgb light, a transmittance. */
 static void slice_at(const uint16_t *atlas, uint32_t x, uint32_t y, uint32_t k, float out[4])
 {
@@ -81,7 +74,7 @@ static void test_open(void)
         .fog = {{.density = 0.01f, .base = 0.0f, .falloff = 20.0f}, {.density = 0.002f, .base = 30.0f}},
         .shadows = GN_SHADOWS_NONE};
     gn_frame_stats st = gt_frame(r, s, &f);
-    CHECK(ran(&st, "volumetric inject") && ran(&st, "volumetric integrate"), "a fog runs the volume");
+    CHECK(gt_ran(&st, "volumetric inject") && gt_ran(&st, "volumetric integrate"), "a fog runs the volume");
     uint16_t *atlas = settle(r, s, &f, 24);
     gn_frame_view v;
     CHECK(gn_get_frame_view(r, &v, &err) == GN_OK, "%s", err.message);
@@ -132,11 +125,11 @@ static void test_open(void)
     gn_frame_desc none = f;
     memset(none.fog, 0, sizeof none.fog);
     st = gt_frame(r, s, &none);
-    CHECK(!ran(&st, "volumetric inject") && !ran(&st, "volumetric integrate"), "no fog, no volume");
+    CHECK(!gt_ran(&st, "volumetric inject") && !gt_ran(&st, "volumetric integrate"), "no fog, no volume");
     gn_frame_desc off = f;
     off.no_volumetric = true;
     st = gt_frame(r, s, &off);
-    CHECK(!ran(&st, "volumetric inject"), "no_volumetric: no volume");
+    CHECK(!gt_ran(&st, "volumetric inject"), "no_volumetric: no volume");
     GT_CHECK_VALIDATION(r, "the open air");
     gn_renderer_destroy(r);
     gn_scene_destroy(s);
