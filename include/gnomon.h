@@ -104,6 +104,37 @@ typedef struct gn_lights_desc {
     uint32_t shadow_resolution;               /* texels per side of a light's shadow layer; default 512 */
 } gn_lights_desc;
 
+/* Local reflection probes (docs/SKY.md, "Reflection probes"): when a scene is first drawn (and
+ * again when the key light has moved by GN_PROBES_RECAPTURE_DEG or changed), the renderer places
+ * probes at the scene's probe sites, renders each one's six faces with the whole frame (by a
+ * second renderer of the same device, GN_PROBES_FACE texels a side), filters them as the sky's
+ * environment is and gives each instance the nearest probe it can see; surfaces then reflect
+ * it box-projected, faded at its box. Zero means default throughout. */
+typedef enum gn_probes_mode {
+    GN_PROBES_DEFAULT = 0, /* on with a GPU; off on a CPU device, where one face of the town takes
+                              ~0.6 s (lavapipe) */
+    GN_PROBES_ON,
+    GN_PROBES_OFF,
+} gn_probes_mode;
+typedef struct gn_probes_desc {
+    gn_probes_mode mode;
+    float spacing;       /* metres at least between two probes; default 8 */
+    float max_extent;    /* metres a probe's box reaches at most from it on each axis; default 40 */
+    float fade;          /* metres over which a probe fades out at its box's faces; default 1 */
+    uint32_t max_probes; /* default and cap GN_PROBES_MAX */
+} gn_probes_desc;
+#define GN_PROBES_MAX 63
+#define GN_PROBES_FACE 64            /* texels a side of a probe's rendered faces */
+#define GN_PROBES_RECAPTURE_DEG 5.0f /* the key light's move that renders the probes again */
+
+/* The reflection probes a renderer made for the last scene it drew (all zero: none). */
+typedef struct gn_probes_info {
+    uint32_t count;         /* placed */
+    uint64_t rendered;      /* probes rendered so far (each six faces), refreshes included */
+    double made_ms;         /* wall time of the last placing and rendering of them all */
+    uint32_t ray_triangles; /* the static triangles their boxes and choices were ray-cast against */
+} gn_probes_info;
+
 typedef struct gn_renderer_desc {
     uint32_t width, height; /* output size; default 1280x720 */
     uint32_t msaa;          /* 1, 2, 4 or 8 samples; default 4 (fails if the device lacks it) */
@@ -127,6 +158,7 @@ typedef struct gn_renderer_desc {
      * and GN_CPU_TIMEOUT_MS on a CPU device (lavapipe on 2 cores takes over 10 s for a heavy
      * frame, such as the town with 4096 lights on the naive path). */
     uint32_t gpu_timeout_ms;
+    gn_probes_desc probes; /* local reflection probes */
 } gn_renderer_desc;
 
 #define GN_GPU_TIMEOUT_MS 10000u  /* a GPU frame that takes 10 s is hung (drivers reset in seconds) */
@@ -139,6 +171,7 @@ GN_API uint32_t gn_renderer_validation_messages(const gn_renderer *r); /* valida
 GN_API const char *gn_renderer_device_name(const gn_renderer *r);      /* the chosen device */
 GN_API void gn_renderer_size(const gn_renderer *r, uint32_t *width, uint32_t *height); /* output size */
 GN_API uint32_t gn_renderer_msaa(const gn_renderer *r);                                /* samples per pixel */
+GN_API void gn_renderer_probes(const gn_renderer *r, gn_probes_info *out);
 
 /* ---- device report (gnomon info) --------------------------------------------------------- */
 typedef struct gn_device_info {
@@ -311,6 +344,11 @@ typedef struct gn_light_desc {
 } gn_light_desc;
 
 GN_API gn_result gn_scene_add_light(gn_scene *s, const gn_light_desc *d, uint32_t *out_id, gn_error *err);
+/* A place for a local reflection probe (docs/SKY.md, "Reflection probes"): the renderer renders
+ * the scene from the sites (nearest the default camera first, at least the probes' spacing apart,
+ * at most GN_PROBES_MAX) when it first draws the scene. A scene with none gets its street light
+ * sites (the town) or a grid over its bounds; a Quake 3 map has its spawn points and items. */
+GN_API gn_result gn_scene_add_probe_site(gn_scene *s, const float position[3], gn_error *err);
 GN_API gn_result gn_scene_set_light(gn_scene *s, uint32_t light, const gn_light_desc *d, gn_error *err);
 GN_API uint32_t gn_scene_light_count(const gn_scene *s);
 GN_API gn_result gn_scene_get_light(const gn_scene *s, uint32_t light, gn_light_desc *out, gn_error *err);
@@ -371,6 +409,8 @@ typedef enum gn_view {
                               transmittance and the multiple scattering (below), exposed */
     GN_VIEW_FOG,           /* what the air adds in front of each pixel (aerial perspective and the
                               height fogs' in-scattering, exposed) and, in blue, how much it hides */
+    GN_VIEW_PROBES,        /* reflection probes: each surface in its probe's colour (grey: the sky's
+                              environment), darker where the probe fades, and a mirror ball at each probe */
     GN_VIEW_COUNT
 } gn_view;
 
@@ -509,6 +549,7 @@ typedef struct gn_frame_desc {
     bool no_dither;       /* A/B: the 8-bit output without its +-1 level dither (gradients band) */
     bool no_ibl;          /* A/B: the ambient light from a two-colour hemisphere, as before image-based light
                              (docs/SKY.md), not from the sky's environment map */
+    bool no_probes;       /* A/B: surfaces reflect the sky's environment only, not their reflection probes */
     gn_fog_desc fog[2];   /* two height fogs (seed 002); off by default */
     float fog_albedo;     /* the fogs' single-scattering albedo (0: 0.9); their colour is the light's */
     float fog_anisotropy; /* Henyey-Greenstein g towards the sun, in [0, 0.95) (0: 0.6) */
@@ -588,6 +629,11 @@ typedef struct gn_frame_stats {
     gn_pass_stats passes[GN_STATS_PASSES];
     double gpu_ms; /* first pass start to last pass end */
     double cpu_ms; /* CPU time of gn_render for that frame (decide + record + submit) */
+    /* Wall time gn_render spent on reflection probes before the frame (placing and rendering
+     * them with their own renderer: a scene's first frame, or one probe a frame after the key
+     * light moved; not in cpu_ms), and the probes it rendered */
+    double probes_ms;
+    uint32_t probes_rendered;
     uint32_t instances_total, instances_visible, draw_groups; /* visible: in the view (frustum, PVS) */
     uint32_t instances_drawn; /* the camera's after occlusion culling (= visible without it) */
     uint32_t instances_phase1, instances_phase2; /* occlusion: drawn before and after the HZB */

@@ -28,6 +28,7 @@ layout(set = GN_SET_IBL, binding = GN_BIND_IBL_ATLAS) uniform sampler2D ibl_atla
 layout(std430, set = GN_SET_IBL, binding = GN_BIND_IBL_SH) readonly buffer ShBlock { vec4 ibl_sh[GN_GPU_IBL_SH]; };
 layout(set = GN_SET_IBL, binding = GN_BIND_IBL_DFG) uniform sampler2D ibl_dfg;
 #include "sky_set.glsl" // the atmosphere's tables: the air in front of the surface
+#include "probes.glsl"
 // Ambient occlusion at each pixel (src/passes/ao.c), from the prepass depth's sample 0
 layout(std430, set = GN_SET_SCREEN, binding = GN_BIND_SCREEN_AO) readonly buffer AoBlock { float ao_buffer[]; };
 
@@ -202,12 +203,29 @@ void main()
     }
     // ambient occlusion darkens the ambient's diffuse part, and its specular by the specular
     // occlusion it implies (brdf.glsl); the sun, the lights and emission are not ambient
+    // a local reflection probe, where the instance has one: its radiance box-projected in place
+    // of the sky's, and its irradiance where no baked light is, faded at its box
+    vec3 reflected_dir = reflect(-v, n);
+    uint probe = ibl ? gn_probe_index(in_grid.x) : 0u;
+    float probe_w = probe > 0u ? gn_probe_weight(probes[probe - 1u], in_world) : 0.0;
+    vec3 probe_dir = probe_w > 0.0 ? gn_probe_parallax(probes[probe - 1u], in_world, reflected_dir) : reflected_dir;
+    if (probe_w > 0.0 && m.lighting.x <= 0.5 && (in_grid.x & GN_GPU_INSTANCE_GRID_LIT) == 0u)
+        irradiance = mix(irradiance, gn_sh9_irradiance(probes[probe - 1u].sh, n) * (1.0 / 3.14159265), probe_w);
+    if (view == GN_GPU_VIEW_PROBES) {
+        vec3 mirror = gn_ibl_sample0(ibl_level0, reflected_dir);
+        if (probe_w > 0.0) mirror = mix(mirror, gn_probe_level(int(probe - 1u), 0, probe_dir), probe_w);
+        vec3 tint = probe > 0u ? mix(vec3(1.0), gn_probe_tint(probe - 1u), 0.3 + 0.5 * probe_w) : vec3(0.6);
+        out_color = vec4(gn_stored_colour(mirror * tint), 1.0);
+        return;
+    }
     vec3 ambient;
     if (ibl) {
         // the split sum: the environment prefiltered for the roughness along the reflection,
         // times the DFG table's F0 A + B at (n.v, roughness)
         float n_dot_v = max(dot(n, v), 1e-4);
-        vec3 prefiltered = gn_ibl_specular(ibl_level0, ibl_atlas, reflect(-v, n), roughness);
+        vec3 prefiltered = gn_ibl_specular(ibl_level0, ibl_atlas, reflected_dir, roughness);
+        if (probe_w > 0.0)
+            prefiltered = mix(prefiltered, gn_probe_specular(int(probe - 1u), probe_dir, roughness), probe_w);
         vec2 dfg = textureLod(ibl_dfg, vec2(n_dot_v, roughness), 0.0).rg;
         ambient = gn_shade_ambient_ibl(base.rgb, metallic, roughness, n_dot_v, irradiance, prefiltered, dfg, ao);
     } else {

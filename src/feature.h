@@ -39,7 +39,7 @@ typedef enum gn_feature_id {
 
 /* What a feature lends the passes that read its results: a descriptor set (whose layout exists
  * from create on) and the uses a reader declares for it. */
-#define GN_RECEIVER_MAX_USES 8
+#define GN_RECEIVER_MAX_USES 16
 typedef struct gn_receiver {
     VkDescriptorSetLayout layout;
     VkDescriptorSet set;

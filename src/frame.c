@@ -64,7 +64,9 @@ static void decide_frame(gn_renderer *r, const gn_scene *s, const gn_frame_desc 
     for (int k = 0; k < 2; k++) {
         memcpy(g->sky_light[k], in->lights[k].dir, sizeof(float) * 3);
         g->sky_light[k][3] = in->lights[k].illuminance;
-        g->sky_light_disc[k][0] = cosf(radius_deg[k] * 0.017453293f);
+        /* a probe's faces leave the discs out (cos > 1: nothing is inside): the key light's
+         * highlight on a surface is the BRDF's, and the sun's disc would overflow rgba16f */
+        g->sky_light_disc[k][0] = r->capture ? 2.0f : cosf(radius_deg[k] * 0.017453293f);
         g->sky_light_disc[k][1] = k ? in->moon.phase : 1.0f;
         g->fog[k][0] = in->fog[k].density;
         g->fog[k][1] = in->fog[k].base;
@@ -231,6 +233,8 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     gn_scene_animate(s, f->seconds);
     gn_frame_stats *rec = gn_frame_record(r);
     memset(rec, 0, sizeof *rec);
+    rec->probes_ms = r->probes_ms; /* gn_probes_sync's, before this frame began */
+    rec->probes_rendered = r->probes_rendered;
 
     /* 1. decide (CPU): camera, sun, sky; 2. upload the scene when new or changed and the
      *    moved dynamic instances; then visibility: the camera's draw list into the ring; then

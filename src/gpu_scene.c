@@ -9,11 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gn_pack_instance(const gn_instance *in, gn_gpu_instance *out);
+void gn_pack_instance(const gn_instance *in, uint32_t probe, gn_gpu_instance *out);
 void gn_pack_material(const gn_material *in, gn_gpu_material *out);
 
-/* The affine transform's three rows, so the shader needs three dot products. */
-void gn_pack_instance(const gn_instance *in, gn_gpu_instance *out)
+/* The affine transform's three rows, so the shader needs three dot products; probe: the
+ * reflection probe it reflects, plus one (0: the sky's environment). */
+void gn_pack_instance(const gn_instance *in, uint32_t probe, gn_gpu_instance *out)
 {
     const float *m = in->transform;
     for (int c = 0; c < 4; c++) {
@@ -22,7 +23,8 @@ void gn_pack_instance(const gn_instance *in, gn_gpu_instance *out)
         out->row2[c] = m[c * 4 + 2];
     }
     out->info[0] = in->material;
-    out->info[1] = (in->flags & GN_INSTANCE_DYNAMIC ? GN_GPU_INSTANCE_DYNAMIC : 0u) | in->grid_light[2];
+    out->info[1] = (in->flags & GN_INSTANCE_DYNAMIC ? GN_GPU_INSTANCE_DYNAMIC : 0u) | in->grid_light[2] |
+                   (probe & GN_GPU_INSTANCE_PROBE_MASK) << GN_GPU_INSTANCE_PROBE_SHIFT;
     out->info[2] = in->grid_light[0];
     out->info[3] = in->grid_light[1];
     /* the world bounding sphere, for GPU culling; a removed instance is never visible */
@@ -185,7 +187,7 @@ static gn_result upload_all(gn_renderer *r, const gn_scene *s, gn_error *err)
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory packing %u instances", s->instance_count);
     }
     for (uint32_t i = 0; i < s->instance_count; i++) {
-        gn_pack_instance(&s->instances[i], &packed[i]);
+        gn_pack_instance(&s->instances[i], gn_probe_of(r, i), &packed[i]);
         if (s->instances[i].flags & GN_INSTANCE_DYNAMIC) g->dynamic_ids[g->dynamic_count++] = i;
     }
     res = make_buffer(r, &g->instances, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, packed,
@@ -231,7 +233,7 @@ static gn_result upload_dynamic(gn_renderer *r, const gn_scene *s, gn_error *err
     gn_vk_barriers(&r->vk, r->vk.cur->cmd, &use, 1);
     for (uint32_t i = 0; i < g->dynamic_count; i++) {
         uint32_t id = g->dynamic_ids[i];
-        gn_pack_instance(&s->instances[id], (gn_gpu_instance *)p + i);
+        gn_pack_instance(&s->instances[id], gn_probe_of(r, id), (gn_gpu_instance *)p + i);
         regions[nr++] = (VkBufferCopy){off + i * sizeof(gn_gpu_instance), id * sizeof(gn_gpu_instance),
                                        sizeof(gn_gpu_instance)};
         if (nr == 64 || i + 1 == g->dynamic_count) {
@@ -262,7 +264,7 @@ static gn_result upload_edited(gn_renderer *r, const gn_scene *s, gn_error *err)
         for (uint32_t q = k + 1; q < n && !again; q++)
             again = s->edits[(g->stamp.edit_count + q) % GN_SCENE_EDITS].instance == id;
         if (again) continue;
-        gn_pack_instance(&s->instances[id], (gn_gpu_instance *)p + nr);
+        gn_pack_instance(&s->instances[id], gn_probe_of(r, id), (gn_gpu_instance *)p + nr);
         regions[nr] = (VkBufferCopy){off + nr * sizeof(gn_gpu_instance), id * sizeof(gn_gpu_instance),
                                      sizeof(gn_gpu_instance)};
         nr++;
@@ -306,8 +308,22 @@ gn_result gn_gpu_scene_sync(gn_renderer *r, const gn_scene *s, gn_error *err)
         g->uploaded = true;
         g->instance_count = s->instance_count;
         g->stamp = gn_scene_stamp_of(s);
+        g->probe_generation = gn_probe_generation(r);
         gn_gpu_scene_write_frame_set(r);
         return GN_OK;
+    }
+    if (g->probe_generation != gn_probe_generation(r)) { /* new probes: every instance's choice */
+        g->probe_generation = gn_probe_generation(r);
+        gn_gpu_instance *packed = gn_calloc(s->instance_count ? s->instance_count : 1, sizeof *packed);
+        if (!packed)
+            return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory packing %u instances",
+                           s->instance_count);
+        for (uint32_t i = 0; i < s->instance_count; i++)
+            gn_pack_instance(&s->instances[i], gn_probe_of(r, i), &packed[i]);
+        gn_result res = gn_vk_upload_buffer(&r->vk, &g->instances, 0, packed,
+                                            (VkDeviceSize)s->instance_count * sizeof *packed, err);
+        free(packed);
+        if (res) return res;
     }
     if (g->stamp.edit_count != s->edit_count) {
         gn_result res = upload_edited(r, s, err);

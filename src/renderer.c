@@ -48,6 +48,10 @@ gn_result gn_renderer_create(const gn_renderer_desc *desc, gn_renderer **out, gn
     r->width = d.width;
     r->height = d.height;
     r->msaa = d.msaa;
+    r->desc = d;
+    r->desc.device = NULL; /* the caller's strings need not outlive the call */
+    r->desc.instance_extensions = NULL;
+    r->desc.instance_extension_count = 0;
     if (!(gn_vk_sample_counts(&r->vk) & d.msaa)) {
         res = gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "msaa %u is not supported by %s (supported mask 0x%x)",
                       d.msaa, r->vk.props.deviceName, gn_vk_sample_counts(&r->vk));
@@ -97,13 +101,18 @@ void gn_renderer_destroy(gn_renderer *r)
         gn_pipelines_release(r);
     }
     for (uint32_t i = 0; i < GN_FEATURE_COUNT; i++) free(r->state[i]);
+    gn_probes_free(r);
     gn_frame_plan_free(&r->plan);
     free(r->atmosphere);
     gn_vk_destroy(&r->vk);
     free(r);
 }
 
-uint32_t gn_renderer_validation_messages(const gn_renderer *r) { return r ? r->vk.validation_messages : 0; }
+/* the probes' renderers' too: they render this renderer's scene on its device */
+uint32_t gn_renderer_validation_messages(const gn_renderer *r)
+{
+    return r ? r->vk.validation_messages + r->extra_validation + gn_probes_validation_messages(r) : 0;
+}
 
 const char *gn_renderer_device_name(const gn_renderer *r) { return r ? r->vk.props.deviceName : ""; }
 
@@ -128,7 +137,8 @@ gn_result gn_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_erro
     gn_frame_desc fd = f ? *f : (gn_frame_desc){0};
     if (fd.view >= GN_VIEW_COUNT)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_render: view %d unknown", (int)fd.view);
-    return gn_frame_run(r, s, &fd, err);
+    gn_result res = gn_probes_sync(r, s, &fd, err); /* with a renderer of its own: before the frame */
+    return res ? res : gn_frame_run(r, s, &fd, err);
 }
 
 /* Copies one image (the 8-bit output or the resolved depth: both 4 bytes a pixel) into the

@@ -26,6 +26,7 @@ typedef struct gn_gpu_scene {
     uint32_t material_count;
     uint32_t *dynamic_ids; /* instances whose transforms are re-uploaded when they move */
     uint32_t dynamic_count;
+    uint32_t probe_generation; /* the reflection probes' choice the instances were packed with */
 } gn_gpu_scene;
 
 /* Render targets, named (src/targets.c holds their table: format, usage, samples, when each
@@ -125,6 +126,14 @@ struct gn_renderer {
     gn_frame_stats finished[GN_STATS_QUEUE]; /* finished frames not yet taken, oldest first */
     uint32_t finished_head, finished_count;
     bool rendered; /* a frame has been submitted since the targets were made */
+    /* Local reflection probes (src/probes.c): placed, rendered by a second renderer of this
+     * device and chosen per instance when a scene is first drawn; NULL until then. */
+    struct gn_probes *probes;
+    gn_renderer_desc desc;     /* as resolved at creation: the probes' renderer copies it */
+    bool capture;              /* this renderer renders probes' faces: no probes of its own, no discs */
+    uint32_t extra_validation; /* validation messages of the probes' renderers, gone now */
+    double probes_ms;          /* the next frame's gn_frame_stats.probes_ms and probes_rendered */
+    uint32_t probes_rendered;
 };
 
 /* A feature's state (the renderer allocates it; only the feature knows its type). */
@@ -198,6 +207,21 @@ double gn_plan_now_ms(void);
 
 /* frame.c */
 void gn_frame_plan_free(gn_frame_plan *p);
+
+/* probes.c: the scene's reflection probes, made (placed, rendered, filtered) when the scene or
+ * the key light changed enough; before a frame begins, as it renders with another renderer */
+gn_result gn_probes_sync(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_error *err);
+void gn_probes_free(gn_renderer *r);
+/* The probe instance i reflects, plus one (0: none); and a count bumped whenever that changes. */
+uint32_t gn_probe_of(const gn_renderer *r, uint32_t instance);
+uint32_t gn_probe_generation(const gn_renderer *r);
+/* The probes placed (tests, tools): copies them into out (GN_PROBES_MAX), returns their count. */
+struct gn_probe;
+uint32_t gn_probes_placed(const gn_renderer *r, struct gn_probe *out);
+/* Probes rendered so far (each a probe's six faces; tests), and the probes' renderer's
+ * validation messages (counted with this renderer's). */
+uint64_t gn_probes_rendered(const gn_renderer *r);
+uint32_t gn_probes_validation_messages(const gn_renderer *r);
 gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_error *err);
 /* The most passes a frame of this renderer can time: the pass table's, summed over entries. */
 uint32_t gn_frame_max_passes(const gn_renderer *r);

@@ -64,7 +64,10 @@
 #define GN_BIND_IBL_TRANSMITTANCE 5 /* its transmittance table (clamped linear) */
 #define GN_BIND_IBL_AERIAL 6        /* the aerial perspective's froxel atlas (clamped linear) */
 #define GN_BIND_IBL_MS 7            /* the multiple-scattering table (the sky-lut view) */
-#define GN_BIND_IBL_COUNT 8
+#define GN_BIND_IBL_PROBE_LEVEL0 8  /* the reflection probes' level 0, an array (clamped linear) */
+#define GN_BIND_IBL_PROBE_ATLAS 9   /* their prefiltered levels, an array (clamped linear) */
+#define GN_BIND_IBL_PROBES 10       /* gn_gpu_probe[GN_GPU_PROBES] */
+#define GN_BIND_IBL_COUNT 11
 
 /* ---- set 6 of the forward pass: volumetric fog (src/passes/volumetric.c) ---------------- */
 #define GN_SET_VOLUME 6

@@ -47,6 +47,7 @@ typedef float gn_mat4[16];
 #define GN_GPU_VIEW_IBL 15
 #define GN_GPU_VIEW_SKY_LUT 16
 #define GN_GPU_VIEW_FOG 17
+#define GN_GPU_VIEW_PROBES 18
 
 /* Bloom (src/passes/bloom.c): a chain of half-size levels; push constants of its passes. */
 #define GN_GPU_BLOOM_MAX_LEVELS 8
@@ -138,7 +139,8 @@ GN_STRUCT(gn_gpu_frame)
     gn_vec4 dof;     /* x focus (m), y range (m), z strength, w mode (GN_GPU_DOF_*) */
     gn_vec4 dof_params; /* x blur radius (half-size pixels), y 1: the sky blurs like geometry; zw unused */
     gn_vec4 ibl;        /* x 1: ambient light from the environment map (0: the hemisphere); y > 0: a test's
-                           uniform sky of that many nits (the environment and the sky pass); zw unused */
+                           uniform sky of that many nits (the environment and the sky pass); z 1: the
+                           instances' reflection probes are on; w unused */
     /* The atmosphere (decide/atmosphere.h, shaders/atmosphere.glsl): km and per km. */
     gn_vec4 atmo_rayleigh; /* rgb scattering at the ground, w its scale height */
     gn_vec4 atmo_mie;      /* x scattering, y absorption at the ground, z scale height, w g */
@@ -182,6 +184,24 @@ GN_STRUCT(gn_gpu_ao_push)
 #define GN_GPU_IBL_ATLAS_W 96 /* level 1 (64) and, beside it, 2 (32) over 3 (16), 4 (8), 5 (4) */
 #define GN_GPU_IBL_ATLAS_H 64
 #define GN_GPU_IBL_SH 9
+
+/* Local reflection probes (src/probes.c, shaders/probes.glsl; docs/SKY.md): each probe's
+ * radiance an octahedral map of GN_GPU_PROBE_SIZE^2 (level 0) in a layer of one array, its
+ * levels 1..5 prefiltered as the environment's are in a layer of an atlas array laid out as the
+ * environment's atlas at half the size; per probe its position, its box and fade and 9
+ * harmonics. An instance names its probe in bits 2..7 of its flags (info.y), probe + 1, 0 none. */
+#define GN_GPU_PROBE_SIZE 64
+#define GN_GPU_PROBE_ATLAS_W 48
+#define GN_GPU_PROBE_ATLAS_H 32
+#define GN_GPU_PROBES 63
+#define GN_GPU_INSTANCE_PROBE_SHIFT 2u
+#define GN_GPU_INSTANCE_PROBE_MASK 63u
+GN_STRUCT(gn_gpu_probe)
+{
+    gn_vec4 position; /* xyz where it was rendered from, w the fade (m) at its box's faces */
+    gn_vec4 box_min, box_max;
+    gn_vec4 sh[GN_GPU_IBL_SH];
+};
 
 /* The atmosphere's tables (src/passes/atmosphere.c; sizes as decide/atmosphere.h's GN_ATMO_*):
  * the aerial perspective's froxels are one atlas, slice k at x = k * SIZE. */

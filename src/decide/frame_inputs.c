@@ -90,6 +90,7 @@ void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[6]
     out->tonemap = f->tonemap ? f->tonemap : GN_TONEMAP_ACES;
     out->dither = !f->no_dither;
     out->ibl = !f->no_ibl;
+    out->probes = !f->no_probes;
     /* virtual shadow maps met the targets against cascades (bench/RESULTS.md) */
     out->shadows = f->shadows == GN_SHADOWS_DEFAULT ? GN_SHADOWS_VSM : f->shadows;
     out->naive_lights = f->naive_lights;

@@ -69,6 +69,7 @@ typedef struct gn_frame_inputs {
     gn_tonemap tonemap; /* never DEFAULT */
     bool dither;        /* the 8-bit output's dither (gn_frame_desc.no_dither: off) */
     bool ibl;           /* the ambient from the environment map (gn_frame_desc.no_ibl: the hemisphere) */
+    bool probes;        /* surfaces reflect their reflection probes (gn_frame_desc.no_probes: not) */
     gn_shadows shadows; /* never DEFAULT */
     bool naive_lights, no_pvs, cpu_culling, occlusion, clusters, caster_lod, vsm_occlusion;
     double seconds;

@@ -20,17 +20,25 @@ gn_probe_settings gn_probe_settings_resolve(const gn_probe_settings *in)
     return s;
 }
 
-/* The box around p: along each axis both ways to the first surface, at most `extent`. */
-static void fit_box(const float p[3], float extent, gn_probe_ray_fn ray, void *user, gn_probe *out)
+/* The box around p: along each axis both ways to the first surface, at most `extent`. False
+ * when p is inside a solid: more of the six rays meet a back than a front. */
+static bool fit_box(const float p[3], float extent, gn_probe_ray_fn ray, void *user, gn_probe *out)
 {
     memcpy(out->position, p, sizeof out->position);
-    for (int a = 0; a < 3; a++) {
-        float d[3] = {0, 0, 0};
-        d[a] = 1.0f;
-        out->box_max[a] = p[a] + ray(user, p, d, extent);
-        d[a] = -1.0f;
-        out->box_min[a] = p[a] - ray(user, p, d, extent);
-    }
+    int backs = 0, fronts = 0;
+    for (int a = 0; a < 3; a++)
+        for (int side = 0; side < 2; side++) {
+            float d[3] = {0, 0, 0};
+            d[a] = side ? -1.0f : 1.0f;
+            bool back = false;
+            float t = ray(user, p, d, extent, &back);
+            if (t < extent) backs += back, fronts += !back;
+            if (side)
+                out->box_min[a] = p[a] - t;
+            else
+                out->box_max[a] = p[a] + t;
+        }
+    return backs <= fronts;
 }
 
 static int far_enough(const gn_probe *placed, uint32_t n, const float p[3], float spacing)
@@ -50,7 +58,7 @@ uint32_t gn_probes_place(const gn_probe_settings *in, const float (*candidates)[
         const float *p = candidates[i];
         if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2])) continue;
         if (!far_enough(out, n, p, s.spacing)) continue;
-        fit_box(p, s.max_extent, ray, user, &out[n++]);
+        n += fit_box(p, s.max_extent, ray, user, &out[n]);
     }
     if (count > 0) return n;
     /* no candidates: a grid over the bounds, cell centres, at the given height */
@@ -60,37 +68,48 @@ uint32_t gn_probes_place(const gn_probe_settings *in, const float (*candidates)[
         for (uint32_t i = 0; i < nx && n < s.max_probes; i++) {
             float p[3] = {lo[0] + (hi[0] - lo[0]) * ((float)i + 0.5f) / (float)nx, lo[1] + height,
                           lo[2] + (hi[2] - lo[2]) * ((float)j + 0.5f) / (float)nz};
-            fit_box(p, s.max_extent, ray, user, &out[n++]);
+            n += fit_box(p, s.max_extent, ray, user, &out[n]);
         }
     return n;
 }
 
-static int inside(const gn_probe *b, const float p[3])
+/* Whether the sphere (centre c, radius) reaches the box. */
+static int reaches(const gn_probe *b, const float c[3], float radius)
 {
-    for (int a = 0; a < 3; a++)
-        if (p[a] < b->box_min[a] || p[a] > b->box_max[a]) return 0;
-    return 1;
+    float d2 = 0.0f;
+    for (int a = 0; a < 3; a++) {
+        float e = c[a] < b->box_min[a]   ? b->box_min[a] - c[a]
+                  : c[a] > b->box_max[a] ? c[a] - b->box_max[a]
+                                         : 0.0f;
+        d2 += e * e;
+    }
+    return d2 <= radius * radius;
 }
 
-int32_t gn_probe_choose(const gn_probe *probes, uint32_t count, const float p[3], gn_probe_ray_fn ray,
+int32_t gn_probe_choose(const gn_probe *probes, uint32_t count, const float sphere[4], gn_probe_ray_fn ray,
                         void *user)
 {
+    const float *c = sphere;
+    float radius = sphere[3] > 0.0f ? sphere[3] : 0.0f;
     int32_t seen = -1, boxed = -1;
     float seen_d = INFINITY, boxed_d = INFINITY;
     for (uint32_t i = 0; i < count; i++) {
-        float d2 = dist2(probes[i].position, p);
-        if (inside(&probes[i], p) && d2 < boxed_d) boxed = (int32_t)i, boxed_d = d2;
+        float d2 = dist2(probes[i].position, c);
+        if (reaches(&probes[i], c, radius) && d2 < boxed_d) boxed = (int32_t)i, boxed_d = d2;
         if (d2 >= seen_d) continue;
         float d = sqrtf(d2);
-        if (d <= 0.0f) {
-            seen = (int32_t)i, seen_d = 0.0f;
+        if (d <= radius) { /* within the object's bounds: it sees it */
+            seen = (int32_t)i, seen_d = d2;
             continue;
         }
-        float dir[3] = {(probes[i].position[0] - p[0]) / d, (probes[i].position[1] - p[1]) / d,
-                        (probes[i].position[2] - p[2]) / d};
-        /* visible: the first surface from p towards the probe is not before it (1 cm of slack
-         * for the surface p lies on) */
-        if (ray(user, p, dir, d) >= d - 0.01f) seen = (int32_t)i, seen_d = d2;
+        float dir[3] = {(probes[i].position[0] - c[0]) / d, (probes[i].position[1] - c[1]) / d,
+                        (probes[i].position[2] - c[2]) / d};
+        float from[3] = {c[0] + dir[0] * radius, c[1] + dir[1] * radius, c[2] + dir[2] * radius};
+        float left = d - radius;
+        /* visible: the first surface from there towards the probe is not before it (1 cm of
+         * slack for the surface a point lies on) */
+        bool back = false;
+        if (ray(user, from, dir, left, &back) >= left - 0.01f) seen = (int32_t)i, seen_d = d2;
     }
     return seen >= 0 ? seen : boxed;
 }

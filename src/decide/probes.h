@@ -2,18 +2,20 @@
  * where probes go, the box each one's reflections are projected onto (parallax correction, as
  * seed 002's placed cubemap volumes), which probe a surface reflects (the nearest it can see),
  * how a probe fades at its box's bounds, and the box-projected lookup direction the shaders are
- * to twin. Pure: the scene's geometry comes in through a ray-cast callback. The GPU part (each
- * probe rendered by gnomon at load, prefiltered, looked up per instance) is still to come. */
+ * twin. Pure: the scene's geometry comes in through a ray-cast callback (src/probes.c gives it
+ * decide/bvh.c over the scene's static triangles). */
 #ifndef GN_DECIDE_PROBES_H
 #define GN_DECIDE_PROBES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
-#define GN_PROBES_MAX 64 /* probes a scene holds at most */
+#include "gnomon.h" /* GN_PROBES_MAX: 63, as an instance names its probe in 6 bits of the GPU's
+                        instance flags (GN_GPU_INSTANCE_PROBE_SHIFT), 0 meaning none */
 
 /* The distance along the unit direction d from o to the scene's first surface, or tmax when none
- * is nearer. */
-typedef float (*gn_probe_ray_fn)(void *user, const float o[3], const float d[3], float tmax);
+ * is nearer; *back (never NULL) true when that surface faces away from o (o is behind it). */
+typedef float (*gn_probe_ray_fn)(void *user, const float o[3], const float d[3], float tmax, bool *back);
 
 typedef struct gn_probe {
     float position[3];            /* where it is rendered from */
@@ -33,14 +35,19 @@ gn_probe_settings gn_probe_settings_resolve(const gn_probe_settings *s);
 /* Places probes at the candidate points in their order (a scene's: the town's street points, a
  * map's spawn points and items), skipping any within spacing of one already placed; with no
  * candidates, a grid at spacing over [lo, hi] at height `height` above lo[1]. Each probe's box
- * reaches along +-x, +-y, +-z to the first surface (ray), at most max_extent. Returns the count. */
+ * reaches along +-x, +-y, +-z to the first surface (ray), at most max_extent. A point inside a
+ * solid (more of those six rays meet a surface's back than its front: inside a house, a
+ * helmet) would see only the solid's inside, and is skipped. Returns the count. */
 uint32_t gn_probes_place(const gn_probe_settings *s, const float (*candidates)[3], uint32_t count,
                          const float lo[3], const float hi[3], float height, gn_probe_ray_fn ray, void *user,
                          gn_probe *out);
 
-/* The probe a surface at point p reflects: the nearest whose position p can see (nothing on the
- * segment between them), else the nearest whose box holds p, else -1 (the sky's environment). */
-int32_t gn_probe_choose(const gn_probe *probes, uint32_t count, const float p[3], gn_probe_ray_fn ray,
+/* The probe an object within the sphere (xyz centre, w radius; 0 for a point) reflects: the
+ * nearest whose position the sphere's side facing it can see (nothing on the segment from the
+ * sphere's point nearest the probe to the probe; a probe within the sphere is seen), else the
+ * nearest whose box the sphere reaches, else -1 (the sky's environment). From the surface, not
+ * the centre: the centre of a house is inside its walls and sees nothing. */
+int32_t gn_probe_choose(const gn_probe *probes, uint32_t count, const float sphere[4], gn_probe_ray_fn ray,
                         void *user);
 
 /* A probe's weight at p: 1 inside its box by fade or more, falling linearly to 0 at the box's

@@ -4,11 +4,14 @@
  * (ibl_sky.comp), its levels
  * prefiltered for GGX roughness (ibl_prefilter.comp) and its 9 spherical harmonics
  * (ibl_sh.comp, the twin of gn_sh9_project, src/decide/ibl.c). The environment is made again
- * only when the sky changed (the sun moved); the forward pass reads all of it through set 5. */
+ * only when the sky changed (the sun moved); the forward pass reads all of it through set 5, with
+ * the local reflection probes src/probes.c renders and filters (uploaded here, by a frame's plan). */
 #include "passes/ibl.h"
+#include "base/alloc.h"
 #include "passes/atmosphere.h"
 #include "passes/passes.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define CS VK_SHADER_STAGE_COMPUTE_BIT
@@ -53,7 +56,10 @@ static gn_result layouts(gn_renderer *r, gn_ibl_gpu *b, gn_error *err)
         [GN_BIND_IBL_SKYVIEW] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS},
         [GN_BIND_IBL_TRANSMITTANCE] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS},
         [GN_BIND_IBL_AERIAL] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS},
-        [GN_BIND_IBL_MS] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}};
+        [GN_BIND_IBL_MS] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS},
+        [GN_BIND_IBL_PROBE_LEVEL0] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS},
+        [GN_BIND_IBL_PROBE_ATLAS] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS},
+        [GN_BIND_IBL_PROBES] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS}};
     gn_result res = gn_vk_set_layout(vk, dfg, GN_BIND_DFG_COUNT, "dfg", &b->set_layout, err);
     if (!res) res = gn_vk_set_layout(vk, sky, GN_BIND_ENV_COUNT, "ibl sky", &b->sky_layout, err);
     if (!res)
@@ -92,6 +98,21 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
     if (!res) res = image(r, GN_IBL_DFG_SIZE, GN_IBL_DFG_SIZE, "dfg table", &b->dfg, err);
     if (!res) res = image(r, GN_GPU_IBL_SIZE, GN_GPU_IBL_SIZE, "ibl environment", &b->level0, err);
     if (!res) res = image(r, GN_GPU_IBL_ATLAS_W, GN_GPU_IBL_ATLAS_H, "ibl prefiltered", &b->atlas, err);
+    gn_vk_image_desc pd = {.width = GN_GPU_PROBE_SIZE,
+                           .height = GN_GPU_PROBE_SIZE,
+                           .samples = 1,
+                           .format = VK_FORMAT_R16G16B16A16_SFLOAT,
+                           .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                           .name = "probes level 0",
+                           .layers = GN_GPU_PROBES,
+                           .array = true};
+    if (!res) res = gn_vk_image_create(vk, &pd, &b->probe_level0, err);
+    pd.width = GN_GPU_PROBE_ATLAS_W, pd.height = GN_GPU_PROBE_ATLAS_H, pd.name = "probes prefiltered";
+    if (!res) res = gn_vk_image_create(vk, &pd, &b->probe_atlas, err);
+    gn_vk_buffer_desc bd = {.size = sizeof(gn_gpu_probe) * GN_GPU_PROBES,
+                            .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                            .name = "probes"};
+    if (!res) res = gn_vk_buffer_create(vk, &bd, &b->probe_buffer, err);
     gn_vk_buffer_desc sd = {.size = GN_GPU_IBL_SH * 16,
                             .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                             .name = "ibl harmonics"};
@@ -118,16 +139,73 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
         gn_write_sampled(GN_BIND_IBL_SKYVIEW, gn_atmosphere_image(r, GN_ATMO_IMAGE_SKYVIEW), lin),
         gn_write_sampled(GN_BIND_IBL_TRANSMITTANCE, gn_atmosphere_image(r, GN_ATMO_IMAGE_T), lin),
         gn_write_sampled(GN_BIND_IBL_AERIAL, gn_atmosphere_image(r, GN_ATMO_IMAGE_AERIAL), lin),
-        gn_write_sampled(GN_BIND_IBL_MS, gn_atmosphere_image(r, GN_ATMO_IMAGE_MS), lin)};
+        gn_write_sampled(GN_BIND_IBL_MS, gn_atmosphere_image(r, GN_ATMO_IMAGE_MS), lin),
+        gn_write_sampled(GN_BIND_IBL_PROBE_LEVEL0, &b->probe_level0, lin),
+        gn_write_sampled(GN_BIND_IBL_PROBE_ATLAS, &b->probe_atlas, lin),
+        gn_write_storage(GN_BIND_IBL_PROBES, &b->probe_buffer)};
     gn_vk_write_set(vk, b->receiver, rw, GN_BIND_IBL_COUNT);
     return GN_OK;
+}
+
+/* The probes src/probes.c handed over, into their images and buffer (every layer: what no probe
+ * uses is zero), readable by the forward pass from this frame on. */
+static gn_result upload_probes(gn_renderer *r, gn_ibl_gpu *b, gn_error *err)
+{
+    gn_vk *vk = &r->vk;
+    gn_result res = gn_vk_upload_layers(vk, &b->probe_level0, b->upload.level0, 8, err);
+    if (!res) res = gn_vk_upload_layers(vk, &b->probe_atlas, b->upload.atlas, 8, err);
+    if (!res)
+        res = gn_vk_upload_buffer(vk, &b->probe_buffer, 0, b->upload.probes, sizeof b->upload.probes, err);
+    if (res) return res;
+    gn_vk_use read[2] = {{.image = &b->probe_level0, .access = GN_ACCESS_SHADER_READ},
+                         {.image = &b->probe_atlas, .access = GN_ACCESS_SHADER_READ}};
+    gn_vk_barriers(vk, vk->cur->cmd, read, 2);
+    b->probe_count = b->upload.count;
+    b->upload.pending = false;
+    return GN_OK;
+}
+
+gn_result gn_ibl_set_probes(gn_renderer *r, uint32_t count, const uint16_t *level0, const uint16_t *atlas,
+                            const gn_gpu_probe *probes, gn_error *err)
+{
+    gn_ibl_gpu *b = gn_feature_state(r, GN_FEATURE_IBL);
+    if (count > GN_GPU_PROBES)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%u probes, at most %u", count, GN_GPU_PROBES);
+    size_t l0 = (size_t)GN_GPU_PROBE_SIZE * GN_GPU_PROBE_SIZE * 4,
+           at = (size_t)GN_GPU_PROBE_ATLAS_W * GN_GPU_PROBE_ATLAS_H * 4;
+    if (!b->upload.level0) b->upload.level0 = gn_calloc(l0 * GN_GPU_PROBES, sizeof(uint16_t));
+    if (!b->upload.atlas) b->upload.atlas = gn_calloc(at * GN_GPU_PROBES, sizeof(uint16_t));
+    if (!b->upload.level0 || !b->upload.atlas)
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for the probes' maps");
+    memset(b->upload.level0, 0, l0 * GN_GPU_PROBES * sizeof(uint16_t));
+    memset(b->upload.atlas, 0, at * GN_GPU_PROBES * sizeof(uint16_t));
+    memset(b->upload.probes, 0, sizeof b->upload.probes);
+    if (count) {
+        memcpy(b->upload.level0, level0, l0 * count * sizeof(uint16_t));
+        memcpy(b->upload.atlas, atlas, at * count * sizeof(uint16_t));
+        memcpy(b->upload.probes, probes, count * sizeof *probes);
+    }
+    b->upload.count = count;
+    b->upload.pending = true;
+    return GN_OK;
+}
+
+uint32_t gn_ibl_probe_count(const gn_renderer *r)
+{
+    return ((const gn_ibl_gpu *)gn_feature_state(r, GN_FEATURE_IBL))->probe_count;
 }
 
 static gn_result plan(gn_renderer *r, void *self, const gn_scene *scene, const gn_frame_inputs *in,
                       gn_gpu_frame *g, gn_error *err)
 {
-    (void)r, (void)scene, (void)err;
+    (void)scene;
     gn_ibl_gpu *b = self;
+    if (b->upload.pending) {
+        gn_result res = upload_probes(r, b, err);
+        if (res) return res;
+    }
+    b->probes_on = in->ibl && in->probes && b->probe_count > 0;
+    g->ibl[2] = b->probes_on ? 1.0f : 0.0f;
     /* the ambient needs the environment and the table: the first frame makes both */
     b->on = in->ibl;
     g->ibl[0] = b->on ? 1.0f : 0.0f;
@@ -168,13 +246,16 @@ static void abandon(gn_renderer *r, void *self)
 static void receiver(gn_renderer *r, void *self, gn_receiver *out)
 {
     gn_ibl_gpu *b = self;
-    *out = (gn_receiver){.layout = b->receiver_layout, .set = b->receiver, .use_count = 4 + GN_ATMO_IMAGES};
+    *out = (gn_receiver){.layout = b->receiver_layout, .set = b->receiver, .use_count = 7 + GN_ATMO_IMAGES};
     out->uses[0] = (gn_vk_use){.image = &b->level0, .access = GN_ACCESS_SHADER_READ};
     out->uses[1] = (gn_vk_use){.image = &b->atlas, .access = GN_ACCESS_SHADER_READ};
     out->uses[2] = (gn_vk_use){.buffer = &b->sh, .access = GN_ACCESS_SHADER_READ};
     out->uses[3] = (gn_vk_use){.image = &b->dfg, .access = GN_ACCESS_SHADER_READ};
     for (uint32_t i = 0; i < GN_ATMO_IMAGES; i++)
         out->uses[4 + i] = (gn_vk_use){.image = gn_atmosphere_image(r, i), .access = GN_ACCESS_SHADER_READ};
+    out->uses[4 + GN_ATMO_IMAGES] = (gn_vk_use){.image = &b->probe_level0, .access = GN_ACCESS_SHADER_READ};
+    out->uses[5 + GN_ATMO_IMAGES] = (gn_vk_use){.image = &b->probe_atlas, .access = GN_ACCESS_SHADER_READ};
+    out->uses[6 + GN_ATMO_IMAGES] = (gn_vk_use){.buffer = &b->probe_buffer, .access = GN_ACCESS_SHADER_READ};
 }
 
 static void release(gn_renderer *r, void *self)
@@ -185,6 +266,11 @@ static void release(gn_renderer *r, void *self)
     gn_vk_image_release(vk, &b->level0);
     gn_vk_image_release(vk, &b->atlas);
     gn_vk_buffer_release(vk, &b->sh);
+    gn_vk_image_release(vk, &b->probe_level0);
+    gn_vk_image_release(vk, &b->probe_atlas);
+    gn_vk_buffer_release(vk, &b->probe_buffer);
+    free(b->upload.level0);
+    free(b->upload.atlas);
     VkPipeline pipes[4] = {b->dfg_pipeline, b->sky_pipeline, b->prefilter_pipeline, b->sh_pipeline};
     for (int i = 0; i < 4; i++) gn_vk_release(vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)pipes[i]);
     VkPipelineLayout pl[3] = {b->layout, b->sky_pipeline_layout, b->prefilter_pipeline_layout};

@@ -23,7 +23,27 @@ typedef struct gn_ibl_gpu {
     float built_sky[9], sky[9];
     bool env_recorded, env_built;
     float test_uniform; /* test-only: > 0 makes the sky (and so the environment) this many nits */
+    /* the reflection probes (src/probes.c): level 0 and the prefiltered levels of each in a
+     * layer, and their records (set 5); made at full size once, so the set never changes */
+    gn_vk_image probe_level0, probe_atlas;
+    gn_vk_buffer probe_buffer;
+    uint32_t probe_count; /* uploaded and in use */
+    struct gn_ibl_probe_upload {
+        uint16_t *level0, *atlas; /* GN_GPU_PROBES layers each, rgba halves */
+        gn_gpu_probe probes[GN_GPU_PROBES];
+        uint32_t count;
+        bool pending; /* the next frame uploads them */
+    } upload;
+    bool probes_on; /* this frame's surfaces reflect their probes */
 } gn_ibl_gpu;
+
+/* Hands the probes (src/probes.c) to the next frame to upload, copied: count (<= GN_GPU_PROBES)
+ * probes' level 0 (GN_GPU_PROBE_SIZE^2 texels of 4 halves each, one after the other), their
+ * prefiltered atlases (GN_GPU_PROBE_ATLAS_W x _H each) and records. count 0: none. */
+gn_result gn_ibl_set_probes(gn_renderer *r, uint32_t count, const uint16_t *level0, const uint16_t *atlas,
+                            const gn_gpu_probe *probes, gn_error *err);
+/* The probes in use (uploaded by a frame). */
+uint32_t gn_ibl_probe_count(const gn_renderer *r);
 
 /* Waits for the GPU and copies the environment's level 0 (GN_GPU_IBL_SIZE^2 texels of 4
  * halves) and its harmonics (9 vec4 floats); either may be NULL. Fails until a frame made them. */

@@ -345,6 +345,19 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
     }
     if (!res && d->map_lights)
         res = add_map_lights(s, b, d->map_light_scale > 0 ? d->map_light_scale : 1.0f, err);
+    /* reflection probes' places: where players spawn and where items wait, a metre up (the
+     * places a map's players see most) */
+    gn_bsp_entity_cursor cur = {0};
+    gn_bsp_entity e;
+    while (!res && gn_bsp_entity_next(b, NULL, &cur, &e)) {
+        static const char *const kinds[] = {"info_player_", "item_", "weapon_", "ammo_", "holdable_"};
+        bool site = false;
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+            site |= strncmp(e.classname, kinds[k], strlen(kinds[k])) == 0;
+        if (!site || !e.has_origin) continue;
+        float at[3] = {e.origin[0], e.origin[1] + 1.0f, e.origin[2]};
+        res = gn_scene_add_probe_site(s, at, err);
+    }
     float eye[3], yaw = 0;
     if (!res && gn_bsp_default_camera(b, eye, &yaw)) {
         memcpy(s->default_camera, eye, sizeof eye);

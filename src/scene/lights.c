@@ -195,3 +195,20 @@ gn_result gn_scene_add_light_site(gn_scene *s, const gn_light_site *site, gn_err
     s->light_sites[s->light_site_count++] = *site;
     return GN_OK;
 }
+
+gn_result gn_scene_add_probe_site(gn_scene *s, const float position[3], gn_error *err)
+{
+    if (!s || !position)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_probe_site: NULL argument");
+    if (!gn_finite3(position))
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "probe site %u: position is not finite",
+                       s->probe_site_count);
+    /* the renderer places at most GN_PROBES_MAX of them; more are candidates it may skip */
+    if (!gn_grow((void **)&s->probe_sites, &s->probe_site_cap, (uint64_t)s->probe_site_count + 1,
+                 sizeof *s->probe_sites, GN_SCENE_MAX_INSTANCES))
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "probe site %u: out of memory (or over %u sites)",
+                       s->probe_site_count, GN_SCENE_MAX_INSTANCES);
+    for (int a = 0; a < 3; a++) s->probe_sites[s->probe_site_count][a] = position[a];
+    s->probe_site_count++;
+    return GN_OK;
+}

@@ -42,6 +42,7 @@ void gn_scene_destroy(gn_scene *s)
     free(s->light_origin);
     free(s->light_motions);
     free(s->light_sites);
+    free(s->probe_sites);
     gn_world_free(s->world);
     free(s);
 }

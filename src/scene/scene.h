@@ -148,7 +148,11 @@ struct gn_scene {
     uint32_t light_motion_count, light_motion_cap;
     gn_light_site *light_sites;
     uint32_t light_site_count, light_site_cap;
-    float light_focus[3];      /* built-in lights fill outwards from here (the town's plaza) */
+    float light_focus[3]; /* built-in lights fill outwards from here (the town's plaza) */
+    /* Where reflection probes may go (gn_scene_add_probe_site; a map's spawn points and items):
+     * none, and src/probes.c takes the street light sites or a grid (docs/SKY.md). */
+    float (*probe_sites)[3];
+    uint32_t probe_site_count, probe_site_cap;
     uint32_t light_generation; /* bumped when any light is added, changed or moved */
 };
 

@@ -689,3 +689,5 @@ gn_result gn_vk_enumerate(gn_device_info *out, uint32_t max, uint32_t *count, co
     vkDestroyInstance(tmp.instance, NULL);
     return res;
 }
+
+bool gn_vk_is_cpu(const gn_vk *vk) { return vk->props.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU; }

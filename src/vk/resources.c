@@ -75,7 +75,7 @@ gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *
     out->layers = d->layers > 1 ? d->layers : 1;
     if (out->layers > GN_VK_MAX_LAYERS)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: %u layers, at most %u",
-                       d->name ? d->name : "image", out->layers, GN_CSM_MAX_CASCADES);
+                       d->name ? d->name : "image", out->layers, GN_VK_MAX_LAYERS);
     out->state.layout = VK_IMAGE_LAYOUT_UNDEFINED;
     VkImageCreateInfo ci = {
         .sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO,

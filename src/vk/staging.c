@@ -88,11 +88,14 @@ gn_result gn_vk_upload_buffer(gn_vk *vk, gn_vk_buffer *dst, VkDeviceSize dst_off
     return GN_OK;
 }
 
-gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, uint32_t level, const void *rgba8, gn_error *err)
+/* One level of every layer from data (layer after layer, texel_bytes a texel), through the ring
+ * or a temporary buffer. */
+static gn_result upload_level(gn_vk *vk, gn_vk_image *dst, uint32_t level, uint32_t layers, const void *data,
+                              uint32_t texel_bytes, gn_error *err)
 {
     uint32_t w = dst->width >> level ? dst->width >> level : 1,
              h = dst->height >> level ? dst->height >> level : 1;
-    VkDeviceSize size = (VkDeviceSize)w * h * 4;
+    VkDeviceSize size = (VkDeviceSize)w * h * texel_bytes * layers;
     VkCommandBuffer cmd = vk->cur->cmd;
     gn_vk_buffer tmp = {0};
     VkBuffer src;
@@ -110,17 +113,28 @@ gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, uint32_t level, const 
         src = tmp.buffer;
         p = tmp.alloc.mapped;
     }
-    memcpy(p, rgba8, size);
+    memcpy(p, data, size);
     gn_vk_use use = {.image = dst, .access = GN_ACCESS_TRANSFER_WRITE};
     gn_vk_barriers(vk, cmd, &use, 1);
     VkBufferImageCopy region = {
         .bufferOffset = src_off,
-        .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, 1},
+        .imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, level, 0, layers},
         .imageExtent = {w, h, 1},
     };
     vkCmdCopyBufferToImage(cmd, src, dst->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, 1, &region);
     if (tmp.buffer) gn_vk_buffer_release(vk, &tmp);
     return GN_OK;
+}
+
+gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, uint32_t level, const void *rgba8, gn_error *err)
+{
+    return upload_level(vk, dst, level, 1, rgba8, 4, err);
+}
+
+gn_result gn_vk_upload_layers(gn_vk *vk, gn_vk_image *dst, const void *data, uint32_t texel_bytes,
+                              gn_error *err)
+{
+    return upload_level(vk, dst, 0, dst->layers ? dst->layers : 1, data, texel_bytes, err);
 }
 
 typedef struct upload_now {

@@ -209,6 +209,8 @@ void gn_vk_name(gn_vk *vk, VkObjectType type, uint64_t handle, const char *name)
 gn_result gn_vk_enumerate(gn_device_info *out, uint32_t max, uint32_t *count, const char *override_sel,
                           gn_error *err);
 VkSampleCountFlags gn_vk_sample_counts(const gn_vk *vk);
+/* The device runs on the CPU (lavapipe): work sized for a GPU is too slow there. */
+bool gn_vk_is_cpu(const gn_vk *vk);
 
 /* memory.c */
 gn_result gn_vk_alloc_memory(gn_vk *vk, VkMemoryRequirements req, VkMemoryPropertyFlags want, bool linear,
@@ -254,6 +256,9 @@ gn_result gn_vk_upload_buffer(gn_vk *vk, gn_vk_buffer *dst, VkDeviceSize dst_off
                               VkDeviceSize size, gn_error *err);
 /* One mip level of an RGBA8 image; the image must be in TRANSFER_WRITE use for all levels. */
 gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, uint32_t level, const void *rgba8, gn_error *err);
+/* Level 0 of every layer of an image, layer after layer, texel_bytes a texel (TRANSFER_WRITE use). */
+gn_result gn_vk_upload_layers(gn_vk *vk, gn_vk_image *dst, const void *data, uint32_t texel_bytes,
+                              gn_error *err);
 
 /* barriers.c: a pass declares what it uses; gn_vk_pass_begin derives the barriers. */
 typedef struct gn_vk_use {

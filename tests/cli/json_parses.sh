@@ -18,6 +18,7 @@ b = json.load(open(d + "/bench.json"))
 want = {"device", "scene", "size", "msaa", "path", "frames", "passes", "frame", "cpu", "counters"}
 assert want <= set(b), "bench.json lacks %s" % (want - set(b))
 assert b["size"] == [1920, 1080] and b["frames"] == 9, b
+assert set(b["probes"]) == {"count", "rendered", "made_ms", "ray_triangles"}, b["probes"]
 stats = {"min_ms", "median_ms", "p99_ms", "max_ms"}
 for name, s in list(b["passes"].items()) + [("frame", b["frame"]), ("cpu", b["cpu"])]:
     assert set(s) == stats, (name, s)
@@ -28,7 +29,7 @@ assert {"draws", "triangles", "instances_visible", "instances_drawn", "instances
         "light_overflow_max", "vsm_pages_rendered_median", "vsm_pages_rendered_max",
         "vsm_sun_lag_max_deg"} == set(b["counters"])
 # one entry a frame, each with its GPU time and the virtual shadow map's page counts
-frame_keys = {"frame", "gpu_ms", "cpu_ms", "shadow_ms", "vsm_pages_requested", "vsm_pages_resident",
+frame_keys = {"frame", "gpu_ms", "cpu_ms", "probes_ms", "shadow_ms", "vsm_pages_requested", "vsm_pages_resident",
               "vsm_pages_rendered_static", "vsm_pages_rendered_dynamic", "vsm_pages_rendered_fresh", "vsm_pages_evicted",
               "vsm_overflow", "vsm_pages_waiting", "vsm_pairs_phase1", "vsm_pairs_waiting",
               "vsm_pairs_phase2", "vsm_sun_lag_deg", "exposure_ev100"}

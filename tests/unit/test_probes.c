@@ -2,7 +2,8 @@
  * two by a wall at z = 0. Placement keeps its spacing and fits each probe's box to the room's
  * walls (or the extent in the open), the grid covers the bounds with no candidates, a surface
  * reflects the nearest probe it can see (not a nearer one behind the wall), the weight fades at
- * the faces, and the box projection looks up the point of the box the reflected ray meets. */
+ * the faces, the box projection looks up the point of the box the reflected ray meets, and a
+ * solid pillar keeps probes out of its inside while an object within it still finds one. */
 #include <math.h>
 #include <string.h>
 
@@ -11,6 +12,7 @@
 
 static const float ROOM_LO[3] = {-10, 0, -20}, ROOM_HI[3] = {10, 5, 20};
 static const float WALL_LO[3] = {-10, 0, -0.1f}, WALL_HI[3] = {10, 5, 0.1f};
+static const float PILLAR_LO[3] = {5, 0, -11}, PILLAR_HI[3] = {7, 5, -9};
 
 /* Entry distance of o + t d into an axis-aligned box, or INFINITY. */
 static float box_enter(const float lo[3], const float hi[3], const float o[3], const float d[3])
@@ -32,10 +34,22 @@ static float box_enter(const float lo[3], const float hi[3], const float o[3], c
 }
 
 /* The room's walls from inside, and the dividing wall. */
-static float room_ray(void *user, const float o[3], const float d[3], float tmax)
+static float room_ray(void *user, const float o[3], const float d[3], float tmax, bool *back)
 {
     int *open = user;
+    *back = false; /* the room's walls face in, the dividing wall both ways */
     float t = tmax;
+    if (*open == 2) { /* the open, with a solid pillar whose faces face out */
+        int in = 1;
+        for (int a = 0; a < 3; a++) in &= o[a] > PILLAR_LO[a] && o[a] < PILLAR_HI[a];
+        if (!in) return fminf(t, box_enter(PILLAR_LO, PILLAR_HI, o, d));
+        for (int a = 0; a < 3; a++) { /* from inside: the way out meets a face's back */
+            if (d[a] > 0.0f) t = fminf(t, (PILLAR_HI[a] - o[a]) / d[a]);
+            if (d[a] < 0.0f) t = fminf(t, (PILLAR_LO[a] - o[a]) / d[a]);
+        }
+        *back = t < tmax;
+        return t;
+    }
     if (!*open) {
         for (int a = 0; a < 3; a++) {
             if (d[a] > 0.0f) t = fminf(t, (ROOM_HI[a] - o[a]) / d[a]);
@@ -86,7 +100,7 @@ int main(void)
     n = gn_probes_place(&s, (const float(*)[3])(const float[2][3]){{0, 2, -10}, {0, 2, 3}}, 2, ROOM_LO,
                         ROOM_HI, 2.0f, room_ray, &open, two);
     CHECK(n == 2 && two[0].position[2] == pa[2] && two[1].position[2] == pb[2], "two probes");
-    const float here[3] = {0, 1, -1}, there[3] = {0, 1, 1};
+    const float here[4] = {0, 1, -1, 0}, there[4] = {0, 1, 1, 0};
     CHECK(gn_probe_choose(two, 2, here, room_ray, &open) == 0, "the hidden nearer probe was chosen");
     CHECK(gn_probe_choose(two, 2, there, room_ray, &open) == 1, "the visible probe beyond the wall");
     CHECK(gn_probe_choose(two, 0, here, room_ray, &open) == -1, "no probes: the sky");
@@ -111,5 +125,15 @@ int main(void)
     for (int a = 0; a < 3; a++) h[a] /= sqrtf(len);
     CHECK(fabsf(o[0] - h[0]) < 1e-4f && fabsf(o[1] - h[1]) < 1e-4f && fabsf(o[2] - h[2]) < 1e-4f,
           "box projection (%g %g %g), want (%g %g %g)", o[0], o[1], o[2], h[0], h[1], h[2]);
+    /* (6) a solid pillar in the open: a candidate inside it is skipped; an object inside it (its
+     * centre in the solid) still reflects the probe its side can see */
+    open = 2;
+    n = gn_probes_place(&s, (const float(*)[3])(const float[2][3]){{6, 2, -10}, {0, 2, -10}}, 2, ROOM_LO,
+                        ROOM_HI, 2.0f, room_ray, &open, two);
+    CHECK(n == 1 && two[0].position[0] == 0.0f && two[0].box_max[0] == 5.0f, "%u probes, box to x %g", n,
+          n ? two[0].box_max[0] : 0.0f);
+    const float statue[4] = {6, 2, -10, 1.5f}, statue_point[4] = {6, 2, -10, 0};
+    CHECK(gn_probe_choose(two, 1, statue, room_ray, &open) == 0, "the object in the pillar sees the probe");
+    CHECK(gn_probe_choose(two, 1, statue_point, room_ray, &open) == -1, "its centre sees nothing");
     return gn_check_exit();
 }

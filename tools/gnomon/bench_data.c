@@ -14,9 +14,9 @@ bool gn_bench_data_init(gn_bench_data *d, uint32_t capacity)
 {
     *d = (gn_bench_data){.capacity = capacity};
     d->frame_index = calloc(capacity ? capacity : 1, sizeof *d->frame_index);
-    double **cols[] = {&d->frame_ms, &d->cpu_ms,   &d->vis_ms,  &d->draws,  &d->triangles,
-                       &d->visible,  &d->drawn,    &d->phase1,  &d->phase2, &d->draw_groups,
-                       &d->lights,   &d->overflow, &d->clusters};
+    double **cols[] = {&d->frame_ms, &d->cpu_ms,   &d->vis_ms,   &d->draws,    &d->triangles,
+                       &d->visible,  &d->drawn,    &d->phase1,   &d->phase2,   &d->draw_groups,
+                       &d->lights,   &d->overflow, &d->clusters, &d->probes_ms};
     d->shadow = calloc(capacity ? capacity : 1, sizeof *d->shadow);
     d->shadow_ms = calloc(capacity ? capacity : 1, sizeof *d->shadow_ms);
     bool ok = d->frame_index != NULL && d->shadow && d->shadow_ms;
@@ -34,6 +34,7 @@ void gn_bench_data_free(gn_bench_data *d)
     free(d->frame_ms);
     free(d->cpu_ms);
     free(d->vis_ms);
+    free(d->probes_ms);
     free(d->shadow);
     free(d->shadow_ms);
     free(d->draws);
@@ -90,6 +91,7 @@ bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s)
     d->frame_ms[k] = s->gpu_ms;
     d->cpu_ms[k] = s->cpu_ms;
     d->vis_ms[k] = s->visibility_ms;
+    d->probes_ms[k] = s->probes_ms;
     d->draws[k] = s->draws;
     d->triangles[k] = (double)s->triangles;
     d->visible[k] = s->instances_visible;
@@ -167,6 +169,7 @@ bool gn_bench_summarize(const gn_bench_data *d, gn_bench_summary *out)
     gn_bench_series(d->frame_ms, d->count, tmp, scratch, &out->frame);
     gn_bench_series(d->cpu_ms, d->count, tmp, scratch, &out->cpu);
     gn_bench_series(d->vis_ms, d->count, tmp, scratch, &out->visibility);
+    gn_bench_series(d->probes_ms, d->count, tmp, scratch, &out->probes);
     gn_bench_series(d->shadow_ms, d->count, tmp, scratch, &out->shadow);
     out->frame_spike = out->frame.median > 0 ? out->frame.max / out->frame.median : 0.0;
     double *col = malloc(n * sizeof *col);
@@ -223,6 +226,7 @@ void gn_bench_print_table(FILE *f, const gn_bench_summary *s)
     gn_bench_row(f, "frame GPU", &s->frame);
     gn_bench_row(f, "frame CPU", &s->cpu);
     gn_bench_row(f, "visibility CPU", &s->visibility);
+    if (s->probes.max > 0.0) gn_bench_row(f, "probes (wall)", &s->probes);
     gn_bench_row(f, "shadow GPU", &s->shadow);
     fprintf(f, "%-22s %.2fx\n", "frame spike max/med", s->frame_spike);
     if (s->vsm_requested_median > 0 || s->vsm_rendered_max > 0)
@@ -267,6 +271,12 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
     gn_json_run_header(&j, m->device, m->scene, m->width, m->height, m->msaa);
     gn_json_string(&j, "path", m->path);
     gn_json_uint(&j, "frames", m->frames);
+    gn_json_object_begin(&j, "probes");
+    gn_json_uint(&j, "count", m->probes.count);
+    gn_json_uint(&j, "rendered", (uint32_t)m->probes.rendered);
+    gn_json_number(&j, "made_ms", m->probes.made_ms);
+    gn_json_uint(&j, "ray_triangles", m->probes.ray_triangles);
+    gn_json_object_end(&j);
     gn_json_uint(&j, "frames_timed", s->samples); /* frames whose statistics were seen */
     gn_json_object_begin(&j, "passes");
     for (uint32_t i = 0; i < s->pass_count; i++) gn_bench_json_stats(&j, s->pass_names[i], &s->pass[i]);
@@ -274,6 +284,7 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
     gn_bench_json_stats(&j, "frame", &s->frame);
     gn_bench_json_stats(&j, "cpu", &s->cpu);
     gn_bench_json_stats(&j, "visibility_cpu", &s->visibility);
+    gn_bench_json_stats(&j, "probes_wall", &s->probes);
     gn_bench_json_stats(&j, "shadow", &s->shadow);
     gn_json_number(&j, "frame_spike", s->frame_spike);
     gn_json_object_begin(&j, "counters");
@@ -301,6 +312,7 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
             gn_json_uint(&j, "frame", (uint32_t)d->frame_index[i]);
             gn_json_number(&j, "gpu_ms", d->frame_ms[i]);
             gn_json_number(&j, "cpu_ms", d->cpu_ms[i]);
+            gn_json_number(&j, "probes_ms", d->probes_ms[i]);
             gn_json_number(&j, "shadow_ms", sf->shadow_ms);
             gn_json_uint(&j, "vsm_pages_requested", sf->requested);
             gn_json_uint(&j, "vsm_pages_resident", sf->resident);

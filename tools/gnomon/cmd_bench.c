@@ -104,6 +104,7 @@ static bool gn_bench_json(const gn_bench_run *b, const gn_bench_summary *sum)
                        .msaa = o->msaa,
                        .frames = o->frames,
                        .floors = o->floors ? &b->floors : NULL};
+    gn_renderer_probes(b->r, &m.probes);
     FILE *f = fopen(o->json, "w");
     bool ok = f && gn_bench_write_json(f, &m, sum, &b->data);
     if (f && fclose(f) != 0) ok = false;
@@ -147,6 +148,7 @@ static int gn_bench_run_all(gn_bench_run *b)
     gn_renderer_desc rd = {
         .width = o->size[0], .height = o->size[1], .msaa = o->msaa, .device = gn_cli_device_env()};
     gn_light_opts_apply(&o->light, &rd.lights);
+    gn_post_opts_probes(&o->post, &rd.probes);
     gn_shadows shadow_mode;
     char shadow_err[256];
     if (!gn_shadow_opts_apply(&o->shadow, "bench", &rd.csm, &rd.vsm, &shadow_mode, shadow_err,
@@ -188,6 +190,11 @@ static int gn_bench_run_all(gn_bench_run *b)
                "queue)\n",
                sum.samples, o->frames);
     gn_bench_print_table(stdout, &sum);
+    gn_probes_info pi;
+    gn_renderer_probes(b->r, &pi);
+    if (pi.count)
+        printf("%-22s %u placed (rays against %u triangles), all rendered in %.0f ms; %llu renders in all\n",
+               "reflection probes", pi.count, pi.ray_triangles, pi.made_ms, (unsigned long long)pi.rendered);
     if (o->floors) gn_bench_floors_print(stdout, &b->floors, &sum);
     /* with GNOMON_VALIDATION=1 any validation message is a failure, as in render (the tests rely on it) */
     uint32_t vmsgs = gn_renderer_validation_messages(b->r);

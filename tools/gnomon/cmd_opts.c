@@ -14,7 +14,7 @@ static const char *const gn_builtin_scenes[] = {"town", NULL};
 static const char *const gn_view_names[] = {
     "final",     "depth",     "normals",  "albedo",    "shadow",    "cascades", "light-heatmap",
     "vsm-pages", "vsm-atlas", "distance", "occlusion", "luminance", "bloom",    "ao",
-    "dof-coc",   "ibl",       "sky-lut",  "fog",       NULL};
+    "dof-coc",   "ibl",       "sky-lut",  "fog",       "probes",    NULL};
 static const char *const gn_tonemap_names[] = {"aces", "reinhard", "clip", NULL};
 static const char *const gn_dof_mode_names[] = {"back", "front", "both", NULL}; /* gn_dof_mode */
 static const char *const gn_path_names[] = {"static", "sun", "walk", "walk-sun", NULL};
@@ -66,6 +66,12 @@ static uint32_t gn_light_table(gn_light_opts *o, gn_opt *t)
     };
     memcpy(t, opts, sizeof opts);
     return GN_COUNT(opts);
+}
+
+void gn_post_opts_probes(const gn_post_opts *o, gn_probes_desc *d)
+{
+    d->mode = o->probes == 0 ? GN_PROBES_OFF : o->probes > GN_PROBES_MAX ? GN_PROBES_DEFAULT : GN_PROBES_ON;
+    d->max_probes = o->probes <= GN_PROBES_MAX ? o->probes : 0;
 }
 
 void gn_light_opts_apply(const gn_light_opts *o, gn_lights_desc *d)
@@ -259,6 +265,9 @@ static uint32_t gn_post_rows(gn_post_opts *e, gn_opt *t)
          "1: the fogs as volumetric fog, with the sun's shadows and the lights in the air (default); 0 "
          "analytic "
          "only"},
+        {"--probes", GN_OPT_UINT, &e->probes, NULL, 0, GN_PROBES_MAX, false, NULL, "N",
+         "at most N local reflection probes, rendered when the scene is first drawn (default 63 on a GPU; 0 "
+         "on a CPU device, where a probe's six faces of the town take ~4 s): 0 reflects the sky only"},
         {"--volumetric-far", GN_OPT_FLOAT, &e->volumetric_far, NULL, 2, 10000, false, NULL, "M",
          "metres of view depth volumetric fog covers (default 128; the fogs beyond stay analytic)"},
         {"--aerial", GN_OPT_UINT, &e->aerial, NULL, 0, 1, false, NULL, "0|1",
@@ -278,7 +287,7 @@ static uint32_t gn_look_rows(int *view, int *tonemap, gn_post_opts *e, gn_opt *t
     gn_opt opts[] = {
         {"--view", GN_OPT_CHOICE, view, NULL, 0, 0, false, gn_view_names, "VIEW",
          "final, depth, normals, albedo, shadow, cascades, light-heatmap, vsm-pages, vsm-atlas, distance, "
-         "occlusion, luminance, bloom, ao, dof-coc, ibl, sky-lut or fog (default final)"},
+         "occlusion, luminance, bloom, ao, dof-coc, ibl, sky-lut, fog or probes (default final)"},
         {"--tonemap", GN_OPT_CHOICE, tonemap, NULL, 0, 0, false, gn_tonemap_names, "OP",
          "aces, reinhard or clip (default aces)"},
     };
@@ -507,6 +516,20 @@ static const char gn_bench_summary[] =
 static const char gn_info_summary[] =
     "Lists the Vulkan devices, which one gnomon chooses and why ($GNOMON_DEVICE overrides).";
 
+/* The post chain's defaults: auto exposure, bloom and AO, the environment's ambient, the air,
+ * stars and volumetric fog on; the renderer's default probes (over GN_PROBES_MAX). */
+static gn_post_opts gn_post_opts_defaults(void)
+{
+    return (gn_post_opts){.ev100 = NAN,
+                          .bloom = NAN,
+                          .ao = NAN,
+                          .ibl = 1,
+                          .aerial = 1,
+                          .stars = 1,
+                          .volumetric = 1,
+                          .probes = GN_PROBES_MAX + 1};
+}
+
 static gn_frame_opts gn_frame_opts_defaults(void)
 {
     return (gn_frame_opts){.scene = "town",
@@ -523,9 +546,7 @@ static gn_frame_opts gn_frame_opts_defaults(void)
 gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, char *err, size_t err_size)
 {
     *o = (gn_render_opts){
-        .frame = gn_frame_opts_defaults(),
-        .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1, .aerial = 1, .stars = 1, .volumetric = 1},
-        .light = {.clustered = 1}};
+        .frame = gn_frame_opts_defaults(), .post = gn_post_opts_defaults(), .light = {.clustered = 1}};
     gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_render_table(o, t);
     gn_parse_status s = gn_opts_parse("render", t, n, argc, argv, err, err_size);
@@ -540,22 +561,21 @@ gn_parse_status gn_render_opts_parse(int argc, char **argv, gn_render_opts *o, c
 
 gn_parse_status gn_bench_opts_parse(int argc, char **argv, gn_bench_opts *o, char *err, size_t err_size)
 {
-    *o = (gn_bench_opts){
-        .scene = "town",
-        .size = {1920, 1080},
-        .frames = 300,
-        .warmup = 10,
-        .path = GN_PATH_STATIC,
-        .msaa = 4,
-        .seed = 1,
-        .scale = 1,
-        .sun_speed = 20.0f,
-        .pvs = 1,
-        .gpu_culling = 1,
-        .occlusion = 1,
-        .caster_lod = 1,
-        .light = {.clustered = 1},
-        .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1, .aerial = 1, .stars = 1, .volumetric = 1}};
+    *o = (gn_bench_opts){.scene = "town",
+                         .size = {1920, 1080},
+                         .frames = 300,
+                         .warmup = 10,
+                         .path = GN_PATH_STATIC,
+                         .msaa = 4,
+                         .seed = 1,
+                         .scale = 1,
+                         .sun_speed = 20.0f,
+                         .pvs = 1,
+                         .gpu_culling = 1,
+                         .occlusion = 1,
+                         .caster_lod = 1,
+                         .light = {.clustered = 1},
+                         .post = gn_post_opts_defaults()};
     gn_opt t[GN_OPT_TABLE_MAX];
     uint32_t n = gn_bench_table(o, t);
     gn_parse_status s = gn_opts_parse("bench", t, n, argc, argv, err, err_size);
@@ -792,11 +812,10 @@ static const char gn_view_summary[] =
 
 gn_view_opts gn_view_opts_defaults(void)
 {
-    return (gn_view_opts){
-        .frame = gn_frame_opts_defaults(),
-        .vsync = 1,
-        .post = {.ev100 = NAN, .bloom = NAN, .ao = NAN, .ibl = 1, .aerial = 1, .stars = 1, .volumetric = 1},
-        .light = {.clustered = 1}};
+    return (gn_view_opts){.frame = gn_frame_opts_defaults(),
+                          .vsync = 1,
+                          .post = gn_post_opts_defaults(),
+                          .light = {.clustered = 1}};
 }
 
 gn_parse_status gn_view_opts_parse(int argc, char **argv, gn_view_opts *o, char *err, size_t err_size)

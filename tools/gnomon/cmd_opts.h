@@ -57,8 +57,12 @@ typedef struct gn_post_opts {
     uint32_t volumetric;      /* 1: volumetric fog with a fog (the default) */
     float volumetric_far;     /* 0: the default */
     uint32_t year;            /* the moon's; 0: 2026 */
+    uint32_t probes;          /* reflection probes at most (0: off); over GN_PROBES_MAX: the default */
     const char *lut;          /* a .cube grading table, or NULL */
 } gn_post_opts;
+
+/* --probes into a renderer's probe settings. */
+void gn_post_opts_probes(const gn_post_opts *o, gn_probes_desc *d);
 
 /* The exposure and bloom descs and the compensation a frame takes from them. */
 void gn_post_opts_frame(const gn_post_opts *o, gn_frame_desc *out);

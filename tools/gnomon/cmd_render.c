@@ -29,6 +29,7 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
                            .msaa = o->frame.msaa,
                            .device = gn_cli_device_env()};
     gn_light_opts_apply(&o->light, &rd.lights);
+    gn_post_opts_probes(&o->post, &rd.probes);
     gn_shadows shadow_mode;
     char shadow_err[256];
     if (!gn_shadow_opts_apply(&o->shadow, "render", &rd.csm, &rd.vsm, &shadow_mode, shadow_err,
@@ -102,6 +103,12 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
     printf("%s: %ux%u, msaa %u, view %s -> %s\n", device, o->frame.size[0], o->frame.size[1], o->frame.msaa,
            gn_render_view_name(o->view), o->out);
     gn_frame_report_print(stdout, &stats);
+    gn_probes_info pi;
+    gn_renderer_probes(*r, &pi);
+    if (pi.count)
+        printf("reflection probes      %u placed (rays against %u triangles), rendered in %.0f ms (%u faces "
+               "of %u^2)\n",
+               pi.count, pi.ray_triangles, pi.made_ms, pi.count * 6, GN_PROBES_FACE);
     /* with GNOMON_VALIDATION=1 any validation message is a failure (the tests rely on it) */
     uint32_t vmsgs = gn_renderer_validation_messages(*r);
     if (vmsgs) {

@@ -29,6 +29,9 @@ void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
     fprintf(f, "%-22s %10.3f %8u %14s\n", "total GPU", s->gpu_ms, s->draws,
             gn_report_count(s->triangles, a, sizeof a));
     fprintf(f, "%-22s %10.3f\n", "CPU ms", s->cpu_ms);
+    if (s->probes_rendered)
+        fprintf(f, "%-22s %u rendered before the frame in %.1f ms\n", "reflection probes", s->probes_rendered,
+                s->probes_ms);
     fprintf(f, "%-22s %s / %s\n", "instances visible", gn_report_count(s->instances_visible, a, sizeof a),
             gn_report_count(s->instances_total, b, sizeof b));
     if (s->occlusion)
@@ -100,6 +103,8 @@ bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame
     gn_json_object_end(&j);
     gn_json_number(&j, "gpu_ms", s->gpu_ms);
     gn_json_number(&j, "cpu_ms", s->cpu_ms);
+    gn_json_number(&j, "probes_ms", s->probes_ms);
+    gn_json_uint(&j, "probes_rendered", s->probes_rendered);
     gn_json_uint(&j, "draws", s->draws);
     gn_json_uint(&j, "triangles", s->triangles);
     gn_json_uint(&j, "instances_visible", s->instances_visible);

@@ -19,7 +19,8 @@ static const struct {
     {"msaa", GN_EFFECT_RENDERER},
     {"light-shadows", GN_EFFECT_RENDERER},
     {"cluster-max", GN_EFFECT_RENDERER},
-    {"lut", GN_EFFECT_RENDERER}, /* read when the renderer is made (view_session.c) */
+    {"lut", GN_EFFECT_RENDERER},    /* read when the renderer is made (view_session.c) */
+    {"probes", GN_EFFECT_RENDERER}, /* a renderer places and renders its probes */
     {"size", GN_EFFECT_SIZE},
     {"vsync", GN_EFFECT_VSYNC},
     {"camera", GN_EFFECT_CAMERA},

@@ -33,6 +33,7 @@ gn_result gn_view_session_renderer(gn_view_session *s, const gn_view_opts *o, ui
                            .instance_extensions = s->instance_extensions,
                            .instance_extension_count = s->instance_extension_count};
     gn_light_opts_apply(&o->light, &rd.lights);
+    gn_post_opts_probes(&o->post, &rd.probes);
     gn_shadows mode;
     char msg[256];
     if (!gn_shadow_opts_apply(&o->shadow, "view", &rd.csm, &rd.vsm, &mode, msg, sizeof msg))
