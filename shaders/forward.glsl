@@ -206,8 +206,8 @@ void main()
     // a local reflection probe, where the instance has one: its radiance box-projected in place
     // of the sky's, and its irradiance where no baked light is, faded at its box
     vec3 reflected_dir = reflect(-v, n);
-    uint probe = ibl ? gn_probe_index(in_grid.x) : 0u;
-    float probe_w = probe > 0u ? gn_probe_weight(probes[probe - 1u], in_world) : 0.0;
+    float probe_w = 0.0;
+    uint probe = ibl && frame.ibl.z > 0.5 ? gn_probe_at(gn_probe_index(in_grid.x), in_world, probe_w) : 0u;
     vec3 probe_dir = probe_w > 0.0 ? gn_probe_parallax(probes[probe - 1u], in_world, reflected_dir) : reflected_dir;
     if (probe_w > 0.0 && m.lighting.x <= 0.5 && (in_grid.x & GN_GPU_INSTANCE_GRID_LIT) == 0u)
         irradiance = mix(irradiance, gn_sh9_irradiance(probes[probe - 1u].sh, n) * (1.0 / 3.14159265), probe_w);

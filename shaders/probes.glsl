@@ -19,13 +19,39 @@ uint gn_probe_index(uint flags)
     return frame.ibl.z > 0.5 ? (flags >> GN_GPU_INSTANCE_PROBE_SHIFT) & GN_GPU_INSTANCE_PROBE_MASK : 0u;
 }
 
-// 1 inside the box by the fade or more, falling linearly to 0 at its faces, 0 outside.
+// 1 inside the box and on its faces (the surfaces it was fitted to), falling linearly to 0 at
+// the fade (position.w) outside them.
 float gn_probe_weight(gn_gpu_probe p, vec3 x)
 {
-    vec3 m3 = min(x - p.box_min.xyz, p.box_max.xyz - x);
-    float m = min(m3.x, min(m3.y, m3.z));
-    if (m < 0.0) return 0.0;
-    return p.position.w > 0.0 ? min(m / p.position.w, 1.0) : 1.0;
+    vec3 out3 = max(p.box_min.xyz - x, x - p.box_max.xyz);
+    float out_m = max(out3.x, max(out3.y, out3.z));
+    if (out_m <= 0.0) return 1.0;
+    return p.position.w > 0.0 ? max(1.0 - out_m / p.position.w, 0.0) : 0.0;
+}
+
+// The probe a surface's point x reflects (plus one, 0 none; its weight in w): the instance's own
+// where it weighs 1, else of all the probe whose box weighs x the most (the instance's winning a
+// tie, then the nearer): the twin of gn_probe_at (src/decide/probes.c).
+uint gn_probe_at(uint preferred, vec3 x, out float w)
+{
+    uint best = preferred;
+    w = best > 0u ? gn_probe_weight(probes[best - 1u], x) : 0.0;
+    if (w >= 1.0) return best;
+    vec3 to = best > 0u ? probes[best - 1u].position.xyz - x : vec3(0.0);
+    float best_d = best > 0u ? dot(to, to) : 3.0e38;
+    uint n = min(uint(frame.ibl.w), uint(GN_GPU_PROBES));
+    for (uint i = 0u; i < n; i++) {
+        float wi = gn_probe_weight(probes[i], x);
+        vec3 d = probes[i].position.xyz - x;
+        float di = dot(d, d);
+        if (wi > w || (wi == w && wi > 0.0 && di < best_d && best != preferred)) {
+            best = i + 1u;
+            w = wi;
+            best_d = di;
+        }
+    }
+    if (w <= 0.0) best = 0u;
+    return best;
 }
 
 // The direction from the probe to where the ray x + t d leaves its box.

@@ -200,16 +200,23 @@ static uint32_t candidates(const gn_scene *s, const float eye[3], float (**out)[
     return k;
 }
 
-/* The static instances' bounds (for a grid). */
+/* The static instances' bounds (for a grid): their meshes' boxes' corners in world space (a
+ * bounding sphere would reach metres below the floor). */
 static void scene_bounds(const gn_scene *s, float lo[3], float hi[3])
 {
     for (int a = 0; a < 3; a++) lo[a] = INFINITY, hi[a] = -INFINITY;
     for (uint32_t i = 0; i < s->instance_count; i++) {
         const gn_instance *in = &s->instances[i];
         if (in->flags & (GN_INSTANCE_DYNAMIC | GN_INSTANCE_REMOVED)) continue;
-        for (int a = 0; a < 3; a++) {
-            lo[a] = fminf(lo[a], in->sphere[a] - in->sphere[3]);
-            hi[a] = fmaxf(hi[a], in->sphere[a] + in->sphere[3]);
+        const gn_mesh *m = &s->meshes[in->mesh];
+        const float *t = in->transform;
+        for (int k = 0; k < 8; k++) {
+            float c[3] = {k & 1 ? m->aabb_max[0] : m->aabb_min[0], k & 2 ? m->aabb_max[1] : m->aabb_min[1],
+                          k & 4 ? m->aabb_max[2] : m->aabb_min[2]};
+            for (int a = 0; a < 3; a++) {
+                float w = t[a] * c[0] + t[4 + a] * c[1] + t[8 + a] * c[2] + t[12 + a];
+                lo[a] = fminf(lo[a], w), hi[a] = fmaxf(hi[a], w);
+            }
         }
     }
     if (!(lo[0] <= hi[0]))

@@ -140,7 +140,7 @@ GN_STRUCT(gn_gpu_frame)
     gn_vec4 dof_params; /* x blur radius (half-size pixels), y 1: the sky blurs like geometry; zw unused */
     gn_vec4 ibl;        /* x 1: ambient light from the environment map (0: the hemisphere); y > 0: a test's
                            uniform sky of that many nits (the environment and the sky pass); z 1: the
-                           instances' reflection probes are on; w unused */
+                           reflection probes are on; w their count */
     /* The atmosphere (decide/atmosphere.h, shaders/atmosphere.glsl): km and per km. */
     gn_vec4 atmo_rayleigh; /* rgb scattering at the ground, w its scale height */
     gn_vec4 atmo_mie;      /* x scattering, y absorption at the ground, z scale height, w g */

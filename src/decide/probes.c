@@ -118,11 +118,28 @@ float gn_probe_weight(const gn_probe *b, const float p[3], float fade)
 {
     float w = 1.0f;
     for (int a = 0; a < 3; a++) {
-        float m = fminf(p[a] - b->box_min[a], b->box_max[a] - p[a]);
-        if (m < 0.0f) return 0.0f;
-        w = fminf(w, fade > 0.0f ? m / fade : 1.0f);
+        float out = fmaxf(b->box_min[a] - p[a], p[a] - b->box_max[a]); /* > 0: outside on this axis */
+        if (out <= 0.0f) continue;
+        if (!(fade > 0.0f) || out >= fade) return 0.0f;
+        w = fminf(w, 1.0f - out / fade);
     }
-    return fminf(w, 1.0f);
+    return w;
+}
+
+int32_t gn_probe_at(const gn_probe *probes, uint32_t count, int32_t preferred, const float p[3], float fade,
+                    float *weight)
+{
+    int32_t best = preferred >= 0 && (uint32_t)preferred < count ? preferred : -1;
+    float best_w = best >= 0 ? gn_probe_weight(&probes[best], p, fade) : 0.0f;
+    float best_d = best >= 0 ? dist2(probes[best].position, p) : INFINITY;
+    for (uint32_t i = 0; i < count; i++) {
+        float w = gn_probe_weight(&probes[i], p, fade), d = dist2(probes[i].position, p);
+        if (w > best_w || (w == best_w && w > 0.0f && d < best_d && best != preferred))
+            best = (int32_t)i, best_w = w, best_d = d;
+    }
+    if (best_w <= 0.0f) best = -1;
+    *weight = best_w;
+    return best;
 }
 
 void gn_probe_parallax(const gn_probe *b, const float p[3], const float dir[3], float out[3])

@@ -50,9 +50,17 @@ uint32_t gn_probes_place(const gn_probe_settings *s, const float (*candidates)[3
 int32_t gn_probe_choose(const gn_probe *probes, uint32_t count, const float sphere[4], gn_probe_ray_fn ray,
                         void *user);
 
-/* A probe's weight at p: 1 inside its box by fade or more, falling linearly to 0 at the box's
- * faces, 0 outside. */
+/* A probe's weight at p: 1 inside its box (the surfaces the box was fitted to lie on its faces:
+ * they reflect it whole), falling linearly to 0 at fade metres outside its faces, 0 beyond. */
 float gn_probe_weight(const gn_probe *probe, const float p[3], float fade);
+
+/* The probe a point p of a surface reflects, per pixel: the surface's own (preferred, from
+ * gn_probe_choose; -1 none) where it weighs 1, else the one of all whose box weighs p the most
+ * (the preferred winning a tie, then the nearer); -1 when no box reaches p. A large instance (a
+ * floor under every room) has one chosen probe; its other rooms' boxes take their part of it.
+ * *weight: the weight of the probe returned (0 with -1). The twin of shaders/probes.glsl's. */
+int32_t gn_probe_at(const gn_probe *probes, uint32_t count, int32_t preferred, const float p[3], float fade,
+                    float *weight);
 
 /* Box projection: the direction from the probe's position to where the ray p + t dir (dir unit,
  * p inside the box) leaves the box, unit: what the probe's map is looked up with so that the

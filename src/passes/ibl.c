@@ -206,6 +206,7 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *scene, const g
     }
     b->probes_on = in->ibl && in->probes && b->probe_count > 0;
     g->ibl[2] = b->probes_on ? 1.0f : 0.0f;
+    g->ibl[3] = b->probes_on ? (float)b->probe_count : 0.0f;
     /* the ambient needs the environment and the table: the first frame makes both */
     b->on = in->ibl;
     g->ibl[0] = b->on ? 1.0f : 0.0f;

@@ -104,12 +104,32 @@ int main(void)
     CHECK(gn_probe_choose(two, 2, here, room_ray, &open) == 0, "the hidden nearer probe was chosen");
     CHECK(gn_probe_choose(two, 2, there, room_ray, &open) == 1, "the visible probe beyond the wall");
     CHECK(gn_probe_choose(two, 0, here, room_ray, &open) == -1, "no probes: the sky");
-    /* (4) the weight: 1 deep inside, linear over the fade, 0 outside */
-    const float mid[3] = {0, 2.5f, -10}, near_face[3] = {9.5f, 2.5f, -10}, out[3] = {11, 2.5f, -10};
+    /* (4) the weight: 1 inside and on the faces (the walls the box was fitted to), linear over the
+     * fade outside, 0 beyond */
+    const float mid[3] = {0, 2.5f, -10}, on_wall[3] = {10, 2.5f, -10}, floor_pt[3] = {3, 0, -10},
+                half_out[3] = {10.5f, 2.5f, -10}, corner_out[3] = {10.5f, -0.75f, -10},
+                out[3] = {11, 2.5f, -10};
     CHECK(gn_probe_weight(&two[0], mid, 1.0f) == 1.0f, "deep inside %g", gn_probe_weight(&two[0], mid, 1.0f));
-    CHECK(fabsf(gn_probe_weight(&two[0], near_face, 1.0f) - 0.5f) < 1e-5f, "0.5 m from a face %g",
-          gn_probe_weight(&two[0], near_face, 1.0f));
-    CHECK(gn_probe_weight(&two[0], out, 1.0f) == 0.0f, "outside");
+    CHECK(gn_probe_weight(&two[0], on_wall, 1.0f) == 1.0f && gn_probe_weight(&two[0], floor_pt, 1.0f) == 1.0f,
+          "a wall and the floor the box was fitted to: %g %g", gn_probe_weight(&two[0], on_wall, 1.0f),
+          gn_probe_weight(&two[0], floor_pt, 1.0f));
+    CHECK(fabsf(gn_probe_weight(&two[0], half_out, 1.0f) - 0.5f) < 1e-5f, "0.5 m outside a face %g",
+          gn_probe_weight(&two[0], half_out, 1.0f));
+    CHECK(fabsf(gn_probe_weight(&two[0], corner_out, 1.0f) - 0.25f) < 1e-5f,
+          "outside two faces: the farther %g", gn_probe_weight(&two[0], corner_out, 1.0f));
+    CHECK(gn_probe_weight(&two[0], out, 1.0f) == 0.0f, "a fade outside");
+    /* (4b) per pixel, two rooms 1 m apart: a floor spanning both chose probe 1; its part in the
+     * other room reflects probe 0, the middle of the gap both by 0.5 (the chosen one, else the
+     * nearer) */
+    const gn_probe rooms[2] = {{.position = {0, 2, -10}, .box_min = {-10, 0, -20}, .box_max = {10, 5, -0.5f}},
+                               {.position = {0, 2, 3}, .box_min = {-10, 0, 0.5f}, .box_max = {10, 5, 20}}};
+    float w = 0.0f;
+    const float floor_a[3] = {0, 0, -5}, gap[3] = {0, 2, 0}, away[3] = {0, 0, 50};
+    CHECK(gn_probe_at(rooms, 2, 1, floor_a, 1.0f, &w) == 0 && w == 1.0f, "the other room's box: %g", w);
+    CHECK(gn_probe_at(rooms, 2, 0, floor_a, 1.0f, &w) == 0 && w == 1.0f, "its own");
+    CHECK(gn_probe_at(rooms, 2, 0, gap, 1.0f, &w) == 0 && w == 0.5f, "a tie keeps the chosen %g", w);
+    CHECK(gn_probe_at(rooms, 2, -1, gap, 1.0f, &w) == 1 && w == 0.5f, "a tie without a choice: the nearer");
+    CHECK(gn_probe_at(rooms, 2, 1, away, 1.0f, &w) == -1 && w == 0.0f, "no box reaches it");
     /* (5) box projection: from the probe itself the direction is unchanged; from elsewhere it
      * points at the box point the ray meets */
     const float d0[3] = {0.6f, 0.0f, -0.8f};
