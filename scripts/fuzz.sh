@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (fuzz_bsp, fuzz_gltf, fuzz_zip, fuzz_cube) (clang, ASan + UBSan)
+# Builds the libFuzzer targets (fuzz_bsp, fuzz_gltf, fuzz_zip, fuzz_cube, fuzz_q3shader) (clang, ASan + UBSan)
 # in build-fuzz/ and runs each for FUZZ_SECONDS (default 20) from a seed corpus made here; any
 # crash, sanitizer report, leak, input over 10 s or over 4 GB fails it. Long runs:
 # FUZZ_SECONDS=1800 FUZZ_JOBS=N scripts/fuzz.sh (docs/RELIABILITY.md records them). The corpora
@@ -17,9 +17,9 @@ secs="${FUZZ_SECONDS:-20}"
 jobs="${FUZZ_JOBS:-1}"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DGN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGN_WITH_EMBREE=OFF -DGN_WITH_VIEWER=OFF >/dev/null
-ninja -C build-fuzz fuzz_bsp fuzz_gltf fuzz_zip fuzz_cube unit_bsp_corpus
+ninja -C build-fuzz fuzz_bsp fuzz_gltf fuzz_zip fuzz_cube fuzz_q3shader unit_bsp_corpus
 corpus=build-fuzz/corpus
-mkdir -p "$corpus/bsp" "$corpus/gltf" "$corpus/gltf_seed" "$corpus/zip" "$corpus/cube"
+mkdir -p "$corpus/bsp" "$corpus/gltf" "$corpus/gltf_seed" "$corpus/zip" "$corpus/cube" "$corpus/q3shader"
 build-fuzz/tests/unit/unit_bsp_corpus "$corpus/bsp" >/dev/null
 python3 tests/scene/gltf_bad_gen.py "$corpus/gltf_seed" >/dev/null
 # a seed that names an external file is refused at once without a folder (fuzz_gltf.c): only
@@ -52,6 +52,19 @@ for name, text in (("identity_2.cube", identity), ("warm_3.cube", warm),
     with open(os.path.join(out, name), "w", newline="") as f:
         f.write(text)
 PY
+# shader scripts: openarena's own (the small ones), when installed
+python3 - "$corpus/q3shader" <<'PY'
+import glob, os, sys, zipfile
+out = sys.argv[1]
+for pk3 in sorted(glob.glob("/usr/share/games/openarena/baseoa/*.pk3")):
+    with zipfile.ZipFile(pk3) as z:
+        for info in z.infolist():
+            if info.filename.lower().endswith(".shader") and info.file_size <= 65536:
+                with open(os.path.join(out, os.path.basename(info.filename)), "wb") as f:
+                    f.write(z.read(info))
+with open(os.path.join(out, "hand.shader"), "w") as f:
+    f.write("textures/a/b\n{\n\tsurfaceparm trans\n\t{\n\t\tmap $lightmap\n\t\ttcMod scroll 0.1 0\n\t}\n}\n")
+PY
 export ASAN_OPTIONS="detect_leaks=1"
 export LSAN_OPTIONS="suppressions=$PWD/tests/sanitize/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
@@ -72,3 +85,4 @@ run fuzz_bsp "$corpus/bsp"
 run fuzz_gltf "$corpus/gltf" "$corpus/gltf_seed"
 run fuzz_zip "$corpus/zip"
 run fuzz_cube "$corpus/cube"
+run fuzz_q3shader "$corpus/q3shader"

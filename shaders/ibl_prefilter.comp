@@ -1,7 +1,8 @@
 #version 450
 // The image-based light's environment, levels 1..5 (src/passes/ibl.c): each atlas texel
 // prefiltered from level 0 for GGX roughness k / 5 (Karis 2013: n = v = r, 64 importance
-// samples weighted by n.l).
+// samples weighted by n.l), over the atlas rectangle the push constant names (the whole atlas,
+// or one level: a moving sun's refresh takes a level a frame).
 #extension GL_GOOGLE_include_directive : require
 #include "shared/bindings.h"
 #include "shared/gpu_types.h"
@@ -10,6 +11,7 @@
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(set = 0, binding = GN_BIND_PREFILTER_SOURCE) uniform sampler2D source;
 layout(set = 0, binding = GN_BIND_PREFILTER_ATLAS, rgba16f) uniform writeonly image2D atlas;
+layout(push_constant) uniform Push { ivec4 rect; } push; // x, y, width, height of the texels to make
 #include "ibl_levels.glsl"
 
 #define GN_PI 3.14159265358979
@@ -27,7 +29,9 @@ float radical_inverse(uint i)
 
 void main()
 {
-    ivec2 q = ivec2(gl_GlobalInvocationID.xy);
+    ivec2 g = ivec2(gl_GlobalInvocationID.xy);
+    if (g.x >= push.rect.z || g.y >= push.rect.w) return;
+    ivec2 q = push.rect.xy + g;
     int k = gn_ibl_level_at(q);
     if (k < 1) return;
     ivec4 r = GN_IBL_RECT[k];

@@ -7,6 +7,7 @@
 #include "formats/bsp.h"
 #include "base/alloc.h"
 #include "base/error.h"
+#include "base/number.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -665,33 +666,11 @@ static const char *ent_find(const gn_bsp *b, const char *classname, uint32_t nth
     return NULL;
 }
 
-/* A decimal number as C's strtof would read it in the "C" locale, written out so that the
- * user's locale (a decimal comma) cannot change a map. Returns the end, or NULL. */
+/* A number after spaces and tabs (base/number.h: not the user's locale). Returns the end, or NULL. */
 static const char *parse_number(const char *s, const char *end, float *out)
 {
     while (s < end && (*s == ' ' || *s == '\t')) s++;
-    double sign = 1.0, v = 0.0;
-    if (s < end && (*s == '-' || *s == '+')) sign = *s++ == '-' ? -1.0 : 1.0;
-    int digits = 0, exp10 = 0;
-    for (; s < end && *s >= '0' && *s <= '9'; s++, digits++) v = v * 10.0 + (*s - '0');
-    if (s < end && *s == '.')
-        for (s++; s < end && *s >= '0' && *s <= '9'; s++, digits++) v = v * 10.0 + (*s - '0'), exp10--;
-    if (!digits) return NULL;
-    if (s < end && (*s == 'e' || *s == 'E')) {
-        int es = 1, e = 0;
-        s++;
-        if (s < end && (*s == '-' || *s == '+')) es = *s++ == '-' ? -1 : 1;
-        for (; s < end && *s >= '0' && *s <= '9'; s++)
-            if (e < 1000) e = e * 10 + (*s - '0');
-        exp10 += es * e;
-    }
-    if (!isfinite(v)) return NULL;
-    for (; exp10 > 0 && isfinite(v); exp10--) v *= 10.0;
-    for (; exp10 < 0 && v != 0.0; exp10++) v /= 10.0;
-    v *= sign;
-    if (!isfinite(v) || fabs(v) > 3.0e38) return NULL;
-    *out = (float)v;
-    return s;
+    return gn_parse_float(s, end, out);
 }
 
 static int parse_numbers(const char *s, size_t n, float *out, int count)

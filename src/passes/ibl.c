@@ -11,6 +11,7 @@
 #include "passes/atmosphere.h"
 #include "passes/passes.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,14 @@
 typedef struct dfg_push {
     uint32_t p[4];
 } dfg_push;
+
+/* The atlas rectangles of levels 1..5 (shaders/ibl_levels.glsl's GN_IBL_RECT), and the whole. */
+static const int32_t LEVEL_RECT[GN_GPU_IBL_LEVELS][4] = {{0, 0, GN_GPU_IBL_ATLAS_W, GN_GPU_IBL_ATLAS_H},
+                                                         {0, 0, 64, 64},
+                                                         {64, 0, 32, 32},
+                                                         {64, 32, 16, 16},
+                                                         {80, 32, 8, 8},
+                                                         {88, 32, 4, 4}};
 
 static gn_result image(gn_renderer *r, uint32_t w, uint32_t h, const char *name, gn_vk_image *out,
                        gn_error *err)
@@ -68,7 +77,7 @@ static gn_result layouts(gn_renderer *r, gn_ibl_gpu *b, gn_error *err)
     if (!res) res = gn_vk_pipeline_layout(vk, &b->set_layout, 1, sizeof(dfg_push), "dfg", &b->layout, err);
     if (!res) res = gn_vk_pipeline_layout(vk, &b->sky_layout, 1, 0, "ibl sky", &b->sky_pipeline_layout, err);
     if (!res)
-        res = gn_vk_pipeline_layout(vk, &b->prefilter_layout, 1, 0, "ibl prefilter",
+        res = gn_vk_pipeline_layout(vk, &b->prefilter_layout, 1, sizeof(int32_t) * 4, "ibl prefilter",
                                     &b->prefilter_pipeline_layout, err);
     return res;
 }
@@ -78,6 +87,7 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
     (void)d;
     gn_ibl_gpu *b = self;
     gn_vk *vk = &r->vk;
+    b->next_level = 1;
     gn_result res = layouts(r, b, err);
     if (!res) res = gn_vk_descriptor_pool(vk, 4, "ibl", &b->pool, err);
     if (!res) res = gn_vk_alloc_set(vk, b->pool, b->set_layout, "dfg", &b->set, err);
@@ -209,6 +219,7 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *scene, const g
     g->ibl[3] = b->probes_on ? (float)b->probe_count : 0.0f;
     /* the ambient needs the environment and the table: the first frame makes both */
     b->on = in->ibl;
+    memcpy(b->sun_dir, in->lights[0].dir, sizeof b->sun_dir);
     g->ibl[0] = b->on ? 1.0f : 0.0f;
     /* a test's uniform sky replaces the atmosphere's everywhere the sky is read */
     g->ibl[1] = b->test_uniform;
@@ -232,6 +243,9 @@ static gn_result submitted(gn_renderer *r, void *self, gn_error *err)
     if (b->env_recorded) {
         b->env_built = true;
         memcpy(b->built_sky, b->sky, sizeof b->sky);
+        b->stale = b->recorded_stale;
+        b->next_level = b->recorded_next;
+        memcpy(b->built_sun_dir, b->sun_dir, sizeof b->built_sun_dir);
     }
     b->dfg_recorded = b->env_recorded = false;
     return GN_OK;
@@ -319,12 +333,33 @@ gn_pass_work gn_ibl_dfg_record(gn_renderer *r, void *self, uint32_t run)
 }
 
 /* The environment is made when the frame's ambient comes from it and the sky is not the one it
- * was made from: the first frame, and whenever the sun (and with it the sky) moved. */
+ * was made from (the first frame, and whenever the sun, and with it the sky, moved), and while
+ * levels made from an older level 0 remain (a moving sun's refresh: below). */
+static bool sky_changed(const gn_ibl_gpu *b) { return memcmp(b->built_sky, b->sky, sizeof b->sky) != 0; }
+
+/* Whether the sky changed by a moving sun, which the budget spreads over frames, rather than by a
+ * cut: the sun still (the sky changed with the camera's height, a test's sky: made whole, so an
+ * environment never depends on the frames before it unless the sun moves), or since the
+ * environment was last made the sun jumped by GN_IBL_FULL_DEG or a colour of the sky by
+ * GN_IBL_FULL_SKY of itself (a new time of day). */
+static bool sky_cut(const gn_ibl_gpu *b)
+{
+    float cos_moved = b->sun_dir[0] * b->built_sun_dir[0] + b->sun_dir[1] * b->built_sun_dir[1] +
+                      b->sun_dir[2] * b->built_sun_dir[2];
+    bool sun_still = memcmp(b->sun_dir, b->built_sun_dir, sizeof b->sun_dir) == 0;
+    if (sky_changed(b) && sun_still) return true;
+    if (cos_moved < cosf(GN_IBL_FULL_DEG * 0.017453293f)) return true;
+    for (int i = 0; i < 9; i++)
+        if (fabsf(b->sky[i] - b->built_sky[i]) > GN_IBL_FULL_SKY * fmaxf(fabsf(b->built_sky[i]), 1e-6f))
+            return true;
+    return false;
+}
+
 uint32_t gn_ibl_env_runs(const gn_renderer *r, const void *self)
 {
     (void)r;
     const gn_ibl_gpu *b = self;
-    return b->on && (!b->env_built || memcmp(b->built_sky, b->sky, sizeof b->sky) != 0) ? 1 : 0;
+    return b->on && (!b->env_built || sky_changed(b) || b->stale) ? 1 : 0;
 }
 
 uint32_t gn_ibl_env_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
@@ -339,23 +374,52 @@ uint32_t gn_ibl_env_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *ou
     return 4;
 }
 
-/* Level 0 from the sky, then (it read) the prefiltered levels and the harmonics from it. */
+/* Level 0 from the sky and the harmonics from it, then the prefiltered levels. A first frame, or
+ * a cut (the sun moved GN_IBL_FULL_DEG since the last whole making: a new time of day), makes
+ * every level; a moving sun makes level 0 and the harmonics each frame the sky changed and one
+ * prefiltered level a frame, the next of those made from an older level 0, so it never costs
+ * the whole prefilter in one frame and the levels catch up five frames after the sun stops. */
 gn_pass_work gn_ibl_env_record(gn_renderer *r, void *self, uint32_t run)
 {
     (void)run;
     gn_ibl_gpu *b = self;
     gn_vk *vk = &r->vk;
     uint32_t dyn = (uint32_t)r->plan.frame_offset;
-    gn_vk_cmd_bind_pipeline(vk, true, b->sky_pipeline);
-    gn_vk_cmd_bind_sets(vk, true, b->sky_pipeline_layout, 0, 1, &b->sky_set, 1, &dyn);
-    gn_vk_cmd_dispatch(vk, GN_GPU_IBL_SIZE / 8, GN_GPU_IBL_SIZE / 8, 1);
+    bool full = !b->env_built || sky_cut(b);
+    uint32_t stale = b->stale;
+    b->recorded_next = b->next_level;
+    if (full || sky_changed(b)) {
+        gn_vk_cmd_bind_pipeline(vk, true, b->sky_pipeline);
+        gn_vk_cmd_bind_sets(vk, true, b->sky_pipeline_layout, 0, 1, &b->sky_set, 1, &dyn);
+        gn_vk_cmd_dispatch(vk, GN_GPU_IBL_SIZE / 8, GN_GPU_IBL_SIZE / 8, 1);
+        stale = GN_IBL_ALL_LEVELS; /* every level was made from the old level 0 */
+    }
     gn_vk_use read = {.image = &b->level0, .access = GN_ACCESS_SHADER_READ};
     gn_vk_barriers(vk, vk->cur->cmd, &read, 1);
-    gn_vk_cmd_bind_pipeline(vk, true, b->prefilter_pipeline);
-    gn_vk_cmd_bind_sets(vk, true, b->prefilter_pipeline_layout, 0, 1, &b->prefilter_set, 1, &dyn);
-    gn_vk_cmd_dispatch(vk, GN_GPU_IBL_ATLAS_W / 8, GN_GPU_IBL_ATLAS_H / 8, 1);
-    gn_vk_cmd_bind_pipeline(vk, true, b->sh_pipeline);
-    gn_vk_cmd_dispatch(vk, 1, 1, 1);
+    /* the whole atlas, or the next stale level after the last one made (in turn: a sun that
+     * moves every frame leaves every level stale every frame, and each is made every fifth) */
+    uint32_t k = full ? 0u : GN_GPU_IBL_LEVELS;
+    for (uint32_t i = 0; !full && i < GN_GPU_IBL_LEVELS - 1; i++) {
+        uint32_t level = 1u + (b->next_level - 1u + i) % (GN_GPU_IBL_LEVELS - 1u);
+        if (stale & (1u << level)) {
+            k = level;
+            break;
+        }
+    }
+    if (k < GN_GPU_IBL_LEVELS) {
+        const int32_t *rect = LEVEL_RECT[k];
+        gn_vk_cmd_bind_pipeline(vk, true, b->prefilter_pipeline);
+        gn_vk_cmd_bind_sets(vk, true, b->prefilter_pipeline_layout, 0, 1, &b->prefilter_set, 1, &dyn);
+        gn_vk_cmd_push(vk, b->prefilter_pipeline_layout, sizeof(int32_t) * 4, rect);
+        gn_vk_cmd_dispatch(vk, ((uint32_t)rect[2] + 7) / 8, ((uint32_t)rect[3] + 7) / 8, 1);
+        stale = full ? 0u : stale & ~(1u << k);
+        b->recorded_next = k ? 1u + k % (GN_GPU_IBL_LEVELS - 1u) : 1u;
+    }
+    if (full || sky_changed(b)) {
+        gn_vk_cmd_bind_pipeline(vk, true, b->sh_pipeline);
+        gn_vk_cmd_dispatch(vk, 1, 1, 1);
+    }
+    b->recorded_stale = stale;
     b->env_recorded = true;
     return (gn_pass_work){0, 0};
 }
@@ -371,6 +435,17 @@ gn_result gn_ibl_read_env(gn_renderer *r, uint16_t *level0, float *sh, gn_error 
     if (!res && sh)
         res = gn_vk_read_buffer(&r->vk, &b->sh, sh, GN_GPU_IBL_SH * 16, "ibl harmonics readback", err);
     return res;
+}
+
+gn_result gn_ibl_read_atlas(gn_renderer *r, uint16_t *atlas, gn_error *err)
+{
+    gn_ibl_gpu *b = gn_feature_state(r, GN_FEATURE_IBL);
+    if (!b->env_built)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "gn_ibl_read_atlas: no frame has made the environment");
+    VkDeviceSize bytes = (VkDeviceSize)GN_GPU_IBL_ATLAS_W * GN_GPU_IBL_ATLAS_H * 8;
+    gn_result res = gn_vk_wait_idle(&r->vk, err);
+    return res ? res : gn_vk_read_image(&r->vk, &b->atlas, bytes, atlas, bytes, "ibl atlas readback", err);
 }
 
 gn_result gn_ibl_read_dfg(gn_renderer *r, uint16_t *out, gn_error *err)

@@ -6,6 +6,13 @@
 
 #define GN_IBL_DFG_SIZE 32     /* the DFG table's side: n.v across, roughness down */
 #define GN_IBL_DFG_SAMPLES 512 /* visible-GGX samples a texel (the table is made once) */
+/* A cut, after which the environment is made whole at once: the sky changed with the sun still
+ * (the camera's height, a test's sky), or the sun moved by GN_IBL_FULL_DEG or a sky colour by
+ * GN_IBL_FULL_SKY of itself since the environment was last made (a new time of day); a sun
+ * moving by less (0.004 degrees a frame at 20x) makes one prefiltered level a frame. */
+#define GN_IBL_FULL_DEG 1.0f
+#define GN_IBL_FULL_SKY 0.05f
+#define GN_IBL_ALL_LEVELS 0x3eu /* bits 1..5: the prefiltered levels */
 
 typedef struct gn_ibl_gpu {
     VkDescriptorSetLayout set_layout, sky_layout, prefilter_layout, receiver_layout;
@@ -22,6 +29,11 @@ typedef struct gn_ibl_gpu {
     /* the sky the environment was last made from (zenith, horizon, ground rgb), and this frame's */
     float built_sky[9], sky[9];
     bool env_recorded, env_built;
+    uint32_t stale;                     /* bits 1..5: levels made from an older level 0 than the current */
+    uint32_t recorded_stale;            /* what this frame leaves stale, once it is submitted */
+    uint32_t next_level, recorded_next; /* the level a refresh looks at first (1..5), in turn */
+    float sun_dir[3]; /* this frame's sun, and the sun the environment was last made under */
+    float built_sun_dir[3];
     float test_uniform; /* test-only: > 0 makes the sky (and so the environment) this many nits */
     /* the reflection probes (src/probes.c): level 0 and the prefiltered levels of each in a
      * layer, and their records (set 5); made at full size once, so the set never changes */
@@ -48,6 +60,9 @@ uint32_t gn_ibl_probe_count(const gn_renderer *r);
 /* Waits for the GPU and copies the environment's level 0 (GN_GPU_IBL_SIZE^2 texels of 4
  * halves) and its harmonics (9 vec4 floats); either may be NULL. Fails until a frame made them. */
 gn_result gn_ibl_read_env(gn_renderer *r, uint16_t *level0, float *sh, gn_error *err);
+/* Waits for the GPU and copies the prefiltered levels' atlas (GN_GPU_IBL_ATLAS_W x _H texels of 4
+ * halves). Fails until a frame made the environment. */
+gn_result gn_ibl_read_atlas(gn_renderer *r, uint16_t *atlas, gn_error *err);
 /* Test-only: the sky of every later frame is a uniform `nits` in every direction (0: the sky again),
  * for a white furnace. */
 void gn_ibl_test_uniform_sky(gn_renderer *r, float nits);

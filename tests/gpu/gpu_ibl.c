@@ -5,6 +5,7 @@
  *   (2) a white furnace: a white metal sphere (base colour 1, metallic 1) under a uniform sky of
  *       L nits, the sun down, reflects at most L at any roughness, and a mirror-smooth one
  *       between 0.97 L and L;
+ *   (5) a moving sun refreshes one prefiltered level a frame, and they catch up with a whole making;
  *   (3) the environment is made again only when the sky changed: not on a second frame at the
  *       same time of day, on a frame at another;
  *   (4) metals reflect the sky: a smooth metal sphere under the night sky (the sun down: the
@@ -97,6 +98,46 @@ int main(void)
     bool moved = gt_ran(&st, "ibl env");
     CHECK(!same && moved, "the environment was made on a frame at the same time (%d), not on one later (%d)",
           same, moved);
+
+    /* (5) a moving sun (0.01 h: 0.15 degrees, under a cut) refreshes one prefiltered level a frame,
+     * in turn, until all five were made from the new level 0; the result is the environment a
+     * fresh renderer makes whole at that time, bit for bit */
+    {
+        const size_t at = (size_t)GN_GPU_IBL_ATLAS_W * GN_GPU_IBL_ATLAS_H * 4;
+        uint16_t *before = malloc(at * 2), *now = malloc(at * 2), *fresh = malloc(at * 2);
+        static const int rect[6][4] = {
+            {0}, {0, 0, 64, 64}, {64, 0, 32, 32}, {64, 32, 16, 16}, {80, 32, 8, 8}, {88, 32, 4, 4}};
+        CHECK(gn_ibl_read_atlas(r, before, &err) == GN_OK, "atlas: %s", err.message);
+        gn_frame_desc drift = sphere_frame(15.01f);
+        uint32_t made = 0, runs = 0;
+        for (int frame = 0; frame < 7; frame++) {
+            gn_frame_stats fs = gt_frame(r, rough, &drift);
+            runs += gt_ran(&fs, "ibl env");
+            CHECK(gn_ibl_read_atlas(r, now, &err) == GN_OK, "atlas: %s", err.message);
+            uint32_t changed = 0;
+            for (int k = 1; k < 6; k++) {
+                bool differs = false;
+                for (int y = rect[k][1]; y < rect[k][1] + rect[k][3] && !differs; y++)
+                    differs = memcmp(&before[((size_t)y * GN_GPU_IBL_ATLAS_W + rect[k][0]) * 4],
+                                     &now[((size_t)y * GN_GPU_IBL_ATLAS_W + rect[k][0]) * 4],
+                                     (size_t)rect[k][2] * 8) != 0;
+                if (differs) changed |= 1u << k, made |= 1u << k;
+            }
+            CHECK(changed == 0 || (changed & (changed - 1)) == 0, "frame %d changed levels 0x%x at once",
+                  frame, changed);
+            memcpy(before, now, at * 2);
+        }
+        CHECK(made == 0x3e && runs == 5, "levels made 0x%x over %u frames of the pass, want all five in five",
+              made, runs);
+        gn_renderer *r2 = gt_renderer(W, H, 1);
+        free(gt_render(r2, rough, &drift));
+        CHECK(gn_ibl_read_atlas(r2, fresh, &err) == GN_OK, "atlas: %s", err.message);
+        CHECK(memcmp(fresh, now, at * 2) == 0,
+              "the refreshed levels differ from a whole making at that time");
+        GT_CHECK_VALIDATION(r2, "the fresh renderer");
+        gn_renderer_destroy(r2);
+        free(before), free(now), free(fresh);
+    }
 
     /* (4) a smooth metal reflects the sky; a rough white dielectric's diffuse agrees */
     gn_scene *metal = sphere_scene(0.9f, 1.0f, 0.1f);

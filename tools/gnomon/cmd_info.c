@@ -46,6 +46,9 @@ static void gn_info_limits(void)
     printf("  %-34s 16 a frame, nearest first (shadowed_lights); 512^2 layers: a spot 1, a point 6\n",
            "shadowed local lights");
     printf("  %-34s 4 of 2048^2 (1..%u), 600 m, updates 1,1,2,4\n", "sun cascades", GN_CSM_MAX_CASCADES);
+    printf("  %-34s %u a scene, %u^2 faces; again one a frame after the key light moved %.0f deg; on with a "
+           "GPU, off on a CPU device (--probes N)\n",
+           "reflection probes", GN_PROBES_MAX, GN_PROBES_FACE, (double)GN_PROBES_RECAPTURE_DEG);
     printf("  %-34s 16..16384 per side; MSAA 1, 2, 4, 8 where the device has them\n", "image size");
 }
 
