@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (fuzz_bsp, fuzz_gltf, fuzz_zip, fuzz_cube, fuzz_q3shader) (clang, ASan + UBSan)
+# Builds the libFuzzer targets (fuzz_bsp, fuzz_gltf, fuzz_zip, fuzz_cube, fuzz_q3shader, fuzz_dds) (clang, ASan + UBSan)
 # in build-fuzz/ and runs each for FUZZ_SECONDS (default 20) from a seed corpus made here; any
 # crash, sanitizer report, leak, input over 10 s or over 4 GB fails it. Long runs:
 # FUZZ_SECONDS=1800 FUZZ_JOBS=N scripts/fuzz.sh (docs/RELIABILITY.md records them). The corpora
@@ -9,6 +9,8 @@
 #   zip:  small stored, deflated and ZIP64 .pk3s written here with python3's zipfile
 #   cube: small valid .cube LUTs written here (an identity, a titled grade with a domain and
 #         comments, the same with CRLF line ends)
+#   dds:  small valid .dds files written here with python3 (BC1 and BC4 by FourCC, BC7 with its
+#         mips and RGBA8 by DX10 header)
 #   gltf: gltf_bad_gen.py's files (sparse accessors valid and not, deep nodes and JSON, ...)
 #         and the self-contained samples of assimp-testmodels (.glb and embedded .gltf)
 set -euo pipefail
@@ -17,9 +19,23 @@ secs="${FUZZ_SECONDS:-20}"
 jobs="${FUZZ_JOBS:-1}"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DGN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGN_WITH_EMBREE=OFF -DGN_WITH_VIEWER=OFF >/dev/null
-ninja -C build-fuzz fuzz_bsp fuzz_gltf fuzz_zip fuzz_cube fuzz_q3shader unit_bsp_corpus
+ninja -C build-fuzz fuzz_bsp fuzz_gltf fuzz_zip fuzz_cube fuzz_q3shader fuzz_dds unit_bsp_corpus
 corpus=build-fuzz/corpus
-mkdir -p "$corpus/bsp" "$corpus/gltf" "$corpus/gltf_seed" "$corpus/zip" "$corpus/cube" "$corpus/q3shader"
+mkdir -p "$corpus/bsp" "$corpus/gltf" "$corpus/gltf_seed" "$corpus/zip" "$corpus/cube" "$corpus/q3shader" "$corpus/dds"
+python3 - "$corpus/dds" <<'PY'
+import os, struct, sys
+def dds(name, w, h, levels, fourcc, dxgi, block, side):
+    size = lambda l: max(1, ((max(1, w >> l) + side - 1) // side)) * max(1, ((max(1, h >> l) + side - 1) // side)) * block
+    head = b"DDS " + struct.pack("<7I", 124, 0x1 | 0x2 | 0x4 | 0x1000 | 0x20000, h, w, 0, 0, levels) + bytes(44)
+    head += struct.pack("<2I4s5I", 32, 4, fourcc, 0, 0, 0, 0, 0) + struct.pack("<5I", 0x1000, 0, 0, 0, 0)
+    if dxgi: head += struct.pack("<5I", dxgi, 3, 0, 1, 0)
+    body = bytes((i * 37) & 255 for i in range(sum(size(l) for l in range(levels))))
+    open(os.path.join(sys.argv[1], name), "wb").write(head + body)
+dds("bc1.dds", 8, 8, 1, b"DXT1", 0, 8, 4)
+dds("bc4.dds", 16, 8, 5, b"ATI1", 0, 8, 4)
+dds("bc7.dds", 8, 8, 4, b"DX10", 98, 16, 4)
+dds("rgba8.dds", 4, 2, 3, b"DX10", 28, 4, 1)
+PY
 build-fuzz/tests/unit/unit_bsp_corpus "$corpus/bsp" >/dev/null
 python3 tests/scene/gltf_bad_gen.py "$corpus/gltf_seed" >/dev/null
 # a seed that names an external file is refused at once without a folder (fuzz_gltf.c): only
@@ -86,3 +102,4 @@ run fuzz_gltf "$corpus/gltf" "$corpus/gltf_seed"
 run fuzz_zip "$corpus/zip"
 run fuzz_cube "$corpus/cube"
 run fuzz_q3shader "$corpus/q3shader"
+run fuzz_dds "$corpus/dds"

@@ -4,6 +4,7 @@
  * re-uploaded through the staging ring when they move. */
 #include "base/alloc.h"
 #include "base/image.h"
+#include "formats/dds.h"
 #include "renderer.h"
 
 #include <stdlib.h>
@@ -125,6 +126,68 @@ static gn_result make_texture(gn_renderer *r, gn_vk_image *img, uint32_t w, uint
     return res;
 }
 
+/* The Vulkan format of a block texture (gn_texture.blocks); BC1 with its 1-bit alpha. */
+static VkFormat block_format(uint32_t blocks, bool srgb)
+{
+    switch (blocks) {
+    case GN_DDS_BC1: return srgb ? VK_FORMAT_BC1_RGBA_SRGB_BLOCK : VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
+    case GN_DDS_BC2: return srgb ? VK_FORMAT_BC2_SRGB_BLOCK : VK_FORMAT_BC2_UNORM_BLOCK;
+    case GN_DDS_BC3: return srgb ? VK_FORMAT_BC3_SRGB_BLOCK : VK_FORMAT_BC3_UNORM_BLOCK;
+    case GN_DDS_BC4: return VK_FORMAT_BC4_UNORM_BLOCK;
+    case GN_DDS_BC5: return VK_FORMAT_BC5_UNORM_BLOCK;
+    case GN_DDS_BC7: return srgb ? VK_FORMAT_BC7_SRGB_BLOCK : VK_FORMAT_BC7_UNORM_BLOCK;
+    default: return VK_FORMAT_UNDEFINED;
+    }
+}
+
+static VkComponentSwizzle block_swizzle(char c)
+{
+    switch (c) {
+    case 'r': return VK_COMPONENT_SWIZZLE_R;
+    case 'g': return VK_COMPONENT_SWIZZLE_G;
+    case 'b': return VK_COMPONENT_SWIZZLE_B;
+    case 'a': return VK_COMPONENT_SWIZZLE_A;
+    case '0': return VK_COMPONENT_SWIZZLE_ZERO;
+    case '1': return VK_COMPONENT_SWIZZLE_ONE;
+    default: return VK_COMPONENT_SWIZZLE_IDENTITY;
+    }
+}
+
+/* A block-compressed texture (gn_texture.blocks): its levels copied as they are where the
+ * device samples the format (textureCompressionBC and the format's own support), else level 0
+ * decoded to RGBA8 here, swizzled, with the CPU mip chain of every RGBA8 texture. */
+static gn_result make_block_texture(gn_renderer *r, gn_vk_image *img, const gn_texture *t, gn_error *err)
+{
+    VkFormat vf = block_format(t->blocks, t->srgb);
+    if (r->vk.texture_bc && gn_vk_format_samples(&r->vk, vf)) {
+        const char *sw = t->swizzle;
+        gn_vk_image_desc d = {t->width, t->height, 1, t->levels, vf, VK_IMAGE_USAGE_SAMPLED_BIT |
+                              VK_IMAGE_USAGE_TRANSFER_DST_BIT, "scene texture (blocks)", 0, false,
+                              {block_swizzle(sw[0]), block_swizzle(sw[1]), block_swizzle(sw[2]),
+                               block_swizzle(sw[3])}};
+        gn_result res = gn_vk_image_create(&r->vk, &d, img, err);
+        uint64_t at = 0;
+        for (uint32_t l = 0; !res && l < t->levels; l++) {
+            uint32_t w = t->width >> l ? t->width >> l : 1, h = t->height >> l ? t->height >> l : 1;
+            res = gn_vk_upload_blocks(&r->vk, img, l, t->texels + at, gn_dds_block_bytes(t->blocks), err);
+            at += gn_dds_level_bytes(t->blocks, w, h);
+        }
+        if (!res) {
+            gn_vk_use use = {.image = img, .access = GN_ACCESS_SHADER_READ};
+            gn_vk_barriers(&r->vk, r->vk.cur->cmd, &use, 1);
+        }
+        return res;
+    }
+    uint8_t *px = gn_malloc((size_t)t->width * t->height * 4);
+    if (!px) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory decoding %ux%u blocks", t->width, t->height);
+    gn_dds_decode(t->blocks, t->texels, t->width, t->height, px);
+    if (t->swizzle[0]) gn_dds_swizzle(px, (size_t)t->width * t->height, t->swizzle);
+    gn_result res = make_texture(r, img, t->width, t->height, GN_TEXTURE_RGBA8, t->srgb, px,
+                                 "scene texture (decoded blocks)", err);
+    free(px);
+    return res;
+}
+
 static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *err)
 {
     gn_gpu_scene *g = &r->scene;
@@ -210,6 +273,10 @@ static gn_result upload_all(gn_renderer *r, const gn_scene *s, gn_error *err)
     for (uint32_t i = 0; !res && i < s->texture_count; i++) {
         const gn_texture *t = &s->textures[i];
         g->texture_count = i + 1; /* counted first: a half-made texture is released with the rest */
+        if (t->blocks) {
+            res = make_block_texture(r, &g->textures[i], t, err);
+            continue;
+        }
         res = make_texture(r, &g->textures[i], t->width, t->height, t->format, t->srgb, t->texels,
                            t->format == GN_TEXTURE_RGB9E5 ? "scene lightmap" : "scene texture", err);
     }

@@ -16,6 +16,7 @@ typedef enum gn_gltf_use {
     GN_GLTF_USE_METAL_ROUGH, /* linear texture: roughness in green, metallic in blue */
     GN_GLTF_USE_OCCLUSION,   /* linear texture: occlusion in red */
     GN_GLTF_USE_EMISSIVE,    /* sRGB texture */
+    GN_GLTF_USE_ROUGHNESS,   /* linear, one channel: AMD_split_roughnessMetallic (gltf_dds.h) */
 } gn_gltf_use;
 
 /* One image read for one use; failures are cached too, so each warns once. */
@@ -51,6 +52,8 @@ typedef struct gn_gltf_ctx {
     uint32_t light_name_count;
     const struct aiNode **light_node; /* each assimp light's node; NULL: none met */
     float (*light_world)[16];         /* that node's world transform */
+    char **dds_roughness;             /* each material's split roughness image, or NULL (gltf_dds.h) */
+    uint32_t dds_roughness_count;
 } gn_gltf_ctx;
 
 /* Warning (or info) to the desc's log, else warnings to stderr; prefixed with the file. */

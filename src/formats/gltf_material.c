@@ -4,6 +4,7 @@
 #include "base/alloc.h"
 #include "formats/gltf_check.h"
 #include "formats/gltf_ctx.h"
+#include "formats/gltf_dds.h"
 
 #include "base/array.h"
 #include "base/error.h"
@@ -195,6 +196,19 @@ static gn_gltf_image *gn_gltf_image_get(gn_gltf_ctx *c, const char *key, gn_gltf
     im->texture = 0; /* none (public ids start at 1) */
 
     bool srgb = use == GN_GLTF_USE_BASE_COLOR || use == GN_GLTF_USE_EMISSIVE;
+    if (gn_gltf_dds_key(key)) { /* blocks, uploaded as they are (gltf_dds.h) */
+        char line[sizeof c->err->message];
+        const char *dds_why = gn_gltf_dds_add(c, key, srgb, use == GN_GLTF_USE_ROUGHNESS ? "rr11" : NULL,
+                                              &im->texture, r, line, sizeof line);
+        if (*r != GN_OK) return NULL;
+        if (dds_why) {
+            c->st.textures_missing++;
+            gn_gltf_log(c, GN_LOG_WARN, "image '%s' not loaded (%s); its material keeps its factors", key, dds_why);
+        }
+        im->ok = !dds_why;
+        c->st.textures += im->ok;
+        return im;
+    }
     gn_gltf_pixels p;
     const char *why = gn_gltf_decode(c, key, &p);
     if (!why) why = gn_gltf_fit(&p, srgb);
@@ -305,6 +319,12 @@ static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, ui
     /* roughness from green and metallic from blue, each scaling its factor (linear) */
     if ((r = gn_gltf_slot(c, m, mr_t, 3, GN_GLTF_USE_METAL_ROUGH, &im)) != GN_OK) return r;
     if (im) md.metallic_roughness_texture = im->texture, c->st.metal_rough_mapped++;
+    /* else AMD_split_roughnessMetallic's roughness map (red; read as green, metallic 1: the factor) */
+    if (!md.metallic_roughness_texture && index < c->dds_roughness_count && c->dds_roughness[index]) {
+        im = gn_gltf_image_get(c, c->dds_roughness[index], GN_GLTF_USE_ROUGHNESS, &r);
+        if (r != GN_OK) return r;
+        if (im && im->ok) md.metallic_roughness_texture = im->texture, c->st.metal_rough_mapped++;
+    }
     /* occlusion in red, darkening the ambient light */
     if ((r = gn_gltf_slot(c, m, ao_t, 2, GN_GLTF_USE_OCCLUSION, &im)) != GN_OK) return r;
     if (im) md.occlusion_texture = im->texture, c->st.occlusion_mapped++;
@@ -346,13 +366,14 @@ gn_result gn_gltf_materials(gn_gltf_ctx *c)
                            m->mMaterialIndex, ai->mNumMaterials);
         c->mat_map[m->mMaterialIndex] = 0; /* used: filled below */
     }
-    for (uint32_t i = 0; i < ai->mNumMaterials; i++) {
+    gn_result r = gn_gltf_dds_roughness_read(c);
+    for (uint32_t i = 0; r == GN_OK && i < ai->mNumMaterials; i++) {
         if (c->mat_map[i] == GN_GLTF_NONE) continue;
         if (!ai->mMaterials[i])
-            return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: material %u is missing", c->name, i);
-        gn_result r = gn_gltf_material(c, ai->mMaterials[i], i, &c->mat_map[i]);
-        if (r != GN_OK) return r;
-        c->st.materials++;
+            r = gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: material %u is missing", c->name, i);
+        if (r == GN_OK) r = gn_gltf_material(c, ai->mMaterials[i], i, &c->mat_map[i]);
+        if (r == GN_OK) c->st.materials++;
     }
-    return GN_OK;
+    gn_gltf_dds_roughness_free(c);
+    return r;
 }

@@ -4,6 +4,8 @@
 #include "scene/scene.h"
 #include "base/alloc.h"
 #include "base/gmath.h"
+#include "base/image.h"
+#include "formats/dds.h"
 #include "scene/world.h"
 
 #include <math.h>
@@ -326,6 +328,50 @@ gn_result gn_scene_add_texture(gn_scene *s, const gn_texture_desc *d, uint32_t *
     s->textures[s->texture_count] = (gn_texture){d->width, d->height, copy, (uint32_t)d->format,
                                                  d->format == GN_TEXTURE_RGBA8 && d->srgb};
     if (out_id) *out_id = s->texture_count + 1; /* public ids start at 1 (gnomon.h) */
+    s->texture_count++;
+    s->generation++;
+    return GN_OK;
+}
+
+gn_result gn_scene_add_blocks(gn_scene *s, const gn_texture_blocks *d, uint32_t *out_id, gn_error *err)
+{
+    if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_blocks: NULL scene or desc");
+    const char *label = d->label && d->label[0] ? d->label : "(unlabelled texture)";
+    if (d->width == 0 || d->height == 0 || d->width > GN_TEXTURE_MAX_SIZE || d->height > GN_TEXTURE_MAX_SIZE)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': size %ux%u is outside 1..%u", label,
+                       d->width, d->height, GN_TEXTURE_MAX_SIZE);
+    if (d->format < GN_DDS_BC1 || d->format > GN_DDS_BC7)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': %u is not a block format", label,
+                       d->format);
+    uint32_t chain = gn_mip_levels(d->width, d->height);
+    if (d->levels < 1 || d->levels > chain)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': %u levels, not 1..%u", label, d->levels,
+                       chain);
+    uint64_t bytes = 0;
+    for (uint32_t l = 0; l < d->levels; l++)
+        bytes += gn_dds_level_bytes((gn_dds_format)d->format, d->width >> l ? d->width >> l : 1,
+                                    d->height >> l ? d->height >> l : 1);
+    if (!d->data || d->size != bytes)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': %llu bytes of blocks, its levels take %llu",
+                       label, (unsigned long long)d->size, (unsigned long long)bytes);
+    for (int k = 0; d->swizzle && k < 4; k++)
+        if (!d->swizzle[k] || !strchr("rgba01", d->swizzle[k]))
+            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': swizzle \"%.4s\" is not 4 of rgba01",
+                           label, d->swizzle);
+    if (s->texture_count >= GN_SCENE_MAX_TEXTURES)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': scene already has %u textures", label,
+                       GN_SCENE_MAX_TEXTURES);
+    uint8_t *copy = gn_malloc((size_t)bytes);
+    if (!copy || !gn_grow((void **)&s->textures, &s->texture_cap, (uint64_t)s->texture_count + 1,
+                          sizeof *s->textures, GN_SCENE_MAX_TEXTURES)) {
+        free(copy);
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "texture '%s': out of memory", label);
+    }
+    memcpy(copy, d->data, (size_t)bytes);
+    gn_texture *t = &s->textures[s->texture_count];
+    *t = (gn_texture){d->width, d->height, copy, GN_TEXTURE_RGBA8, d->srgb, d->format, d->levels, {0}};
+    if (d->swizzle) memcpy(t->swizzle, d->swizzle, 4);
+    if (out_id) *out_id = s->texture_count + 1;
     s->texture_count++;
     s->generation++;
     return GN_OK;

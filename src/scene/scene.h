@@ -49,6 +49,15 @@ typedef struct gn_texture {
     uint8_t *texels; /* 4 bytes a texel in `format` (gn_texture_format) */
     uint32_t format;
     bool srgb;
+    /* Block-compressed (a gn_dds_format of formats/dds.h; 0: not): texels holds `levels` mip
+     * levels of blocks as a .dds file stores them, largest first. format stays RGBA8, which
+     * is how the material slots sample it; the GPU upload decodes it where the device cannot
+     * sample the blocks (gpu_scene.c). */
+    uint32_t blocks, levels;
+    /* the channels sampled, each from a stored one ('r', 'g', 'b', 'a') or a constant ('0',
+     * '1'): "rr11" reads a one-channel roughness map (BC4) where the shaders read green, with
+     * metallic 1 (its factor); all zero: as stored */
+    char swizzle[4];
 } gn_texture;
 
 /* A moving object of a procedural scene: circles `center` at `radius`, `speed` rad/s. */
@@ -170,6 +179,21 @@ struct gn_scene {
 #define GN_SCENE_MAX_EXTENT 1e7f
 #define GN_INSTANCE_REMOVED (1u << 31) /* internal flag: gn_scene_remove_instance; never drawn */
 #define GN_TEXTURE_MAX_SIZE 8192u
+
+/* A block-compressed texture for gn_scene_add_blocks: the levels of a .dds file (dds.h). */
+typedef struct gn_texture_blocks {
+    uint32_t width, height, levels;
+    uint32_t format;     /* a gn_dds_format: GN_DDS_BC1..GN_DDS_BC7 */
+    bool srgb;           /* colour data (base colour, emissive) */
+    const uint8_t *data; /* every level's blocks, largest first; copied */
+    uint64_t size;       /* bytes of data: exactly the levels' */
+    const char *swizzle; /* 4 of "rgba01" (gn_texture.swizzle), or NULL: as stored */
+    const char *label;
+} gn_texture_blocks;
+
+/* Adds a block-compressed texture, an RGBA8 one to the material slots (ids as the public add's).
+ * Internal: only loaders make them, so the public gn_texture_desc stays RGBA8 and RGB9E5. */
+gn_result gn_scene_add_blocks(gn_scene *s, const gn_texture_blocks *d, uint32_t *out_id, gn_error *err);
 
 /* Adds a mesh from already-complete vertices (normals and tangents filled). */
 gn_result gn_scene_add_vertices(gn_scene *s, const gn_vertex *v, uint32_t vertex_count, const uint32_t *idx,

@@ -444,6 +444,9 @@ static gn_result create_device(gn_vk *vk, const char *sel, bool presentable, gn_
                 .drawIndirectFirstInstance = VK_TRUE,
                 .depthClamp = supported.depthClamp,
                 .samplerAnisotropy = supported.samplerAnisotropy,
+                /* block-compressed textures (.dds) sampled as they are; without it they are
+                 * decoded to RGBA8 at upload (gpu_scene.c) */
+                .textureCompressionBC = supported.textureCompressionBC,
             },
     };
     float prio = 1.0f;
@@ -462,6 +465,7 @@ static gn_result create_device(gn_vk *vk, const char *sel, bool presentable, gn_
         .ppEnabledExtensionNames = device_exts,
     };
     vk->depth_clamp = supported.depthClamp;
+    vk->texture_bc = supported.textureCompressionBC;
     VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateDevice(vk->physical, &ci, NULL, &vk->device));
     if (r != VK_SUCCESS) return gn_vk_check(vk, r, "vkCreateDevice", err);
     vkGetDeviceQueue(vk->device, vk->queue_family, 0, &vk->queue);

@@ -110,6 +110,7 @@ gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *
             .image = out->image,
             .viewType = d->array ? VK_IMAGE_VIEW_TYPE_2D_ARRAY : VK_IMAGE_VIEW_TYPE_2D,
             .format = d->format,
+            .components = d->swizzle,
             .subresourceRange = {out->aspect, 0, out->mips, 0, out->layers},
         };
         r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateImageView(vk->device, &vi, NULL, &out->view));
@@ -143,6 +144,17 @@ gn_result gn_vk_image_create(gn_vk *vk, const gn_vk_image_desc *d, gn_vk_image *
     gn_vk_name(vk, VK_OBJECT_TYPE_IMAGE, (uint64_t)(uintptr_t)out->image, d->name);
     gn_vk_name(vk, VK_OBJECT_TYPE_IMAGE_VIEW, (uint64_t)(uintptr_t)out->view, d->name);
     return GN_OK;
+}
+
+/* Block-compressed textures need both: the formats are optional even with textureCompressionBC
+ * reported per format, and the material samplers filter linearly. */
+bool gn_vk_format_samples(gn_vk *vk, VkFormat format)
+{
+    VkFormatProperties p;
+    vkGetPhysicalDeviceFormatProperties(vk->physical, format, &p);
+    VkFormatFeatureFlags need =
+        VK_FORMAT_FEATURE_SAMPLED_IMAGE_BIT | VK_FORMAT_FEATURE_SAMPLED_IMAGE_FILTER_LINEAR_BIT;
+    return (p.optimalTilingFeatures & need) == need;
 }
 
 static void destroy_now(gn_vk *vk, const gn_vk_garbage *g);

@@ -88,14 +88,14 @@ gn_result gn_vk_upload_buffer(gn_vk *vk, gn_vk_buffer *dst, VkDeviceSize dst_off
     return GN_OK;
 }
 
-/* One level of every layer from data (layer after layer, texel_bytes a texel), through the ring
- * or a temporary buffer. */
+/* One level of every layer from data (layer after layer, texel_bytes a block of side x side
+ * texels: 1 for plain formats, 4 for BC), through the ring or a temporary buffer. */
 static gn_result upload_level(gn_vk *vk, gn_vk_image *dst, uint32_t level, uint32_t layers, const void *data,
-                              uint32_t texel_bytes, gn_error *err)
+                              uint32_t texel_bytes, uint32_t side, gn_error *err)
 {
     uint32_t w = dst->width >> level ? dst->width >> level : 1,
              h = dst->height >> level ? dst->height >> level : 1;
-    VkDeviceSize size = (VkDeviceSize)w * h * texel_bytes * layers;
+    VkDeviceSize size = (VkDeviceSize)((w + side - 1) / side) * ((h + side - 1) / side) * texel_bytes * layers;
     VkCommandBuffer cmd = vk->cur->cmd;
     gn_vk_buffer tmp = {0};
     VkBuffer src;
@@ -128,13 +128,21 @@ static gn_result upload_level(gn_vk *vk, gn_vk_image *dst, uint32_t level, uint3
 
 gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, uint32_t level, const void *rgba8, gn_error *err)
 {
-    return upload_level(vk, dst, level, 1, rgba8, 4, err);
+    return upload_level(vk, dst, level, 1, rgba8, 4, 1, err);
 }
 
 gn_result gn_vk_upload_layers(gn_vk *vk, gn_vk_image *dst, const void *data, uint32_t texel_bytes,
                               gn_error *err)
 {
-    return upload_level(vk, dst, 0, dst->layers ? dst->layers : 1, data, texel_bytes, err);
+    return upload_level(vk, dst, 0, dst->layers ? dst->layers : 1, data, texel_bytes, 1, err);
+}
+
+/* The copy's extent is the level's in texels (a partial edge block is allowed there); the
+ * buffer is read as whole blocks, and the ring's 16-byte alignment suits 8- and 16-byte ones. */
+gn_result gn_vk_upload_blocks(gn_vk *vk, gn_vk_image *dst, uint32_t level, const void *blocks,
+                              uint32_t block_bytes, gn_error *err)
+{
+    return upload_level(vk, dst, level, 1, blocks, block_bytes, 4, err);
 }
 
 typedef struct upload_now {

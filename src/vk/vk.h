@@ -144,6 +144,7 @@ typedef struct gn_vk {
     uint32_t queue_family;
     bool debug_utils;
     bool depth_clamp;                          /* the depthClamp feature is enabled */
+    bool texture_bc;                           /* the textureCompressionBC feature is enabled */
     bool presentable;                          /* VK_KHR_swapchain is enabled */
     PFN_vkSetDebugUtilsObjectNameEXT set_name; /* loaded once with the device */
     PFN_vkCmdBeginDebugUtilsLabelEXT label_begin;
@@ -233,6 +234,7 @@ typedef struct gn_vk_image_desc {
     const char *name;
     uint32_t layers; /* array layers, at most GN_VK_MAX_LAYERS; 0 is 1 */
     bool array;      /* view as a 2D array (even of one layer), with a 2D view per layer */
+    VkComponentMapping swizzle; /* the view's channels; zero (identity): as stored */
 } gn_vk_image_desc;
 
 gn_result gn_vk_buffer_create(gn_vk *vk, const gn_vk_buffer_desc *d, gn_vk_buffer *out, gn_error *err);
@@ -256,6 +258,12 @@ gn_result gn_vk_upload_buffer(gn_vk *vk, gn_vk_buffer *dst, VkDeviceSize dst_off
                               VkDeviceSize size, gn_error *err);
 /* One mip level of an RGBA8 image; the image must be in TRANSFER_WRITE use for all levels. */
 gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, uint32_t level, const void *rgba8, gn_error *err);
+/* One mip level of a block-compressed image: whole 4x4 blocks of block_bytes, row by row, as a
+ * .dds file stores them (TRANSFER_WRITE use for all levels). */
+gn_result gn_vk_upload_blocks(gn_vk *vk, gn_vk_image *dst, uint32_t level, const void *blocks,
+                              uint32_t block_bytes, gn_error *err);
+/* Whether the device samples `format` with linear filtering from optimally tiled images. */
+bool gn_vk_format_samples(gn_vk *vk, VkFormat format);
 /* Level 0 of every layer of an image, layer after layer, texel_bytes a texel (TRANSFER_WRITE use). */
 gn_result gn_vk_upload_layers(gn_vk *vk, gn_vk_image *dst, const void *data, uint32_t texel_bytes,
                               gn_error *err);

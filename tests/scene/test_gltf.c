@@ -3,6 +3,7 @@
  * malformed files must fail cleanly with a message, leaving the scene as it was; the shared
  * data's helmet and Sponza (when present) check counts. No device needed. */
 #include "decide/camera.h"
+#include "formats/dds.h"
 #include "scene/gltf_scene.h"
 #include "scene/scene.h"
 #include "scene_check.h"
@@ -504,10 +505,16 @@ static int test_sponza(const char *path)
     CHECK(st.instances == 170, "instances %u, expected 170", st.instances);
     CHECK(st.instanced_triangles > 257000 && st.instanced_triangles < 267000,
           "drawn triangles %llu, expected ~262k", (unsigned long long)st.instanced_triangles);
-    /* 35 PNGs are used as base colour or normal maps; Sponza's roughness maps are only BC7 .dds
-     * (MSFT_texture_dds), which are not read: its materials keep their factors there */
-    CHECK(st.materials == 24 && st.textures == 35 && st.textures_missing == 0,
-          "materials %u, textures %u missing %u", st.materials, st.textures, st.textures_missing);
+    /* 35 PNGs are used as base colour or normal maps, and 14 roughness maps, .dds files of BC4
+     * blocks (AMD_split_roughnessMetallic through MSFT_texture_dds), by 19 materials */
+    CHECK(st.materials == 24 && st.textures == 49 && st.textures_missing == 0 && st.metal_rough_mapped == 19,
+          "materials %u, textures %u missing %u, roughness-mapped %u", st.materials, st.textures,
+          st.textures_missing, st.metal_rough_mapped);
+    uint32_t bc4 = 0;
+    for (uint32_t i = 0; i < s->texture_count; i++)
+        bc4 += s->textures[i].blocks == GN_DDS_BC4 && s->textures[i].levels > 1 &&
+               memcmp(s->textures[i].swizzle, "rr11", 4) == 0;
+    CHECK(bc4 == 14, "%u BC4 roughness textures with their mips and the rr11 swizzle, want 14", bc4);
     CHECK(st.normal_mapped == 12 && st.alpha_mask == 3, "normal-mapped materials %u, alpha mask %u",
           st.normal_mapped, st.alpha_mask);
     uint32_t masked = 0;
