@@ -264,6 +264,25 @@ typedef enum gn_alpha_mode {
  * material at or below it is as smooth as a surface gets here: "perfectly smooth". */
 #define GN_MATERIAL_MIN_ROUGHNESS 0.045f
 
+/* A material's texture maps, in the order of gn_material_desc.uv_transform. */
+typedef enum gn_material_map {
+    GN_MATERIAL_MAP_BASE_COLOR = 0,
+    GN_MATERIAL_MAP_NORMAL,
+    GN_MATERIAL_MAP_METALLIC_ROUGHNESS,
+    GN_MATERIAL_MAP_OCCLUSION,
+    GN_MATERIAL_MAP_EMISSIVE,
+    GN_MATERIAL_MAPS
+} gn_material_map;
+
+/* glTF's KHR_texture_transform of one map: uv' = T(offset) R(rotation) S(scale) uv, with R
+ * turning +u towards -v, as glTF defines it (v down the image). All zero: none. */
+typedef struct gn_uv_transform {
+    float offset[2];
+    float rotation;  /* radians */
+    float scale[2];  /* (0, 0) reads as (1, 1) */
+    uint32_t uv_set; /* 0: the mesh's uvs, 1: its lightmap_uvs (glTF's TEXCOORD_1) */
+} gn_uv_transform;
+
 /* Zero means default in every field. Texture fields hold ids from gn_scene_add_texture,
  * which start at 1; 0 is "no texture". */
 typedef struct gn_material_desc {
@@ -294,6 +313,15 @@ typedef struct gn_material_desc {
     /* The emission is a night light's: it follows the frame's night level (off by day, on from
      * dusk to dawn: docs/POST.md), as a lamp's glass or a lit window does. */
     bool night_emissive;
+    /* glTF's KHR_materials_specular and KHR_materials_ior, the dielectric's reflection: F0 =
+     * min(((ior - 1) / (ior + 1))^2 specular_color, 1) specular and F90 = specular; metals keep
+     * their base colour's. specular_set false: glTF's defaults (specular 1, colour white, ior
+     * 1.5, so F0 0.04) whatever the three fields hold. */
+    bool specular_set;
+    float specular;          /* 0..1: 0 leaves the diffuse alone */
+    float specular_color[3]; /* linear, >= 0 */
+    float ior;               /* >= 1, or 0 for infinite (F0 the colour: a specular-glossiness conversion) */
+    gn_uv_transform uv_transform[GN_MATERIAL_MAPS]; /* each map's (gn_material_map) */
 } gn_material_desc;
 
 typedef enum gn_instance_flags {

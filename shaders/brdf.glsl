@@ -36,8 +36,28 @@ vec3 gn_brdf_f_schlick(vec3 f0, float v_dot_h)
     return f0 + (1.0 - f0) * x5;
 }
 
+// Schlick's Fresnel towards f90 at grazing angles (KHR_materials_specular's F90).
+vec3 gn_brdf_f_schlick90(vec3 f0, float f90, float v_dot_h)
+{
+    float x = 1.0 - v_dot_h;
+    float x5 = x * x * x * x * x;
+    return f0 + (f90 - f0) * x5;
+}
+
+// The dielectric's Fresnel when the material gives none: glTF's ior 1.5, specular 1.
+#define GN_BRDF_DIELECTRIC vec4(0.04, 0.04, 0.04, 1.0)
+
+// F0 (returned) and F90: the dielectric's (rgb F0, a F90: gn_gpu_material.specular, from
+// gn_brdf_dielectric in brdf.c) mixed by metalness with the metal's (its colour, and 1).
+vec3 gn_brdf_f0(vec3 base_color, float metallic, vec4 dielectric, out float f90)
+{
+    f90 = mix(dielectric.a, 1.0, metallic);
+    return mix(dielectric.rgb, base_color, metallic);
+}
+
 // BRDF * max(n.l, 0): reflected radiance per unit irradiance from l, seen from v (all unit).
-vec3 gn_brdf_eval(vec3 base_color, float metallic, float roughness, vec3 n, vec3 v, vec3 l)
+vec3 gn_brdf_eval_dielectric(vec3 base_color, float metallic, float roughness, vec4 dielectric, vec3 n, vec3 v,
+                             vec3 l)
 {
     float n_dot_l = dot(n, l);
     if (n_dot_l <= 0.0) return vec3(0.0); // light from below the surface adds nothing
@@ -50,14 +70,21 @@ vec3 gn_brdf_eval(vec3 base_color, float metallic, float roughness, vec3 n, vec3
     float v_dot_h = max(dot(v, h), 0.0);
     float r = max(roughness, GN_BRDF_MIN_ROUGHNESS);
     float alpha = r * r;
-    vec3 f0 = mix(vec3(0.04), base_color, metallic); // dielectrics ~4%; metals tint by colour
-    vec3 f = gn_brdf_f_schlick(f0, v_dot_h);
+    float f90;
+    vec3 f0 = gn_brdf_f0(base_color, metallic, dielectric, f90);
+    vec3 f = gn_brdf_f_schlick90(f0, f90, v_dot_h);
     vec3 spec = gn_brdf_d_ggx(n_dot_h, alpha) * gn_brdf_v_smith(n_dot_v, n_dot_l, alpha) * f;
     // Coupled diffuse: integrates to (1 - F(n.v)) base, so diffuse + specular never exceed 1.
     float xl = 1.0 - n_dot_l, xv = 1.0 - n_dot_v;
     float coupling = 21.0 / (20.0 * GN_PI) * (1.0 - xl * xl * xl * xl * xl) * (1.0 - xv * xv * xv * xv * xv);
     vec3 diffuse = coupling * (1.0 - f0) * (1.0 - metallic) * base_color;
     return (spec + diffuse) * n_dot_l;
+}
+
+// ... of the plain dielectric (F0 0.04, F90 1) and metals.
+vec3 gn_brdf_eval(vec3 base_color, float metallic, float roughness, vec3 n, vec3 v, vec3 l)
+{
+    return gn_brdf_eval_dielectric(base_color, metallic, roughness, GN_BRDF_DIELECTRIC, n, v, l);
 }
 
 // Hemisphere ambient: sky radiance from above, bounced ground light from below; the
@@ -72,11 +99,12 @@ float gn_specular_occlusion(float n_dot_v, float ao, float roughness)
 }
 
 // ... occluded by ao: the diffuse part times ao, the specular by its specular occlusion.
-vec3 gn_shade_ambient_occluded(vec3 base_color, float metallic, float roughness, vec3 n, vec3 v,
+vec3 gn_shade_ambient_occluded(vec3 base_color, float metallic, float roughness, vec4 dielectric, vec3 n, vec3 v,
                                vec3 irradiance, vec3 amb_sky, vec3 amb_ground, float ao)
 {
     vec3 diffuse = irradiance * base_color * (1.0 - metallic);
-    vec3 f0 = mix(vec3(0.04), base_color, metallic);
+    float f90;
+    vec3 f0 = gn_brdf_f0(base_color, metallic, dielectric, f90);
     vec3 r = reflect(-v, n);
     float gloss = 1.0 - roughness;
     vec3 spec = mix(amb_ground, amb_sky, r.y * 0.5 + 0.5) * f0 * (0.25 + 0.75 * gloss * gloss);
@@ -86,21 +114,22 @@ vec3 gn_shade_ambient_occluded(vec3 base_color, float metallic, float roughness,
 
 // The environment's ambient (image-based light): the diffuse irradiance (as the radiance a white
 // Lambertian surface returns) times the diffuse colour and ao, and the split sum's specular: the
-// prefiltered radiance times F0 A + B (the DFG table), times the specular occlusion.
-vec3 gn_shade_ambient_ibl(vec3 base_color, float metallic, float roughness, float n_dot_v, vec3 irradiance,
-                          vec3 prefiltered, vec2 dfg, float ao)
+// prefiltered radiance times F0 A + F90 B (the DFG table), times the specular occlusion.
+vec3 gn_shade_ambient_ibl(vec3 base_color, float metallic, float roughness, vec4 dielectric, float n_dot_v,
+                          vec3 irradiance, vec3 prefiltered, vec2 dfg, float ao)
 {
     vec3 diffuse = irradiance * base_color * (1.0 - metallic);
-    vec3 f0 = mix(vec3(0.04), base_color, metallic);
-    vec3 spec = prefiltered * (f0 * dfg.x + dfg.y);
+    float f90;
+    vec3 f0 = gn_brdf_f0(base_color, metallic, dielectric, f90);
+    vec3 spec = prefiltered * (f0 * dfg.x + f90 * dfg.y);
     return diffuse * ao + spec * gn_specular_occlusion(n_dot_v, ao, roughness);
 }
 
 vec3 gn_shade_ambient_irradiance(vec3 base_color, float metallic, float roughness, vec3 n, vec3 v,
                                  vec3 irradiance, vec3 amb_sky, vec3 amb_ground)
 {
-    return gn_shade_ambient_occluded(base_color, metallic, roughness, n, v, irradiance, amb_sky, amb_ground,
-                                     1.0);
+    return gn_shade_ambient_occluded(base_color, metallic, roughness, GN_BRDF_DIELECTRIC, n, v, irradiance,
+                                     amb_sky, amb_ground, 1.0);
 }
 
 vec3 gn_shade_ambient(vec3 base_color, float metallic, float roughness, vec3 n, vec3 v, vec3 amb_sky,

@@ -15,6 +15,19 @@ layout(std430, set = GN_SET_FRAME, binding = GN_BIND_FRAME_MATERIALS) readonly b
 {
     gn_gpu_material materials[];
 };
+
+// A texture slot's uv (GN_GPU_UV_*): its uv set, through its KHR_texture_transform matrix (packed
+// by gn_pack_material; the CPU twin is gn_uv_transform_apply). Affine, so a vertex shader may
+// apply it before interpolation and get what the fragment shader would. Without a transform the
+// varying goes to the sampler untouched: lavapipe picks a texture's level differently for a
+// computed coordinate, and untransformed materials render bit for bit as before (gpu_maps).
+vec2 gn_material_uv(gn_gpu_material m, uint slot, vec2 uv0, vec2 uv1)
+{
+    vec4 r0 = m.uv_transform[2u * slot], r1 = m.uv_transform[2u * slot + 1u];
+    if (r1.w < 0.5) return r0.w > 0.5 ? uv1 : uv0;
+    vec3 p = vec3(r0.w > 0.5 ? uv1 : uv0, 1.0);
+    return vec2(dot(r0.xyz, p), dot(r1.xyz, p));
+}
 // Sorted ids of this frame's visible instances; gl_InstanceIndex (which includes the
 // indirect command's firstInstance) indexes it.
 layout(std430, set = GN_SET_FRAME, binding = GN_BIND_FRAME_VISIBLE) readonly buffer VisibleBlock { uint visible[]; };

@@ -7,6 +7,7 @@
 
 layout(location = 0) in vec3 in_pos;
 layout(location = 3) in vec2 in_uv;
+layout(location = 4) in vec2 in_uv2;
 layout(location = 0) out vec2 out_uv;
 layout(location = 1) flat out uint out_material;
 
@@ -14,6 +15,7 @@ void main()
 {
     gn_gpu_instance inst = instances[visible[gl_InstanceIndex]];
     gl_Position = gn_clip_position(inst, in_pos);
-    out_uv = in_uv;
+    // the base colour's uv through its transform here: affine, so interpolating it is exact
+    out_uv = gn_material_uv(materials[inst.info.x], GN_GPU_UV_BASE, in_uv, in_uv2);
     out_material = inst.info.x;
 }

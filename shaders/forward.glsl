@@ -72,11 +72,11 @@ void main()
 {
     gn_gpu_material m = materials[pc.material];
     vec4 base = m.base_color;
-    if (m.pbr.z > 0.5) base *= texture(base_tex, in_uv);
+    if (m.pbr.z > 0.5) base *= texture(base_tex, gn_material_uv(m, GN_GPU_UV_BASE, in_uv, in_uv2));
     vec3 n = normalize(in_normal);
     if (m.pbr.w > 0.5) {
         // tangent-space normal map, +Z out of the surface; Gram-Schmidt the interpolated tangent
-        vec3 tn = texture(normal_tex, in_uv).xyz * 2.0 - 1.0;
+        vec3 tn = texture(normal_tex, gn_material_uv(m, GN_GPU_UV_NORMAL, in_uv, in_uv2)).xyz * 2.0 - 1.0;
         vec3 t = normalize(in_tangent.xyz - n * dot(n, in_tangent.xyz));
         vec3 b = cross(n, t) * (in_tangent.w < 0.0 ? -1.0 : 1.0);
         n = normalize(t * tn.x + b * tn.y + n * tn.z);
@@ -140,13 +140,14 @@ void main()
     float metallic = m.pbr.x, roughness = m.pbr.y;
     uint maps = uint(m.lighting.w);
     if ((maps & GN_GPU_MAP_METAL_ROUGH) != 0u) {
-        vec4 mr = texture(metal_rough_tex, in_uv);
+        vec4 mr = texture(metal_rough_tex, gn_material_uv(m, GN_GPU_UV_METAL_ROUGH, in_uv, in_uv2));
         roughness *= mr.g;
         metallic *= mr.b;
     }
     vec3 v = normalize(frame.camera_pos.xyz - in_world);
     vec3 l = frame.sun_dir.xyz;
-    vec3 color = gn_brdf_eval(base.rgb, metallic, roughness, n, v, l) * frame.sun_color.rgb * sun_visible;
+    vec3 color = gn_brdf_eval_dielectric(base.rgb, metallic, roughness, m.specular, n, v, l) * frame.sun_color.rgb *
+                 sun_visible;
 
     // Local lights: the froxel's list, or every light on the naive A/B path. Both visit the
     // lights that reach this point in ascending order, so their sums match.
@@ -182,7 +183,8 @@ void main()
             if (lights[i].params.w > 0.5) radiance *= frame.night.x; // a night light (lamps, windows)
             if (radiance.r + radiance.g + radiance.b <= 0.0) continue;
             // the shadow lookup (4 taps) only where the light can reach the surface at all
-            vec3 reflected = gn_brdf_eval(base.rgb, metallic, roughness, n, v, to_light) * radiance;
+            vec3 reflected = gn_brdf_eval_dielectric(base.rgb, metallic, roughness, m.specular, n, v, to_light) *
+                             radiance;
             if (reflected.r + reflected.g + reflected.b > 0.0)
                 color += reflected * gn_light_shadow(lights[i], in_world, n_geo);
         }
@@ -227,19 +229,23 @@ void main()
         if (probe_w > 0.0)
             prefiltered = mix(prefiltered, gn_probe_specular(int(probe - 1u), probe_dir, roughness), probe_w);
         vec2 dfg = textureLod(ibl_dfg, vec2(n_dot_v, roughness), 0.0).rg;
-        ambient = gn_shade_ambient_ibl(base.rgb, metallic, roughness, n_dot_v, irradiance, prefiltered, dfg, ao);
+        ambient = gn_shade_ambient_ibl(base.rgb, metallic, roughness, m.specular, n_dot_v, irradiance, prefiltered,
+                                       dfg, ao);
     } else {
-        ambient = gn_shade_ambient_occluded(base.rgb, metallic, roughness, n, v, irradiance, frame.ambient_sky.rgb,
-                                            frame.ambient_ground.rgb, ao);
+        ambient = gn_shade_ambient_occluded(base.rgb, metallic, roughness, m.specular, n, v, irradiance,
+                                            frame.ambient_sky.rgb, frame.ambient_ground.rgb, ao);
     }
     if (view == GN_GPU_VIEW_IBL) {
         out_color = vec4(gn_stored_colour(ambient), 1.0);
         return;
     }
-    if ((maps & GN_GPU_MAP_OCCLUSION) != 0u) ambient *= texture(occlusion_tex, in_uv).r;
+    if ((maps & GN_GPU_MAP_OCCLUSION) != 0u)
+        ambient *= texture(occlusion_tex, gn_material_uv(m, GN_GPU_UV_OCCLUSION, in_uv, in_uv2)).r;
     color += ambient;
     vec3 emitted = m.emissive.rgb * (m.emissive.w > 0.5 ? frame.night.x : 1.0);
-    color += (maps & GN_GPU_MAP_EMISSIVE) != 0u ? emitted * texture(emissive_tex, in_uv).rgb : emitted;
+    if ((maps & GN_GPU_MAP_EMISSIVE) != 0u)
+        emitted *= texture(emissive_tex, gn_material_uv(m, GN_GPU_UV_EMISSIVE, in_uv, in_uv2)).rgb;
+    color += emitted;
     // the air between the eye and the surface: the aerial perspective and the height fogs
     vec2 screen_uv = gl_FragCoord.xy / vec2(frame.mode.zw);
     vec3 added;

@@ -6,7 +6,7 @@
 #include "common.glsl"
 
 layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_BASE) uniform sampler2D base_tex;
-layout(location = 0) in vec2 in_uv;
+layout(location = 0) in vec2 in_uv; // already through the material's uv transform (the vertex shaders)
 layout(location = 1) flat in uint in_material;
 
 void main()

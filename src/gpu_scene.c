@@ -51,6 +51,16 @@ void gn_pack_material(const gn_material *in, gn_gpu_material *out)
         (float)((in->metallic_roughness_texture != GN_NO_TEXTURE ? GN_GPU_MAP_METAL_ROUGH : 0u) |
                 (in->occlusion_texture != GN_NO_TEXTURE ? GN_GPU_MAP_OCCLUSION : 0u) |
                 (in->emissive_texture != GN_NO_TEXTURE ? GN_GPU_MAP_EMISSIVE : 0u));
+    memcpy(out->specular, in->specular, sizeof out->specular);
+    /* gn_material_map's order is GN_GPU_UV_*'s */
+    for (int k = 0; k < GN_GPU_UV_SLOTS; k++) {
+        const float *t = in->uv_transform[k];
+        float *r0 = out->uv_transform[2 * k], *r1 = out->uv_transform[2 * k + 1];
+        r0[0] = t[0], r0[1] = t[1], r0[2] = t[2], r0[3] = (float)in->uv_set[k];
+        bool identity =
+            t[0] == 1.0f && t[1] == 0.0f && t[2] == 0.0f && t[3] == 0.0f && t[4] == 1.0f && t[5] == 0.0f;
+        r1[0] = t[3], r1[1] = t[4], r1[2] = t[5], r1[3] = identity ? 0.0f : 1.0f;
+    }
 }
 
 void gn_gpu_scene_release(gn_renderer *r)

@@ -65,6 +65,15 @@ typedef float gn_mat4[16];
 #define GN_GPU_MAP_OCCLUSION 2u
 #define GN_GPU_MAP_EMISSIVE 4u
 
+/* A material's texture slots, each with its own uv transform (KHR_texture_transform; the order
+ * of gn_material_map in gnomon.h). */
+#define GN_GPU_UV_BASE 0u
+#define GN_GPU_UV_NORMAL 1u
+#define GN_GPU_UV_METAL_ROUGH 2u
+#define GN_GPU_UV_OCCLUSION 3u
+#define GN_GPU_UV_EMISSIVE 4u
+#define GN_GPU_UV_SLOTS 5
+
 /* Tone curves (gn_tonemap minus one). */
 #define GN_GPU_TONEMAP_ACES 0
 #define GN_GPU_TONEMAP_REINHARD 1
@@ -434,6 +443,14 @@ GN_STRUCT(gn_gpu_material)
     gn_vec4 lighting;   /* x has a lightmap (set 1, binding 2, at the vertex's uv2); y alpha mode
                            (GN_GPU_ALPHA_*), z alpha cutoff (mask); w the maps it has
                            (GN_GPU_MAP_* bits, as a float) */
+    gn_vec4 specular;   /* the dielectric's Fresnel (KHR_materials_specular and _ior; gn_brdf_dielectric
+                           in src/decide/brdf.h): rgb F0 (0.04 by default), w F90 (1); metals keep
+                           their base colour's */
+    /* Each slot's uv transform (GN_GPU_UV_*), uv' = M (u, v, 1) with M's rows [2k] = (m00, m01,
+       m02, the uv set: 0 the vertex's uv, 1 its uv2) and [2k + 1] = (m10, m11, m12, 1 when M is
+       not the identity: gn_material_uv's fast path); composed
+       by gn_uv_transform_matrix (src/decide/uv_transform.h), applied by gn_material_uv */
+    gn_vec4 uv_transform[2 * GN_GPU_UV_SLOTS];
 };
 
 #endif

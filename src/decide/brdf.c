@@ -30,16 +30,37 @@ void gn_brdf_f_schlick(const float f0[3], float v_dot_h, float out[3])
     for (int c = 0; c < 3; c++) out[c] = f0[c] + (1.0f - f0[c]) * x5;
 }
 
+void gn_brdf_f_schlick90(const float f0[3], float f90, float v_dot_h, float out[3])
+{
+    float x = 1.0f - v_dot_h, x5 = x * x * x * x * x;
+    for (int c = 0; c < 3; c++) out[c] = f0[c] + (f90 - f0[c]) * x5;
+}
+
+void gn_brdf_dielectric(float ior, const float color[3], float specular, float out[4])
+{
+    /* reflectance at normal incidence from air; ior 0 the extension's infinite one */
+    float r = ior == 0.0f ? 1.0f : (ior - 1.0f) / (ior + 1.0f);
+    for (int c = 0; c < 3; c++) out[c] = fminf(r * r * color[c], 1.0f) * specular;
+    out[3] = specular;
+}
+
 static float gn_brdf_alpha(const gn_brdf_material *m)
 {
     float r = m->roughness < GN_BRDF_MIN_ROUGHNESS ? GN_BRDF_MIN_ROUGHNESS : m->roughness;
     return r * r;
 }
 
-static void gn_brdf_f0(const gn_brdf_material *m, float f0[3])
+/* F0 and F90: the dielectric's (~4% at normal incidence, or KHR_materials_specular's) mixed by
+ * metalness with the metal's, which tints its reflection by its colour and reaches 1 at grazing
+ * angles whatever the dielectric's specular says. */
+static float gn_brdf_f0(const gn_brdf_material *m, float f0[3])
 {
-    /* Dielectrics reflect ~4% at normal incidence; metals tint reflection by their colour. */
-    for (int c = 0; c < 3; c++) f0[c] = 0.04f + (m->base_color[c] - 0.04f) * m->metallic;
+    for (int c = 0; c < 3; c++) {
+        float d = m->specular_set ? m->specular[c] : GN_BRDF_DIELECTRIC_F0;
+        f0[c] = d + (m->base_color[c] - d) * m->metallic;
+    }
+    float d90 = m->specular_set ? m->specular[3] : 1.0f;
+    return d90 + (1.0f - d90) * m->metallic;
 }
 
 /* The two lobes without the n.l factor. Specular: D V F. Diffuse: Lambert coupled to the
@@ -56,8 +77,8 @@ static void gn_brdf_lobes(const gn_brdf_material *m, float n_dot_v, float n_dot_
                           float v_dot_h, float spec[3], float diffuse[3])
 {
     float alpha = gn_brdf_alpha(m), f0[3], f[3];
-    gn_brdf_f0(m, f0);
-    gn_brdf_f_schlick(f0, v_dot_h, f);
+    float f90 = gn_brdf_f0(m, f0);
+    gn_brdf_f_schlick90(f0, f90, v_dot_h, f);
     float dv = gn_brdf_d_ggx(n_dot_h, alpha) * gn_brdf_v_smith(n_dot_v, n_dot_l, alpha);
     float xl = 1.0f - n_dot_l, xv = 1.0f - n_dot_v;
     float coupling =
@@ -191,11 +212,11 @@ void gn_shade_ambient(const gn_brdf_material *m, const float n[3], const float v
     float ry = 2.0f * nv * n[1] - v[1];
     float up = n[1] * 0.5f + 0.5f, rup = ry * 0.5f + 0.5f;
     float gloss = 1.0f - m->roughness;
-    float spec_w = 0.25f + 0.75f * gloss * gloss;
+    float spec_w = 0.25f + 0.75f * gloss * gloss, f0[3];
+    gn_brdf_f0(m, f0);
     for (int c = 0; c < 3; c++) {
         float hemi = amb_ground[c] + (amb_sky[c] - amb_ground[c]) * up;
         float hemi_r = amb_ground[c] + (amb_sky[c] - amb_ground[c]) * rup;
-        float f0 = 0.04f + (m->base_color[c] - 0.04f) * m->metallic;
-        out[c] = hemi * m->base_color[c] * (1.0f - m->metallic) + hemi_r * f0 * spec_w;
+        out[c] = hemi * m->base_color[c] * (1.0f - m->metallic) + hemi_r * f0[c] * spec_w;
     }
 }

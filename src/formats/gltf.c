@@ -80,8 +80,11 @@ static gn_result gn_gltf_mesh(gn_gltf_ctx *c, uint32_t i)
     float *nrm = gn_malloc((size_t)vc * 3 * sizeof *nrm);
     float *tan = m->mTangents && m->mBitangents ? gn_malloc((size_t)vc * 4 * sizeof *tan) : NULL;
     float *uv = m->mTextureCoords[0] ? gn_malloc((size_t)vc * 2 * sizeof *uv) : NULL;
+    /* TEXCOORD_1, for a map whose texCoord is 1 (KHR_texture_transform may name it too) */
+    float *uv1 = m->mTextureCoords[1] ? gn_malloc((size_t)vc * 2 * sizeof *uv1) : NULL;
     gn_result r = GN_OK;
-    if (!idx || !nrm || (m->mTangents && m->mBitangents && !tan) || (m->mTextureCoords[0] && !uv)) {
+    if (!idx || !nrm || (m->mTangents && m->mBitangents && !tan) || (m->mTextureCoords[0] && !uv) ||
+        (m->mTextureCoords[1] && !uv1)) {
         r = gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: mesh '%s': out of memory", c->name, label);
         goto done;
     }
@@ -122,6 +125,11 @@ static gn_result gn_gltf_mesh(gn_gltf_ctx *c, uint32_t i)
             uv[v * 2 + 0] = isfinite(t->x) ? t->x : 0.0f;
             uv[v * 2 + 1] = isfinite(t->y) ? 1.0f - t->y : 0.0f;
         }
+        if (uv1) {
+            const struct aiVector3D *t = &m->mTextureCoords[1][v];
+            uv1[v * 2 + 0] = isfinite(t->x) ? t->x : 0.0f;
+            uv1[v * 2 + 1] = isfinite(t->y) ? 1.0f - t->y : 0.0f;
+        }
         if (tan) {
             /* assimp's bitangent follows its (flipped) +v, i.e. decreasing glTF v: the
              * direction gnomon's w sign encodes (scene.h), so w is the plain handedness. */
@@ -138,7 +146,7 @@ static gn_result gn_gltf_mesh(gn_gltf_ctx *c, uint32_t i)
             }
         }
     }
-    gn_mesh_desc md = {pos, nrm, tan, uv, vc, idx, n, label};
+    gn_mesh_desc md = {pos, nrm, tan, uv, vc, idx, n, label, uv1};
     r = gn_scene_add_mesh(c->s, &md, &c->mesh_map[i], c->err);
     if (r == GN_OK) {
         c->st.meshes++;
@@ -150,6 +158,7 @@ done:
     free(nrm);
     free(tan);
     free(uv);
+    free(uv1);
     return r;
 }
 
@@ -446,6 +455,7 @@ gn_result gn_gltf_load(gn_scene *s, const char *path, const gn_gltf_desc *d, gn_
 
     const struct aiScene *ai = aiImportFile(path, gn_gltf_import_flags());
     if (!ai) {
+        gn_gltf_check_info_free(&info);
         /* assimp's own words name no format when its glTF reader turned the file down */
         const char *why = aiGetErrorString();
         if (!why || !*why || strstr(why, "No suitable reader"))
@@ -461,8 +471,12 @@ gn_result gn_gltf_load(gn_scene *s, const char *path, const gn_gltf_desc *d, gn_
         snprintf(dir, sizeof dir, "%.*s", (int)(slash - path + 1), path);
     else
         snprintf(dir, sizeof dir, "./");
-    r = gn_gltf_convert(s, ai, dir, path, d, err);
+    gn_gltf_desc with_ext = {0};
+    if (d) with_ext = *d;
+    with_ext.material_ext = info.materials, with_ext.material_ext_count = info.material_count;
+    r = gn_gltf_convert(s, ai, dir, path, &with_ext, err);
     aiReleaseImport(ai);
     if (r == GN_OK) gn_gltf_lights_warn(path, d, &info);
+    gn_gltf_check_info_free(&info);
     return r;
 }

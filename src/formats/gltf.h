@@ -45,6 +45,8 @@ typedef struct gn_gltf_stats {
     uint32_t metal_rough_mapped;      /* materials with a metallic-roughness texture */
     uint32_t occlusion_mapped;        /* materials with an occlusion texture */
     uint32_t alpha_mask, alpha_blend; /* materials with alphaMode MASK and BLEND */
+    uint32_t specular;                /* materials with KHR_materials_specular or _ior */
+    uint32_t uv_transformed;          /* materials with a KHR_texture_transform or a texCoord of 1 */
     uint64_t triangles;               /* in the meshes, each counted once */
     uint64_t instanced_triangles;     /* summed over the instances: what a frame draws */
     uint32_t cameras;                 /* cameras in the file */
@@ -61,6 +63,10 @@ typedef struct gn_gltf_desc {
     void *log_user;
     bool skip_textures;   /* geometry and factors only: no image is decoded */
     gn_gltf_stats *stats; /* optional: filled with what was loaded, also on failure */
+    /* Each material's extensions read from the JSON (gn_gltf_check; formats/gltf_ext.h), set by
+     * gn_gltf_load; NULL: the materials are what assimp gives alone (the fuzz target's). */
+    const struct gn_gltf_material_ext *material_ext;
+    uint32_t material_ext_count;
 } gn_gltf_desc;
 
 /* Hard caps on what a file may ask for, checked before anything is allocated. */

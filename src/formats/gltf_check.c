@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "base/file.h"
 #include "formats/gltf.h"
+#include "formats/gltf_ext.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -900,8 +901,9 @@ static gn_result gn_check_animations(gn_check *c)
  * refused. */
 static gn_result gn_check_extensions(gn_check *c, const cJSON *root)
 {
-    static const char *const known[] = {"KHR_materials_emissive_strength", "AMD_split_roughnessMetallic",
-                                        "KHR_lights_punctual"};
+    static const char *const known[] = {
+        "KHR_materials_emissive_strength", "AMD_split_roughnessMetallic", "KHR_lights_punctual",
+        "KHR_texture_transform",           "KHR_materials_specular",      "KHR_materials_ior"};
     const cJSON *req = cJSON_GetObjectItemCaseSensitive(root, "extensionsRequired"), *e;
     if (!req) return GN_OK;
     if (!cJSON_IsArray(req)) return gn_bad(c, "\"extensionsRequired\" is not an array");
@@ -966,6 +968,7 @@ static gn_result gn_check_json(gn_check *c, const char *json, size_t len)
     if (r == GN_OK && c->info) {
         c->info->lights = (uint32_t)c->arr[GN_ARR_LIGHTS].n;
         c->info->lights_undeclared = c->info->lights && !gn_extension_used(root, "KHR_lights_punctual");
+        r = gn_gltf_ext_read(root, c->name, &c->info->materials, &c->info->material_count, c->err);
     }
     for (int a = 0; a < GN_ARR_COUNT; a++) free(c->arr[a].at);
     for (int b = 0; c->buffer_bytes && b < c->arr[GN_ARR_BUFFERS].n; b++)
@@ -1036,6 +1039,13 @@ gn_result gn_gltf_check_memory(const unsigned char *data, size_t size, const cha
         r = gn_check_glb_bin(&c, at < size ? data + at : data, at < size ? size - at : 0, at, size);
     if (r == GN_OK && c.bin_len >= 0) c.bin = data + at + 8;
     return r == GN_OK ? gn_check_json(&c, (const char *)data + 20, json) : r;
+}
+
+void gn_gltf_check_info_free(gn_gltf_check_info *info)
+{
+    if (!info) return;
+    free(info->materials);
+    memset(info, 0, sizeof *info);
 }
 
 gn_result gn_gltf_check(const char *path, gn_gltf_check_info *info, gn_error *err)

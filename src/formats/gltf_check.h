@@ -32,7 +32,14 @@ typedef struct gn_gltf_check_info {
     uint32_t light_nodes;   /* nodes that place one */
     uint32_t shared_lights; /* lights placed by more than one node: assimp keeps one place each */
     bool lights_undeclared; /* lights, but "extensionsUsed" lacks the extension: assimp skips them */
+    /* each material's KHR_materials_specular, _ior and KHR_texture_transform (formats/gltf_ext.h),
+       read here where the JSON is parsed; gn_gltf_check_info_free releases them */
+    struct gn_gltf_material_ext *materials;
+    uint32_t material_count;
 } gn_gltf_check_info;
+
+/* Frees what gn_gltf_check put in info (and zeroes it). */
+void gn_gltf_check_info_free(gn_gltf_check_info *info);
 
 /* Validates the glTF file at path: GN_OK when assimp may import it, else GN_ERROR_IO (cannot be
  * read) or GN_ERROR_BAD_DATA (malformed or past a cap) with one message. A missing image is

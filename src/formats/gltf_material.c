@@ -5,6 +5,7 @@
 #include "formats/gltf_check.h"
 #include "formats/gltf_ctx.h"
 #include "formats/gltf_dds.h"
+#include "formats/gltf_ext.h"
 
 #include "base/array.h"
 #include "base/error.h"
@@ -269,6 +270,41 @@ static gn_result gn_gltf_slot(gn_gltf_ctx *c, const struct aiMaterial *m, const 
     return GN_OK;
 }
 
+/* KHR_materials_specular, _ior and KHR_texture_transform, read from the JSON (gltf_ext.h), of
+ * the file's material of assimp's `name` ("" when it has none). Warns once a material for what
+ * is not used. */
+static void gn_gltf_material_apply_ext(gn_gltf_ctx *c, uint32_t index, const char *name, const char *label,
+                                       gn_material_desc *md)
+{
+    const gn_gltf_material_ext *e = gn_gltf_ext_find(c->d.material_ext, c->d.material_ext_count, name, index);
+    if (!e) return;
+    md->specular_set = e->specular_set;
+    md->specular = e->specular, md->ior = e->ior;
+    memcpy(md->specular_color, e->specular_color, sizeof md->specular_color);
+    memcpy(md->uv_transform, e->uv, sizeof md->uv_transform);
+    if (e->specular_set) c->st.specular++;
+    for (int k = 0; k < GN_MATERIAL_MAPS; k++) {
+        const gn_uv_transform *t = &e->uv[k];
+        if (t->offset[0] != 0 || t->offset[1] != 0 || t->rotation != 0 || t->scale[0] != 0 ||
+            t->scale[1] != 0 || t->uv_set != 0) {
+            c->st.uv_transformed++;
+            break;
+        }
+    }
+    if (e->specular_textures)
+        gn_gltf_log(c, GN_LOG_WARN,
+                    "material '%s': KHR_materials_specular's textures are not read; its factors apply",
+                    label);
+    if (e->uv_sets_dropped)
+        gn_gltf_log(c, GN_LOG_WARN, "material '%s': %u maps name uv set 2 or more; they read set 0", label,
+                    e->uv_sets_dropped);
+    if (e->fixed)
+        gn_gltf_log(
+            c, GN_LOG_WARN,
+            "material '%s': %u extension values out of range or malformed, read as the default or clamped",
+            label, e->fixed);
+}
+
 static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, uint32_t index, uint32_t *out)
 {
     struct aiString name = {0};
@@ -328,6 +364,7 @@ static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, ui
     /* occlusion in red, darkening the ambient light */
     if ((r = gn_gltf_slot(c, m, ao_t, 2, GN_GLTF_USE_OCCLUSION, &im)) != GN_OK) return r;
     if (im) md.occlusion_texture = im->texture, c->st.occlusion_mapped++;
+    gn_gltf_material_apply_ext(c, index, name.data, label, &md);
     struct aiString mode = {0};
     if (aiGetMaterialString(m, AI_MATKEY_GLTF_ALPHAMODE, &mode) == aiReturn_SUCCESS) {
         if (strcmp(mode.data, "MASK") == 0) {

@@ -34,7 +34,7 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
     /* alpha-tested surfaces: uvs in, and a fragment shader that discards below the cutoff */
     g.vert = "depth_mask.vert";
     g.frag = "mask.frag";
-    g.attributes = 1u << 0 | 1u << 3; /* positions and uvs */
+    g.attributes = 1u << 0 | 1u << 3 | 1u << 4; /* positions and both uv sets */
     g.name = "depth prepass, alpha-tested";
     if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &s->masked, err);
     return res;

@@ -125,7 +125,7 @@ gn_result gn_caster_pipelines(gn_renderer *r, VkPipelineLayout layout, float bia
     /* alpha-tested casters: their uvs and a fragment shader that discards by alpha */
     g.vert = "shadow_mask.vert";
     g.frag = "mask.frag";
-    g.attributes = 1u << 0 | 1u << 3; /* positions and uvs */
+    g.attributes = 1u << 0 | 1u << 3 | 1u << 4; /* positions and both uv sets */
     snprintf(label, sizeof label, "%s casters, alpha-tested", name);
     if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, masked, err);
     return res;

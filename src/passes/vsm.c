@@ -146,7 +146,7 @@ static gn_result create_pipelines(gn_renderer *r, const gn_renderer_desc *rd, gn
     if (!res) res = gn_vk_graphics_pipeline(vk, &g, &v->page_pipeline, err);
     g.vert = "vsm_page_mask.vert";
     g.frag = "mask.frag";
-    g.attributes = 1u << 0 | 1u << 3;
+    g.attributes = 1u << 0 | 1u << 3 | 1u << 4; /* positions and both uv sets */
     g.name = "vsm casters, alpha-tested";
     if (!res) res = gn_vk_graphics_pipeline(vk, &g, &v->page_mask_pipeline, err);
     return res;

@@ -5,6 +5,8 @@
 #include "base/alloc.h"
 #include "base/gmath.h"
 #include "base/image.h"
+#include "decide/brdf.h"
+#include "decide/uv_transform.h"
 #include "formats/dds.h"
 #include "scene/world.h"
 
@@ -396,6 +398,43 @@ static gn_result gn_check_texture_slot(const gn_scene *s, const char *label, con
     return GN_OK;
 }
 
+/* The desc's glTF extensions into the material: the dielectric's Fresnel (gn_brdf_dielectric)
+ * and each map's uv transform as the matrix the shaders apply (gn_uv_transform_matrix). */
+static gn_result gn_material_extensions(const gn_material_desc *d, const char *label, gn_material *m,
+                                        gn_error *err)
+{
+    static const float white[3] = {1, 1, 1};
+    if (!d->specular_set) {
+        gn_brdf_dielectric(1.5f, white, 1.0f, m->specular);
+        m->specular[0] = m->specular[1] = m->specular[2] = GN_BRDF_DIELECTRIC_F0; /* exactly the default */
+    } else {
+        bool ok = d->specular >= 0.0f && d->specular <= 1.0f &&
+                  (d->ior == 0.0f || (d->ior >= 1.0f && isfinite(d->ior)));
+        for (int k = 0; k < 3; k++) ok &= d->specular_color[k] >= 0.0f && isfinite(d->specular_color[k]);
+        if (!ok)
+            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                           "material '%s': specular %g, colour (%g, %g, %g), ior %g: want specular 0..1, a "
+                           "finite colour >= 0, ior >= 1 or 0",
+                           label, (double)d->specular, (double)d->specular_color[0],
+                           (double)d->specular_color[1], (double)d->specular_color[2], (double)d->ior);
+        gn_brdf_dielectric(d->ior, d->specular_color, d->specular, m->specular);
+    }
+    for (int k = 0; k < GN_MATERIAL_MAPS; k++) {
+        const gn_uv_transform *t = &d->uv_transform[k];
+        float scale[2] = {t->scale[0], t->scale[1]};
+        if (scale[0] == 0.0f && scale[1] == 0.0f) scale[0] = scale[1] = 1.0f;
+        bool ok = isfinite(t->offset[0]) && isfinite(t->offset[1]) && isfinite(t->rotation) &&
+                  isfinite(scale[0]) && isfinite(scale[1]);
+        if (!ok || t->uv_set > 1)
+            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                           "material '%s': map %d's uv transform is not finite or names uv set %u (0 or 1)",
+                           label, k, t->uv_set);
+        gn_uv_transform_matrix(t->offset, t->rotation, scale, m->uv_transform[k]);
+        m->uv_set[k] = t->uv_set;
+    }
+    return GN_OK;
+}
+
 gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t *out_id, gn_error *err)
 {
     if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_material: NULL scene or desc");
@@ -446,6 +485,8 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
         if (r != GN_OK) return r;
         *slots[k].slot = gn_texture_index(slots[k].id);
     }
+    gn_result r = gn_material_extensions(d, label, &m, err);
+    if (r != GN_OK) return r;
     if (s->material_count >= GN_SCENE_MAX_MATERIALS)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': scene already has %u materials", label,
                        GN_SCENE_MAX_MATERIALS);

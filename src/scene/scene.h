@@ -42,6 +42,11 @@ typedef struct gn_material {
     uint32_t alpha_mode;                                                      /* gn_alpha_mode */
     float alpha_cutoff;                                                       /* GN_ALPHA_MASK's threshold */
     bool night_emissive; /* the emission follows the frame's night level */
+    float specular[4];   /* the dielectric's F0 (rgb) and F90 (gn_brdf_dielectric) */
+    /* each map's uv transform (gn_material_map): rows (m00, m01, m02), (m10, m11, m12), and its
+       uv set (gn_uv_transform_matrix) */
+    float uv_transform[GN_MATERIAL_MAPS][6];
+    uint32_t uv_set[GN_MATERIAL_MAPS];
 } gn_material;
 
 typedef struct gn_texture {

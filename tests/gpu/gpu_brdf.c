@@ -3,7 +3,8 @@
  * evaluated at the same points.
  * Tolerance: 3/255 per channel on 99% of the sphere's interior pixels and a mean error under
  * 1/255 — the rgba16f target (relative error 5e-4), the mesh's interpolated normals (a
- * 256x128 sphere, < 0.5 degree off) and 8-bit rounding stay well inside it. */
+ * 256x128 sphere, < 0.5 degree off) and 8-bit rounding stay well inside it. The third case
+ * has KHR_materials_specular and _ior's F0 and F90 (gn_brdf_dielectric). */
 #include "decide/brdf.h"
 #include "decide/camera.h"
 #include "decide/exposure.h"
@@ -25,6 +26,12 @@ static float srgb(float c)
     return c <= 0.0031308f ? c * 12.92f : 1.055f * powf(c, 1.0f / 2.4f) - 0.055f;
 }
 
+/* KHR_materials_specular's and _ior's values of the third case: the material gets them, the CPU
+ * side the F0 and F90 gn_brdf_dielectric makes of them. */
+static const float spec_color[3] = {1.0f, 0.5f, 0.25f};
+#define SPEC_IOR 2.0f
+#define SPEC_FACTOR 0.7f
+
 static void run_case(const gn_brdf_material *bm, const char *name)
 {
     gn_scene *s = NULL;
@@ -35,6 +42,10 @@ static void run_case(const gn_brdf_material *bm, const char *name)
         .metallic = bm->metallic,
         .roughness = bm->roughness, /* 0.4 and 0.3: never 0, which would read as 0.5 */
     };
+    if (bm->specular_set) {
+        mdesc.specular_set = true, mdesc.specular = SPEC_FACTOR, mdesc.ior = SPEC_IOR;
+        memcpy(mdesc.specular_color, spec_color, sizeof spec_color);
+    }
     gn_scene_add_material(s, &mdesc, &mat, NULL);
     gn_instance_desc inst = {.mesh = mesh, .material = mat};
     gn_scene_add_instance(s, &inst, NULL, NULL);
@@ -129,5 +140,8 @@ int main(void)
     gn_brdf_material metal = {{0.9f, 0.7f, 0.3f}, 1.0f, 0.3f};
     run_case(&dielectric, "dielectric r=0.4");
     run_case(&metal, "metal r=0.3");
+    gn_brdf_material tinted = {{0.2f, 0.3f, 0.8f}, 0.0f, 0.35f, true, {0}};
+    gn_brdf_dielectric(SPEC_IOR, spec_color, SPEC_FACTOR, tinted.specular);
+    run_case(&tinted, "dielectric r=0.35, specular 0.7 colour (1, .5, .25) ior 2");
     return gn_check_exit();
 }

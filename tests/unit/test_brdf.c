@@ -183,6 +183,88 @@ static void test_dfg(void)
           smooth_head_on[0] + smooth_head_on[1]);
 }
 
+/* KHR_materials_specular and _ior (gn_brdf_dielectric): F0 and F90 against hand-computed values,
+ * the defaults reproducing the plain dielectric, and metals untouched by the dielectric's
+ * specular (a gold rim of specular 0 and ior 1 must shade as gold, not black). */
+static void test_dielectric(void)
+{
+    const float white[3] = {1, 1, 1}, tint[3] = {1.0f, 0.5f, 0.25f}, hot[3] = {40, 1, 0};
+    float d[4];
+    /* ior 1.5: ((1.5 - 1) / (1.5 + 1))^2 = 0.04 */
+    gn_brdf_dielectric(1.5f, white, 1.0f, d);
+    for (int c = 0; c < 3; c++) CHECK(fabsf(d[c] - 0.04f) < 1e-6f, "ior 1.5: F0[%d] %g, want 0.04", c, d[c]);
+    CHECK(d[3] == 1.0f, "specular 1: F90 %g", d[3]);
+    /* ior 2, colour (1, .5, .25), specular 0.5: (1/3)^2 = 1/9 times each, times 0.5; F90 0.5 */
+    gn_brdf_dielectric(2.0f, tint, 0.5f, d);
+    const float want[3] = {1.0f / 18, 1.0f / 36, 1.0f / 72};
+    for (int c = 0; c < 3; c++)
+        CHECK(fabsf(d[c] - want[c]) < 1e-6f, "ior 2: F0[%d] %g, want %g", c, d[c], want[c]);
+    CHECK(d[3] == 0.5f, "specular 0.5: F90 %g", d[3]);
+    /* the colour can push F0 past 1: clamped before the specular weight (ior 3: 0.25 x 40 -> 1) */
+    gn_brdf_dielectric(3.0f, hot, 0.8f, d);
+    CHECK(fabsf(d[0] - 0.8f) < 1e-6f && fabsf(d[1] - 0.2f) < 1e-6f && d[2] == 0.0f,
+          "clamped F0 (%g, %g, %g), want (0.8, 0.2, 0)", d[0], d[1], d[2]);
+    /* ior 1: no reflection at normal incidence; ior 0: the infinite ior, F0 the colour */
+    gn_brdf_dielectric(1.0f, white, 1.0f, d);
+    CHECK(d[0] == 0.0f, "ior 1: F0 %g", d[0]);
+    gn_brdf_dielectric(0.0f, tint, 1.0f, d);
+    CHECK(d[0] == 1.0f && d[1] == 0.5f && d[2] == 0.25f, "ior 0: F0 (%g, %g, %g)", d[0], d[1], d[2]);
+
+    const float n[3] = {0, 0, 1};
+    float v[3], l[3];
+    dir(0.7f, 0.3f, v);
+    dir(1.2f, 2.5f, l); /* a rim: both far from the normal */
+    /* the default dielectric, given explicitly, shades as the unset one */
+    gn_brdf_material plain = {{0.7f, 0.3f, 0.2f}, 0.0f, 0.4f}, given = plain;
+    given.specular_set = true;
+    gn_brdf_dielectric(1.5f, white, 1.0f, given.specular);
+    float a[3], b[3];
+    gn_brdf_eval(&plain, n, v, l, a);
+    gn_brdf_eval(&given, n, v, l, b);
+    for (int c = 0; c < 3; c++)
+        CHECK(fabsf(a[c] - b[c]) <= 1e-6f * a[c] + 1e-9f, "default [%d] %g vs %g", c, a[c], b[c]);
+    /* specular 0 on a dielectric: no specular lobe, so the mirror direction adds nothing over the
+     * diffuse (the eval at the mirror equals one far from it, up to the diffuse's n.l) */
+    gn_brdf_material matte = plain;
+    matte.specular_set = true;
+    gn_brdf_dielectric(1.5f, white, 0.0f, matte.specular);
+    float mirror[3] = {-v[0], -v[1], v[2]}, m0[3], p0[3];
+    gn_brdf_eval(&matte, n, v, mirror, m0);
+    gn_brdf_eval(&plain, n, v, mirror, p0);
+    float diffuse_only = 21.0f / (20.0f * (float)PI) * (1.0f - powf(1.0f - mirror[2], 5)) *
+                         (1.0f - powf(1.0f - v[2], 5)) * 0.7f * mirror[2];
+    CHECK(fabsf(m0[0] - diffuse_only) < 1e-5f, "specular 0: %g at the mirror, want the diffuse alone %g",
+          m0[0], diffuse_only);
+    CHECK(p0[0] > m0[0] * 1.05f, "specular 1 must add a lobe: %g vs %g", p0[0], m0[0]);
+    /* gold (metallic 1) with the dielectric switched off: exactly gold */
+    gn_brdf_material gold = {{1.0f, 0.766f, 0.336f}, 1.0f, 0.3f}, gold_off = gold;
+    gold_off.specular_set = true;
+    gn_brdf_dielectric(1.0f, white, 0.0f, gold_off.specular);
+    float g0[3], g1[3], amb0[3], amb1[3];
+    const float sky[3] = {1, 1, 1}, ground[3] = {0.2f, 0.2f, 0.2f};
+    gn_brdf_eval(&gold, n, v, l, g0);
+    gn_brdf_eval(&gold_off, n, v, l, g1);
+    gn_shade_ambient(&gold, n, v, sky, ground, amb0);
+    gn_shade_ambient(&gold_off, n, v, sky, ground, amb1);
+    for (int c = 0; c < 3; c++) {
+        CHECK(fabsf(g0[c] - g1[c]) <= 1e-6f * g0[c], "gold rim [%d]: %g with specular 0, %g without", c,
+              g1[c], g0[c]);
+        CHECK(fabsf(amb0[c] - amb1[c]) <= 1e-6f * amb0[c], "gold ambient [%d]: %g vs %g", c, amb1[c],
+              amb0[c]);
+    }
+    /* and its highlight stays gold's: the mirror direction reflects over a tenth of the light */
+    gn_brdf_eval(&gold_off, n, v, mirror, g1);
+    CHECK(g1[0] > 0.1f && g1[1] > g1[2], "gold's highlight is near black or not gold: (%g, %g, %g)", g1[0],
+          g1[1], g1[2]);
+    /* F90 below 1 lowers the grazing Fresnel: F(0) = F90 */
+    const float f0[3] = {0.1f, 0.1f, 0.1f};
+    float f[3];
+    gn_brdf_f_schlick90(f0, 0.3f, 0.0f, f);
+    CHECK(fabsf(f[0] - 0.3f) < 1e-6f, "F(v.h = 0) %g, want F90 0.3", f[0]);
+    gn_brdf_f_schlick90(f0, 0.3f, 1.0f, f);
+    CHECK(fabsf(f[0] - 0.1f) < 1e-6f, "F(v.h = 1) %g, want F0 0.1", f[0]);
+}
+
 int main(void)
 {
     /* the public API documents the BRDF's clamp: the two must be one number */
@@ -193,5 +275,6 @@ int main(void)
     test_eval();
     test_albedo();
     test_dfg();
+    test_dielectric();
     return gn_check_exit();
 }
