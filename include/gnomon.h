@@ -221,8 +221,25 @@ typedef struct gn_load_desc {
      * lightmaps too, so this doubles it: for lighting work on real light layouts. */
     bool map_lights;
     float map_light_scale; /* multiplies their intensity; default 1 */
+    /* A Quake 3 map's surfaces draw their image alone, as if the archives had no shader scripts
+     * (the single-image path: an A/B against the shaders' stages, docs/MATERIALS.md). */
+    bool no_shader_scripts;
 } gn_load_desc;
 GN_API gn_result gn_scene_load(const gn_load_desc *desc, gn_scene **out, gn_error *err);
+
+/* Quake 3 shader scripts as gnomon reads and compiles them (docs/MATERIALS.md), as text: the
+ * archives' scripts (counts, problems with file and line, unknown keywords with counts, the
+ * compiled shaders by draw class); with `map`, that map's surface shaders and how each resolves
+ * (its script, its image, or a checker) with the images the scripts name that no archive holds;
+ * with `dump`, one shader's script, stages, packed state and disassembled TFX program. */
+typedef struct gn_materials_desc {
+    const char *paks; /* folder of .pk3 archives; required */
+    const char *map;  /* a map name in them; NULL: no map table */
+    const char *dump; /* a shader name; NULL: none dumped */
+} gn_materials_desc;
+GN_API gn_result gn_materials_report(const gn_materials_desc *d, char **text,
+                                     gn_error *err); /* free: gn_free_text */
+GN_API void gn_free_text(char *text);                /* NULL is fine */
 
 typedef struct gn_mesh_desc {
     const float *positions; /* 3 floats a vertex, required */
@@ -662,6 +679,10 @@ typedef struct gn_frame_stats {
      * light moved; not in cpu_ms), and the probes it rendered */
     double probes_ms;
     uint32_t probes_rendered;
+    /* Quake 3 shaders (docs/MATERIALS.md): the CPU time of evaluating the stages' programs of the
+     * materials in the camera's list and the sky, and writing them to the ring; how many */
+    double materials_ms;
+    uint32_t materials_evaluated;
     uint32_t instances_total, instances_visible, draw_groups; /* visible: in the view (frustum, PVS) */
     uint32_t instances_drawn; /* the camera's after occlusion culling (= visible without it) */
     uint32_t instances_phase1, instances_phase2; /* occlusion: drawn before and after the HZB */

@@ -29,6 +29,7 @@ layout(std430, set = GN_SET_IBL, binding = GN_BIND_IBL_SH) readonly buffer ShBlo
 layout(set = GN_SET_IBL, binding = GN_BIND_IBL_DFG) uniform sampler2D ibl_dfg;
 #include "sky_set.glsl" // the atmosphere's tables: the air in front of the surface
 #include "probes.glsl"
+#include "q3_stages.glsl"
 // Ambient occlusion at each pixel (src/passes/ao.c), from the prepass depth's sample 0
 layout(std430, set = GN_SET_SCREEN, binding = GN_BIND_SCREEN_AO) readonly buffer AoBlock { float ao_buffer[]; };
 
@@ -48,6 +49,9 @@ layout(location = 3) in vec2 in_uv;
 layout(location = 4) in vec2 in_uv2;
 layout(location = 5) flat in uvec3 in_grid;
 layout(location = 0) out vec4 out_color;
+#if defined(GN_Q3_DUAL_SOURCE)
+layout(location = 0, index = 1) out vec4 out_d; // the blend's second source: what lies behind is kept by
+#endif
 
 // RGB9E5 as src/decide/atlas.c packs it.
 vec3 gn_rgb9e5(uint p)
@@ -70,6 +74,9 @@ vec3 gn_oct_decode12(uint p)
 
 void main()
 {
+#if defined(GN_Q3_DUAL_SOURCE)
+    out_d = vec4(0.0); // debug views return early: they cover what lies behind
+#endif
     gn_gpu_material m = materials[pc.material];
     vec4 base = m.base_color;
     if (m.pbr.z > 0.5) base *= texture(base_tex, gn_material_uv(m, GN_GPU_UV_BASE, in_uv, in_uv2));
@@ -80,6 +87,17 @@ void main()
         vec3 t = normalize(in_tangent.xyz - n * dot(n, in_tangent.xyz));
         vec3 b = cross(n, t) * (in_tangent.w < 0.0 ? -1.0 : 1.0);
         n = normalize(t * tn.x + b * tn.y + n * tn.z);
+    }
+    // A Quake 3 shader: its stages make the albedo (their lit part), an emission (the rest) and,
+    // blended, the map of what lies behind (q3_stages.glsl)
+    bool q3 = (uint(m.lighting.w) & GN_GPU_MAP_STAGES) != 0u;
+    gn_q3_result q3r;
+    q3r.pb = vec3(0.0);
+    q3r.d = vec3(0.0);
+    if (q3) {
+        q3r = gn_q3_compose(pc.material, in_uv, in_uv2, gn_q3_env_uv(n, normalize(frame.camera_pos.xyz - in_world)),
+                            in_world);
+        base = vec4(q3r.pa, q3r.alpha);
     }
     uint view = frame.mode.x;
     if (view == GN_GPU_VIEW_NORMALS) { out_color = vec4(n * 0.5 + 0.5, 1.0); return; }
@@ -245,7 +263,7 @@ void main()
     vec3 emitted = m.emissive.rgb * (m.emissive.w > 0.5 ? frame.night.x : 1.0);
     if ((maps & GN_GPU_MAP_EMISSIVE) != 0u)
         emitted *= texture(emissive_tex, gn_material_uv(m, GN_GPU_UV_EMISSIVE, in_uv, in_uv2)).rgb;
-    color += emitted;
+    color += emitted + q3r.pb * GN_Q3_NITS;
     // the air between the eye and the surface: the aerial perspective and the height fogs
     vec2 screen_uv = gl_FragCoord.xy / vec2(frame.mode.zw);
     vec3 added;
@@ -261,5 +279,19 @@ void main()
     }
     // stored pre-exposed (common.glsl); blended materials carry their alpha to the blend,
     // everything else is opaque
+    // the first stage's alpha test (after every derivative was taken: the quad stays whole)
+    if (q3 && q3r.discard_it) discard;
+#if defined(GN_Q3_DUAL_SOURCE)
+    // blended by (one, src1 colour): fb * d + colour, every stage's blend at once
+    out_color = vec4(gn_stored_colour(color), 1.0);
+    out_d = vec4(q3r.d, 1.0);
+#else
+    if (q3 && blended) {
+        // without dual-source blending: fb * (1 - alpha) + colour, d's mean as 1 - alpha
+        float a = clamp(1.0 - (q3r.d.r + q3r.d.g + q3r.d.b) / 3.0, 1e-3, 1.0);
+        out_color = vec4(gn_stored_colour(color) / a, a);
+        return;
+    }
     out_color = vec4(gn_stored_colour(color), blended ? base.a : 1.0);
+#endif
 }

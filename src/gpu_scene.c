@@ -50,7 +50,8 @@ void gn_pack_material(const gn_material *in, gn_gpu_material *out)
     out->lighting[3] =
         (float)((in->metallic_roughness_texture != GN_NO_TEXTURE ? GN_GPU_MAP_METAL_ROUGH : 0u) |
                 (in->occlusion_texture != GN_NO_TEXTURE ? GN_GPU_MAP_OCCLUSION : 0u) |
-                (in->emissive_texture != GN_NO_TEXTURE ? GN_GPU_MAP_EMISSIVE : 0u));
+                (in->emissive_texture != GN_NO_TEXTURE ? GN_GPU_MAP_EMISSIVE : 0u) |
+                (in->q3 != GN_NO_Q3 ? GN_GPU_MAP_STAGES : 0u));
     memcpy(out->specular, in->specular, sizeof out->specular);
     /* gn_material_map's order is GN_GPU_UV_*'s */
     for (int k = 0; k < GN_GPU_UV_SLOTS; k++) {
@@ -71,6 +72,11 @@ void gn_gpu_scene_release(gn_renderer *r)
     gn_vk_buffer_release(vk, &g->indices);
     gn_vk_buffer_release(vk, &g->instances);
     gn_vk_buffer_release(vk, &g->materials);
+    gn_vk_buffer_release(vk, &g->stages);
+    free(g->stage_flags);
+    if (g->q3_array_made) gn_vk_image_release(vk, &g->q3_array);
+    free(g->q3_base);
+    gn_vk_image_release(vk, &g->white_array);
     for (uint32_t i = 0; i < g->texture_count; i++) gn_vk_image_release(vk, &g->textures[i]);
     gn_vk_image_release(vk, &g->white);
     gn_vk_image_release(vk, &g->flat_normal);
@@ -140,26 +146,40 @@ static gn_result make_texture(gn_renderer *r, gn_vk_image *img, uint32_t w, uint
 static VkFormat block_format(uint32_t blocks, bool srgb)
 {
     switch (blocks) {
-    case GN_DDS_BC1: return srgb ? VK_FORMAT_BC1_RGBA_SRGB_BLOCK : VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
-    case GN_DDS_BC2: return srgb ? VK_FORMAT_BC2_SRGB_BLOCK : VK_FORMAT_BC2_UNORM_BLOCK;
-    case GN_DDS_BC3: return srgb ? VK_FORMAT_BC3_SRGB_BLOCK : VK_FORMAT_BC3_UNORM_BLOCK;
-    case GN_DDS_BC4: return VK_FORMAT_BC4_UNORM_BLOCK;
-    case GN_DDS_BC5: return VK_FORMAT_BC5_UNORM_BLOCK;
-    case GN_DDS_BC7: return srgb ? VK_FORMAT_BC7_SRGB_BLOCK : VK_FORMAT_BC7_UNORM_BLOCK;
-    default: return VK_FORMAT_UNDEFINED;
+    case GN_DDS_BC1:
+        return srgb ? VK_FORMAT_BC1_RGBA_SRGB_BLOCK : VK_FORMAT_BC1_RGBA_UNORM_BLOCK;
+    case GN_DDS_BC2:
+        return srgb ? VK_FORMAT_BC2_SRGB_BLOCK : VK_FORMAT_BC2_UNORM_BLOCK;
+    case GN_DDS_BC3:
+        return srgb ? VK_FORMAT_BC3_SRGB_BLOCK : VK_FORMAT_BC3_UNORM_BLOCK;
+    case GN_DDS_BC4:
+        return VK_FORMAT_BC4_UNORM_BLOCK;
+    case GN_DDS_BC5:
+        return VK_FORMAT_BC5_UNORM_BLOCK;
+    case GN_DDS_BC7:
+        return srgb ? VK_FORMAT_BC7_SRGB_BLOCK : VK_FORMAT_BC7_UNORM_BLOCK;
+    default:
+        return VK_FORMAT_UNDEFINED;
     }
 }
 
 static VkComponentSwizzle block_swizzle(char c)
 {
     switch (c) {
-    case 'r': return VK_COMPONENT_SWIZZLE_R;
-    case 'g': return VK_COMPONENT_SWIZZLE_G;
-    case 'b': return VK_COMPONENT_SWIZZLE_B;
-    case 'a': return VK_COMPONENT_SWIZZLE_A;
-    case '0': return VK_COMPONENT_SWIZZLE_ZERO;
-    case '1': return VK_COMPONENT_SWIZZLE_ONE;
-    default: return VK_COMPONENT_SWIZZLE_IDENTITY;
+    case 'r':
+        return VK_COMPONENT_SWIZZLE_R;
+    case 'g':
+        return VK_COMPONENT_SWIZZLE_G;
+    case 'b':
+        return VK_COMPONENT_SWIZZLE_B;
+    case 'a':
+        return VK_COMPONENT_SWIZZLE_A;
+    case '0':
+        return VK_COMPONENT_SWIZZLE_ZERO;
+    case '1':
+        return VK_COMPONENT_SWIZZLE_ONE;
+    default:
+        return VK_COMPONENT_SWIZZLE_IDENTITY;
     }
 }
 
@@ -171,10 +191,17 @@ static gn_result make_block_texture(gn_renderer *r, gn_vk_image *img, const gn_t
     VkFormat vf = block_format(t->blocks, t->srgb);
     if (r->vk.texture_bc && gn_vk_format_samples(&r->vk, vf)) {
         const char *sw = t->swizzle;
-        gn_vk_image_desc d = {t->width, t->height, 1, t->levels, vf, VK_IMAGE_USAGE_SAMPLED_BIT |
-                              VK_IMAGE_USAGE_TRANSFER_DST_BIT, "scene texture (blocks)", 0, false,
-                              {block_swizzle(sw[0]), block_swizzle(sw[1]), block_swizzle(sw[2]),
-                               block_swizzle(sw[3])}};
+        gn_vk_image_desc d = {
+            t->width,
+            t->height,
+            1,
+            t->levels,
+            vf,
+            VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+            "scene texture (blocks)",
+            0,
+            false,
+            {block_swizzle(sw[0]), block_swizzle(sw[1]), block_swizzle(sw[2]), block_swizzle(sw[3])}};
         gn_result res = gn_vk_image_create(&r->vk, &d, img, err);
         uint64_t at = 0;
         for (uint32_t l = 0; !res && l < t->levels; l++) {
@@ -189,7 +216,9 @@ static gn_result make_block_texture(gn_renderer *r, gn_vk_image *img, const gn_t
         return res;
     }
     uint8_t *px = gn_malloc((size_t)t->width * t->height * 4);
-    if (!px) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory decoding %ux%u blocks", t->width, t->height);
+    if (!px)
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory decoding %ux%u blocks", t->width,
+                       t->height);
     gn_dds_decode(t->blocks, t->texels, t->width, t->height, px);
     if (t->swizzle[0]) gn_dds_swizzle(px, (size_t)t->width * t->height, t->swizzle);
     gn_result res = make_texture(r, img, t->width, t->height, GN_TEXTURE_RGBA8, t->srgb, px,
@@ -212,9 +241,18 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
     gn_result res = make_buffer(r, &g->materials, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, packed,
                                 (VkDeviceSize)s->material_count * sizeof *packed, "materials", err);
     free(packed);
+    if (!res) res = gn_q3_stages_upload(r, s, err);
     if (!res) res = gn_vk_descriptor_pool(&r->vk, n, "material sets", &g->pool, err);
-    for (uint32_t i = 0; !res && i < s->material_count; i++) {
-        const gn_material *m = &s->materials[i];
+    /* a scene without materials still gets one set of defaults: the sky pass binds set 1 */
+    static const gn_material none = {.base_color_texture = GN_NO_TEXTURE,
+                                     .normal_texture = GN_NO_TEXTURE,
+                                     .lightmap_texture = GN_NO_TEXTURE,
+                                     .metallic_roughness_texture = GN_NO_TEXTURE,
+                                     .occlusion_texture = GN_NO_TEXTURE,
+                                     .emissive_texture = GN_NO_TEXTURE,
+                                     .q3 = GN_NO_Q3};
+    for (uint32_t i = 0; !res && i < n; i++) {
+        const gn_material *m = i < s->material_count ? &s->materials[i] : &none;
         res =
             gn_vk_alloc_set(&r->vk, g->pool, r->pipes.material_layout, "material", &g->material_sets[i], err);
         if (res) break;
@@ -237,6 +275,8 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
             w[GN_BIND_MATERIAL_METAL_ROUGH + k] = gn_write_sampled(
                 (uint32_t)(GN_BIND_MATERIAL_METAL_ROUGH + k),
                 maps[k] != GN_NO_TEXTURE ? &g->textures[maps[k]] : &g->white, r->pipes.repeat);
+        /* a Quake 3 shader's stages and image slots (white in every slot for other materials) */
+        gn_q3_stages_writes(r, s, i, &w[GN_BIND_MATERIAL_STAGE_DATA]);
         gn_vk_write_set(&r->vk, g->material_sets[i], w, GN_BIND_MATERIAL_COUNT);
     }
     g->material_count = s->material_count;

@@ -27,6 +27,13 @@ typedef struct gn_gpu_scene {
     uint32_t *dynamic_ids; /* instances whose transforms are re-uploaded when they move */
     uint32_t dynamic_count;
     uint32_t probe_generation; /* the reflection probes' choice the instances were packed with */
+    gn_vk_buffer stages;       /* Quake 3 stages (gn_gpu_stage), GN_GPU_Q3_STAGES a material */
+    uint32_t sky_material;     /* the material the sky pass draws a map's sky with, or UINT32_MAX */
+    uint8_t *stage_flags;      /* a byte a material: 1 when a Quake 3 shader's stages draw it */
+    gn_vk_image q3_array;      /* every Quake 3 shader's images, a layer a slot, shader after shader */
+    bool q3_array_made;
+    uint32_t *q3_base;       /* each shader's first layer (gn_scene.q3's order) */
+    gn_vk_image white_array; /* one white layer: the slots of every other material */
 } gn_gpu_scene;
 
 /* Render targets, named (src/targets.c holds their table: format, usage, samples, when each
@@ -113,6 +120,8 @@ struct gn_renderer {
     gn_targets targets;
     gn_pipelines pipes;
     gn_gpu_scene scene;
+    uint32_t q3_evaluated; /* Quake 3 materials whose stages this frame evaluated */
+    double q3_ms;          /* and the CPU time it took (evaluation and the ring's copies) */
     gn_frame_plan plan;
     gn_frame_inputs in;        /* this frame's inputs, every default resolved: the one camera, the sun */
     gn_atmosphere *atmosphere; /* the air's tables on the CPU (the sky's summary; the GPU makes its own) */
@@ -188,6 +197,14 @@ uint32_t gn_draw_depth_only(gn_renderer *r, const gn_view_draws *d, VkPipeline m
 /* The list's batches [first, first + count), each binding its material (set 1, push). */
 uint32_t gn_draw_materials(gn_renderer *r, const gn_view_draws *d, const gn_draw_list *list, uint32_t first,
                            uint32_t count, VkPipelineLayout layout);
+
+/* q3_stages.c: Quake 3 shaders' stages (src/decide/q3_material.h). The stage buffer and the sky's
+ * material at upload; a material set's stage writes (two, from binding
+ * GN_BIND_MATERIAL_STAGE_DATA); each frame, the programs of the materials in the camera's list and
+ * the sky's evaluated for `seconds` into the buffer through the ring (r->q3_evaluated counts them). */
+gn_result gn_q3_stages_upload(gn_renderer *r, const gn_scene *s, gn_error *err);
+uint32_t gn_q3_stages_writes(gn_renderer *r, const gn_scene *s, uint32_t material, gn_vk_write *out);
+gn_result gn_q3_stages_update(gn_renderer *r, const gn_scene *s, double seconds, gn_error *err);
 
 /* plan.c: the frame's visibility decisions, written into the ring */
 gn_result gn_plan_reserve(gn_frame_plan *p, uint32_t n, gn_error *err);

@@ -25,7 +25,16 @@
 #define GN_BIND_MATERIAL_METAL_ROUGH 3 /* glTF: roughness g, metallic b */
 #define GN_BIND_MATERIAL_OCCLUSION 4   /* glTF: occlusion r */
 #define GN_BIND_MATERIAL_EMISSIVE 5    /* sRGB */
-#define GN_BIND_MATERIAL_COUNT 6
+/* A Quake 3 shader's stages (src/decide/q3_material.h): their per-frame constants, one storage
+ * buffer every material set names (gn_gpu_stage[material * GN_GPU_Q3_STAGES + stage]), and the
+ * images every shader's stages read as the layers of one 2D array (a layer a slot: one sampling
+ * site in the shader, where a binding a slot cost lavapipe minutes to compile and it has no
+ * dynamic indexing; one image a map, where one a shader multiplied the upload's calls) */
+#define GN_BIND_MATERIAL_STAGE_DATA 6
+#define GN_BIND_MATERIAL_SLOTS 7
+#define GN_GPU_Q3_STAGES 8 /* GN_Q3_MAT_STAGES */
+#define GN_GPU_Q3_SLOTS 16 /* GN_Q3_MAT_SLOTS */
+#define GN_BIND_MATERIAL_COUNT 8
 
 /* ---- set 2 of the forward pass: the sun technique's receiver set ------------------------- */
 #define GN_SET_SUN 2

@@ -64,6 +64,7 @@ typedef float gn_mat4[16];
 #define GN_GPU_MAP_METAL_ROUGH 1u
 #define GN_GPU_MAP_OCCLUSION 2u
 #define GN_GPU_MAP_EMISSIVE 4u
+#define GN_GPU_MAP_STAGES 8u /* a Quake 3 shader: its stages (gn_gpu_stage) make the surface */
 
 /* A material's texture slots, each with its own uv transform (KHR_texture_transform; the order
  * of gn_material_map in gnomon.h). */
@@ -452,5 +453,30 @@ GN_STRUCT(gn_gpu_material)
        by gn_uv_transform_matrix (src/decide/uv_transform.h), applied by gn_material_uv */
     gn_vec4 uv_transform[2 * GN_GPU_UV_SLOTS];
 };
+
+/* One stage of a Quake 3 shader (src/decide/q3_material.h; shaders/q3_stages.glsl): set 1, binding
+ * GN_BIND_MATERIAL_STAGE_DATA, at material * GN_GPU_Q3_STAGES + stage. The first four vectors are the
+ * stage's TFX outputs, evaluated each frame for the materials in view; mode is fixed at load. */
+GN_STRUCT(gn_gpu_stage)
+{
+    gn_vec4 tex0, tex1; /* the texture matrix's rows: s' = tex0 . (s, t, 1), t' = tex1 . (s, t, 1) */
+    gn_vec4 color;      /* rgba from rgbGen and alphaGen */
+    gn_vec4 extra;      /* x tcMod turb's amplitude, y its phase (turns), z the animMap frame */
+    gn_uvec4 mode;      /* x first slot | frames << 8 | source << 16 (GN_GPU_Q3_SOURCE_*) | uv << 20
+                           (GN_GPU_Q3_UV_*) | lit << 24 | turb << 25 | clamp << 26; y the blend byte
+                           (decide/tfx.h) | alpha test << 8; z the material's stage count | its first layer in the
+                           shaders' image array << 8; w flags */
+};
+#define GN_GPU_Q3_SOURCE_WHITE 0u
+#define GN_GPU_Q3_SOURCE_IMAGE 1u
+#define GN_GPU_Q3_SOURCE_LIGHT 2u
+#define GN_GPU_Q3_UV_BASE 0u
+#define GN_GPU_Q3_UV_LIGHTMAP 1u
+#define GN_GPU_Q3_UV_ENV 2u
+/* mode.w: a sky whose slots 0..5 are its far box; bits 8..31 its cloud height (game units) */
+#define GN_GPU_Q3_SKY_BOX 1u
+/* Quake units a metre (src/formats/bsp.h's GN_BSP_UNIT inverted): turbulence reads positions in
+ * the game's units */
+#define GN_GPU_Q3_UNITS_PER_METRE 39.37008f
 
 #endif

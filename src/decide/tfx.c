@@ -55,8 +55,8 @@ static const op_info OPS[GN_TFX_OP_COUNT] = {
 };
 
 static const char *const EXTERN_NAMES[GN_TFX_EXTERN_COUNT] = {"frame", "entity", "view", "object"};
-static const char *const WAVE_NAMES[GN_Q3_WAVE_COUNT] = {"sin",      "triangle",        "square",
-                                                         "sawtooth", "inversesawtooth", "noise"};
+static const char *const WAVE_NAMES[GN_TFX_WAVE_COUNT] = {"sin",      "triangle",        "square",
+                                                          "sawtooth", "inversesawtooth", "noise"};
 static const char LANES[4] = {'x', 'y', 'z', 'w'};
 
 static const op_info *op_info_of(uint8_t op)
@@ -84,22 +84,22 @@ static uint32_t wave_index(float x)
 
 /* Entry i of the game's tables, computed as the game fills them (in float, the sine's argument
  * taken to double where the game's degrees-to-radians constant takes it). */
-static float wave_entry(gn_q3_wave_func f, uint32_t i)
+static float wave_entry(gn_tfx_wave_func f, uint32_t i)
 {
     switch (f) {
-    case GN_Q3_WAVE_SIN: {
+    case GN_TFX_WAVE_SIN: {
         float degrees = (float)i * 360.0f / 1023.0f;
         return (float)sin((double)degrees * PI_D / 180.0);
     }
-    case GN_Q3_WAVE_TRIANGLE:
+    case GN_TFX_WAVE_TRIANGLE:
         if (i >= 512) return -wave_entry(f, i - 512);
         if (i >= 256) return 1.0f - (float)(i - 256) / 256.0f;
         return (float)i / 256.0f;
-    case GN_Q3_WAVE_SQUARE:
+    case GN_TFX_WAVE_SQUARE:
         return i < 512 ? 1.0f : -1.0f;
-    case GN_Q3_WAVE_SAWTOOTH:
+    case GN_TFX_WAVE_SAWTOOTH:
         return (float)i / 1024.0f;
-    case GN_Q3_WAVE_INVERSE_SAWTOOTH:
+    case GN_TFX_WAVE_INVERSE_SAWTOOTH:
         return 1.0f - (float)i / 1024.0f;
     default:
         return 0.0f;
@@ -130,25 +130,25 @@ static float noise(float x)
     return a + m;
 }
 
-float gn_q3_wave(gn_q3_wave_func f, float x)
+float gn_tfx_wave(gn_tfx_wave_func f, float x)
 {
-    if (f == GN_Q3_WAVE_NOISE) return noise(x);
-    if ((unsigned)f >= GN_Q3_WAVE_COUNT) return 0.0f;
+    if (f == GN_TFX_WAVE_NOISE) return noise(x);
+    if ((unsigned)f >= GN_TFX_WAVE_COUNT) return 0.0f;
     return wave_entry(f, wave_index(x));
 }
 
-float gn_q3_wave_eval(gn_q3_wave_func f, const gn_tfx_vec4 *p, float time)
+float gn_tfx_wave_eval(gn_tfx_wave_func f, const gn_tfx_vec4 *p, float time)
 {
     float base = p->v[0], amplitude = p->v[1], phase = p->v[2], frequency = p->v[3];
     float x;
-    if (f == GN_Q3_WAVE_NOISE) {
+    if (f == GN_TFX_WAVE_NOISE) {
         float s = time + phase;
         x = s * frequency;
     } else {
         float tf = time * frequency;
         x = phase + tf;
     }
-    float scaled = gn_q3_wave(f, x) * amplitude;
+    float scaled = gn_tfx_wave(f, x) * amplitude;
     return base + scaled;
 }
 
@@ -217,9 +217,9 @@ static bool check_operands(const gn_tfx_program *p, const gn_tfx_limits *lim, ui
         if (in.a >= 4) return refuse(msg, cap, "instruction %u (splat): lane %u out of range (0-3)", i, in.a);
         return true;
     case GN_TFX_WAVE:
-        if (in.a >= GN_Q3_WAVE_COUNT)
+        if (in.a >= GN_TFX_WAVE_COUNT)
             return refuse(msg, cap, "instruction %u (wave): unknown wave function %u (there are %d)", i, in.a,
-                          GN_Q3_WAVE_COUNT);
+                          GN_TFX_WAVE_COUNT);
         return true;
     case GN_TFX_POP_OUT:
         if (in.a >= lim->outputs)
@@ -442,7 +442,7 @@ static void step(const gn_tfx_program *p, gn_tfx_insn in, const gn_tfx_block *ex
         break;
     case GN_TFX_WAVE:
         y = pop(s), x = pop(s);
-        push(s, splat(gn_q3_wave_eval((gn_q3_wave_func)in.a, &x, y.v[0])));
+        push(s, splat(gn_tfx_wave_eval((gn_tfx_wave_func)in.a, &x, y.v[0])));
         break;
     case GN_TFX_TEXMAT: {
         gn_tfx_vec4 a[2], b[2], c[2];
@@ -528,7 +528,7 @@ static void disassemble_one(const gn_tfx_program *p, uint32_t i, text *t)
             LANES[(in.a >> 6) & 3u]);
         break;
     case GN_TFX_WAVE:
-        put(t, " %s", in.a < GN_Q3_WAVE_COUNT ? WAVE_NAMES[in.a] : "?");
+        put(t, " %s", in.a < GN_TFX_WAVE_COUNT ? WAVE_NAMES[in.a] : "?");
         break;
     case GN_TFX_POP_OUT:
         put(t, " out%u", in.a);

@@ -47,15 +47,15 @@ typedef struct gn_tfx_limits {
 } gn_tfx_limits;
 
 /* The Quake 3 waveforms (shader manual: `<func> <base> <amplitude> <phase> <frequency>`). */
-typedef enum gn_q3_wave_func {
-    GN_Q3_WAVE_SIN = 0, /* the default: the game reads an unknown name as sin */
-    GN_Q3_WAVE_TRIANGLE = 1,
-    GN_Q3_WAVE_SQUARE = 2,
-    GN_Q3_WAVE_SAWTOOTH = 3,
-    GN_Q3_WAVE_INVERSE_SAWTOOTH = 4,
-    GN_Q3_WAVE_NOISE = 5,
-    GN_Q3_WAVE_COUNT
-} gn_q3_wave_func;
+typedef enum gn_tfx_wave_func {
+    GN_TFX_WAVE_SIN = 0, /* the default: the game reads an unknown name as sin */
+    GN_TFX_WAVE_TRIANGLE = 1,
+    GN_TFX_WAVE_SQUARE = 2,
+    GN_TFX_WAVE_SAWTOOTH = 3,
+    GN_TFX_WAVE_INVERSE_SAWTOOTH = 4,
+    GN_TFX_WAVE_NOISE = 5,
+    GN_TFX_WAVE_COUNT
+} gn_tfx_wave_func;
 
 /* The instructions. Stack effects read left to right, the top last: "a b -> a + b" pops b, then
  * a. Arithmetic is per lane. Operands a and b are bytes of the instruction; an operand an op does
@@ -83,7 +83,7 @@ typedef enum gn_tfx_op {
     GN_TFX_NEG = 18,              /* x -> -x */
     GN_TFX_SPLAT = 19,            /* a lane 0-3: x -> x[a] in every lane */
     GN_TFX_SWIZZLE = 20,      /* a four 2-bit lane selectors, lane 0's lowest (0xE4 is xyzw): x -> x.sel */
-    GN_TFX_WAVE = 21,         /* a gn_q3_wave_func: p t -> gn_q3_wave_eval(a, p, t.x) splatted, p =
+    GN_TFX_WAVE = 21,         /* a gn_tfx_wave_func: p t -> gn_tfx_wave_eval(a, p, t.x) splatted, p =
                                  (base, amplitude, phase, frequency), t the time (usually frame f0) */
     GN_TFX_TEXMAT = 22,       /* A0 A1 B0 B1 -> C0 C1: 2x3 uv matrices as two rows (m0, m1, m2, 0), C
                                  applying A then B (C = B A): tcMods compose in the order written */
@@ -146,11 +146,11 @@ size_t gn_tfx_disassemble(const gn_tfx_program *p, char *buf, size_t cap);
  * Noise: the game's is a table of random values seeded at start-up, not reproducible; this is a
  * deterministic value noise in [-1, 1] (a hash at each whole x, interpolated linearly as the
  * game's is, repeating every 256). 0 for an unknown function or a non-finite x. */
-float gn_q3_wave(gn_q3_wave_func f, float x);
+float gn_tfx_wave(gn_tfx_wave_func f, float x);
 
 /* base + wave(phase + time * frequency) * amplitude for p = (base, amplitude, phase, frequency),
  * in the game's float order; noise is read at (time + phase) * frequency, as the game reads it. */
-float gn_q3_wave_eval(gn_q3_wave_func f, const gn_tfx_vec4 *p, float time);
+float gn_tfx_wave_eval(gn_tfx_wave_func f, const gn_tfx_vec4 *p, float time);
 
 /* ---- building programs ------------------------------------------------------------------- */
 

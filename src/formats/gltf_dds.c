@@ -87,6 +87,9 @@ gn_result gn_gltf_dds_roughness_read(gn_gltf_ctx *c)
     }
     gn_result r = GN_OK;
     cJSON *root = cJSON_ParseWithLength(json, len);
+    /* gn_gltf_check parsed this text already: cJSON failing now means it ran out of memory */
+    if (!root)
+        r = gn_fail(c->err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory reading its materials again", c->name);
     const cJSON *materials = get(root, "materials");
     int n = cJSON_IsArray(materials) ? cJSON_GetArraySize(materials) : 0;
     if (n > 0 && !(c->dds_roughness = gn_calloc((size_t)n, sizeof *c->dds_roughness)))

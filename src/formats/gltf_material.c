@@ -204,7 +204,8 @@ static gn_gltf_image *gn_gltf_image_get(gn_gltf_ctx *c, const char *key, gn_gltf
         if (*r != GN_OK) return NULL;
         if (dds_why) {
             c->st.textures_missing++;
-            gn_gltf_log(c, GN_LOG_WARN, "image '%s' not loaded (%s); its material keeps its factors", key, dds_why);
+            gn_gltf_log(c, GN_LOG_WARN, "image '%s' not loaded (%s); its material keeps its factors", key,
+                        dds_why);
         }
         im->ok = !dds_why;
         c->st.textures += im->ok;

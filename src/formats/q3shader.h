@@ -323,6 +323,11 @@ typedef struct gn_q3_library {
  * GN_Q3_MAX_SHADERS are a problem, their shaders dropped. */
 gn_result gn_q3_library_add_file(gn_q3_library *lib, const char *text, size_t len, const char *file,
                                  gn_error *err);
+/* Every shader script (scripts/NAME.shader) of the mounted archives, by archive (the earliest first) then
+ * name, so a later pak's definition wins. Fails only when out of memory or when the archives cannot be
+ * listed; a script the parser refuses is a problem in lib->report. */
+struct gn_pak;
+gn_result gn_q3_library_add_pak(gn_q3_library *lib, struct gn_pak *pak, gn_error *err);
 /* The shader of that name (see the rule above); NULL when none. Valid until the next add_file. */
 const gn_q3_shader *gn_q3_library_find(const gn_q3_library *lib, const char *name);
 void gn_q3_library_free(gn_q3_library *lib); /* zeroes *lib; NULL and a zeroed library are fine */

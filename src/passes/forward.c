@@ -18,13 +18,16 @@ enum { SUN_NONE, SUN_CSM, SUN_VSM, SUN_COUNT };
 typedef struct forward_state {
     VkPipelineLayout layout[SUN_COUNT];
     VkPipeline opaque[SUN_COUNT], blend[SUN_COUNT], sky[SUN_COUNT];
-    uint32_t sun; /* this frame's technique */
+    VkPipeline q3_blend[SUN_COUNT]; /* Quake 3 blended shaders: dual-source (NULL without the feature) */
+    uint32_t sun;                   /* this frame's technique */
 } forward_state;
 
 /* The feature that lends set 2 under a technique (none: the empty layout). */
 static const gn_feature_id SUN_FEATURE[SUN_COUNT] = {GN_FEATURE_COUNT, GN_FEATURE_CSM, GN_FEATURE_VSM};
 static const char *const SUN_SHADER[SUN_COUNT] = {"forward_none.frag", "forward_csm.frag",
                                                   "forward_vsm.frag"};
+static const char *const SUN_SHADER_Q3[SUN_COUNT] = {"forward_none_q3.frag", "forward_csm_q3.frag",
+                                                     "forward_vsm_q3.frag"};
 
 static void sun_receiver(gn_renderer *r, uint32_t sun, gn_receiver *out)
 {
@@ -106,6 +109,14 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
         g.name = "forward blended";
         if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &s->blend[sun], err);
         g.alpha_blend = false;
+        /* a Quake 3 shader's stages compose to fb * d + p: one draw with d as the second source */
+        if (r->vk.dual_source) {
+            g.frag = SUN_SHADER_Q3[sun];
+            g.dual_source = true;
+            g.name = "forward Quake 3 blended";
+            if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &s->q3_blend[sun], err);
+            g.dual_source = false;
+        }
         g.depth_compare = VK_COMPARE_OP_EQUAL;
         g.vert = "sky.vert";
         g.frag = "sky.frag";
@@ -120,11 +131,16 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
 static gn_result plan(gn_renderer *r, void *self, const gn_scene *scene, const gn_frame_inputs *in,
                       gn_gpu_frame *g, gn_error *err)
 {
-    (void)r, (void)scene, (void)g, (void)err;
+    (void)g;
     forward_state *s = self;
     /* the technique whose constants are on this frame; the other one's are zero */
     s->sun = gn_forward_technique(in->shadows);
-    return GN_OK;
+    /* the Quake 3 stages of the materials in view, for this frame's time */
+    gn_result res = gn_q3_stages_update(r, scene, in->seconds, err);
+    gn_frame_stats *rec = gn_frame_record(r);
+    rec->materials_ms = r->q3_ms;
+    rec->materials_evaluated = r->q3_evaluated;
+    return res;
 }
 
 static void release(gn_renderer *r, void *self)
@@ -134,6 +150,8 @@ static void release(gn_renderer *r, void *self)
         gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)s->opaque[sun]);
         gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)s->blend[sun]);
         gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)s->sky[sun]);
+        if (s->q3_blend[sun])
+            gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)s->q3_blend[sun]);
         gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)(uintptr_t)s->layout[sun]);
     }
 }
@@ -153,6 +171,7 @@ uint32_t gn_forward_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *ou
     out[n++] = (gn_vk_use){.image = gn_target(r, GN_TARGET_DEPTH_MS), .access = GN_ACCESS_DEPTH_TEST};
     n += gn_scene_uses(r, out + n);
     out[n++] = (gn_vk_use){.buffer = &r->pipes.exposure, .access = GN_ACCESS_SHADER_READ}; /* pre-exposure */
+    out[n++] = (gn_vk_use){.buffer = &r->scene.stages, .access = GN_ACCESS_SHADER_READ}; /* Quake 3 stages */
     n += gn_forward_receiver_uses(r, s->sun, out + n);
     return n;
 }
@@ -202,6 +221,13 @@ gn_pass_work gn_forward_record(gn_renderer *r, void *self, uint32_t run)
     gn_draw_list_range(list, GN_DRAW_OPAQUE, GN_DRAW_MASK, &first, &count, &first_group);
     uint32_t draws = gn_draw_materials(r, &r->plan.camera, list, first, count, layout);
     gn_vk_cmd_bind_pipeline(vk, false, s->sky[s->sun]);
+    /* a map's own sky (its Quake 3 shader's box and clouds: its material's set), else ~0u: the
+       atmosphere's */
+    uint32_t sky = r->scene.sky_material;
+    /* the sky shader names set 1 either way: the sky's material, else the first (every scene has one) */
+    gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_MATERIAL, 1,
+                        &r->scene.material_sets[sky != UINT32_MAX ? sky : 0], 0, NULL);
+    gn_vk_cmd_push(vk, layout, sizeof sky, &sky);
     gn_vk_cmd_draw(vk, 3);
     gn_vk_cmd_end_rendering(vk);
     return (gn_pass_work){draws + 1, r->plan.camera.triangles + 1};
@@ -232,6 +258,14 @@ gn_pass_work gn_scene_copy_record(gn_renderer *r, void *self, uint32_t run)
     return (gn_pass_work){0, 0};
 }
 
+/* Whether a material draws with the Quake 3 dual-source pipeline (a shader's stages, on a device
+ * that blends with two sources; without, its shader folds them into alpha blending). */
+static bool is_q3_dual(const gn_renderer *r, const forward_state *s, uint32_t material)
+{
+    return s->q3_blend[s->sun] && material < r->scene.material_count && r->scene.stage_flags &&
+           r->scene.stage_flags[material];
+}
+
 /* Blended surfaces over the opaque scene and the sky (material order, not sorted by distance):
  * they test depth but write none; the colour is resolved again. */
 gn_pass_work gn_forward_blended_record(gn_renderer *r, void *self, uint32_t run)
@@ -242,7 +276,16 @@ gn_pass_work gn_forward_blended_record(gn_renderer *r, void *self, uint32_t run)
     const gn_draw_list *list = r->plan.camera_list;
     uint32_t first, count, first_group;
     gn_draw_list_range(list, GN_DRAW_BLEND, GN_DRAW_BLEND, &first, &count, &first_group);
-    uint32_t draws = gn_draw_materials(r, &r->plan.camera, list, first, count, layout);
+    /* runs of batches by pipeline: a Quake 3 shader's dual-source blend, or alpha blending */
+    uint32_t draws = 0;
+    for (uint32_t b = first; b < first + count;) {
+        bool q3 = is_q3_dual(r, s, list->batches[b].material);
+        uint32_t e = b + 1;
+        while (e < first + count && is_q3_dual(r, s, list->batches[e].material) == q3) e++;
+        gn_vk_cmd_bind_pipeline(&r->vk, false, q3 ? s->q3_blend[s->sun] : s->blend[s->sun]);
+        draws += gn_draw_materials(r, &r->plan.camera, list, b, e - b, layout);
+        b = e;
+    }
     gn_vk_cmd_end_rendering(&r->vk);
     return (gn_pass_work){draws, 0};
 }

@@ -26,6 +26,7 @@ gn_result gn_pipelines_create(gn_renderer *r, gn_error *err)
     gn_vk_binding material[GN_BIND_MATERIAL_COUNT];
     for (uint32_t i = 0; i < GN_BIND_MATERIAL_COUNT; i++)
         material[i] = (gn_vk_binding){VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS};
+    material[GN_BIND_MATERIAL_STAGE_DATA] = (gn_vk_binding){VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VS | FS};
     gn_result res = gn_vk_set_layout(vk, frame, GN_BIND_FRAME_COUNT, "set 0: frame", &p->frame_layout, err);
     if (!res)
         res = gn_vk_set_layout(vk, material, GN_BIND_MATERIAL_COUNT, "set 1: material", &p->material_layout,

@@ -8,8 +8,10 @@
 #include "scene/bsp_scene.h"
 #include "base/alloc.h"
 #include "base/error.h"
+#include "decide/q3_material.h"
 #include "formats/bsp.h"
 #include "formats/bsp_light.h"
+#include "formats/q3shader.h"
 #include "scene/bsp_atlas.h"
 #include "scene/scene.h"
 #include "scene/world.h"
@@ -165,6 +167,62 @@ static gn_result load_texture(image_cache *c, gn_scene *s, const char *name, uin
     return res;
 }
 
+/* A Quake 3 shader's compiled stages into the scene (s->q3), their images loaded from the
+ * archives (the names without their extension, as the game looks them up); an image no archive
+ * holds leaves its slot white and counts in *missing. *index: the scene's q3 entry, or GN_NO_Q3
+ * when the shader did not compile (a warning; the surface draws its image instead). */
+static gn_result add_q3(image_cache *c, gn_scene *s, const gn_q3_shader *sh, uint32_t *index,
+                        uint32_t *missing, gn_error *err)
+{
+    *index = GN_NO_Q3;
+    gn_q3_material *m = gn_malloc(sizeof *m);
+    if (!m) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for shader %s", c->map, sh->name);
+    char why[256];
+    if (!gn_q3_material_compile(sh, m, why, sizeof why)) {
+        char line[320];
+        snprintf(line, sizeof line, "%s: %s; drawn as its image", c->map, why);
+        warn(c->desc, line);
+        free(m);
+        return GN_OK;
+    }
+    if (!gn_grow((void **)&s->q3, &s->q3_cap, (uint64_t)s->q3_count + 1, sizeof *s->q3,
+                 GN_SCENE_MAX_MATERIALS)) {
+        free(m);
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for shader %s", c->map, sh->name);
+    }
+    gn_scene_q3 *q = &s->q3[s->q3_count];
+    q->mat = m;
+    gn_result res = GN_OK;
+    for (uint32_t k = 0; !res && k < m->slot_count; k++) {
+        char name[GN_Q3_NAME_MAX];
+        snprintf(name, sizeof name, "%s", m->slots[k]);
+        char *dot = strrchr(name, '.'), *slash = strrchr(name, '/');
+        if (dot && (!slash || dot > slash)) *dot = 0;
+        uint32_t tex = 0;
+        res = load_texture(c, s, name, &tex, err);
+        if (!res && !tex) (*missing)++;
+        q->slot_texture[k] = tex ? tex - 1 : GN_NO_TEXTURE; /* public ids count from 1 */
+    }
+    if (res) {
+        free(m);
+        return res;
+    }
+    *index = s->q3_count++;
+    return GN_OK;
+}
+
+/* The first image a shader's stages read (its albedo in debug views and its alpha in the depth
+ * and shadow passes), as a public texture id; 0 when none. */
+static uint32_t q3_base_texture(const gn_scene_q3 *q)
+{
+    for (uint32_t k = 0; k < q->mat->stage_count; k++) {
+        const gn_q3_mat_stage *st = &q->mat->stages[k];
+        if (st->source == GN_Q3_SOURCE_IMAGE && q->slot_texture[st->slot] != GN_NO_TEXTURE)
+            return q->slot_texture[st->slot] + 1;
+    }
+    return 0;
+}
+
 /* One face as a mesh of its own and a static instance. */
 static gn_result add_face(gn_scene *s, const gn_bsp_mesh *m, uint32_t face, uint32_t material,
                           const gn_bsp_atlas *atlas, int32_t lightmap, const char *label, uint32_t *instance,
@@ -296,16 +354,54 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
     for (uint32_t f = 0; !res && f < faces; f++)
         if (w->mesh.faces[f].index_count)
             needs[(uint32_t)b->faces[f].texture * 2 + (b->faces[f].lightmap >= 0 && atlas.count ? 1 : 0)] = 1;
+    /* the archives' shader scripts: a surface's shader name resolves to its script, else to its image */
+    gn_q3_library lib = {0};
+    if (!res && pak && !d->no_shader_scripts) res = gn_q3_library_add_pak(&lib, pak, err);
+    uint32_t q3_missing = 0, q3_shaders = 0, sky_material = UINT32_MAX;
     uint32_t checker = 0, missing = 0, slots = 16;
-    while (slots < tcount * 8u) slots *= 2; /* up to 3 files a texture, under half full */
+    /* up to 3 files an image, under half full: a texture's own image, or its shader's slots and a sky
+       box (every lookup that misses takes a slot too) */
+    while (slots < tcount * (GN_Q3_MAT_SLOTS + 1u) * 3u * 2u) slots *= 2;
     image_cache cache = {.mask = slots - 1, .pak = pak, .map = name, .desc = d};
     if (!res && !(cache.slots = gn_calloc(slots, sizeof *cache.slots)))
         res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
     for (uint32_t t = 0; !res && t < b->texture_count; t++) {
         materials[t * 2] = materials[t * 2 + 1] = UINT32_MAX;
         if (!needs[t * 2] && !needs[t * 2 + 1]) continue;
+        const gn_q3_shader *sh = lib.shader_count ? gn_q3_library_find(&lib, b->textures[t].name) : NULL;
+        uint32_t q3 = GN_NO_Q3;
+        if (sh) res = add_q3(&cache, s, sh, &q3, &q3_missing, err);
+        if (!res && q3 != GN_NO_Q3) {
+            q3_shaders++;
+            uint32_t draw = s->q3[q3].mat->draw;
+            if (draw == GN_Q3_DRAW_SKY && sky_material == UINT32_MAX) {
+                /* the sky pass draws it (one sky a map, as in the game); its faces are not drawn */
+                gn_material_desc md = {.base_color = {1, 1, 1, 1}, .label = b->textures[t].name};
+                res = gn_scene_add_material(s, &md, &sky_material, err);
+                if (!res) s->materials[sky_material].q3 = s->sky_q3 = q3;
+            }
+            if (draw == GN_Q3_DRAW_SKY || draw == GN_Q3_DRAW_NONE) continue;
+            for (uint32_t lit = 0; !res && lit < 2; lit++) {
+                if (!needs[t * 2 + lit]) continue;
+                const gn_q3_mat_stage *st0 = &s->q3[q3].mat->stages[0];
+                gn_material_desc md = {
+                    .base_color = {1, 1, 1, 1},
+                    .roughness = 0.8f,
+                    .base_color_texture = q3_base_texture(&s->q3[q3]),
+                    .lightmap_texture = lit ? atlas_tex : 0,
+                    .alpha_mode = draw == GN_Q3_DRAW_BLEND  ? GN_ALPHA_BLEND
+                                  : draw == GN_Q3_DRAW_MASK ? GN_ALPHA_MASK
+                                                            : GN_ALPHA_OPAQUE,
+                    /* GE128 at a half; GT0 just above 0 (LT128 is kept by the stages' own test) */
+                    .alpha_cutoff = st0->alpha == GN_ALPHA_TEST_GT0 ? 1.0f / 255.0f : 0.5f,
+                    .label = b->textures[t].name};
+                res = gn_scene_add_material(s, &md, &materials[t * 2 + lit], err);
+                if (!res) s->materials[materials[t * 2 + lit]].q3 = q3;
+            }
+            continue;
+        }
         uint32_t tex = 0;
-        res = load_texture(&cache, s, b->textures[t].name, &tex, err);
+        if (!res) res = load_texture(&cache, s, b->textures[t].name, &tex, err);
         if (!res && !tex) {
             missing++;
             if (!checker) res = add_checker(s, &checker, err);
@@ -326,6 +422,8 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
         if (!w->mesh.faces[f].index_count) continue;
         const gn_bsp_face *bf = &b->faces[f];
         int32_t lightmap = bf->lightmap >= 0 && atlas.count ? bf->lightmap : -1;
+        /* sky and nodraw surfaces: no face (the sky pass draws the sky; nothing casts from them) */
+        if (materials[(uint32_t)bf->texture * 2 + (lightmap >= 0)] == UINT32_MAX) continue;
         res = add_face(s, &w->mesh, f, materials[(uint32_t)bf->texture * 2 + (lightmap >= 0)], &atlas,
                        lightmap, b->textures[bf->texture].name, &w->face_instance[f], err);
     }
@@ -336,6 +434,18 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
     free(materials);
     for (uint32_t i = 0; cache.slots && i < slots; i++) free(cache.slots[i].path);
     free(cache.slots);
+    if (!res && q3_shaders) {
+        char line[320];
+        snprintf(
+            line, sizeof line,
+            "%s: %u of %u shaders drawn by their scripts' stages (%u images they name are in no archive: "
+            "white)",
+            name, q3_shaders, b->texture_count, q3_missing);
+        if (q3_missing) warn(d, line);
+    }
+    s->q3_missing_images = q3_missing;
+    s->q3_missing_shaders = missing;
+    gn_q3_library_free(&lib);
     if (!res && missing) {
         char line[256], refused[64] = "";
         if (cache.refused) snprintf(refused, sizeof refused, "; %u images over the size cap", cache.refused);

@@ -24,6 +24,7 @@ gn_result gn_scene_create(gn_scene **out, gn_error *err)
     if (!*out) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "gn_scene_create: out of memory");
     /* A camera that sees something in a scene built by hand around the origin. */
     (*out)->default_camera[2] = 5.0f;
+    (*out)->sky_q3 = GN_NO_Q3;
     /* the monotonic clock in ns: a scene made at the address of a destroyed one was made later */
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -47,6 +48,8 @@ void gn_scene_destroy(gn_scene *s)
     free(s->light_motions);
     free(s->light_sites);
     free(s->probe_sites);
+    for (uint32_t i = 0; i < s->q3_count; i++) free(s->q3[i].mat);
+    free(s->q3);
     gn_world_free(s->world);
     free(s);
 }
@@ -354,12 +357,13 @@ gn_result gn_scene_add_blocks(gn_scene *s, const gn_texture_blocks *d, uint32_t 
         bytes += gn_dds_level_bytes((gn_dds_format)d->format, d->width >> l ? d->width >> l : 1,
                                     d->height >> l ? d->height >> l : 1);
     if (!d->data || d->size != bytes)
-        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': %llu bytes of blocks, its levels take %llu",
-                       label, (unsigned long long)d->size, (unsigned long long)bytes);
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                       "texture '%s': %llu bytes of blocks, its levels take %llu", label,
+                       (unsigned long long)d->size, (unsigned long long)bytes);
     for (int k = 0; d->swizzle && k < 4; k++)
         if (!d->swizzle[k] || !strchr("rgba01", d->swizzle[k]))
-            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': swizzle \"%.4s\" is not 4 of rgba01",
-                           label, d->swizzle);
+            return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
+                           "texture '%s': swizzle \"%.4s\" is not 4 of rgba01", label, d->swizzle);
     if (s->texture_count >= GN_SCENE_MAX_TEXTURES)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "texture '%s': scene already has %u textures", label,
                        GN_SCENE_MAX_TEXTURES);
@@ -439,7 +443,7 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
 {
     if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_material: NULL scene or desc");
     const char *label = d->label && d->label[0] ? d->label : "(unlabelled material)";
-    gn_material m = {0};
+    gn_material m = {.q3 = GN_NO_Q3};
     memcpy(m.base_color, d->base_color, sizeof m.base_color);
     if (!m.base_color[0] && !m.base_color[1] && !m.base_color[2] && !m.base_color[3])
         m.base_color[0] = m.base_color[1] = m.base_color[2] = 0.8f, m.base_color[3] = 1.0f;

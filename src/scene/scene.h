@@ -47,7 +47,16 @@ typedef struct gn_material {
        uv set (gn_uv_transform_matrix) */
     float uv_transform[GN_MATERIAL_MAPS][6];
     uint32_t uv_set[GN_MATERIAL_MAPS];
+    uint32_t q3; /* a Quake 3 shader's stages draw it: its index in gn_scene.q3, or GN_NO_Q3 */
 } gn_material;
+
+/* A Quake 3 shader's compiled stages (src/decide/q3_material.h) as a scene holds them: the
+ * texture of each image slot (GN_NO_TEXTURE where the image is missing: the stage reads white). */
+#define GN_NO_Q3 0xffffffffu
+typedef struct gn_scene_q3 {
+    struct gn_q3_material *mat; /* owned */
+    uint32_t slot_texture[16];  /* GN_Q3_MAT_SLOTS */
+} gn_scene_q3;
 
 typedef struct gn_texture {
     uint32_t width, height;
@@ -168,6 +177,13 @@ struct gn_scene {
     float (*probe_sites)[3];
     uint32_t probe_site_count, probe_site_cap;
     uint32_t light_generation; /* bumped when any light is added, changed or moved */
+    /* Quake 3 shaders drawn by their stages (a BSP map's scripts), and the one its sky surfaces
+       name (GN_NO_Q3 when none: the sky pass draws it in place of the atmosphere's sky) */
+    gn_scene_q3 *q3;
+    uint32_t q3_count, q3_cap;
+    uint32_t sky_q3;
+    uint32_t q3_missing_images;  /* images a map's shader stages name that no archive holds */
+    uint32_t q3_missing_shaders; /* a map's surface shaders with neither a script nor an image */
 };
 
 /* Hard caps: a scene beyond them is refused with an error, never half-built. */

@@ -7,8 +7,11 @@
 gn_result gn_vk_set_layout(gn_vk *vk, const gn_vk_binding *b, uint32_t count, const char *name,
                            VkDescriptorSetLayout *out, gn_error *err)
 {
-    VkDescriptorSetLayoutBinding bindings[16];
-    for (uint32_t i = 0; i < count && i < 16; i++)
+    VkDescriptorSetLayoutBinding bindings[GN_VK_MAX_BINDINGS];
+    if (count > GN_VK_MAX_BINDINGS)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: %u bindings, over the cap of %u", name, count,
+                       GN_VK_MAX_BINDINGS);
+    for (uint32_t i = 0; i < count; i++)
         bindings[i] = (VkDescriptorSetLayoutBinding){i, b[i].type, 1, b[i].stages, NULL};
     VkDescriptorSetLayoutCreateInfo ci = {.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO,
                                           .bindingCount = count,
@@ -77,10 +80,12 @@ gn_result gn_vk_alloc_set(gn_vk *vk, VkDescriptorPool pool, VkDescriptorSetLayou
 
 void gn_vk_write_set(gn_vk *vk, VkDescriptorSet set, const gn_vk_write *w, uint32_t count)
 {
-    VkWriteDescriptorSet writes[16];
-    VkDescriptorBufferInfo bi[16];
-    VkDescriptorImageInfo ii[16];
-    for (uint32_t i = 0; i < count && i < 16; i++) {
+    VkWriteDescriptorSet writes[GN_VK_MAX_BINDINGS];
+    VkDescriptorBufferInfo bi[GN_VK_MAX_BINDINGS];
+    VkDescriptorImageInfo ii[GN_VK_MAX_BINDINGS];
+    if (count > GN_VK_MAX_BINDINGS)
+        count = GN_VK_MAX_BINDINGS; /* a layout has no more (set_layout refuses) */
+    for (uint32_t i = 0; i < count; i++) {
         writes[i] = (VkWriteDescriptorSet){
             .sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET,
             .dstSet = set,

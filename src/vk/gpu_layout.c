@@ -28,6 +28,7 @@ _Static_assert(sizeof(gn_gpu_instance) == 80, "gn_gpu_instance: 3 rows + info + 
 _Static_assert(sizeof(gn_gpu_cull_group) == 32, "gn_gpu_cull_group: 2 uvec4");
 _Static_assert(sizeof(gn_gpu_cull_push) == 112, "gn_gpu_cull_push: 7 vec4s, within the guaranteed 128 bytes");
 _Static_assert(sizeof(gn_gpu_hzb_push) == 32, "gn_gpu_hzb_push: two uvec4");
+_Static_assert(sizeof(gn_gpu_stage) == 5 * 16, "gn_gpu_stage: 5 vec4");
 _Static_assert(sizeof(gn_gpu_material) == 5 * 16 + 2 * GN_GPU_UV_SLOTS * 16,
                "gn_gpu_material: 5 vec4, then two a texture slot's uv transform");
 _Static_assert(GN_GPU_UV_SLOTS == GN_MATERIAL_MAPS && GN_GPU_UV_EMISSIVE == GN_MATERIAL_MAP_EMISSIVE,

@@ -86,7 +86,7 @@ gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPip
         .depthCompareOp = d->depth_compare,
     };
     VkPipelineColorBlendAttachmentState blend = {
-        .blendEnable = d->alpha_blend,
+        .blendEnable = d->alpha_blend || d->dual_source,
         .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,
         .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
         .colorBlendOp = VK_BLEND_OP_ADD,
@@ -95,6 +95,12 @@ gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPip
         .alphaBlendOp = VK_BLEND_OP_ADD,
         .colorWriteMask = 0xf,
     };
+    if (d->dual_source) {
+        blend.srcColorBlendFactor = VK_BLEND_FACTOR_ONE;
+        blend.dstColorBlendFactor = VK_BLEND_FACTOR_SRC1_COLOR;
+        blend.srcAlphaBlendFactor = VK_BLEND_FACTOR_ZERO;
+        blend.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+    }
     VkPipelineColorBlendStateCreateInfo cb = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
         .attachmentCount = d->color_format != VK_FORMAT_UNDEFINED ? 1 : 0,

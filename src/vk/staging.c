@@ -95,7 +95,8 @@ static gn_result upload_level(gn_vk *vk, gn_vk_image *dst, uint32_t level, uint3
 {
     uint32_t w = dst->width >> level ? dst->width >> level : 1,
              h = dst->height >> level ? dst->height >> level : 1;
-    VkDeviceSize size = (VkDeviceSize)((w + side - 1) / side) * ((h + side - 1) / side) * texel_bytes * layers;
+    VkDeviceSize size =
+        (VkDeviceSize)((w + side - 1) / side) * ((h + side - 1) / side) * texel_bytes * layers;
     VkCommandBuffer cmd = vk->cur->cmd;
     gn_vk_buffer tmp = {0};
     VkBuffer src;
@@ -129,6 +130,12 @@ static gn_result upload_level(gn_vk *vk, gn_vk_image *dst, uint32_t level, uint3
 gn_result gn_vk_upload_image(gn_vk *vk, gn_vk_image *dst, uint32_t level, const void *rgba8, gn_error *err)
 {
     return upload_level(vk, dst, level, 1, rgba8, 4, 1, err);
+}
+
+gn_result gn_vk_upload_image_layers(gn_vk *vk, gn_vk_image *dst, uint32_t level, const void *rgba8,
+                                    gn_error *err)
+{
+    return upload_level(vk, dst, level, dst->layers ? dst->layers : 1, rgba8, 4, 1, err);
 }
 
 gn_result gn_vk_upload_layers(gn_vk *vk, gn_vk_image *dst, const void *data, uint32_t texel_bytes,

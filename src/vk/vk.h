@@ -144,6 +144,7 @@ typedef struct gn_vk {
     uint32_t queue_family;
     bool debug_utils;
     bool depth_clamp;                          /* the depthClamp feature is enabled */
+    bool dual_source;                          /* the dualSrcBlend feature is enabled */
     bool texture_bc;                           /* the textureCompressionBC feature is enabled */
     bool presentable;                          /* VK_KHR_swapchain is enabled */
     PFN_vkSetDebugUtilsObjectNameEXT set_name; /* loaded once with the device */
@@ -232,8 +233,8 @@ typedef struct gn_vk_image_desc {
     VkFormat format;
     VkImageUsageFlags usage;
     const char *name;
-    uint32_t layers; /* array layers, at most GN_VK_MAX_LAYERS; 0 is 1 */
-    bool array;      /* view as a 2D array (even of one layer), with a 2D view per layer */
+    uint32_t layers;            /* array layers, at most GN_VK_MAX_LAYERS; 0 is 1 */
+    bool array;                 /* view as a 2D array (even of one layer), with a 2D view per layer */
     VkComponentMapping swizzle; /* the view's channels; zero (identity): as stored */
 } gn_vk_image_desc;
 
@@ -264,6 +265,9 @@ gn_result gn_vk_upload_blocks(gn_vk *vk, gn_vk_image *dst, uint32_t level, const
                               uint32_t block_bytes, gn_error *err);
 /* Whether the device samples `format` with linear filtering from optimally tiled images. */
 bool gn_vk_format_samples(gn_vk *vk, VkFormat format);
+/* One mip level of every layer of an RGBA8 array image, layer after layer (TRANSFER_WRITE use). */
+gn_result gn_vk_upload_image_layers(gn_vk *vk, gn_vk_image *dst, uint32_t level, const void *rgba8,
+                                    gn_error *err);
 /* Level 0 of every layer of an image, layer after layer, texel_bytes a texel (TRANSFER_WRITE use). */
 gn_result gn_vk_upload_layers(gn_vk *vk, gn_vk_image *dst, const void *data, uint32_t texel_bytes,
                               gn_error *err);
@@ -352,6 +356,8 @@ typedef struct gn_vk_graphics_desc {
     float bias_constant; /* depth bias; both 0: off */
     float bias_slope;
     bool alpha_blend; /* colour = src * src.a + dst * (1 - src.a); alpha accumulates coverage */
+    bool dual_source; /* colour = src + dst * src1 (a Quake 3 shader's stages); alpha kept. Needs
+                         gn_vk.dual_source */
 } gn_vk_graphics_desc;
 
 gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPipeline *out, gn_error *err);
@@ -447,6 +453,7 @@ gn_result gn_vk_swapchain_acquire(gn_vk *vk, gn_vk_swapchain *sc, uint32_t width
 gn_result gn_vk_swapchain_present(gn_vk *vk, gn_vk_swapchain *sc, gn_error *err);
 
 /* ---- descriptors (descriptors.c) ------------------------------------------------------------ */
+#define GN_VK_MAX_BINDINGS 16 /* a set's bindings (a material's: 8) */
 typedef struct gn_vk_binding {
     VkDescriptorType type;
     VkShaderStageFlags stages;

@@ -184,63 +184,64 @@ static float q3_sin_entry(int i)
 static void test_waveforms(void)
 {
     /* points of the tables */
-    CHECK(gn_q3_wave(GN_Q3_WAVE_SIN, 0.0f) == 0.0f, "sin 0");
-    float s25 = gn_q3_wave(GN_Q3_WAVE_SIN, 0.25f), s50 = gn_q3_wave(GN_Q3_WAVE_SIN, 0.5f);
+    CHECK(gn_tfx_wave(GN_TFX_WAVE_SIN, 0.0f) == 0.0f, "sin 0");
+    float s25 = gn_tfx_wave(GN_TFX_WAVE_SIN, 0.25f), s50 = gn_tfx_wave(GN_TFX_WAVE_SIN, 0.5f);
     CHECK(s25 == q3_sin_entry(256) && fabsf(s25 - 1.0f) < 2e-6f, "sin 0.25: %.9g (entry 256)", (double)s25);
     /* the game divides by 1023: entry 512 is sin(pi + pi / 1023), a little below 0 */
     CHECK(fabsf(s50 - (float)sin(3.14159265358979323846 * 1024.0 / 1023.0)) < 1e-6f && s50 < -0.003f,
           "sin 0.5: %.9g", (double)s50);
-    CHECK(fabsf(gn_q3_wave(GN_Q3_WAVE_SIN, 0.75f) + 1.0f) < 2e-5f, "sin 0.75: %.9g",
-          (double)gn_q3_wave(GN_Q3_WAVE_SIN, 0.75f));
-    CHECK(gn_q3_wave(GN_Q3_WAVE_SQUARE, 0.49f) == 1.0f && gn_q3_wave(GN_Q3_WAVE_SQUARE, 0.51f) == -1.0f,
+    CHECK(fabsf(gn_tfx_wave(GN_TFX_WAVE_SIN, 0.75f) + 1.0f) < 2e-5f, "sin 0.75: %.9g",
+          (double)gn_tfx_wave(GN_TFX_WAVE_SIN, 0.75f));
+    CHECK(gn_tfx_wave(GN_TFX_WAVE_SQUARE, 0.49f) == 1.0f && gn_tfx_wave(GN_TFX_WAVE_SQUARE, 0.51f) == -1.0f,
           "square 0.49, 0.51");
-    CHECK(gn_q3_wave(GN_Q3_WAVE_SQUARE, 0.0f) == 1.0f && gn_q3_wave(GN_Q3_WAVE_SQUARE, 0.5f) == -1.0f,
+    CHECK(gn_tfx_wave(GN_TFX_WAVE_SQUARE, 0.0f) == 1.0f && gn_tfx_wave(GN_TFX_WAVE_SQUARE, 0.5f) == -1.0f,
           "square 0, 0.5");
     const float tri_x[] = {0.0f, 0.125f, 0.25f, 0.375f, 0.5f, 0.625f, 0.75f, 0.875f};
     const float tri_v[] = {0.0f, 0.5f, 1.0f, 0.5f, 0.0f, -0.5f, -1.0f, -0.5f};
     for (int k = 0; k < 8; k++)
-        CHECK(gn_q3_wave(GN_Q3_WAVE_TRIANGLE, tri_x[k]) == tri_v[k], "triangle %g: %g, want %g",
-              (double)tri_x[k], (double)gn_q3_wave(GN_Q3_WAVE_TRIANGLE, tri_x[k]), (double)tri_v[k]);
-    CHECK(gn_q3_wave(GN_Q3_WAVE_TRIANGLE, 1023.0f / 1024.0f) == -1.0f / 256.0f, "triangle's last entry");
-    CHECK(gn_q3_wave(GN_Q3_WAVE_SAWTOOTH, 0.5f) == 0.5f && gn_q3_wave(GN_Q3_WAVE_SAWTOOTH, 0.0f) == 0.0f,
+        CHECK(gn_tfx_wave(GN_TFX_WAVE_TRIANGLE, tri_x[k]) == tri_v[k], "triangle %g: %g, want %g",
+              (double)tri_x[k], (double)gn_tfx_wave(GN_TFX_WAVE_TRIANGLE, tri_x[k]), (double)tri_v[k]);
+    CHECK(gn_tfx_wave(GN_TFX_WAVE_TRIANGLE, 1023.0f / 1024.0f) == -1.0f / 256.0f, "triangle's last entry");
+    CHECK(gn_tfx_wave(GN_TFX_WAVE_SAWTOOTH, 0.5f) == 0.5f && gn_tfx_wave(GN_TFX_WAVE_SAWTOOTH, 0.0f) == 0.0f,
           "sawtooth");
-    CHECK(gn_q3_wave(GN_Q3_WAVE_INVERSE_SAWTOOTH, 0.25f) == 0.75f &&
-              gn_q3_wave(GN_Q3_WAVE_INVERSE_SAWTOOTH, 0.0f) == 1.0f,
+    CHECK(gn_tfx_wave(GN_TFX_WAVE_INVERSE_SAWTOOTH, 0.25f) == 0.75f &&
+              gn_tfx_wave(GN_TFX_WAVE_INVERSE_SAWTOOTH, 0.0f) == 1.0f,
           "inverse sawtooth");
 
-    for (int f = GN_Q3_WAVE_SIN; f <= GN_Q3_WAVE_INVERSE_SAWTOOTH; f++) {
+    for (int f = GN_TFX_WAVE_SIN; f <= GN_TFX_WAVE_INVERSE_SAWTOOTH; f++) {
         const float xs[] = {0.3f, 0.375f, 0.8125f, 0.05f};
         for (int k = 0; k < 4; k++) {
-            float x = xs[k], v = gn_q3_wave((gn_q3_wave_func)f, x);
+            float x = xs[k], v = gn_tfx_wave((gn_tfx_wave_func)f, x);
             /* quantised: within one entry the value holds */
-            CHECK(gn_q3_wave((gn_q3_wave_func)f, x + 0.5f / 1024.0f) == v,
+            CHECK(gn_tfx_wave((gn_tfx_wave_func)f, x + 0.5f / 1024.0f) == v,
                   "func %d at %g: steps within 1/1024", f, (double)x);
             /* the phase wraps */
-            CHECK(gn_q3_wave((gn_q3_wave_func)f, x + 1.0f) == v &&
-                      gn_q3_wave((gn_q3_wave_func)f, x + 5.0f) == v,
+            CHECK(gn_tfx_wave((gn_tfx_wave_func)f, x + 1.0f) == v &&
+                      gn_tfx_wave((gn_tfx_wave_func)f, x + 5.0f) == v,
                   "func %d at %g: wraps at 1", f, (double)x);
         }
         /* a negative whole-entry x lands on x + 1's entry */
-        CHECK(gn_q3_wave((gn_q3_wave_func)f, -0.25f) == gn_q3_wave((gn_q3_wave_func)f, 0.75f),
+        CHECK(gn_tfx_wave((gn_tfx_wave_func)f, -0.25f) == gn_tfx_wave((gn_tfx_wave_func)f, 0.75f),
               "func %d at -0.25 is its value at 0.75", f);
     }
-    CHECK(gn_q3_wave(GN_Q3_WAVE_SAWTOOTH, 1.0f / 1024.0f) == 1.0f / 1024.0f, "sawtooth steps at 1/1024");
+    CHECK(gn_tfx_wave(GN_TFX_WAVE_SAWTOOTH, 1.0f / 1024.0f) == 1.0f / 1024.0f, "sawtooth steps at 1/1024");
     /* the cast truncates toward zero: -0.1 * 1024 = -102.4 -> -102 -> entry 922, one past 0.9's 921 */
-    CHECK(gn_q3_wave(GN_Q3_WAVE_SAWTOOTH, -0.1f) == 922.0f / 1024.0f, "sawtooth -0.1: entry %g",
-          (double)gn_q3_wave(GN_Q3_WAVE_SAWTOOTH, -0.1f) * 1024.0);
-    CHECK(gn_q3_wave(GN_Q3_WAVE_SAWTOOTH, 0.9f) == 921.0f / 1024.0f, "sawtooth 0.9");
-    CHECK(gn_q3_wave(GN_Q3_WAVE_SIN, -0.25f) == q3_sin_entry(768), "sin -0.25 is entry 768");
-    CHECK(gn_q3_wave(GN_Q3_WAVE_SIN, INFINITY) == 0.0f && gn_q3_wave(GN_Q3_WAVE_SIN, NAN) == 0.0f,
+    CHECK(gn_tfx_wave(GN_TFX_WAVE_SAWTOOTH, -0.1f) == 922.0f / 1024.0f, "sawtooth -0.1: entry %g",
+          (double)gn_tfx_wave(GN_TFX_WAVE_SAWTOOTH, -0.1f) * 1024.0);
+    CHECK(gn_tfx_wave(GN_TFX_WAVE_SAWTOOTH, 0.9f) == 921.0f / 1024.0f, "sawtooth 0.9");
+    CHECK(gn_tfx_wave(GN_TFX_WAVE_SIN, -0.25f) == q3_sin_entry(768), "sin -0.25 is entry 768");
+    CHECK(gn_tfx_wave(GN_TFX_WAVE_SIN, INFINITY) == 0.0f && gn_tfx_wave(GN_TFX_WAVE_SIN, NAN) == 0.0f,
           "non-finite x gives entry 0");
-    CHECK(gn_q3_wave(GN_Q3_WAVE_SAWTOOTH, 3e9f) == 0.0f, "a huge x (whole) is entry 0, defined");
-    CHECK(gn_q3_wave((gn_q3_wave_func)17, 0.3f) == 0.0f, "an unknown function gives 0");
+    CHECK(gn_tfx_wave(GN_TFX_WAVE_SAWTOOTH, 3e9f) == 0.0f, "a huge x (whole) is entry 0, defined");
+    CHECK(gn_tfx_wave((gn_tfx_wave_func)17, 0.3f) == 0.0f, "an unknown function gives 0");
 
     /* base + table(phase + t freq) amplitude, in the game's order */
     gn_tfx_vec4 p = V4(0.5f, 2.0f, 0.25f, 1.5f);
     float t = 0.3f, x = 0.25f + 0.3f * 1.5f;
-    CHECK(gn_q3_wave_eval(GN_Q3_WAVE_SIN, &p, t) == 0.5f + gn_q3_wave(GN_Q3_WAVE_SIN, x) * 2.0f, "wave eval");
+    CHECK(gn_tfx_wave_eval(GN_TFX_WAVE_SIN, &p, t) == 0.5f + gn_tfx_wave(GN_TFX_WAVE_SIN, x) * 2.0f,
+          "wave eval");
     gn_tfx_vec4 sq = V4(1, 0.5f, 0, 2);
-    CHECK(gn_q3_wave_eval(GN_Q3_WAVE_SQUARE, &sq, 0.3f) == 0.5f, "square at 0.6: 1 - 0.5");
+    CHECK(gn_tfx_wave_eval(GN_TFX_WAVE_SQUARE, &sq, 0.3f) == 0.5f, "square at 0.6: 1 - 0.5");
 }
 
 static void test_noise(void)
@@ -248,23 +249,25 @@ static void test_noise(void)
     float lo = 2.0f, hi = -2.0f, worst_step = 0.0f;
     int finite = 1;
     for (int k = 0; k < 60000; k++) {
-        float x = -300.0f + (float)k * 0.01f, v = gn_q3_wave(GN_Q3_WAVE_NOISE, x);
+        float x = -300.0f + (float)k * 0.01f, v = gn_tfx_wave(GN_TFX_WAVE_NOISE, x);
         finite &= isfinite(v);
         lo = fminf(lo, v), hi = fmaxf(hi, v);
-        float step = fabsf(gn_q3_wave(GN_Q3_WAVE_NOISE, x + 1e-3f) - v);
+        float step = fabsf(gn_tfx_wave(GN_TFX_WAVE_NOISE, x + 1e-3f) - v);
         worst_step = fmaxf(worst_step, step);
     }
     CHECK(finite && lo >= -1.0f && hi <= 1.0f, "noise in [-1, 1]: [%g, %g]", (double)lo, (double)hi);
     CHECK(hi - lo > 1.5f, "noise spans its range: [%g, %g]", (double)lo, (double)hi);
     /* linear between lattice values in [-1, 1]: slope at most 2 */
     CHECK(worst_step <= 2.1e-3f, "noise is continuous: worst step %g over 1e-3", (double)worst_step);
-    CHECK(gn_q3_wave(GN_Q3_WAVE_NOISE, 0.5f) == gn_q3_wave(GN_Q3_WAVE_NOISE, 256.5f) &&
-              gn_q3_wave(GN_Q3_WAVE_NOISE, -7.25f) == gn_q3_wave(GN_Q3_WAVE_NOISE, 248.75f),
+    CHECK(gn_tfx_wave(GN_TFX_WAVE_NOISE, 0.5f) == gn_tfx_wave(GN_TFX_WAVE_NOISE, 256.5f) &&
+              gn_tfx_wave(GN_TFX_WAVE_NOISE, -7.25f) == gn_tfx_wave(GN_TFX_WAVE_NOISE, 248.75f),
           "noise repeats every 256");
-    CHECK(gn_q3_wave(GN_Q3_WAVE_NOISE, 3.0f) != gn_q3_wave(GN_Q3_WAVE_NOISE, 4.0f), "lattice values differ");
+    CHECK(gn_tfx_wave(GN_TFX_WAVE_NOISE, 3.0f) != gn_tfx_wave(GN_TFX_WAVE_NOISE, 4.0f),
+          "lattice values differ");
     /* the game reads noise at (time + phase) * frequency */
     gn_tfx_vec4 p = V4(0.25f, 0.5f, 0.5f, 2.0f);
-    CHECK(gn_q3_wave_eval(GN_Q3_WAVE_NOISE, &p, 1.0f) == 0.25f + gn_q3_wave(GN_Q3_WAVE_NOISE, 3.0f) * 0.5f,
+    CHECK(gn_tfx_wave_eval(GN_TFX_WAVE_NOISE, &p, 1.0f) ==
+              0.25f + gn_tfx_wave(GN_TFX_WAVE_NOISE, 3.0f) * 0.5f,
           "noise argument");
 }
 
@@ -277,7 +280,7 @@ static void test_wave_program(void)
     gn_tfx_builder b = gn_tfx_builder_make(code, 8, consts, 2);
     gn_tfx_emit_const(&b, 0.5f, 0.5f, 0.0f, 1.0f);
     gn_tfx_emit(&b, GN_TFX_PUSH_EXTERN_FLOAT, GN_TFX_EXTERN_FRAME, 0);
-    gn_tfx_emit(&b, GN_TFX_WAVE, GN_Q3_WAVE_SIN, 0);
+    gn_tfx_emit(&b, GN_TFX_WAVE, GN_TFX_WAVE_SIN, 0);
     gn_tfx_emit(&b, GN_TFX_SATURATE, 0, 0);
     gn_tfx_emit(&b, GN_TFX_POP_OUT, 0, 0);
     gn_tfx_program p = gn_tfx_builder_program(&b);
@@ -289,13 +292,13 @@ static void test_wave_program(void)
         gn_tfx_vec4 frame = V4(times[k], 0, 0, 0), out[1];
         gn_tfx_block ext[GN_TFX_EXTERN_COUNT] = {{&frame, 1}};
         gn_tfx_run(&p, ext, out, 1);
-        float want = 0.5f + gn_q3_wave(GN_Q3_WAVE_SIN, 0.0f + times[k] * 1.0f) * 0.5f;
+        float want = 0.5f + gn_tfx_wave(GN_TFX_WAVE_SIN, 0.0f + times[k] * 1.0f) * 0.5f;
         want = fminf(fmaxf(want, 0.0f), 1.0f);
         CHECK(same4(out[0], V4(want, want, want, want)), "rgbGen wave at t %g: %g, want %g", (double)times[k],
               (double)out[0].v[0], (double)want);
     }
     gn_tfx_vec4 sq[] = {V4(0, 1, 0.25f, 1), V4(0.1f, 0, 0, 0)};
-    EXPECT_OP(GN_TFX_WAVE, GN_Q3_WAVE_SAWTOOTH, V4(0.349609375f, 0.349609375f, 0.349609375f, 0.349609375f),
+    EXPECT_OP(GN_TFX_WAVE, GN_TFX_WAVE_SAWTOOTH, V4(0.349609375f, 0.349609375f, 0.349609375f, 0.349609375f),
               sq[0], sq[1]); /* 0.25 + 0.1 = 0.35: entry 358 */
 }
 
@@ -457,7 +460,7 @@ static void test_disassembler(void)
     gn_tfx_builder b = gn_tfx_builder_make(code, 8, consts, 2);
     gn_tfx_emit_const(&b, 0.5f, 0.5f, 0, 1);
     gn_tfx_emit(&b, GN_TFX_PUSH_EXTERN_FLOAT, GN_TFX_EXTERN_FRAME, 0);
-    gn_tfx_emit(&b, GN_TFX_WAVE, GN_Q3_WAVE_TRIANGLE, 0);
+    gn_tfx_emit(&b, GN_TFX_WAVE, GN_TFX_WAVE_TRIANGLE, 0);
     gn_tfx_emit(&b, GN_TFX_SWIZZLE, 0x1B, 0);
     gn_tfx_emit(&b, GN_TFX_POP_OUT, 1, 0);
     gn_tfx_program p = gn_tfx_builder_program(&b);

@@ -22,6 +22,8 @@ enum {
 int gn_cmd_render(int argc, char **argv); /* argv[0] is the first option after "render" */
 int gn_cmd_bench(int argc, char **argv);
 int gn_cmd_info(int argc, char **argv);
+int gn_cmd_materials(int argc, char **argv); /* cmd_materials.c */
+void gn_materials_opts_help(FILE *f);
 int gn_cmd_view(int argc, char **argv); /* cmd_view.c: needs GLFW (GN_WITH_VIEWER) */
 int gn_cmd_shadowref(int argc, char **argv);
 int gn_cmd_shadowcheck(int argc, char **argv);
@@ -45,8 +47,8 @@ int gn_cli_fail(const char *command, const gn_error *err);
 #define GN_CLI_OCCLUSION_FRAMES 4 /* --view occlusion renders at least this many frames */
 gn_result gn_cli_render_settled(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, uint32_t *frames,
                                 gn_frame_stats *stats, gn_error *err);
-gn_result gn_cli_load_scene(const char *scene, const char *paks, bool map_lights, uint32_t seed,
-                            uint32_t scale, gn_scene **out, gn_error *err);
+gn_result gn_cli_load_scene(const char *scene, const char *paks, bool map_lights, bool single_image,
+                            uint32_t seed, uint32_t scale, gn_scene **out, gn_error *err);
 int gn_cli_after_parse(int status, const char *msg, void (*help)(FILE *f));
 /* The renderer and the scene of a command's frame options: the renderer rd describes, or (rd
  * NULL) one of the options' size and samples on $GNOMON_DEVICE; the options' scene, paks, map

@@ -169,8 +169,8 @@ bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_d
 
 /* The scene rows every rendering command starts with: which scene, its archives, PVS on/off. */
 static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *pvs, uint32_t *map_lights,
-                              uint32_t *gpu_culling, uint32_t *occlusion, uint32_t *clusters,
-                              uint32_t *caster_lod, uint32_t *vsm_occlusion, gn_opt *t)
+                              uint32_t *single_image, uint32_t *gpu_culling, uint32_t *occlusion,
+                              uint32_t *clusters, uint32_t *caster_lod, uint32_t *vsm_occlusion, gn_opt *t)
 {
     gn_opt opts[] = {
         {"--scene", GN_OPT_STRING, scene, NULL, 0, 0, false, NULL, "NAME",
@@ -181,6 +181,10 @@ static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *p
          "BSP maps: 1 culls by PVS and frustum (default), 0 by frustum only (A/B)"},
         {"--map-lights", GN_OPT_UINT, map_lights, NULL, 0, 1, false, NULL, "0|1",
          "BSP maps: 1 adds the map's light entities as point lights (default 0; already in its lightmaps)"},
+        {"--single-image", GN_OPT_UINT, single_image, NULL, 0, 1, false, NULL, "0|1",
+         "BSP maps: 1 draws each surface's image alone, ignoring the archives' shader scripts (A/B; default "
+         "0: "
+         "the scripts' stages)"},
         {"--gpu-culling", GN_OPT_UINT, gpu_culling, NULL, 0, 1, false, NULL, "0|1",
          "1 culls the camera's draw list on the GPU (default), 0 on the CPU every frame (A/B; the same "
          "list)"},
@@ -355,8 +359,9 @@ static uint32_t gn_render_table(gn_render_opts *o, gn_opt *t)
 
 static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 {
-    uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion,
-                               &o->clusters, &o->caster_lod, &o->vsm_occlusion, t);
+    uint32_t n =
+        gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->single_image, &o->gpu_culling,
+                      &o->occlusion, &o->clusters, &o->caster_lod, &o->vsm_occlusion, t);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1920x1080)"},
@@ -396,8 +401,9 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
 /* The rows shared by shadowref and shadowcheck; the same text as render's rows. */
 static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t)
 {
-    uint32_t n = gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->gpu_culling, &o->occlusion,
-                               &o->clusters, &o->caster_lod, &o->vsm_occlusion, t);
+    uint32_t n =
+        gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->single_image, &o->gpu_culling,
+                      &o->occlusion, &o->clusters, &o->caster_lod, &o->vsm_occlusion, t);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1280x720)"},

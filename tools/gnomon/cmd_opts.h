@@ -71,13 +71,14 @@ void gn_post_opts_frame(const gn_post_opts *o, gn_frame_desc *out);
  * ranges, defaults and help lines. */
 typedef struct gn_frame_opts {
     const char *scene;
-    const char *paks;     /* folder of .pk3 archives for Quake 3 maps */
-    uint32_t pvs;         /* 1: BSP worlds cull by PVS and frustum (default); 0: frustum only */
-    uint32_t map_lights;  /* 1: a Quake 3 map's light entities become point lights */
-    uint32_t gpu_culling; /* 1: the camera's list culled on the GPU (default); 0: on the CPU */
-    uint32_t occlusion;   /* 1: two-phase occlusion culling (default, GPU culling only); 0: frustum only */
-    uint32_t clusters;    /* 1: large meshes as clusters culled one by one (GPU culling only); 0: whole */
-    uint32_t caster_lod;  /* 1: cascades draw casters' LODs that err by at most a texel (default); 0: never */
+    const char *paks;      /* folder of .pk3 archives for Quake 3 maps */
+    uint32_t pvs;          /* 1: BSP worlds cull by PVS and frustum (default); 0: frustum only */
+    uint32_t map_lights;   /* 1: a Quake 3 map's light entities become point lights */
+    uint32_t single_image; /* 1: a Quake 3 map's surfaces draw their image, not their shader's stages */
+    uint32_t gpu_culling;  /* 1: the camera's list culled on the GPU (default); 0: on the CPU */
+    uint32_t occlusion;    /* 1: two-phase occlusion culling (default, GPU culling only); 0: frustum only */
+    uint32_t clusters;     /* 1: large meshes as clusters culled one by one (GPU culling only); 0: whole */
+    uint32_t caster_lod; /* 1: cascades draw casters' LODs that err by at most a texel (default); 0: never */
     uint32_t vsm_occlusion; /* 1: the VSM's casters culled against the pages' depth; 0: not (default) */
     uint32_t size[2];
     float time;
@@ -107,13 +108,14 @@ typedef enum gn_bench_path { GN_PATH_STATIC, GN_PATH_SUN, GN_PATH_WALK, GN_PATH_
 
 typedef struct gn_bench_opts {
     const char *scene;
-    const char *paks;     /* folder of .pk3 archives for Quake 3 maps */
-    uint32_t pvs;         /* 1: BSP worlds cull by PVS and frustum (default); 0: frustum only */
-    uint32_t map_lights;  /* 1: a Quake 3 map's light entities become point lights */
-    uint32_t gpu_culling; /* 1: the camera's list culled on the GPU (default); 0: on the CPU */
-    uint32_t occlusion;   /* 1: two-phase occlusion culling (default, GPU culling only); 0: frustum only */
-    uint32_t clusters;    /* 1: large meshes as clusters culled one by one (GPU culling only); 0: whole */
-    uint32_t caster_lod;  /* 1: cascades draw casters' LODs that err by at most a texel (default); 0: never */
+    const char *paks;      /* folder of .pk3 archives for Quake 3 maps */
+    uint32_t pvs;          /* 1: BSP worlds cull by PVS and frustum (default); 0: frustum only */
+    uint32_t map_lights;   /* 1: a Quake 3 map's light entities become point lights */
+    uint32_t single_image; /* 1: a Quake 3 map's surfaces draw their image, not their shader's stages */
+    uint32_t gpu_culling;  /* 1: the camera's list culled on the GPU (default); 0: on the CPU */
+    uint32_t occlusion;    /* 1: two-phase occlusion culling (default, GPU culling only); 0: frustum only */
+    uint32_t clusters;     /* 1: large meshes as clusters culled one by one (GPU culling only); 0: whole */
+    uint32_t caster_lod; /* 1: cascades draw casters' LODs that err by at most a texel (default); 0: never */
     uint32_t vsm_occlusion; /* 1: the VSM's casters culled against the pages' depth; 0: not (default) */
     uint32_t size[2];
     uint32_t frames, warmup;

@@ -236,7 +236,8 @@ static int gn_viewer_apply(gn_viewer *v)
             fprintf(stderr, "gnomon view: %s\n", msg);
             const gn_view_opts *m = &v->session.made_with; /* the settings back as the scene is */
             s->opts.frame.scene = m->frame.scene, s->opts.frame.paks = m->frame.paks;
-            s->opts.frame.map_lights = m->frame.map_lights, s->opts.frame.seed = m->frame.seed;
+            s->opts.frame.map_lights = m->frame.map_lights,
+            s->opts.frame.single_image = m->frame.single_image, s->opts.frame.seed = m->frame.seed;
             s->opts.frame.scale = m->frame.scale, s->opts.light.lights = m->light.lights;
         } else if (new_scene) {
             float cam[5];

@@ -18,6 +18,8 @@ static const gn_command gn_commands[] = {
      "render one frame to a PNG and print per-pass GPU timings"},
     {"bench", gn_cmd_bench, gn_bench_opts_help, "render frames along a path; per-pass GPU time statistics"},
     {"info", gn_cmd_info, gn_info_opts_help, "list Vulkan devices and which one gnomon chooses"},
+    {"materials", gn_cmd_materials, gn_materials_opts_help,
+     "list a folder of Quake 3 archives' shader scripts as gnomon compiles them"},
 #ifdef GN_WITH_VIEWER /* GLFW's window; a build without it leaves the command out */
     {"view", gn_cmd_view, gn_view_opts_help, "open a window on a scene: fly camera, console, statistics"},
 #endif

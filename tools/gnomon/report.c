@@ -29,6 +29,9 @@ void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
     fprintf(f, "%-22s %10.3f %8u %14s\n", "total GPU", s->gpu_ms, s->draws,
             gn_report_count(s->triangles, a, sizeof a));
     fprintf(f, "%-22s %10.3f\n", "CPU ms", s->cpu_ms);
+    if (s->materials_evaluated)
+        fprintf(f, "%-22s %u Quake 3 shaders evaluated in %.4f ms CPU\n", "materials", s->materials_evaluated,
+                s->materials_ms);
     if (s->probes_rendered)
         fprintf(f, "%-22s %u rendered before the frame in %.1f ms\n", "reflection probes", s->probes_rendered,
                 s->probes_ms);
@@ -104,6 +107,8 @@ bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame
     gn_json_number(&j, "gpu_ms", s->gpu_ms);
     gn_json_number(&j, "cpu_ms", s->cpu_ms);
     gn_json_number(&j, "probes_ms", s->probes_ms);
+    gn_json_number(&j, "materials_ms", s->materials_ms);
+    gn_json_uint(&j, "materials_evaluated", s->materials_evaluated);
     gn_json_uint(&j, "probes_rendered", s->probes_rendered);
     gn_json_uint(&j, "draws", s->draws);
     gn_json_uint(&j, "triangles", s->triangles);

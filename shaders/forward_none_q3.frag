@@ -1,0 +1,5 @@
+#version 450
+// The forward pass's Quake 3 blended surfaces (dual-source blending) under the none sun technique.
+#define GN_Q3_DUAL_SOURCE
+#extension GL_GOOGLE_include_directive : require
+#include "forward.glsl"

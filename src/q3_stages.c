@@ -1,0 +1,266 @@
+/* Quake 3 shaders on the GPU (src/decide/q3_material.h): the stage buffer every material set
+ * names, each material's image slots, and the per-frame evaluation of the stages' programs for the
+ * materials the camera's list may draw (and the sky), written through the staging ring. */
+#include "base/alloc.h"
+#include "base/image.h"
+#include "decide/q3_material.h"
+#include "renderer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+_Static_assert(GN_GPU_Q3_STAGES == GN_Q3_MAT_STAGES, "one stage count on both sides");
+_Static_assert(GN_GPU_Q3_SLOTS == GN_Q3_MAT_SLOTS, "one slot count on both sides");
+_Static_assert(sizeof(((gn_scene_q3 *)0)->slot_texture) / sizeof(uint32_t) == GN_Q3_MAT_SLOTS,
+               "gn_scene_q3 holds a texture a slot");
+
+/* A stage's fixed fields (gn_gpu_stage.mode). */
+static void pack_mode(const gn_q3_material *m, uint32_t base, uint32_t k, gn_gpu_stage *out)
+{
+    const gn_q3_mat_stage *st = &m->stages[k];
+    uint32_t frames = st->frames > 255 ? 255 : st->frames;
+    out->mode[0] = (st->slot & 255u) | frames << 8 | (st->source & 15u) << 16 | (st->tc & 15u) << 20 |
+                   (st->lit ? 1u : 0u) << 24 | (st->has_turb ? 1u : 0u) << 25 | (st->clamp ? 1u : 0u) << 26;
+    out->mode[1] = st->blend | (uint32_t)st->alpha << 8;
+    out->mode[2] = m->stage_count | base << 8;
+    float h = m->cloud_height < 0 ? 0 : m->cloud_height > 1e6f ? 1e6f : m->cloud_height;
+    out->mode[3] = (m->has_box ? GN_GPU_Q3_SKY_BOX : 0u) | (uint32_t)h << 8;
+}
+
+/* Material i's records: the mode, and the program's outputs at `seconds`. Record 0 is written
+ * even with no stage (its count 0 and the sky's flags); base: its first layer in the array. */
+static void pack_records(const gn_scene_q3 *q, uint32_t base, float seconds,
+                         gn_gpu_stage out[GN_Q3_MAT_STAGES])
+{
+    gn_tfx_vec4 v[GN_Q3_MAT_STAGES * GN_Q3_MAT_OUTPUTS];
+    memset(v, 0, sizeof v);
+    gn_q3_material_eval(q->mat, seconds, NULL, v);
+    memset(out, 0, sizeof(gn_gpu_stage) * GN_Q3_MAT_STAGES);
+    for (uint32_t k = 0; k < GN_Q3_MAT_STAGES; k++) {
+        if (k < q->mat->stage_count) {
+            memcpy(out[k].tex0, v[k * 4 + 0].v, 16);
+            memcpy(out[k].tex1, v[k * 4 + 1].v, 16);
+            memcpy(out[k].color, v[k * 4 + 2].v, 16);
+            memcpy(out[k].extra, v[k * 4 + 3].v, 16);
+            pack_mode(q->mat, base, k, &out[k]);
+        }
+    }
+    if (!q->mat->stage_count) pack_mode(q->mat, base, 0, &out[0]);
+}
+
+/* Every Quake 3 shader's images in one square sRGB array, a layer a slot, the shaders' layers one
+ * after another (one image for the map: its upload is one creation, not one a shader). The side is
+ * the largest image's, as a power of two, at most Q3_ARRAY_MAX_SIDE: smaller images are scaled up by
+ * whole factors where they are powers of two too (Quake 3's are), so the mip a sample picks holds
+ * the image's own texels; larger ones are sampled down to it. */
+#define Q3_ARRAY_MAX_SIDE 512u
+
+/* One layer: the slot's RGBA8 texels resampled (nearest) to side x side; white for a missing image
+ * or one stored in another format. */
+static void fill_layer(const gn_scene *s, uint32_t tex, uint32_t side, uint8_t *out)
+{
+    const gn_texture *t = tex != GN_NO_TEXTURE && tex < s->texture_count ? &s->textures[tex] : NULL;
+    if (!t || t->format != GN_TEXTURE_RGBA8 || !t->texels || !t->width || !t->height) {
+        memset(out, 255, (size_t)side * side * 4);
+        return;
+    }
+    for (uint32_t y = 0; y < side; y++) {
+        uint32_t sy = (uint32_t)((uint64_t)y * t->height / side);
+        for (uint32_t x = 0; x < side; x++) {
+            uint32_t sx = (uint32_t)((uint64_t)x * t->width / side);
+            memcpy(&out[((size_t)y * side + x) * 4], &t->texels[((size_t)sy * t->width + sx) * 4], 4);
+        }
+    }
+}
+
+static gn_result make_array(gn_renderer *r, const gn_scene *s, gn_error *err)
+{
+    gn_gpu_scene *g = &r->scene;
+    uint32_t layers = 0, side = 1;
+    for (uint32_t q = 0; q < s->q3_count; q++) {
+        g->q3_base[q] = layers;
+        layers += s->q3[q].mat->slot_count ? s->q3[q].mat->slot_count : 1;
+        for (uint32_t k = 0; k < s->q3[q].mat->slot_count; k++) {
+            uint32_t t = s->q3[q].slot_texture[k];
+            if (t == GN_NO_TEXTURE || t >= s->texture_count) continue;
+            while (side < s->textures[t].width || side < s->textures[t].height) side *= 2;
+        }
+    }
+    if (layers > GN_VK_MAX_LAYERS)
+        return gn_fail(err, GN_ERROR_BAD_DATA, "the map's shaders name %u images, over the cap of %u", layers,
+                       GN_VK_MAX_LAYERS);
+    side = side > Q3_ARRAY_MAX_SIDE ? Q3_ARRAY_MAX_SIDE : side;
+    uint32_t levels = gn_mip_levels(side, side);
+    gn_vk_image_desc d = {.width = side,
+                          .height = side,
+                          .samples = 1,
+                          .mips = levels,
+                          .format = VK_FORMAT_R8G8B8A8_SRGB,
+                          .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                          .name = "Quake 3 shaders' images",
+                          .layers = layers,
+                          .array = true};
+    gn_result res = gn_vk_image_create(&r->vk, &d, &g->q3_array, err);
+    size_t layer_bytes = (size_t)side * side * 4;
+    uint8_t *a = res ? NULL : gn_malloc(layer_bytes * layers),
+            *b = res ? NULL : gn_malloc(layer_bytes * layers);
+    if (!res && (!a || !b))
+        res =
+            gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u shader images of %u^2", layers, side);
+    for (uint32_t q = 0; !res && q < s->q3_count; q++)
+        for (uint32_t k = 0; k < s->q3[q].mat->slot_count; k++)
+            fill_layer(s, s->q3[q].slot_texture[k], side, a + layer_bytes * (g->q3_base[q] + k));
+    for (uint32_t q = 0; !res && q < s->q3_count; q++) /* a shader without images: one white layer */
+        if (!s->q3[q].mat->slot_count) memset(a + layer_bytes * g->q3_base[q], 255, layer_bytes);
+    for (uint32_t level = 0; !res && level < levels; level++) {
+        uint32_t lw = side >> level ? side >> level : 1;
+        res = gn_vk_upload_image_layers(&r->vk, &g->q3_array, level, a, err);
+        if (res || level + 1 == levels) break;
+        uint32_t nw = lw / 2 ? lw / 2 : 1;
+        for (uint32_t k = 0; k < layers; k++)
+            gn_mip_down(a + (size_t)lw * lw * 4 * k, lw, lw, true, b + (size_t)nw * nw * 4 * k);
+        uint8_t *t = a; /* the level just made is the next one's source */
+        a = b;
+        b = t;
+    }
+    free(a);
+    free(b);
+    if (!res) {
+        g->q3_array_made = true;
+        gn_vk_use use = {.image = &g->q3_array, .access = GN_ACCESS_SHADER_READ};
+        gn_vk_barriers(&r->vk, r->vk.cur->cmd, &use, 1);
+    }
+    return res;
+}
+
+static bool scene_has_q3(const gn_scene *s)
+{
+    for (uint32_t i = 0; i < s->material_count; i++)
+        if (s->materials[i].q3 != GN_NO_Q3 && s->materials[i].q3 < s->q3_count) return true;
+    return false;
+}
+
+gn_result gn_q3_stages_upload(gn_renderer *r, const gn_scene *s, gn_error *err)
+{
+    gn_gpu_scene *g = &r->scene;
+    g->sky_material = UINT32_MAX;
+    bool any = scene_has_q3(s);
+    /* one record when there is no Quake 3 material: every set names the buffer */
+    uint32_t records = any ? s->material_count * GN_Q3_MAT_STAGES : 1;
+    gn_gpu_stage *packed = gn_calloc(records, sizeof *packed);
+    g->stage_flags = gn_calloc(s->material_count ? s->material_count : 1, 1);
+    if (!packed || !g->stage_flags) {
+        free(packed);
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u Quake 3 stages", records);
+    }
+    /* the images: the shaders' array, and one white layer for every other material */
+    static const uint8_t white[4] = {255, 255, 255, 255};
+    gn_vk_image_desc wd = {.width = 1,
+                           .height = 1,
+                           .samples = 1,
+                           .mips = 1,
+                           .format = VK_FORMAT_R8G8B8A8_SRGB,
+                           .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
+                           .name = "white array",
+                           .layers = 1,
+                           .array = true};
+    gn_result res = gn_vk_image_create(&r->vk, &wd, &g->white_array, err);
+    if (!res) res = gn_vk_upload_image_layers(&r->vk, &g->white_array, 0, white, err);
+    if (!res) {
+        gn_vk_use use = {.image = &g->white_array, .access = GN_ACCESS_SHADER_READ};
+        gn_vk_barriers(&r->vk, r->vk.cur->cmd, &use, 1);
+    }
+    if (!res && s->q3_count && !(g->q3_base = gn_calloc(s->q3_count, sizeof *g->q3_base)))
+        res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u shaders' images", s->q3_count);
+    if (!res && s->q3_count) res = make_array(r, s, err);
+    if (res) {
+        free(packed);
+        return res;
+    }
+    for (uint32_t i = 0; any && i < s->material_count; i++) {
+        uint32_t q = s->materials[i].q3;
+        if (q == GN_NO_Q3 || q >= s->q3_count) continue;
+        g->stage_flags[i] = 1;
+        pack_records(&s->q3[q], g->q3_base[q], 0.0f, &packed[i * GN_Q3_MAT_STAGES]);
+        if (q == s->sky_q3 && g->sky_material == UINT32_MAX) g->sky_material = i;
+    }
+    gn_vk_buffer_desc d = {.size = (VkDeviceSize)records * sizeof *packed,
+                           .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           .name = "Quake 3 stages"};
+    res = gn_vk_buffer_create(&r->vk, &d, &g->stages, err);
+    if (!res) res = gn_vk_upload_buffer(&r->vk, &g->stages, 0, packed, d.size, err);
+    free(packed);
+    return res;
+}
+
+uint32_t gn_q3_stages_writes(gn_renderer *r, const gn_scene *s, uint32_t material, gn_vk_write *out)
+{
+    gn_gpu_scene *g = &r->scene;
+    uint32_t q = material < s->material_count ? s->materials[material].q3 : GN_NO_Q3;
+    const gn_scene_q3 *sq = q != GN_NO_Q3 && q < s->q3_count ? &s->q3[q] : NULL;
+    uint32_t n = 0;
+    out[n++] = gn_write_storage(GN_BIND_MATERIAL_STAGE_DATA, &g->stages);
+    /* repeat: a clampMap stage clamps its coordinates in the shader */
+    out[n++] = gn_write_sampled(GN_BIND_MATERIAL_SLOTS,
+                                sq && g->q3_array_made ? &g->q3_array : &g->white_array, r->pipes.repeat);
+    return n;
+}
+
+/* Whether material i is one whose records this frame writes: a Quake 3 material in the camera's
+ * list, or the sky's. */
+static bool in_view(const gn_renderer *r, const gn_scene *s, const uint8_t *listed, uint32_t i)
+{
+    uint32_t q = s->materials[i].q3;
+    if (q == GN_NO_Q3 || q >= s->q3_count) return false;
+    return listed[i] || i == r->scene.sky_material;
+}
+
+gn_result gn_q3_stages_update(gn_renderer *r, const gn_scene *s, double seconds, gn_error *err)
+{
+    gn_gpu_scene *g = &r->scene;
+    r->q3_evaluated = 0;
+    r->q3_ms = 0.0;
+    if (!s->q3_count || g->material_count != s->material_count) return GN_OK;
+    const gn_draw_list *list = r->plan.camera_list;
+    uint8_t *listed = gn_calloc(s->material_count ? s->material_count : 1, 1);
+    if (!listed) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for the stages in view");
+    for (uint32_t b = 0; list && b < list->batch_count; b++)
+        if (list->batches[b].material < s->material_count) listed[list->batches[b].material] = 1;
+    double t0 = gn_plan_now_ms();
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->material_count; i++) n += in_view(r, s, listed, i);
+    gn_result res = GN_OK;
+    if (n) {
+        VkDeviceSize off;
+        void *p;
+        VkDeviceSize bytes = (VkDeviceSize)n * GN_Q3_MAT_STAGES * sizeof(gn_gpu_stage);
+        res = gn_vk_ring_alloc(&r->vk, bytes, 16, &off, &p, err);
+        if (!res) {
+            gn_vk_use use = {.buffer = &g->stages, .access = GN_ACCESS_TRANSFER_WRITE};
+            gn_vk_barriers(&r->vk, r->vk.cur->cmd, &use, 1);
+            VkBufferCopy regions[64];
+            uint32_t nr = 0, k = 0;
+            /* the clock the waves read: seconds since the frame's epoch, in float as the game's */
+            float t = (float)seconds;
+            for (uint32_t i = 0; i < s->material_count; i++) {
+                if (!in_view(r, s, listed, i)) continue;
+                gn_gpu_stage *rec = (gn_gpu_stage *)p + (size_t)k * GN_Q3_MAT_STAGES;
+                uint32_t q = s->materials[i].q3;
+                pack_records(&s->q3[q], g->q3_base[q], t, rec);
+                regions[nr++] =
+                    (VkBufferCopy){off + (VkDeviceSize)k * GN_Q3_MAT_STAGES * sizeof(gn_gpu_stage),
+                                   (VkDeviceSize)i * GN_Q3_MAT_STAGES * sizeof(gn_gpu_stage),
+                                   GN_Q3_MAT_STAGES * sizeof(gn_gpu_stage)};
+                k++;
+                if (nr == 64 || k == n) {
+                    gn_vk_cmd_copy_ring(&r->vk, &g->stages, regions, nr);
+                    nr = 0;
+                }
+            }
+            r->q3_evaluated = n;
+        }
+    }
+    free(listed);
+    r->q3_ms = gn_plan_now_ms() - t0;
+    return res;
+}
