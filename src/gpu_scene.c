@@ -4,6 +4,7 @@
  * re-uploaded through the staging ring when they move. */
 #include "base/alloc.h"
 #include "base/image.h"
+#include "decide/q3_material.h"
 #include "formats/dds.h"
 #include "renderer.h"
 
@@ -74,8 +75,7 @@ void gn_gpu_scene_release(gn_renderer *r)
     gn_vk_buffer_release(vk, &g->materials);
     gn_vk_buffer_release(vk, &g->stages);
     free(g->stage_flags);
-    if (g->q3_array_made) gn_vk_image_release(vk, &g->q3_array);
-    free(g->q3_base);
+    gn_vk_image_release(vk, &g->q3_array); /* a zeroed or half-made image is fine */
     gn_vk_image_release(vk, &g->white_array);
     for (uint32_t i = 0; i < g->texture_count; i++) gn_vk_image_release(vk, &g->textures[i]);
     gn_vk_image_release(vk, &g->white);
@@ -320,9 +320,25 @@ static gn_result upload_all(gn_renderer *r, const gn_scene *s, gn_error *err)
     g->textures = gn_calloc(s->texture_count ? s->texture_count : 1, sizeof *g->textures);
     if (!g->textures)
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u textures", s->texture_count);
+    /* images only Quake 3 shaders' stages read live in their array (q3_stages.c): not uploaded twice */
+    uint8_t *stage_only = res || !s->q3_count ? NULL : gn_calloc(s->texture_count ? s->texture_count : 1, 1);
+    if (!res && s->q3_count && !stage_only)
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u textures", s->texture_count);
+    for (uint32_t q = 0; stage_only && q < s->q3_count; q++)
+        for (uint32_t k = 0; k < s->q3[q].mat->slot_count; k++)
+            if (s->q3[q].slot_texture[k] < s->texture_count) stage_only[s->q3[q].slot_texture[k]] = 1;
+    for (uint32_t m = 0; stage_only && m < s->material_count; m++) {
+        const gn_material *mt = &s->materials[m];
+        const uint32_t maps[6] = {mt->base_color_texture, mt->normal_texture,
+                                  mt->lightmap_texture,   mt->metallic_roughness_texture,
+                                  mt->occlusion_texture,  mt->emissive_texture};
+        for (int k = 0; k < 6; k++)
+            if (maps[k] < s->texture_count) stage_only[maps[k]] = 0;
+    }
     for (uint32_t i = 0; !res && i < s->texture_count; i++) {
         const gn_texture *t = &s->textures[i];
         g->texture_count = i + 1; /* counted first: a half-made texture is released with the rest */
+        if (stage_only && stage_only[i]) continue;
         if (t->blocks) {
             res = make_block_texture(r, &g->textures[i], t, err);
             continue;
@@ -330,6 +346,7 @@ static gn_result upload_all(gn_renderer *r, const gn_scene *s, gn_error *err)
         res = make_texture(r, &g->textures[i], t->width, t->height, t->format, t->srgb, t->texels,
                            t->format == GN_TEXTURE_RGB9E5 ? "scene lightmap" : "scene texture", err);
     }
+    free(stage_only);
     if (!res) res = upload_materials(r, s, err);
     return res;
 }

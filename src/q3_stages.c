@@ -2,7 +2,6 @@
  * names, each material's image slots, and the per-frame evaluation of the stages' programs for the
  * materials the camera's list may draw (and the sky), written through the staging ring. */
 #include "base/alloc.h"
-#include "base/image.h"
 #include "decide/q3_material.h"
 #include "renderer.h"
 
@@ -48,85 +47,29 @@ static void pack_records(const gn_scene_q3 *q, uint32_t base, float seconds,
     if (!q->mat->stage_count) pack_mode(q->mat, base, 0, &out[0]);
 }
 
-/* Every Quake 3 shader's images in one square sRGB array, a layer a slot, the shaders' layers one
- * after another (one image for the map: its upload is one creation, not one a shader). The side is
- * the largest image's, as a power of two, at most Q3_ARRAY_MAX_SIDE: smaller images are scaled up by
- * whole factors where they are powers of two too (Quake 3's are), so the mip a sample picks holds
- * the image's own texels; larger ones are sampled down to it. */
-#define Q3_ARRAY_MAX_SIDE 512u
-
-/* One layer: the slot's RGBA8 texels resampled (nearest) to side x side; white for a missing image
- * or one stored in another format. */
-static void fill_layer(const gn_scene *s, uint32_t tex, uint32_t side, uint8_t *out)
-{
-    const gn_texture *t = tex != GN_NO_TEXTURE && tex < s->texture_count ? &s->textures[tex] : NULL;
-    if (!t || t->format != GN_TEXTURE_RGBA8 || !t->texels || !t->width || !t->height) {
-        memset(out, 255, (size_t)side * side * 4);
-        return;
-    }
-    for (uint32_t y = 0; y < side; y++) {
-        uint32_t sy = (uint32_t)((uint64_t)y * t->height / side);
-        for (uint32_t x = 0; x < side; x++) {
-            uint32_t sx = (uint32_t)((uint64_t)x * t->width / side);
-            memcpy(&out[((size_t)y * side + x) * 4], &t->texels[((size_t)sy * t->width + sx) * 4], 4);
-        }
-    }
-}
-
+/* The scene's shader image array (scene/q3_array.c) on the GPU: copied level by level. */
 static gn_result make_array(gn_renderer *r, const gn_scene *s, gn_error *err)
 {
     gn_gpu_scene *g = &r->scene;
-    uint32_t layers = 0, side = 1;
-    for (uint32_t q = 0; q < s->q3_count; q++) {
-        g->q3_base[q] = layers;
-        layers += s->q3[q].mat->slot_count ? s->q3[q].mat->slot_count : 1;
-        for (uint32_t k = 0; k < s->q3[q].mat->slot_count; k++) {
-            uint32_t t = s->q3[q].slot_texture[k];
-            if (t == GN_NO_TEXTURE || t >= s->texture_count) continue;
-            while (side < s->textures[t].width || side < s->textures[t].height) side *= 2;
-        }
-    }
-    if (layers > GN_VK_MAX_LAYERS)
-        return gn_fail(err, GN_ERROR_BAD_DATA, "the map's shaders name %u images, over the cap of %u", layers,
-                       GN_VK_MAX_LAYERS);
-    side = side > Q3_ARRAY_MAX_SIDE ? Q3_ARRAY_MAX_SIDE : side;
-    uint32_t levels = gn_mip_levels(side, side);
-    gn_vk_image_desc d = {.width = side,
-                          .height = side,
+    const gn_scene_q3_array *a = &s->q3_array;
+    if (!a->texels) return GN_OK;
+    gn_vk_image_desc d = {.width = a->side,
+                          .height = a->side,
                           .samples = 1,
-                          .mips = levels,
+                          .mips = a->levels,
                           .format = VK_FORMAT_R8G8B8A8_SRGB,
                           .usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT,
                           .name = "Quake 3 shaders' images",
-                          .layers = layers,
+                          .layers = a->layers,
                           .array = true};
     gn_result res = gn_vk_image_create(&r->vk, &d, &g->q3_array, err);
-    size_t layer_bytes = (size_t)side * side * 4;
-    uint8_t *a = res ? NULL : gn_malloc(layer_bytes * layers),
-            *b = res ? NULL : gn_malloc(layer_bytes * layers);
-    if (!res && (!a || !b))
-        res =
-            gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u shader images of %u^2", layers, side);
-    for (uint32_t q = 0; !res && q < s->q3_count; q++)
-        for (uint32_t k = 0; k < s->q3[q].mat->slot_count; k++)
-            fill_layer(s, s->q3[q].slot_texture[k], side, a + layer_bytes * (g->q3_base[q] + k));
-    for (uint32_t q = 0; !res && q < s->q3_count; q++) /* a shader without images: one white layer */
-        if (!s->q3[q].mat->slot_count) memset(a + layer_bytes * g->q3_base[q], 255, layer_bytes);
-    for (uint32_t level = 0; !res && level < levels; level++) {
-        uint32_t lw = side >> level ? side >> level : 1;
-        res = gn_vk_upload_image_layers(&r->vk, &g->q3_array, level, a, err);
-        if (res || level + 1 == levels) break;
-        uint32_t nw = lw / 2 ? lw / 2 : 1;
-        for (uint32_t k = 0; k < layers; k++)
-            gn_mip_down(a + (size_t)lw * lw * 4 * k, lw, lw, true, b + (size_t)nw * nw * 4 * k);
-        uint8_t *t = a; /* the level just made is the next one's source */
-        a = b;
-        b = t;
+    g->q3_array_made = !res;
+    const uint8_t *level = a->texels;
+    for (uint32_t l = 0; !res && l < a->levels; l++) {
+        res = gn_vk_upload_image_layers(&r->vk, &g->q3_array, l, level, err);
+        level += (size_t)(a->side >> l) * (a->side >> l) * 4 * a->layers;
     }
-    free(a);
-    free(b);
     if (!res) {
-        g->q3_array_made = true;
         gn_vk_use use = {.image = &g->q3_array, .access = GN_ACCESS_SHADER_READ};
         gn_vk_barriers(&r->vk, r->vk.cur->cmd, &use, 1);
     }
@@ -170,9 +113,7 @@ gn_result gn_q3_stages_upload(gn_renderer *r, const gn_scene *s, gn_error *err)
         gn_vk_use use = {.image = &g->white_array, .access = GN_ACCESS_SHADER_READ};
         gn_vk_barriers(&r->vk, r->vk.cur->cmd, &use, 1);
     }
-    if (!res && s->q3_count && !(g->q3_base = gn_calloc(s->q3_count, sizeof *g->q3_base)))
-        res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u shaders' images", s->q3_count);
-    if (!res && s->q3_count) res = make_array(r, s, err);
+    if (!res) res = make_array(r, s, err);
     if (res) {
         free(packed);
         return res;
@@ -181,7 +122,7 @@ gn_result gn_q3_stages_upload(gn_renderer *r, const gn_scene *s, gn_error *err)
         uint32_t q = s->materials[i].q3;
         if (q == GN_NO_Q3 || q >= s->q3_count) continue;
         g->stage_flags[i] = 1;
-        pack_records(&s->q3[q], g->q3_base[q], 0.0f, &packed[i * GN_Q3_MAT_STAGES]);
+        pack_records(&s->q3[q], s->q3[q].first_layer, 0.0f, &packed[i * GN_Q3_MAT_STAGES]);
         if (q == s->sky_q3 && g->sky_material == UINT32_MAX) g->sky_material = i;
     }
     gn_vk_buffer_desc d = {.size = (VkDeviceSize)records * sizeof *packed,
@@ -246,7 +187,7 @@ gn_result gn_q3_stages_update(gn_renderer *r, const gn_scene *s, double seconds,
                 if (!in_view(r, s, listed, i)) continue;
                 gn_gpu_stage *rec = (gn_gpu_stage *)p + (size_t)k * GN_Q3_MAT_STAGES;
                 uint32_t q = s->materials[i].q3;
-                pack_records(&s->q3[q], g->q3_base[q], t, rec);
+                pack_records(&s->q3[q], s->q3[q].first_layer, t, rec);
                 regions[nr++] =
                     (VkBufferCopy){off + (VkDeviceSize)k * GN_Q3_MAT_STAGES * sizeof(gn_gpu_stage),
                                    (VkDeviceSize)i * GN_Q3_MAT_STAGES * sizeof(gn_gpu_stage),

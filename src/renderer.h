@@ -32,7 +32,6 @@ typedef struct gn_gpu_scene {
     uint8_t *stage_flags;      /* a byte a material: 1 when a Quake 3 shader's stages draw it */
     gn_vk_image q3_array;      /* every Quake 3 shader's images, a layer a slot, shader after shader */
     bool q3_array_made;
-    uint32_t *q3_base;       /* each shader's first layer (gn_scene.q3's order) */
     gn_vk_image white_array; /* one white layer: the slots of every other material */
 } gn_gpu_scene;
 

@@ -443,6 +443,7 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
             name, q3_shaders, b->texture_count, q3_missing);
         if (q3_missing) warn(d, line);
     }
+    if (!res && s->q3_count) res = gn_scene_q3_build_array(s, err);
     s->q3_missing_images = q3_missing;
     s->q3_missing_shaders = missing;
     gn_q3_library_free(&lib);

@@ -50,6 +50,7 @@ void gn_scene_destroy(gn_scene *s)
     free(s->probe_sites);
     for (uint32_t i = 0; i < s->q3_count; i++) free(s->q3[i].mat);
     free(s->q3);
+    free(s->q3_array.texels);
     gn_world_free(s->world);
     free(s);
 }

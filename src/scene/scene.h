@@ -56,7 +56,18 @@ typedef struct gn_material {
 typedef struct gn_scene_q3 {
     struct gn_q3_material *mat; /* owned */
     uint32_t slot_texture[16];  /* GN_Q3_MAT_SLOTS */
+    uint32_t first_layer;       /* its slots' first layer in gn_scene.q3_array */
 } gn_scene_q3;
+
+/* Every Quake 3 shader's images as one square array with its mips (scene/q3_array.c): level 0 of
+ * every layer, then level 1 of every layer, and so on; a layer a slot, shader after shader. */
+#define GN_SCENE_Q3_MAX_LAYERS 2048u /* the least maxImageArrayLayers of a Vulkan 1.3 device */
+typedef struct gn_scene_q3_array {
+    uint8_t *texels; /* RGBA8, sRGB; NULL: no shader images */
+    uint32_t side, layers, levels;
+} gn_scene_q3_array;
+/* Builds s->q3_array from the shaders' slots (a map loader's last step). */
+gn_result gn_scene_q3_build_array(gn_scene *s, gn_error *err);
 
 typedef struct gn_texture {
     uint32_t width, height;
@@ -181,6 +192,7 @@ struct gn_scene {
        name (GN_NO_Q3 when none: the sky pass draws it in place of the atmosphere's sky) */
     gn_scene_q3 *q3;
     uint32_t q3_count, q3_cap;
+    gn_scene_q3_array q3_array;
     uint32_t sky_q3;
     uint32_t q3_missing_images;  /* images a map's shader stages name that no archive holds */
     uint32_t q3_missing_shaders; /* a map's surface shaders with neither a script nor an image */

@@ -4,7 +4,11 @@
  * looked up by its name, dumped, and the dump read back. Whatever the bytes, the result must be
  * GN_OK (the text is never too long here: -max_len is far below the 1 MiB cap), never a crash or
  * a sanitizer report; each name must find its own shader, and a dump must read back as one
- * shader with the same dump. Seeds: any .shader files (scripts/fuzz.sh can copy OpenArena's). */
+ * shader with the same dump. Each shader is also compiled to its stages and TFX program
+ * (decide/q3_material.c): a compiled program must validate, and it is run at a few times (its
+ * outputs finite where the script's numbers are). Seeds: any .shader files (scripts/fuzz.sh can
+ * copy OpenArena's). */
+#include "decide/q3_material.h"
 #include "formats/q3shader.h"
 
 #include <stdint.h>
@@ -14,6 +18,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dump_a[1 << 16], dump_b[1 << 16];
+static gn_q3_material mat;
+static gn_tfx_vec4 outputs[GN_Q3_MAT_STAGES * GN_Q3_MAT_OUTPUTS];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -42,6 +48,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         gn_q3_describe(&again.shaders[0], dump_b, sizeof dump_b);
         if (strcmp(strchr(dump_a, '\n'), strchr(dump_b, '\n')) != 0) abort(); /* past the file:line */
         gn_q3_library_free(&again);
+        char why[256];
+        if (gn_q3_material_compile(s, &mat, why, sizeof why)) {
+            if (mat.stage_count > GN_Q3_MAT_STAGES || mat.slot_count > GN_Q3_MAT_SLOTS) abort();
+            for (uint32_t k = 0; k < mat.stage_count; k++)
+                if (mat.stages[k].source == GN_Q3_SOURCE_IMAGE &&
+                    (mat.stages[k].frames == 0 || mat.stages[k].slot + mat.stages[k].frames > mat.slot_count))
+                    abort();
+            gn_tfx_program p = gn_q3_material_program(&mat);
+            gn_tfx_limits lim = gn_q3_material_limits(mat.stage_count);
+            if (!gn_tfx_validate(&p, &lim, why, sizeof why)) abort();
+            const float times[3] = {0.0f, 1.5f, 1e4f};
+            for (int t = 0; t < 3; t++) gn_q3_material_eval(&mat, times[t], NULL, outputs);
+        } else if (mat.draw != GN_Q3_DRAW_NONE) {
+            abort(); /* a refused program never draws */
+        }
     }
     gn_q3_library_free(&lib);
     return 0;
