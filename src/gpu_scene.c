@@ -75,6 +75,7 @@ void gn_gpu_scene_release(gn_renderer *r)
     gn_vk_buffer_release(vk, &g->materials);
     gn_vk_buffer_release(vk, &g->stages);
     free(g->stage_flags);
+    free(g->stage_listed);
     gn_vk_image_release(vk, &g->q3_array); /* a zeroed or half-made image is fine */
     gn_vk_image_release(vk, &g->white_array);
     for (uint32_t i = 0; i < g->texture_count; i++) gn_vk_image_release(vk, &g->textures[i]);

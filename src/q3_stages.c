@@ -92,7 +92,8 @@ gn_result gn_q3_stages_upload(gn_renderer *r, const gn_scene *s, gn_error *err)
     uint32_t records = any ? s->material_count * GN_Q3_MAT_STAGES : 1;
     gn_gpu_stage *packed = gn_calloc(records, sizeof *packed);
     g->stage_flags = gn_calloc(s->material_count ? s->material_count : 1, 1);
-    if (!packed || !g->stage_flags) {
+    g->stage_listed = gn_calloc(s->material_count ? s->material_count : 1, 1);
+    if (!packed || !g->stage_flags || !g->stage_listed) {
         free(packed);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u Quake 3 stages", records);
     }
@@ -163,8 +164,8 @@ gn_result gn_q3_stages_update(gn_renderer *r, const gn_scene *s, double seconds,
     r->q3_ms = 0.0;
     if (!s->q3_count || g->material_count != s->material_count) return GN_OK;
     const gn_draw_list *list = r->plan.camera_list;
-    uint8_t *listed = gn_calloc(s->material_count ? s->material_count : 1, 1);
-    if (!listed) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for the stages in view");
+    uint8_t *listed = g->stage_listed; /* scratch made at upload: no allocation a frame */
+    memset(listed, 0, s->material_count);
     for (uint32_t b = 0; list && b < list->batch_count; b++)
         if (list->batches[b].material < s->material_count) listed[list->batches[b].material] = 1;
     double t0 = gn_plan_now_ms();
@@ -201,7 +202,6 @@ gn_result gn_q3_stages_update(gn_renderer *r, const gn_scene *s, double seconds,
             r->q3_evaluated = n;
         }
     }
-    free(listed);
     r->q3_ms = gn_plan_now_ms() - t0;
     return res;
 }

@@ -30,6 +30,7 @@ typedef struct gn_gpu_scene {
     gn_vk_buffer stages;       /* Quake 3 stages (gn_gpu_stage), GN_GPU_Q3_STAGES a material */
     uint32_t sky_material;     /* the material the sky pass draws a map's sky with, or UINT32_MAX */
     uint8_t *stage_flags;      /* a byte a material: 1 when a Quake 3 shader's stages draw it */
+    uint8_t *stage_listed;     /* a byte a material: scratch for the frame's materials in view */
     gn_vk_image q3_array;      /* every Quake 3 shader's images, a layer a slot, shader after shader */
     bool q3_array_made;
     gn_vk_image white_array; /* one white layer: the slots of every other material */
