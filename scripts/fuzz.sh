@@ -10,7 +10,7 @@
 #   cube: small valid .cube LUTs written here (an identity, a titled grade with a domain and
 #         comments, the same with CRLF line ends)
 #   dds:  small valid .dds files written here with python3 (BC1 and BC4 by FourCC, BC7 with its
-#         mips and RGBA8 by DX10 header)
+#         mips, RGBA8, and BC6H unsigned and signed with every mode value by DX10 header)
 #   gltf: gltf_bad_gen.py's files (sparse accessors valid and not, deep nodes and JSON, ...)
 #         and the self-contained samples of assimp-testmodels (.glb and embedded .gltf)
 set -euo pipefail
@@ -24,17 +24,23 @@ corpus=build-fuzz/corpus
 mkdir -p "$corpus/bsp" "$corpus/gltf" "$corpus/gltf_seed" "$corpus/zip" "$corpus/cube" "$corpus/q3shader" "$corpus/dds"
 python3 - "$corpus/dds" <<'PY'
 import os, struct, sys
-def dds(name, w, h, levels, fourcc, dxgi, block, side):
+def dds(name, w, h, levels, fourcc, dxgi, block, side, modes=b""):
     size = lambda l: max(1, ((max(1, w >> l) + side - 1) // side)) * max(1, ((max(1, h >> l) + side - 1) // side)) * block
     head = b"DDS " + struct.pack("<7I", 124, 0x1 | 0x2 | 0x4 | 0x1000 | 0x20000, h, w, 0, 0, levels) + bytes(44)
     head += struct.pack("<2I4s5I", 32, 4, fourcc, 0, 0, 0, 0, 0) + struct.pack("<5I", 0x1000, 0, 0, 0, 0)
     if dxgi: head += struct.pack("<5I", dxgi, 3, 0, 1, 0)
-    body = bytes((i * 37) & 255 for i in range(sum(size(l) for l in range(levels))))
+    body = bytearray((i * 37) & 255 for i in range(sum(size(l) for l in range(levels))))
+    for k in range(len(body) // block if modes else 0):  # block k's low 5 bits: its mode
+        body[k * block] = (body[k * block] & 0xe0) | modes[k % len(modes)]
     open(os.path.join(sys.argv[1], name), "wb").write(head + body)
 dds("bc1.dds", 8, 8, 1, b"DXT1", 0, 8, 4)
 dds("bc4.dds", 16, 8, 5, b"ATI1", 0, 8, 4)
 dds("bc7.dds", 8, 8, 4, b"DX10", 98, 16, 4)
 dds("rgba8.dds", 4, 2, 3, b"DX10", 28, 4, 1)
+bc6h_modes = bytes([0x00, 0x01, 0x02, 0x06, 0x0a, 0x0e, 0x12, 0x16, 0x1a, 0x1e, 0x03, 0x07, 0x0b, 0x0f,
+                    0x13, 0x17, 0x1b, 0x1f])  # the 14 modes, then the 4 reserved values
+dds("bc6h_uf16.dds", 16, 16, 5, b"DX10", 95, 16, 4, bc6h_modes)
+dds("bc6h_sf16.dds", 12, 8, 2, b"DX10", 96, 16, 4, bc6h_modes)
 PY
 build-fuzz/tests/unit/unit_bsp_corpus "$corpus/bsp" >/dev/null
 python3 tests/scene/gltf_bad_gen.py "$corpus/gltf_seed" >/dev/null

@@ -157,6 +157,10 @@ static VkFormat block_format(uint32_t blocks, bool srgb)
         return VK_FORMAT_BC4_UNORM_BLOCK;
     case GN_DDS_BC5:
         return VK_FORMAT_BC5_UNORM_BLOCK;
+    case GN_DDS_BC6H_UF16: /* linear floats: no sRGB form, whatever the slot */
+        return VK_FORMAT_BC6H_UFLOAT_BLOCK;
+    case GN_DDS_BC6H_SF16:
+        return VK_FORMAT_BC6H_SFLOAT_BLOCK;
     case GN_DDS_BC7:
         return srgb ? VK_FORMAT_BC7_SRGB_BLOCK : VK_FORMAT_BC7_UNORM_BLOCK;
     default:
@@ -222,7 +226,9 @@ static gn_result make_block_texture(gn_renderer *r, gn_vk_image *img, const gn_t
                        t->height);
     gn_dds_decode(t->blocks, t->texels, t->width, t->height, px);
     if (t->swizzle[0]) gn_dds_swizzle(px, (size_t)t->width * t->height, t->swizzle);
-    gn_result res = make_texture(r, img, t->width, t->height, GN_TEXTURE_RGBA8, t->srgb, px,
+    /* BC6H decodes to linear values clamped to 0..1 (dds.h): UNORM, never sRGB */
+    bool hdr = t->blocks == GN_DDS_BC6H_UF16 || t->blocks == GN_DDS_BC6H_SF16;
+    gn_result res = make_texture(r, img, t->width, t->height, GN_TEXTURE_RGBA8, t->srgb && !hdr, px,
                                  "scene texture (decoded blocks)", err);
     free(px);
     return res;

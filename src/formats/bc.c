@@ -1,9 +1,10 @@
 /* CPU decoders for the block formats of dds.h, written from the Khronos Data Format
- * Specification's "S3TC", "RGTC" and "BPTC" chapters (BPTC is BC7; its tables are also in
- * ARB_texture_compression_bptc, Appendix). They are the fallback where the device cannot
- * sample a format, and the reference the GPU's own decode is tested against (gpu_dds).
- * Colour interpolation rounds to nearest in 8 bits: the specification allows S3TC and RGTC
- * decoders some latitude, BPTC's integer interpolation is exact. */
+ * Specification's "S3TC", "RGTC" and "BPTC" chapters (BPTC is BC7 and BC6H; their tables are
+ * also in ARB_texture_compression_bptc, Appendix, and Microsoft's "BC6H Format" page). They are
+ * the fallback where the device cannot sample a format, and the reference the GPU's own decode
+ * is tested against (gpu_dds). Colour interpolation rounds to nearest in 8 bits: the
+ * specification allows S3TC and RGTC decoders some latitude, BPTC's integer interpolation is
+ * exact. */
 #include "formats/dds.h"
 
 #include <string.h>
@@ -256,6 +257,221 @@ void gn_bc7_decode_block(const uint8_t block[16], uint8_t rgba[64])
     }
 }
 
+/* ---- BC6H --------------------------------------------------------------------------------- */
+
+/* The header's fields: endpoint k (0 and 1 of region 0, 2 and 3 of region 1; Microsoft's w, x,
+ * y, z) of channel c is field 1 + 3 k + c. 0 ends a mode's list of runs. */
+enum { E_END, R0, G0, B0, R1, G1, B1, R2, G2, B2, R3, G3, B3 };
+
+/* left..right of a field's bits as the tables write them ("r0[9:0]"): the first bit read is
+ * bit `right`, the next right + 1 (or right - 1 when right > left: modes 13 and 14 store the
+ * top bits of endpoint 0 reversed, "r0[10:15]"). */
+typedef struct bc6h_run {
+    uint8_t field, left, right;
+} bc6h_run;
+
+typedef struct bc6h_mode {
+    uint8_t value;    /* the low 2 (modes 1, 2) or 5 bits of the block */
+    uint8_t regions;  /* 1: 4-bit indices; 2: 3-bit indices and a 5-bit partition */
+    bool transformed; /* endpoints other than 0 are deltas from it */
+    uint8_t epb;      /* endpoint 0's bits, and every endpoint's after the transform */
+    uint8_t delta[3]; /* the other endpoints' stored bits, red, green, blue */
+    bc6h_run run[24]; /* the fields after the mode bits, in the order they are stored */
+} bc6h_mode;
+
+/* The specification's table of modes 1..14 with each one's bit layout (its "Endpoint bit
+ * layout"); every layout fills bits 0..76 (two regions) or 0..64 (one). Laid out by hand, a
+ * mode a paragraph, so that it reads against the specification's table: clang-format is off. */
+/* clang-format off */
+static const bc6h_mode bc6h_modes[14] = {
+    {0x00, 2, true, 10, {5, 5, 5}, {{G2, 4, 4}, {B2, 4, 4}, {B3, 4, 4}, {R0, 9, 0}, {G0, 9, 0},
+        {B0, 9, 0}, {R1, 4, 0}, {G3, 4, 4}, {G2, 3, 0}, {G1, 4, 0}, {B3, 0, 0}, {G3, 3, 0},
+        {B1, 4, 0}, {B3, 1, 1}, {B2, 3, 0}, {R2, 4, 0}, {B3, 2, 2}, {R3, 4, 0}, {B3, 3, 3}}},
+    {0x01, 2, true, 7, {6, 6, 6}, {{G2, 5, 5}, {G3, 4, 4}, {G3, 5, 5}, {R0, 6, 0}, {B3, 0, 0},
+        {B3, 1, 1}, {B2, 4, 4}, {G0, 6, 0}, {B2, 5, 5}, {B3, 2, 2}, {G2, 4, 4}, {B0, 6, 0},
+        {B3, 3, 3}, {B3, 5, 5}, {B3, 4, 4}, {R1, 5, 0}, {G2, 3, 0}, {G1, 5, 0}, {G3, 3, 0},
+        {B1, 5, 0}, {B2, 3, 0}, {R2, 5, 0}, {R3, 5, 0}}},
+    {0x02, 2, true, 11, {5, 4, 4}, {{R0, 9, 0}, {G0, 9, 0}, {B0, 9, 0}, {R1, 4, 0}, {R0, 10, 10},
+        {G2, 3, 0}, {G1, 3, 0}, {G0, 10, 10}, {B3, 0, 0}, {G3, 3, 0}, {B1, 3, 0}, {B0, 10, 10},
+        {B3, 1, 1}, {B2, 3, 0}, {R2, 4, 0}, {B3, 2, 2}, {R3, 4, 0}, {B3, 3, 3}}},
+    {0x06, 2, true, 11, {4, 5, 4}, {{R0, 9, 0}, {G0, 9, 0}, {B0, 9, 0}, {R1, 3, 0}, {R0, 10, 10},
+        {G3, 4, 4}, {G2, 3, 0}, {G1, 4, 0}, {G0, 10, 10}, {G3, 3, 0}, {B1, 3, 0}, {B0, 10, 10},
+        {B3, 1, 1}, {B2, 3, 0}, {R2, 3, 0}, {B3, 0, 0}, {B3, 2, 2}, {R3, 3, 0}, {G2, 4, 4},
+        {B3, 3, 3}}},
+    {0x0a, 2, true, 11, {4, 4, 5}, {{R0, 9, 0}, {G0, 9, 0}, {B0, 9, 0}, {R1, 3, 0}, {R0, 10, 10},
+        {B2, 4, 4}, {G2, 3, 0}, {G1, 3, 0}, {G0, 10, 10}, {B3, 0, 0}, {G3, 3, 0}, {B1, 4, 0},
+        {B0, 10, 10}, {B2, 3, 0}, {R2, 3, 0}, {B3, 1, 1}, {B3, 2, 2}, {R3, 3, 0}, {B3, 4, 4},
+        {B3, 3, 3}}},
+    {0x0e, 2, true, 9, {5, 5, 5}, {{R0, 8, 0}, {B2, 4, 4}, {G0, 8, 0}, {G2, 4, 4}, {B0, 8, 0},
+        {B3, 4, 4}, {R1, 4, 0}, {G3, 4, 4}, {G2, 3, 0}, {G1, 4, 0}, {B3, 0, 0}, {G3, 3, 0},
+        {B1, 4, 0}, {B3, 1, 1}, {B2, 3, 0}, {R2, 4, 0}, {B3, 2, 2}, {R3, 4, 0}, {B3, 3, 3}}},
+    {0x12, 2, true, 8, {6, 5, 5}, {{R0, 7, 0}, {G3, 4, 4}, {B2, 4, 4}, {G0, 7, 0}, {B3, 2, 2},
+        {G2, 4, 4}, {B0, 7, 0}, {B3, 3, 3}, {B3, 4, 4}, {R1, 5, 0}, {G2, 3, 0}, {G1, 4, 0},
+        {B3, 0, 0}, {G3, 3, 0}, {B1, 4, 0}, {B3, 1, 1}, {B2, 3, 0}, {R2, 5, 0}, {R3, 5, 0}}},
+    {0x16, 2, true, 8, {5, 6, 5}, {{R0, 7, 0}, {B3, 0, 0}, {B2, 4, 4}, {G0, 7, 0}, {G2, 5, 5},
+        {G2, 4, 4}, {B0, 7, 0}, {G3, 5, 5}, {B3, 4, 4}, {R1, 4, 0}, {G3, 4, 4}, {G2, 3, 0},
+        {G1, 5, 0}, {G3, 3, 0}, {B1, 4, 0}, {B3, 1, 1}, {B2, 3, 0}, {R2, 4, 0}, {B3, 2, 2},
+        {R3, 4, 0}, {B3, 3, 3}}},
+    {0x1a, 2, true, 8, {5, 5, 6}, {{R0, 7, 0}, {B3, 1, 1}, {B2, 4, 4}, {G0, 7, 0}, {B2, 5, 5},
+        {G2, 4, 4}, {B0, 7, 0}, {B3, 5, 5}, {B3, 4, 4}, {R1, 4, 0}, {G3, 4, 4}, {G2, 3, 0},
+        {G1, 4, 0}, {B3, 0, 0}, {G3, 3, 0}, {B1, 5, 0}, {B2, 3, 0}, {R2, 4, 0}, {B3, 2, 2},
+        {R3, 4, 0}, {B3, 3, 3}}},
+    {0x1e, 2, false, 6, {6, 6, 6}, {{R0, 5, 0}, {G3, 4, 4}, {B3, 0, 0}, {B3, 1, 1}, {B2, 4, 4},
+        {G0, 5, 0}, {G2, 5, 5}, {B2, 5, 5}, {B3, 2, 2}, {G2, 4, 4}, {B0, 5, 0}, {G3, 5, 5},
+        {B3, 3, 3}, {B3, 5, 5}, {B3, 4, 4}, {R1, 5, 0}, {G2, 3, 0}, {G1, 5, 0}, {G3, 3, 0},
+        {B1, 5, 0}, {B2, 3, 0}, {R2, 5, 0}, {R3, 5, 0}}},
+    {0x03, 1, false, 10, {10, 10, 10}, {{R0, 9, 0}, {G0, 9, 0}, {B0, 9, 0}, {R1, 9, 0}, {G1, 9, 0},
+        {B1, 9, 0}}},
+    {0x07, 1, true, 11, {9, 9, 9}, {{R0, 9, 0}, {G0, 9, 0}, {B0, 9, 0}, {R1, 8, 0}, {R0, 10, 10},
+        {G1, 8, 0}, {G0, 10, 10}, {B1, 8, 0}, {B0, 10, 10}}},
+    {0x0b, 1, true, 12, {8, 8, 8}, {{R0, 9, 0}, {G0, 9, 0}, {B0, 9, 0}, {R1, 7, 0}, {R0, 10, 11},
+        {G1, 7, 0}, {G0, 10, 11}, {B1, 7, 0}, {B0, 10, 11}}},
+    {0x0f, 1, true, 16, {4, 4, 4}, {{R0, 9, 0}, {G0, 9, 0}, {B0, 9, 0}, {R1, 3, 0}, {R0, 10, 15},
+        {G1, 3, 0}, {G0, 10, 15}, {B1, 3, 0}, {B0, 10, 15}}},
+};
+/* clang-format on */
+
+/* The block's mode from its low 2 bits (modes 1 and 2) or 5; NULL: one of the four reserved
+ * 5-bit values (0x13, 0x17, 0x1b, 0x1f). */
+static const bc6h_mode *bc6h_mode_of(bc7_bits *b)
+{
+    uint32_t v = bc7_read(b, 2);
+    if (v >= 2) v |= bc7_read(b, 3) << 2;
+    for (uint32_t i = 0; i < sizeof bc6h_modes / sizeof bc6h_modes[0]; i++)
+        if (bc6h_modes[i].value == v) return &bc6h_modes[i];
+    return NULL;
+}
+
+/* v's low n bits as a two's complement number. */
+static int32_t bc6h_sext(int32_t v, uint32_t n)
+{
+    uint32_t top = 1u << (n - 1), u = (uint32_t)v & ((top << 1) - 1);
+    return (int32_t)(u ^ top) - (int32_t)top;
+}
+
+/* Sign extension and the inverse transform ("Sign Extension for Endpoint Values", "Transform
+ * Inversion"): endpoint 0 is signed only in SF16; the deltas always are, and the untransformed
+ * endpoints of SF16; a delta is added to endpoint 0 and wrapped to epb bits. e[k][c] as read. */
+static void bc6h_endpoints(const bc6h_mode *m, bool sgn, int32_t e[4][3])
+{
+    uint32_t n = 2u * m->regions, mask = (1u << m->epb) - 1;
+    for (uint32_t c = 0; c < 3; c++) {
+        if (sgn) e[0][c] = bc6h_sext(e[0][c], m->epb);
+        for (uint32_t k = 1; k < n; k++) {
+            if (m->transformed || sgn) e[k][c] = bc6h_sext(e[k][c], m->delta[c]);
+            if (!m->transformed) continue;
+            e[k][c] = (int32_t)((uint32_t)(e[0][c] + e[k][c]) & mask);
+            if (sgn) e[k][c] = bc6h_sext(e[k][c], m->epb);
+        }
+    }
+}
+
+/* An epb-bit endpoint to 16 bits ("Unquantization of Color Endpoints"): 0 and the largest
+ * value map to the ends of the range, others to the middle of their step. Signed values keep
+ * their sign, magnitude to 15 bits. */
+static int32_t bc6h_unquantize(int32_t v, uint32_t epb, bool sgn)
+{
+    if (!sgn) {
+        if (epb >= 15 || v == 0) return v;
+        if (v == (int32_t)((1u << epb) - 1)) return 0xffff;
+        return (int32_t)((((uint32_t)v << 16) + 0x8000u) >> epb);
+    }
+    if (epb >= 16) return v;
+    uint32_t a = (uint32_t)(v < 0 ? -v : v), u;
+    if (a == 0)
+        u = 0;
+    else if (a >= (1u << (epb - 1)) - 1)
+        u = 0x7fff;
+    else
+        u = ((a << 15) + 0x4000u) >> (epb - 1);
+    return v < 0 ? -(int32_t)u : (int32_t)u;
+}
+
+/* An interpolated 16-bit value to half float bits: scaled by 31/64 (UF16: 0..0xffff onto the
+ * finite halves, 0x7bff at most) or 31/32 on the magnitude (SF16), the sign in bit 15. */
+static uint16_t bc6h_finish(int32_t v, bool sgn)
+{
+    if (!sgn) return (uint16_t)(((uint32_t)v * 31u) >> 6);
+    uint32_t a = (uint32_t)(v < 0 ? -v : v);
+    return (uint16_t)((v < 0 ? 0x8000u : 0u) | (a * 31u) >> 5);
+}
+
+/* (a (64 - w) + b w + 32) / 64 rounded down, as the specification's arithmetic shift does for
+ * SF16's negative values. */
+static int32_t bc6h_lerp(int32_t a, int32_t b, uint32_t w)
+{
+    int32_t v = a * (int32_t)(64 - w) + b * (int32_t)w + 32;
+    return v >= 0 ? v / 64 : -((-v + 63) / 64);
+}
+
+void gn_bc6h_decode_block(const uint8_t block[16], bool is_signed, uint16_t rgba[64])
+{
+    bc7_bits b = {0, 0, 0};
+    for (int k = 0; k < 8; k++)
+        b.lo |= (uint64_t)block[k] << (8 * k), b.hi |= (uint64_t)block[8 + k] << (8 * k);
+    const bc6h_mode *m = bc6h_mode_of(&b);
+    if (!m) { /* reserved: black, as the specification asks of a decoder */
+        for (int i = 0; i < 16; i++)
+            rgba[4 * i] = rgba[4 * i + 1] = rgba[4 * i + 2] = 0, rgba[4 * i + 3] = 0x3c00;
+        return;
+    }
+    int32_t e[4][3] = {{0}};
+    for (const bc6h_run *r = m->run; r->field != E_END; r++) {
+        int32_t *f = &e[(r->field - 1) / 3][(r->field - 1) % 3];
+        int step = r->left >= r->right ? 1 : -1;
+        for (int k = r->right;; k += step) {
+            *f |= (int32_t)(bc7_read(&b, 1) << k);
+            if (k == r->left) break;
+        }
+    }
+    /* two regions: a BC7 two-subset partition (the first 32 of Table.P2) and its anchor */
+    uint32_t partition = m->regions == 2 ? bc7_read(&b, 5) : 0;
+    bc6h_endpoints(m, is_signed, e);
+    for (uint32_t k = 0; k < 2u * m->regions; k++)
+        for (uint32_t c = 0; c < 3; c++) e[k][c] = bc6h_unquantize(e[k][c], m->epb, is_signed);
+    /* bits 65 (one region, 4-bit indices) or 82 (two, 3-bit) on; each region's anchor texel
+     * stores one bit fewer, its top bit implied 0 */
+    uint32_t ibits = m->regions == 2 ? 3 : 4;
+    const uint8_t *weights = bc7_weights(ibits);
+    for (uint32_t i = 0; i < 16; i++) {
+        uint32_t s = bc7_subset(m->regions, partition, i);
+        uint32_t w = weights[bc7_read(&b, ibits - (bc7_is_anchor(m->regions, partition, i) ? 1 : 0))];
+        for (uint32_t c = 0; c < 3; c++)
+            rgba[4 * i + c] = bc6h_finish(bc6h_lerp(e[2 * s][c], e[2 * s + 1][c], w), is_signed);
+        rgba[4 * i + 3] = 0x3c00;
+    }
+}
+
+float gn_half_to_float(uint16_t h)
+{
+    uint32_t sign = (uint32_t)(h >> 15) << 31, exp = h >> 10 & 31, mant = h & 0x3ffu, bits;
+    if (exp == 0) { /* zero and subnormals: mant 2^-24, exact in float */
+        float v = (float)mant * (1.0f / 16777216.0f);
+        return sign ? -v : v;
+    }
+    if (exp == 31)
+        bits = sign | 0x7f800000u | mant << 13; /* infinity, or NaN with its payload */
+    else
+        bits = sign | (exp - 15 + 127) << 23 | mant << 13;
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* A BC6H block to RGBA8 for the fallback (dds.h, gn_dds_decode): linear, clamped to 0..1. */
+static void bc6h_rgba8(const uint8_t block[16], bool is_signed, uint8_t rgba[64])
+{
+    uint16_t half[64];
+    gn_bc6h_decode_block(block, is_signed, half);
+    for (int i = 0; i < 64; i++) {
+        float v = gn_half_to_float(half[i]);
+        rgba[i] = (uint8_t)(v > 0.0f ? v < 1.0f ? v * 255.0f + 0.5f : 255.0f : 0.0f); /* NaN: 0 */
+    }
+}
+
+static void bc6h_uf16_rgba8(const uint8_t *block, uint8_t *rgba) { bc6h_rgba8(block, false, rgba); }
+static void bc6h_sf16_rgba8(const uint8_t *block, uint8_t *rgba) { bc6h_rgba8(block, true, rgba); }
+
 void gn_dds_swizzle(uint8_t *rgba, size_t count, const char swizzle[4])
 {
     for (size_t i = 0; i < count; i++) {
@@ -290,6 +506,12 @@ bool gn_dds_decode(gn_dds_format f, const uint8_t *blocks, uint32_t w, uint32_t 
         break;
     case GN_DDS_BC5:
         dec = gn_bc5_decode_block;
+        break;
+    case GN_DDS_BC6H_UF16:
+        dec = bc6h_uf16_rgba8;
+        break;
+    case GN_DDS_BC6H_SF16:
+        dec = bc6h_sf16_rgba8;
         break;
     case GN_DDS_BC7:
         dec = gn_bc7_decode_block;

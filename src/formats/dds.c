@@ -48,7 +48,7 @@ enum {
     DXGI_BC3_UNORM_SRGB = 78,
     DXGI_BC4_UNORM = 80,
     DXGI_BC5_UNORM = 83,
-    DXGI_BC6H_UF16 = 95,
+    DXGI_BC6H_UF16 = 95, /* typeless (94) is refused: it says neither signed nor unsigned */
     DXGI_BC6H_SF16 = 96,
     DXGI_BC7_UNORM = 98,
     DXGI_BC7_UNORM_SRGB = 99,
@@ -89,7 +89,8 @@ dds_bad(gn_dds_image *out, gn_error *err, const char *name, const char *fmt, ...
 
 const char *gn_dds_format_name(gn_dds_format f)
 {
-    static const char *const names[] = {"none", "BC1", "BC2", "BC3", "BC4", "BC5", "BC7", "RGBA8"};
+    static const char *const names[] = {"none", "BC1",       "BC2",       "BC3", "BC4",
+                                        "BC5",  "BC6H UF16", "BC6H SF16", "BC7", "RGBA8"};
     return (unsigned)f < sizeof names / sizeof names[0] ? names[f] : "none";
 }
 
@@ -102,6 +103,8 @@ uint32_t gn_dds_block_bytes(gn_dds_format f)
     case GN_DDS_BC2:
     case GN_DDS_BC3:
     case GN_DDS_BC5:
+    case GN_DDS_BC6H_UF16:
+    case GN_DDS_BC6H_SF16:
     case GN_DDS_BC7:
         return 16;
     case GN_DDS_RGBA8:
@@ -151,6 +154,10 @@ static gn_dds_format from_dxgi(uint32_t dxgi, bool *srgb)
         return GN_DDS_BC4;
     case DXGI_BC5_UNORM:
         return GN_DDS_BC5;
+    case DXGI_BC6H_UF16:
+        return GN_DDS_BC6H_UF16;
+    case DXGI_BC6H_SF16:
+        return GN_DDS_BC6H_SF16;
     case DXGI_BC7_UNORM:
     case DXGI_BC7_UNORM_SRGB:
         return GN_DDS_BC7;
@@ -238,12 +245,11 @@ gn_result gn_dds_parse(const uint8_t *file, size_t size, const char *name, gn_dd
         if (misc2 > DDS_ALPHA_MODE_MAX)
             return dds_bad(out, err, name, "DX10 header: miscFlags2 0x%x is not an alpha mode (0..4)", misc2);
         f = from_dxgi(dxgi, &srgb);
-        if (dxgi == DXGI_BC6H_UF16 || dxgi == DXGI_BC6H_SF16)
-            return dds_bad(out, err, name, "DX10 header: DXGI format %u is BC6H (HDR), which is not read",
-                           dxgi);
         if (!f)
             return dds_bad(out, err, name,
-                           "DX10 header: DXGI format %u is not read (BC1-BC5 UNORM, BC7, R8G8B8A8)", dxgi);
+                           "DX10 header: DXGI format %u is not read (BC1-BC5 UNORM, BC6H UF16/SF16, BC7, "
+                           "R8G8B8A8)",
+                           dxgi);
         offset += GN_DDS_DX10_BYTES;
     } else if (!(f = from_fourcc(cc))) {
         return dds_bad(out, err, name,

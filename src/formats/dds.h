@@ -1,7 +1,8 @@
 /* DirectDraw Surface (.dds) files holding one 2D texture, and CPU decoders for the block
- * formats they carry (BC1-BC5, BC7). Pure C with no Vulkan and no I/O: the parser reads a
+ * formats they carry (BC1-BC7). Pure C with no Vulkan and no I/O: the parser reads a
  * buffer and points into it; the renderer uploads the blocks as they are where the device
- * samples the format, and decodes them to RGBA8 here where it does not. glTF files reach DDS
+ * samples the format, and decodes them to RGBA8 here where it does not (BC6H's HDR clamped to
+ * 0..1: the material slots that take these textures hold 8-bit colour). glTF files reach DDS
  * images through MSFT_texture_dds (Sponza's roughness maps, BC4). docs/MATERIALS.md
  * "DDS and block-compressed textures" lists what is read and what is refused. */
 #ifndef GN_FORMATS_DDS_H
@@ -18,16 +19,19 @@
 #define GN_DDS_HEADER_BYTES 128u /* the magic and DDS_HEADER */
 #define GN_DDS_DX10_BYTES 20u    /* DDS_HEADER_DXT10, after the header when the FourCC is "DX10" */
 
-/* What the texels are; 0 is none. The block formats store 4x4 texels a block. */
+/* What the texels are; 0 is none. The block formats store 4x4 texels a block; BC6H sits before
+ * BC7 so that GN_DDS_BC1..GN_DDS_BC7 spans every block format (scene.c checks that range). */
 typedef enum gn_dds_format {
     GN_DDS_NONE = 0,
-    GN_DDS_BC1,   /* 8-byte blocks: two RGB565 colours, 2-bit indices, optional 1-bit alpha */
-    GN_DDS_BC2,   /* 16: explicit 4-bit alpha, then a BC1 colour block (always 4 colours) */
-    GN_DDS_BC3,   /* 16: a BC4 block for alpha, then a BC1 colour block (always 4 colours) */
-    GN_DDS_BC4,   /* 8: one channel (red), two 8-bit endpoints and 3-bit indices */
-    GN_DDS_BC5,   /* 16: two BC4 blocks, red then green */
-    GN_DDS_BC7,   /* 16: RGBA in one of 8 modes (1-3 subsets, p-bits, rotation) */
-    GN_DDS_RGBA8, /* uncompressed, 4 bytes a texel (DXGI R8G8B8A8) */
+    GN_DDS_BC1,       /* 8-byte blocks: two RGB565 colours, 2-bit indices, optional 1-bit alpha */
+    GN_DDS_BC2,       /* 16: explicit 4-bit alpha, then a BC1 colour block (always 4 colours) */
+    GN_DDS_BC3,       /* 16: a BC4 block for alpha, then a BC1 colour block (always 4 colours) */
+    GN_DDS_BC4,       /* 8: one channel (red), two 8-bit endpoints and 3-bit indices */
+    GN_DDS_BC5,       /* 16: two BC4 blocks, red then green */
+    GN_DDS_BC6H_UF16, /* 16: HDR RGB in one of 14 modes (1 or 2 regions), unsigned half floats */
+    GN_DDS_BC6H_SF16, /* 16: the same with signed half floats */
+    GN_DDS_BC7,       /* 16: RGBA in one of 8 modes (1-3 subsets, p-bits, rotation) */
+    GN_DDS_RGBA8,     /* uncompressed, 4 bytes a texel (DXGI R8G8B8A8) */
 } gn_dds_format;
 
 typedef struct gn_dds_image {
@@ -64,12 +68,20 @@ void gn_bc5_decode_block(const uint8_t block[16], uint8_t rgba[64]);
  * a reserved mode (low byte 0) decodes to transparent black, as the hardware returns. */
 void gn_bc7_decode_block(const uint8_t block[16], uint8_t rgba[64]);
 
+/* One BC6H block to 16 RGBA texels of IEEE half floats (alpha 1.0, 0x3c00), row by row as
+ * above; is_signed: DXGI BC6H_SF16 (VK_FORMAT_BC6H_SFLOAT_BLOCK), else UF16. Every mode of the
+ * Khronos Data Format Specification's BC6H; a reserved mode decodes to (0, 0, 0, 1). */
+void gn_bc6h_decode_block(const uint8_t block[16], bool is_signed, uint16_t rgba[64]);
+float gn_half_to_float(uint16_t h); /* an IEEE half's value, infinities and NaN included */
+
 /* Rearranges count RGBA8 texels: each channel from swizzle's letter ('r', 'g', 'b', 'a': a
  * stored channel; '0', '1': 0 or 255), as a Vulkan image view's component mapping does. */
 void gn_dds_swizzle(uint8_t *rgba, size_t count, const char swizzle[4]);
 
 /* A w x h level of f (gn_dds_level_bytes(f, w, h) bytes) to w * h * 4 bytes of RGBA8, row by
- * row; the texels of edge blocks past the level are dropped. False for GN_DDS_NONE. */
+ * row; the texels of edge blocks past the level are dropped. BC6H's linear values are clamped
+ * to 0..1 (negatives and NaN to 0) and rounded to 8 bits, still linear: the caller uploads them
+ * as UNORM, not sRGB. False for GN_DDS_NONE. */
 bool gn_dds_decode(gn_dds_format f, const uint8_t *blocks, uint32_t w, uint32_t h, uint8_t *rgba);
 
 #endif

@@ -447,10 +447,11 @@ static void test_files(void)
         uint32_t dxgi;
         gn_dds_format f;
         bool srgb;
-    } dx[] = {{28, GN_DDS_RGBA8, false}, {29, GN_DDS_RGBA8, true}, {71, GN_DDS_BC1, false},
-              {72, GN_DDS_BC1, true},    {74, GN_DDS_BC2, false},  {75, GN_DDS_BC2, true},
-              {77, GN_DDS_BC3, false},   {78, GN_DDS_BC3, true},   {80, GN_DDS_BC4, false},
-              {83, GN_DDS_BC5, false},   {98, GN_DDS_BC7, false}};
+    } dx[] = {{28, GN_DDS_RGBA8, false}, {29, GN_DDS_RGBA8, true},      {71, GN_DDS_BC1, false},
+              {72, GN_DDS_BC1, true},    {74, GN_DDS_BC2, false},       {75, GN_DDS_BC2, true},
+              {77, GN_DDS_BC3, false},   {78, GN_DDS_BC3, true},        {80, GN_DDS_BC4, false},
+              {83, GN_DDS_BC5, false},   {95, GN_DDS_BC6H_UF16, false}, {96, GN_DDS_BC6H_SF16, false},
+              {98, GN_DDS_BC7, false}};
     for (size_t i = 0; i < sizeof dx / sizeof dx[0]; i++) {
         size_t m = make_file(file, sizeof file, 4, 4, 1, dx[i].dxgi, NULL, dx[i].f);
         wr32(file + 4 + 24, 0);
@@ -484,7 +485,7 @@ static void test_files(void)
     refused(n, 140, 6, "arraySize 6: only single textures");
     refused(n, 140, 0, "arraySize 0");
     refused(n, 144, 5, "miscFlags2 0x5 is not an alpha mode");
-    refused(n, 128, 95, "BC6H (HDR)");
+    refused(n, 128, 94, "DXGI format 94 is not read"); /* BC6H_TYPELESS: signed or not? */
     refused(n, 128, 81, "DXGI format 81 is not read");
     refused(n - 1, (size_t)-1, 0, "level 3 (1x1, BC7) ends at byte 228, past the end of the file (227)");
     refused(160, (size_t)-1, 0, "level 0 (8x4, BC7) ends at byte 180");
