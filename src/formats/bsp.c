@@ -315,9 +315,9 @@ static gn_result read_faces(const parser *ps, gn_bsp *b)
         for (uint32_t k = 0; k < 12; k++) f[k] = rd_i32(field(ps, LUMP_FACES, i, k));
         int32_t tex = f[0], effect = f[1], type = f[2], lm = f[7];
         TRY(check_index(ps, "face", i, "texture", tex, 0, b->texture_count));
-        /* effects (fog volumes) are not drawn, and shipped maps (openarena's aggressor) name
-         * effects their lump does not hold: such an index reads as "none" instead of refusing
-         * the map */
+        /* a face's effect (the fog it lies in) is not used: fog volumes fog by the view ray
+         * (scene/bsp_fog.c). Shipped maps (openarena's aggressor) name effects their lump does
+         * not hold: such an index reads as "none" instead of refusing the map */
         if (effect < -1 || effect >= (int32_t)ps->count[LUMP_EFFECTS]) effect = -1;
         if (type < GN_BSP_FACE_POLYGON || type > GN_BSP_FACE_BILLBOARD)
             return BAD("%s: face %u: unknown type %d", ps->name, i, type);
@@ -484,25 +484,50 @@ static gn_result read_models(const parser *ps, gn_bsp *b)
     return GN_OK;
 }
 
-/* Brushes and their sides are not kept (collision is not the renderer's), but their indices
- * are still checked so that a file we accept is consistent throughout. */
-static gn_result check_brushes(const parser *ps, const gn_bsp *b)
+/* Brushes and their sides, kept for the fog volumes (lump 12 names fog brushes), every index
+ * checked so that a file we accept is consistent throughout. */
+static gn_result read_brushes(const parser *ps, gn_bsp *b)
 {
-    for (uint32_t i = 0; i < ps->count[LUMP_BRUSHES]; i++) {
-        TRY(check_range(ps, "brush", i, "side", rd_i32(field(ps, LUMP_BRUSHES, i, 0)),
-                        rd_i32(field(ps, LUMP_BRUSHES, i, 1)), ps->count[LUMP_BRUSHSIDES]));
-        TRY(check_index(ps, "brush", i, "texture", rd_i32(field(ps, LUMP_BRUSHES, i, 2)), 0,
-                        b->texture_count));
+    b->brush_count = ps->count[LUMP_BRUSHES];
+    b->brushside_count = ps->count[LUMP_BRUSHSIDES];
+    TRY(alloc_array(ps, (void **)&b->brushes, b->brush_count, sizeof *b->brushes, "brushes"));
+    TRY(alloc_array(ps, (void **)&b->brushsides, b->brushside_count, sizeof *b->brushsides, "brushsides"));
+    for (uint32_t i = 0; i < b->brush_count; i++) {
+        int32_t side = rd_i32(field(ps, LUMP_BRUSHES, i, 0)), n = rd_i32(field(ps, LUMP_BRUSHES, i, 1));
+        int32_t tex = rd_i32(field(ps, LUMP_BRUSHES, i, 2));
+        TRY(check_range(ps, "brush", i, "side", side, n, b->brushside_count));
+        TRY(check_index(ps, "brush", i, "texture", tex, 0, b->texture_count));
+        b->brushes[i] = (gn_bsp_brush){(uint32_t)side, (uint32_t)n, tex};
     }
-    for (uint32_t i = 0; i < ps->count[LUMP_BRUSHSIDES]; i++) {
-        TRY(check_index(ps, "brushside", i, "plane", rd_i32(field(ps, LUMP_BRUSHSIDES, i, 0)), 0,
-                        b->plane_count));
-        TRY(check_index(ps, "brushside", i, "texture", rd_i32(field(ps, LUMP_BRUSHSIDES, i, 1)), 0,
-                        b->texture_count));
+    for (uint32_t i = 0; i < b->brushside_count; i++) {
+        int32_t plane = rd_i32(field(ps, LUMP_BRUSHSIDES, i, 0)),
+                tex = rd_i32(field(ps, LUMP_BRUSHSIDES, i, 1));
+        TRY(check_index(ps, "brushside", i, "plane", plane, 0, b->plane_count));
+        TRY(check_index(ps, "brushside", i, "texture", tex, 0, b->texture_count));
+        b->brushsides[i] = (gn_bsp_brushside){(uint32_t)plane, tex};
     }
     for (uint32_t i = 0; i < ps->count[LUMP_LEAFBRUSHES]; i++)
         TRY(check_index(ps, "leafbrush", i, "brush", rd_i32(field(ps, LUMP_LEAFBRUSHES, i, 0)), 0,
-                        ps->count[LUMP_BRUSHES]));
+                        b->brush_count));
+    return GN_OK;
+}
+
+/* Lump 12: a 64-byte shader name, the fog's brush and its visible side (-1: none, else one of
+ * the brush's own sides). Its count was capped by limits.effects with the directory. */
+static gn_result read_fogs(const parser *ps, gn_bsp *b)
+{
+    b->fog_count = ps->count[LUMP_EFFECTS];
+    TRY(alloc_array(ps, (void **)&b->fogs, b->fog_count, sizeof *b->fogs, "fogs"));
+    for (uint32_t i = 0; i < b->fog_count; i++) {
+        const uint8_t *r = field(ps, LUMP_EFFECTS, i, 0);
+        if (!memchr(r, 0, 64)) return BAD("%s: fog %u: its shader name is not NUL-terminated", ps->name, i);
+        int32_t brush = rd_i32(r + 64), side = rd_i32(r + 68);
+        TRY(check_index(ps, "fog", i, "brush", brush, 0, b->brush_count));
+        TRY(check_index(ps, "fog", i, "visible side", side, -1, b->brushes[brush].side_count));
+        gn_bsp_fog *f = &b->fogs[i];
+        memcpy(f->shader, r, 64);
+        f->brush = (uint32_t)brush, f->visible_side = side;
+    }
     return GN_OK;
 }
 
@@ -534,7 +559,8 @@ static gn_result parse_all(parser *ps, gn_bsp *b)
     TRY(read_leaves(ps, b));
     TRY(read_nodes(ps, b));
     TRY(read_models(ps, b));
-    TRY(check_brushes(ps, b));
+    TRY(read_brushes(ps, b));
+    TRY(read_fogs(ps, b));
     TRY(read_blobs(ps, b));
     if (b->model_count) { /* the world model's raw (Quake) bounds, checked finite by read_models */
         float qmn[3], qmx[3];
@@ -578,6 +604,9 @@ void gn_bsp_free(gn_bsp *b)
     free(b->lightmaps);
     free(b->lightvols);
     free(b->visdata);
+    free(b->brushes);
+    free(b->brushsides);
+    free(b->fogs);
     memset(b, 0, sizeof *b);
 }
 

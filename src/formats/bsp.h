@@ -87,6 +87,25 @@ typedef struct gn_bsp_face {
     uint32_t patch_w, patch_h; /* patches: control points per row and per column */
 } gn_bsp_face;
 
+/* A convex brush: its sides (planes facing out of it) in brushsides[first_side ..]. Kept for the
+ * fog volumes (lump 12 names fog brushes); the renderer does no collision. */
+typedef struct gn_bsp_brush {
+    uint32_t first_side, side_count;
+    int32_t texture;
+} gn_bsp_brush;
+
+typedef struct gn_bsp_brushside {
+    uint32_t plane; /* < plane_count; the brush lies behind it (dot(normal, p) <= dist) */
+    int32_t texture;
+} gn_bsp_brushside;
+
+/* Lump 12 ("effects" in some docs, fogs in the engine): a fog volume's shader and brush. */
+typedef struct gn_bsp_fog {
+    char shader[64];      /* NUL-terminated in the file (a name without its NUL is refused) */
+    uint32_t brush;       /* < brush_count */
+    int32_t visible_side; /* the side the fog is seen through from outside, or -1 */
+} gn_bsp_fog;
+
 typedef struct gn_bsp {
     char name[128]; /* for messages */
     char *entities; /* NUL-terminated copy of the entity lump */
@@ -122,6 +141,12 @@ typedef struct gn_bsp {
     bool has_grid;
     uint8_t *visdata; /* vis_clusters rows of vis_row_bytes; NULL: no PVS (all visible) */
     uint32_t vis_clusters, vis_row_bytes;
+    gn_bsp_brush *brushes;
+    uint32_t brush_count;
+    gn_bsp_brushside *brushsides;
+    uint32_t brushside_count;
+    gn_bsp_fog *fogs; /* lump 12, at most limits.effects of them */
+    uint32_t fog_count;
 } gn_bsp;
 
 /* Decodes and checks a whole map: every count, offset and index is checked against the file

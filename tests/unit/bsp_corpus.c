@@ -148,6 +148,12 @@ static const variant variants[] = {
     F("visdata negative clusters", L_VIS, 0, 0, -2),
     F("visdata negative row size", L_VIS, 0, 1, -4),
     F("visdata rows too short for the clusters", L_VIS, 0, 1, 0),
+    /* fogs (lump 12: a record is added, then one field overwritten; field 16 the brush, 17 the side) */
+    F("fog brush out of range", L_EFFECT, 0, 16, 1),
+    F("fog brush negative", L_EFFECT, 0, 16, -1),
+    F("fog visible side past its brush's", L_EFFECT, 0, 17, 1),
+    F("fog visible side below -1", L_EFFECT, 0, 17, -2),
+    F("fog shader name not NUL-terminated", L_EFFECT, -1, 0, 0),
     /* entities */
     F("entities not NUL-terminated", L_ENT, -1, 0, 0),
 };
@@ -163,7 +169,13 @@ static uint8_t *build(size_t i, size_t *size, const variant **v_out)
     tmap m;
     tm_build(&m, 16.0f);
     const variant *v = i < VARIANTS ? &variants[i] : &trunc;
-    if (v->lump == L_ENT && v->rec == -1) {
+    if (v->lump == L_EFFECT) {
+        /* one fog on brush 0 (one side), seen through that side, then the variant's change */
+        tm_alloc(&m, L_EFFECT, 1);
+        memset(m.lump[L_EFFECT], v->rec == -1 ? 'f' : 0, 64);
+        if (v->rec != -1) memcpy(m.lump[L_EFFECT], "textures/sfx/fog", 16);
+        if (v->rec != -1) tm_i32(&m, L_EFFECT, 0, (uint32_t)v->fld, v->value);
+    } else if (v->lump == L_ENT && v->rec == -1) {
         m.lump[L_ENT][m.len[L_ENT] - 1] = ' ';
     } else if (v->lump >= 0) {
         tm_i32(&m, v->lump, (uint32_t)v->rec, (uint32_t)v->fld, v->value);

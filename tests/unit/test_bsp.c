@@ -312,6 +312,37 @@ static void check_real_map(const char *path)
     gn_bsp_free(&b);
 }
 
+/* Lump 12 (fogs): a fog record is kept with its brush, and the brush with its sides' planes. The
+ * synthetic map's brush 0 has one side, on plane 0. */
+static void test_fogs(void)
+{
+    tmap m;
+    tm_build(&m, 0.0f);
+    tm_alloc(&m, 12, 1);
+    memcpy(m.lump[12], "textures/sfx/fog", 17);
+    tm_i32(&m, 12, 0, 16, 0);  /* brush 0 (field 16 is byte 64) */
+    tm_i32(&m, 12, 0, 17, -1); /* no visible side */
+    size_t size;
+    uint8_t *d = tm_serialize(&m, &size);
+    gn_bsp b;
+    gn_error err = {0};
+    gn_result r = gn_bsp_parse(d, size, "maps/fog.bsp", NULL, &b, &err);
+    CHECK(r == GN_OK, "a fog refused: %s", err.message);
+    if (r == GN_OK) {
+        CHECK(b.fog_count == 1 && strcmp(b.fogs[0].shader, "textures/sfx/fog") == 0 && b.fogs[0].brush == 0 &&
+                  b.fogs[0].visible_side == -1,
+              "fog: %u, '%s', brush %u, side %d", b.fog_count, b.fog_count ? b.fogs[0].shader : "",
+              b.fog_count ? b.fogs[0].brush : 0, b.fog_count ? b.fogs[0].visible_side : 0);
+        CHECK(b.brush_count == 1 && b.brushes[0].first_side == 0 && b.brushes[0].side_count == 1 &&
+                  b.brushside_count == 1 && b.brushsides[0].plane == 0,
+              "brushes %u (sides %u), brushsides %u", b.brush_count,
+              b.brush_count ? b.brushes[0].side_count : 0, b.brushside_count);
+        gn_bsp_free(&b);
+    }
+    free(d);
+    tm_free(&m);
+}
+
 /* Face effect indices the effects lump does not hold read as "none" (-1): shipped maps carry
  * them, and effects are not drawn. Lump 13 is the faces, field 1 a face's effect. */
 static void test_stale_effect(void)
@@ -338,6 +369,7 @@ static void test_stale_effect(void)
 int main(int argc, char **argv)
 {
     test_stale_effect();
+    test_fogs();
     test_parse();
     test_winding();
     check_patch(0.0f, 4);
