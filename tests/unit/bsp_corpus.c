@@ -171,6 +171,7 @@ static uint8_t *build(size_t i, size_t *size, const variant **v_out)
     const variant *v = i < VARIANTS ? &variants[i] : &trunc;
     if (v->lump == L_EFFECT) {
         /* one fog on brush 0 (one side), seen through that side, then the variant's change */
+        free(m.lump[L_EFFECT]); /* the synthetic map's own, all zeros */
         tm_alloc(&m, L_EFFECT, 1);
         memset(m.lump[L_EFFECT], v->rec == -1 ? 'f' : 0, 64);
         if (v->rec != -1) memcpy(m.lump[L_EFFECT], "textures/sfx/fog", 16);
