@@ -339,6 +339,9 @@ typedef struct gn_material_desc {
     float specular_color[3]; /* linear, >= 0 */
     float ior;               /* >= 1, or 0 for infinite (F0 the colour: a specular-glossiness conversion) */
     gn_uv_transform uv_transform[GN_MATERIAL_MAPS]; /* each map's (gn_material_map) */
+    /* glTF's doubleSided: both faces drawn, each lit from the side it shows (a leaf, a cloth, a
+     * flag); false: faces turned away from the viewer are culled. */
+    bool double_sided;
 } gn_material_desc;
 
 typedef enum gn_instance_flags {

@@ -10,5 +10,5 @@ layout(push_constant) uniform Push { mat4 view_proj; } pc;
 void main()
 {
     gn_gpu_instance inst = instances[visible[gl_InstanceIndex]];
-    gl_Position = pc.view_proj * vec4(gn_to_world(inst, in_pos), 1.0);
+    gl_Position = pc.view_proj * vec4(gn_world_at(inst, in_pos, uint(gl_VertexIndex)), 1.0);
 }

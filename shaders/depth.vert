@@ -9,5 +9,5 @@ layout(location = 0) in vec3 in_pos;
 void main()
 {
     gn_gpu_instance inst = instances[visible[gl_InstanceIndex]];
-    gl_Position = gn_clip_position(inst, in_pos);
+    gl_Position = gn_clip_position_at(inst, in_pos, uint(gl_VertexIndex));
 }

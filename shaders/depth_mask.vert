@@ -14,7 +14,7 @@ layout(location = 1) flat out uint out_material;
 void main()
 {
     gn_gpu_instance inst = instances[visible[gl_InstanceIndex]];
-    gl_Position = gn_clip_position(inst, in_pos);
+    gl_Position = gn_clip_position_at(inst, in_pos, uint(gl_VertexIndex));
     // the base colour's uv through its transform here: affine, so interpolating it is exact
     out_uv = gn_material_uv(materials[inst.info.x], GN_GPU_UV_BASE, in_uv, in_uv2);
     out_material = inst.info.x;

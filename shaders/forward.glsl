@@ -30,6 +30,7 @@ layout(set = GN_SET_IBL, binding = GN_BIND_IBL_DFG) uniform sampler2D ibl_dfg;
 #include "sky_set.glsl" // the atmosphere's tables: the air in front of the surface
 #include "probes.glsl"
 #include "q3_stages.glsl"
+#include "q3_fog.glsl"
 // Ambient occlusion at each pixel (src/passes/ao.c), from the prepass depth's sample 0
 layout(std430, set = GN_SET_SCREEN, binding = GN_BIND_SCREEN_AO) readonly buffer AoBlock { float ao_buffer[]; };
 
@@ -88,6 +89,10 @@ void main()
         vec3 b = cross(n, t) * (in_tangent.w < 0.0 ? -1.0 : 1.0);
         n = normalize(t * tn.x + b * tn.y + n * tn.z);
     }
+    // A face seen from behind (a double-sided material's, the only ones not culled) is lit from
+    // the side it shows: its normals reversed, as glTF's doubleSided asks
+    float side = gl_FrontFacing ? 1.0 : -1.0;
+    n *= side;
     // A Quake 3 shader: its stages make the albedo (their lit part), an emission (the rest) and,
     // blended, the map of what lies behind (q3_stages.glsl)
     bool q3 = (uint(m.lighting.w) & GN_GPU_MAP_STAGES) != 0u;
@@ -109,7 +114,7 @@ void main()
 
     // The sun's shadow: offset along the geometric normal (normal maps would move receivers
     // inside their own casters); surfaces facing away from the sun are in their own shadow.
-    vec3 n_geo = normalize(in_normal);
+    vec3 n_geo = normalize(in_normal) * side;
     float facing = dot(n_geo, frame.sun_dir.xyz) > 0.0 ? 1.0 : 0.0;
     float sun_visible;
     // how far this fragment's depth may be from the depth under the pixel's sample 0 on the same
@@ -264,6 +269,9 @@ void main()
     if ((maps & GN_GPU_MAP_EMISSIVE) != 0u)
         emitted *= texture(emissive_tex, gn_material_uv(m, GN_GPU_UV_EMISSIVE, in_uv, in_uv2)).rgb;
     color += emitted + q3r.pb * GN_Q3_NITS;
+    // a Quake 3 map's fog volumes between the eye and the surface (q3_fog.glsl): a blended shader's
+    // d (what it lets through) kept, its colour fogged as fb * d + p asks
+    color = gn_q3_fog_surface(color, q3 && blended ? q3r.d : vec3(0.0), in_world);
     // the air between the eye and the surface: the aerial perspective and the height fogs
     vec2 screen_uv = gl_FragCoord.xy / vec2(frame.mode.zw);
     vec3 added;

@@ -19,9 +19,12 @@ void main()
 {
     gn_gpu_instance inst = instances[visible[gl_InstanceIndex]];
     vec3 world = gn_to_world(inst, in_pos);
-    gl_Position = gn_clip_position(inst, in_pos);
+    vec3 normal = gn_normal_to_world(inst, in_normal);
+    // a Quake 3 shader's deformVertexes move the vertex (and turn a sprite's normal)
+    if (gn_q3_deforms(inst.info.x)) gn_deformed_vertex(inst, in_pos, uint(gl_VertexIndex), world, normal);
+    gl_Position = gn_clip_position_at(inst, in_pos, uint(gl_VertexIndex));
     out_world = world;
-    out_normal = gn_normal_to_world(inst, in_normal);
+    out_normal = normal;
     out_tangent = vec4(gn_dir_to_world(inst, in_tangent.xyz), in_tangent.w);
     out_uv = in_uv;
     out_uv2 = in_uv2;

@@ -5,6 +5,7 @@
 #include "common.glsl"
 #include "sky_set.glsl"
 #include "q3_stages.glsl"
+#include "q3_fog.glsl"
 
 // the Quake 3 sky's material (its skyparms box and cloud stages), or ~0u: the atmosphere's sky
 layout(push_constant) uniform Push { uint material; } pc;
@@ -49,6 +50,8 @@ void main()
     } else {
         sky = gn_sky_radiance(dir) + gn_sky_discs(transmittance_table, dir) + gn_sky_stars(transmittance_table, dir);
     }
+    // a Quake 3 map's fog volumes the ray to the sky crosses (q3_fog.glsl)
+    sky = gn_q3_fog_sky(sky, dir);
     // the fogs (and the volumetric froxels) to the aerial volume's far end: the sky is behind all
     // of them; the aerial perspective is the sky view's own
     float metres = frame.atmo_aerial.y * 1e3;

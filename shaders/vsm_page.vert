@@ -8,5 +8,5 @@ layout(location = 0) in vec3 in_pos;
 void main()
 {
     uvec2 pair = pairs[gl_InstanceIndex];
-    gl_Position = gn_vsm_page_position(pair, gn_to_world(instances[pair.x], in_pos));
+    gl_Position = gn_vsm_page_position(pair, gn_world_at(instances[pair.x], in_pos, uint(gl_VertexIndex)));
 }

@@ -14,7 +14,7 @@ void main()
 {
     uvec2 pair = pairs[gl_InstanceIndex];
     gn_gpu_instance inst = instances[pair.x];
-    gl_Position = gn_vsm_page_position(pair, gn_to_world(inst, in_pos));
+    gl_Position = gn_vsm_page_position(pair, gn_world_at(inst, in_pos, uint(gl_VertexIndex)));
     // the base colour's uv through its transform here: affine, so interpolating it is exact
     out_uv = gn_material_uv(materials[inst.info.x], GN_GPU_UV_BASE, in_uv, in_uv2);
     out_material = inst.info.x;

@@ -4,6 +4,7 @@
  * re-uploaded through the staging ring when they move. */
 #include "base/alloc.h"
 #include "base/image.h"
+#include "decide/q3_fog.h"
 #include "decide/q3_material.h"
 #include "formats/dds.h"
 #include "renderer.h"
@@ -74,7 +75,11 @@ void gn_gpu_scene_release(gn_renderer *r)
     gn_vk_buffer_release(vk, &g->instances);
     gn_vk_buffer_release(vk, &g->materials);
     gn_vk_buffer_release(vk, &g->stages);
+    gn_vk_buffer_release(vk, &g->deforms);
+    free(g->deform_ids);
+    gn_vk_buffer_release(vk, &g->fogs);
     free(g->stage_flags);
+    free(g->material_state);
     free(g->stage_listed);
     gn_vk_image_release(vk, &g->q3_array); /* a zeroed or half-made image is fine */
     gn_vk_image_release(vk, &g->white_array);
@@ -244,7 +249,15 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
         free(packed);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory packing %u materials", n);
     }
-    for (uint32_t i = 0; i < s->material_count; i++) gn_pack_material(&s->materials[i], &packed[i]);
+    g->material_state = gn_calloc(n, sizeof *g->material_state);
+    if (!g->material_state) {
+        free(packed);
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u materials' states", n);
+    }
+    for (uint32_t i = 0; i < s->material_count; i++) {
+        gn_pack_material(&s->materials[i], &packed[i]);
+        g->material_state[i] = s->materials[i].state;
+    }
     gn_result res = make_buffer(r, &g->materials, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, packed,
                                 (VkDeviceSize)s->material_count * sizeof *packed, "materials", err);
     free(packed);
@@ -290,10 +303,43 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
     return res;
 }
 
+/* A Quake 3 map's fog volumes (shaders/q3_fog.glsl): the count, then each volume; a scene without
+ * fog gets the header alone (count 0: the shaders' loop does not run). Made readable by the
+ * shaders at once: the upload is its only writer. */
+_Static_assert(GN_Q3_FOG_MAX_PLANES == GN_GPU_Q3_FOG_PLANES, "the shader's loop reads every plane kept");
+static gn_result upload_fogs(gn_renderer *r, const gn_scene *s, gn_error *err)
+{
+    uint32_t n = s->q3_fog_count < GN_GPU_Q3_FOGS ? s->q3_fog_count : GN_GPU_Q3_FOGS;
+    size_t bytes = sizeof(gn_uvec4) + (size_t)n * sizeof(gn_gpu_q3_fog);
+    uint8_t *p = gn_calloc(1, bytes);
+    if (!p) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u fog volumes", n);
+    ((uint32_t *)p)[0] = n;
+    gn_gpu_q3_fog *out = (gn_gpu_q3_fog *)(p + sizeof(gn_uvec4));
+    for (uint32_t i = 0; i < n; i++) {
+        const gn_q3_fog_volume *v = &s->q3_fogs[i];
+        memcpy(out[i].color, v->color, sizeof v->color);
+        out[i].color[3] = 1.0f / v->opaque;
+        memcpy(out[i].box_min, v->box_min, sizeof v->box_min);
+        out[i].box_min[3] = (float)v->plane_count;
+        memcpy(out[i].box_max, v->box_max, sizeof v->box_max);
+        memcpy(out[i].planes, v->planes, (size_t)v->plane_count * sizeof v->planes[0]);
+    }
+    gn_result res =
+        make_buffer(r, &r->scene.fogs, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, p, bytes, "fog volumes", err);
+    free(p);
+    if (!res) {
+        gn_vk_use use = {.buffer = &r->scene.fogs, .access = GN_ACCESS_SHADER_READ};
+        gn_vk_barriers(&r->vk, r->vk.cur->cmd, &use, 1);
+    }
+    return res;
+}
+
 static gn_result upload_all(gn_renderer *r, const gn_scene *s, gn_error *err)
 {
     gn_gpu_scene *g = &r->scene;
-    gn_result res = make_buffer(r, &g->vertices, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, s->vertices,
+    /* also a storage buffer: a deformed vertex reads its normal and uv there (q3_deform.glsl) */
+    gn_result res = make_buffer(r, &g->vertices, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                s->vertices,
                                 (VkDeviceSize)s->vertex_count * sizeof(gn_vertex), "vertices", err);
     if (!res)
         res = make_buffer(r, &g->indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, s->indices,
@@ -355,6 +401,7 @@ static gn_result upload_all(gn_renderer *r, const gn_scene *s, gn_error *err)
     }
     free(stage_only);
     if (!res) res = upload_materials(r, s, err);
+    if (!res) res = upload_fogs(r, s, err);
     return res;
 }
 
@@ -428,6 +475,9 @@ void gn_gpu_scene_write_frame_set(gn_renderer *r)
          .buffer = r->vk.ring.buffer,
          .range = visible_bytes},
         gn_write_storage(GN_BIND_FRAME_EXPOSURE, &r->pipes.exposure),
+        gn_write_storage(GN_BIND_FRAME_FOGS, &r->scene.fogs),
+        gn_write_storage(GN_BIND_FRAME_DEFORMS, &r->scene.deforms),
+        gn_write_storage(GN_BIND_FRAME_VERTICES, &r->scene.vertices),
     };
     gn_vk_write_set(&r->vk, r->pipes.frame_set, w, GN_BIND_FRAME_COUNT);
 }

@@ -4,6 +4,7 @@
  * feeds them the scene and lays their answers out for the GPU. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include "base/alloc.h"
+#include "decide/tfx.h"
 #include "passes/cull.h"
 #include "renderer.h"
 #include "scene/world.h"
@@ -62,29 +63,52 @@ gn_result gn_plan_reserve(gn_frame_plan *p, uint32_t n, gn_error *err)
     return GN_OK;
 }
 
-/* A list's counts and its alpha-tested batches, kept for the depth-only passes (the list may
- * be scratch), without its ids or commands (see renderer.h). */
+/* Room for `count` more batches in the frame plan's per-material batches. */
+static gn_result grow_batches(gn_frame_plan *p, uint32_t count, gn_error *err)
+{
+    if (p->mask_batch_count + count <= p->mask_batch_cap) return GN_OK;
+    uint32_t cap = (p->mask_batch_count + count) * 2;
+    gn_draw_batch *grown = gn_realloc(p->mask_batches, cap * sizeof *grown);
+    if (!grown) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u per-material batches", cap);
+    p->mask_batches = grown;
+    p->mask_batch_cap = cap;
+    return GN_OK;
+}
+
+/* Whether a material draws other faces than a depth-only pass's default (front faces): its
+ * opaque groups are drawn again with its own culling (gn_draw_depth_only). */
+static bool culls_otherwise(const gn_renderer *r, uint32_t material)
+{
+    if (!r->scene.material_state || material >= r->scene.material_count) return false;
+    uint32_t state = gn_state_resolve(0, r->scene.material_state[material], 0);
+    return GN_STATE_RASTER_CULL(state >> GN_STATE_RASTER_SHIFT) != GN_CULL_FRONT_SIDED;
+}
+
+/* A list's counts, its alpha-tested batches and its opaque batches that cull otherwise, kept for
+ * the depth-only passes (the list may be scratch), without its ids or commands (see renderer.h). */
 gn_result gn_plan_layout(gn_renderer *r, const gn_draw_list *list, gn_view_draws *out, gn_error *err)
 {
     out->triangles = 0;
     out->group_count = list->group_count;
     out->instance_count = list->instance_count;
-    uint32_t first, count;
+    uint32_t first, count, opaque_first, opaque_count, unused;
     gn_draw_list_range(list, GN_DRAW_MASK, GN_DRAW_MASK, &first, &count, &out->opaque_groups);
+    gn_draw_list_range(list, GN_DRAW_OPAQUE, GN_DRAW_OPAQUE, &opaque_first, &opaque_count, &unused);
     gn_frame_plan *p = &r->plan;
-    if (p->mask_batch_count + count > p->mask_batch_cap) {
-        uint32_t cap = (p->mask_batch_count + count) * 2;
-        gn_draw_batch *grown = gn_realloc(p->mask_batches, cap * sizeof *grown);
-        if (!grown)
-            return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u alpha-tested batches", cap);
-        p->mask_batches = grown;
-        p->mask_batch_cap = cap;
-    }
+    uint32_t sided = 0;
+    for (uint32_t b = opaque_first; b < opaque_first + opaque_count; b++)
+        sided += culls_otherwise(r, list->batches[b].material);
+    gn_result res = grow_batches(p, count + sided, err);
+    if (res) return res;
     if (count) /* with none, both pointers may be NULL: memcpy from NULL is undefined even for 0 bytes */
         memcpy(p->mask_batches + p->mask_batch_count, list->batches + first, count * sizeof *list->batches);
     out->mask_first = p->mask_batch_count;
     out->mask_count = count;
     p->mask_batch_count += count;
+    out->sided_first = p->mask_batch_count;
+    out->sided_count = sided;
+    for (uint32_t b = opaque_first; sided && b < opaque_first + opaque_count; b++)
+        if (culls_otherwise(r, list->batches[b].material)) p->mask_batches[p->mask_batch_count++] = list->batches[b];
     return GN_OK;
 }
 

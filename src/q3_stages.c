@@ -10,6 +10,9 @@
 
 _Static_assert(GN_GPU_Q3_STAGES == GN_Q3_MAT_STAGES, "one stage count on both sides");
 _Static_assert(GN_GPU_Q3_SLOTS == GN_Q3_MAT_SLOTS, "one slot count on both sides");
+_Static_assert(GN_GPU_Q3_DEFORMS == GN_Q3_MAT_DEFORMS && GN_Q3_MAT_DEFORM_OUTPUTS == 2,
+               "a deform's two vectors on both sides");
+_Static_assert(GN_GPU_VERTEX_FLOATS * sizeof(float) == sizeof(gn_vertex), "the vertex as floats");
 _Static_assert(sizeof(((gn_scene_q3 *)0)->slot_texture) / sizeof(uint32_t) == GN_Q3_MAT_SLOTS,
                "gn_scene_q3 holds a texture a slot");
 
@@ -31,7 +34,7 @@ static void pack_mode(const gn_q3_material *m, uint32_t base, uint32_t k, gn_gpu
 static void pack_records(const gn_scene_q3 *q, uint32_t base, float seconds,
                          gn_gpu_stage out[GN_Q3_MAT_STAGES])
 {
-    gn_tfx_vec4 v[GN_Q3_MAT_STAGES * GN_Q3_MAT_OUTPUTS];
+    gn_tfx_vec4 v[GN_Q3_MAT_OUTPUT_MAX];
     memset(v, 0, sizeof v);
     gn_q3_material_eval(q->mat, seconds, NULL, v);
     memset(out, 0, sizeof(gn_gpu_stage) * GN_Q3_MAT_STAGES);
@@ -45,6 +48,73 @@ static void pack_records(const gn_scene_q3 *q, uint32_t base, float seconds,
         }
     }
     if (!q->mat->stage_count) pack_mode(q->mat, base, 0, &out[0]);
+}
+
+/* Material q's vertex deforms at `seconds` (zeros past its last: the shader stops there). */
+static void pack_deforms(const gn_scene_q3 *q, float seconds, gn_gpu_deform *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!q->mat->deform_count) return;
+    gn_tfx_vec4 v[GN_Q3_MAT_OUTPUT_MAX];
+    memset(v, 0, sizeof v);
+    gn_q3_material_eval(q->mat, seconds, NULL, v);
+    uint32_t first = q->mat->stage_count * GN_Q3_MAT_OUTPUTS;
+    for (uint32_t k = 0; k < q->mat->deform_count * GN_Q3_MAT_DEFORM_OUTPUTS; k++)
+        memcpy(out->v[k], v[first + k].v, 16);
+}
+
+/* The deform buffer (one record a material, zeros where none) and the list of the materials
+ * that have deforms, at time 0. */
+static gn_result make_deforms(gn_renderer *r, const gn_scene *s, gn_error *err)
+{
+    gn_gpu_scene *g = &r->scene;
+    uint32_t n = s->material_count ? s->material_count : 1;
+    gn_gpu_deform *packed = gn_calloc(n, sizeof *packed);
+    g->deform_ids = gn_calloc(n, sizeof *g->deform_ids);
+    if (!packed || !g->deform_ids) {
+        free(packed);
+        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u materials' deforms", n);
+    }
+    for (uint32_t i = 0; i < s->material_count; i++) {
+        uint32_t q = s->materials[i].q3;
+        if (q == GN_NO_Q3 || q >= s->q3_count || !s->q3[q].mat->deform_count) continue;
+        pack_deforms(&s->q3[q], 0.0f, &packed[i]);
+        g->deform_ids[g->deform_count++] = i;
+    }
+    gn_vk_buffer_desc d = {.size = (VkDeviceSize)n * sizeof *packed,
+                           .usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                           .name = "Quake 3 deforms"};
+    gn_result res = gn_vk_buffer_create(&r->vk, &d, &g->deforms, err);
+    if (!res) res = gn_vk_upload_buffer(&r->vk, &g->deforms, 0, packed, d.size, err);
+    free(packed);
+    return res;
+}
+
+/* This frame's deforms: every material that has them, in view or not (a shadow may show one). */
+static gn_result update_deforms(gn_renderer *r, const gn_scene *s, float seconds, gn_error *err)
+{
+    gn_gpu_scene *g = &r->scene;
+    if (!g->deform_count) return GN_OK;
+    VkDeviceSize off;
+    void *p;
+    gn_result res = gn_vk_ring_alloc(&r->vk, (VkDeviceSize)g->deform_count * sizeof(gn_gpu_deform), 16, &off,
+                                     &p, err);
+    if (res) return res;
+    gn_vk_use use = {.buffer = &g->deforms, .access = GN_ACCESS_TRANSFER_WRITE};
+    gn_vk_barriers(&r->vk, r->vk.cur->cmd, &use, 1);
+    VkBufferCopy regions[64];
+    uint32_t nr = 0;
+    for (uint32_t k = 0; k < g->deform_count; k++) {
+        uint32_t i = g->deform_ids[k];
+        pack_deforms(&s->q3[s->materials[i].q3], seconds, (gn_gpu_deform *)p + k);
+        regions[nr++] = (VkBufferCopy){off + (VkDeviceSize)k * sizeof(gn_gpu_deform),
+                                       (VkDeviceSize)i * sizeof(gn_gpu_deform), sizeof(gn_gpu_deform)};
+        if (nr == 64 || k + 1 == g->deform_count) {
+            gn_vk_cmd_copy_ring(&r->vk, &g->deforms, regions, nr);
+            nr = 0;
+        }
+    }
+    return GN_OK;
 }
 
 /* The scene's shader image array (scene/q3_array.c) on the GPU: copied level by level. */
@@ -115,6 +185,7 @@ gn_result gn_q3_stages_upload(gn_renderer *r, const gn_scene *s, gn_error *err)
         gn_vk_barriers(&r->vk, r->vk.cur->cmd, &use, 1);
     }
     if (!res) res = make_array(r, s, err);
+    if (!res) res = make_deforms(r, s, err);
     if (res) {
         free(packed);
         return res;
@@ -202,6 +273,7 @@ gn_result gn_q3_stages_update(gn_renderer *r, const gn_scene *s, double seconds,
             r->q3_evaluated = n;
         }
     }
+    if (!res) res = update_deforms(r, s, (float)seconds, err);
     r->q3_ms = gn_plan_now_ms() - t0;
     return res;
 }

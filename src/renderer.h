@@ -28,8 +28,14 @@ typedef struct gn_gpu_scene {
     uint32_t dynamic_count;
     uint32_t probe_generation; /* the reflection probes' choice the instances were packed with */
     gn_vk_buffer stages;       /* Quake 3 stages (gn_gpu_stage), GN_GPU_Q3_STAGES a material */
+    gn_vk_buffer deforms;      /* Quake 3 vertex deforms (gn_gpu_deform), one a material */
+    uint32_t *deform_ids;      /* the materials that have deforms: evaluated every frame */
+    uint32_t deform_count;
+    gn_vk_buffer fogs;         /* a Quake 3 map's fog volumes: a uvec4 count, gn_gpu_q3_fog[] */
     uint32_t sky_material;     /* the material the sky pass draws a map's sky with, or UINT32_MAX */
     uint8_t *stage_flags;      /* a byte a material: 1 when a Quake 3 shader's stages draw it */
+    uint32_t *material_state;  /* each material's render state (gn_material.state), for the passes
+                                  that set raster state per material (scene_draw.c) */
     uint8_t *stage_listed;     /* a byte a material: scratch for the frame's materials in view */
     gn_vk_image q3_array;      /* every Quake 3 shader's images, a layer a slot, shader after shader */
     bool q3_array_made;
@@ -73,8 +79,10 @@ typedef struct gn_view_draws {
     uint64_t triangles;
     /* Depth-only passes: groups [0, opaque_groups) draw in one call; alpha-tested batches
      * mask_batches[mask_first .. + mask_count) of the frame plan bind their material each;
-     * blended groups (the rest) draw in the forward pass only. */
-    uint32_t opaque_groups, mask_first, mask_count;
+     * blended groups (the rest) draw in the forward pass only. The opaque batches whose material
+     * culls otherwise than front-sided (double-sided, Quake 3's cull none) are listed again at
+     * mask_batches[sided_first .. + sided_count): a pass that culls redraws them with their own. */
+    uint32_t opaque_groups, mask_first, mask_count, sided_first, sided_count;
 } gn_view_draws;
 
 /* What the CPU decided for this frame (src/frame.c, src/plan.c). */
@@ -187,16 +195,24 @@ gn_result gn_caster_pipelines(gn_renderer *r, VkPipelineLayout layout, float bia
                               const char *name, VkPipeline *opaque, VkPipeline *masked, gn_error *err);
 
 /* passes/scene_draw.c: a view's draws; both return the number of draw calls */
-/* A depth-only view: its opaque groups with the pipeline the caller bound, then its
- * alpha-tested batches with mask_pipeline (same layout, whose set 1 is the material), each
- * binding its material. Blended groups are left out. Returns the draw calls recorded. */
 /* Binds set 0 (the frame) for drawing a view's list: its set and dynamic offsets. */
 void gn_bind_view_frame(gn_renderer *r, VkPipelineLayout layout, const gn_view_draws *d);
+/* A pass's render state where its pipelines leave the raster state dynamic
+ * (gn_vk_graphics_desc.dynamic_raster): its own bytes and the bytes it forces over every
+ * material's (src/decide/tfx.h; gn_state_resolve), resolved against each material's state. */
+typedef struct gn_pass_state {
+    uint32_t pass, forced;
+} gn_pass_state;
+/* A depth-only view: its opaque groups with the pipeline the caller bound, then (with a pass
+ * state: dynamic raster) its opaque batches that cull otherwise again with their own culling, then
+ * its alpha-tested batches with mask_pipeline (same layout, whose set 1 is the material), each
+ * binding its material. Blended groups are left out. ps NULL: the pipelines' raster is static. */
 uint32_t gn_draw_depth_only(gn_renderer *r, const gn_view_draws *d, VkPipeline mask_pipeline,
-                            VkPipelineLayout layout);
-/* The list's batches [first, first + count), each binding its material (set 1, push). */
+                            VkPipelineLayout layout, const gn_pass_state *ps);
+/* The list's batches [first, first + count), each binding its material (set 1, push) and setting
+ * its resolved raster state (ps: the pipeline's raster is dynamic; NULL: static). */
 uint32_t gn_draw_materials(gn_renderer *r, const gn_view_draws *d, const gn_draw_list *list, uint32_t first,
-                           uint32_t count, VkPipelineLayout layout);
+                           uint32_t count, VkPipelineLayout layout, const gn_pass_state *ps);
 
 /* q3_stages.c: Quake 3 shaders' stages (src/decide/q3_material.h). The stage buffer and the sky's
  * material at upload; a material set's stage writes (two, from binding

@@ -15,7 +15,10 @@
 #define GN_BIND_FRAME_MATERIALS 2 /* gn_gpu_material[] */
 #define GN_BIND_FRAME_VISIBLE 3   /* this view's visible instance ids, a dynamic offset */
 #define GN_BIND_FRAME_EXPOSURE 4  /* gn_gpu_exposure: the pre-exposure colour is stored with */
-#define GN_BIND_FRAME_COUNT 5
+#define GN_BIND_FRAME_FOGS 5      /* a Quake 3 map's fog volumes: a uvec4 count, gn_gpu_q3_fog[] */
+#define GN_BIND_FRAME_DEFORMS 6   /* each material's vertex deforms this frame: gn_gpu_deform[] */
+#define GN_BIND_FRAME_VERTICES 7  /* the scene's vertices as floats: a deformed vertex reads its own */
+#define GN_BIND_FRAME_COUNT 8
 
 /* ---- set 1 of the scene passes: one material's textures ---------------------------------- */
 #define GN_SET_MATERIAL 1

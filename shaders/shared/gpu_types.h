@@ -479,4 +479,28 @@ GN_STRUCT(gn_gpu_stage)
  * the game's units */
 #define GN_GPU_Q3_UNITS_PER_METRE 39.37008f
 
+/* A material's vertex deforms this frame (src/decide/q3_material.h, gn_q3_vertex_deform; applied by
+ * shaders/q3_deform.glsl in every scene pass's vertex shader): set 0, binding GN_BIND_FRAME_DEFORMS,
+ * one a material, two vectors a deform, v[0].x the first one's kind (0: the material has none). */
+#define GN_GPU_Q3_DEFORMS 3 /* GN_Q3_MAT_DEFORMS */
+GN_STRUCT(gn_gpu_deform)
+{
+    gn_vec4 v[2 * GN_GPU_Q3_DEFORMS];
+};
+#define GN_GPU_VERTEX_FLOATS 14 /* gn_vertex: position 0, normal 3, tangent 6, uv 10, uv2 12 */
+
+/* A Quake 3 map's fog volumes (`fogparms`; src/decide/q3_fog.h, shaders/q3_fog.glsl): set 0 binding
+ * GN_BIND_FRAME_FOGS holds a gn_uvec4 header (x: the count, at most GN_GPU_Q3_FOGS), then the volumes.
+ * Inside a volume: within its box and behind (dot(n, p) <= w) each of its planes. */
+#define GN_GPU_Q3_FOGS 32       /* a map's volumes drawn (openarena's maps have at most 4) */
+#define GN_GPU_Q3_FOG_PLANES 16 /* slanted sides a volume (GN_Q3_FOG_MAX_PLANES) */
+GN_STRUCT(gn_gpu_q3_fog)
+{
+    gn_vec4 color;   /* rgb: the fog's linear display value (a texel's: GN_Q3_NITS times it), w: 1 / the
+                        opaque distance (1/m) */
+    gn_vec4 box_min; /* metres, renderer frame; w: the plane count (a float) */
+    gn_vec4 box_max;
+    gn_vec4 planes[GN_GPU_Q3_FOG_PLANES]; /* unit outward normal xyz, distance w (metres) */
+};
+
 #endif

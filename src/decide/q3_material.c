@@ -308,6 +308,63 @@ static void emit_extra(emit *e, const gn_q3_stage *st, const gn_q3_mat_stage *ou
     }
 }
 
+/* ---- vertex deforms ----------------------------------------------------------------------- */
+
+/* Quake units a metre (GN_GPU_Q3_UNITS_PER_METRE, bsp.h's unit inverted) */
+#define Q3_UNITS_PER_METRE 39.37008f
+
+/* A deform's two outputs (gn_q3_vertex_deform says what they hold) and its kind in m->deforms;
+ * false for one the GPU does not apply (normal, projectionShadow, text) or past the limit. */
+static bool emit_deform(emit *e, gn_q3_material *m, const gn_q3_deform *d)
+{
+    uint32_t kind = d->type == GN_Q3_DEFORM_WAVE                                            ? GN_Q3_VDEFORM_WAVE
+                    : d->type == GN_Q3_DEFORM_BULGE                                         ? GN_Q3_VDEFORM_BULGE
+                    : d->type == GN_Q3_DEFORM_MOVE                                          ? GN_Q3_VDEFORM_MOVE
+                    : d->type == GN_Q3_DEFORM_AUTOSPRITE || d->type == GN_Q3_DEFORM_AUTOSPRITE2 ? GN_Q3_VDEFORM_AUTOSPRITE
+                                                                                            : GN_Q3_VDEFORM_NONE;
+    if (kind == GN_Q3_VDEFORM_NONE || m->deform_count >= GN_Q3_MAT_DEFORMS) return false;
+    const float u = 1.0f / Q3_UNITS_PER_METRE;
+    const gn_q3_wave *w = &d->wave;
+    switch (kind) {
+    case GN_Q3_VDEFORM_WAVE:
+        k(e, (float)kind, (float)wave_func(w->func), w->base * u, w->amp * u);
+        /* phase now = fract(phase + time * frequency), the game's order; its spread is 1 / div,
+           and 100 where div is 0 (as the game substitutes) */
+        k(e, w->freq, w->freq, w->freq, w->freq);
+        time_splat(e);
+        op(e, GN_TFX_MUL, 0, 0);
+        offset_by(e, w->phase, w->phase, w->phase, w->phase);
+        op(e, GN_TFX_FRACT, 0, 0);
+        scale_by(e, 1, 0, 0, 0);
+        offset_by(e, 0, d->div != 0.0f ? 1.0f / d->div : 100.0f, 0, 0);
+        break;
+    case GN_Q3_VDEFORM_BULGE:
+        k(e, (float)kind, 0, d->bulge[0], d->bulge[1] * u);
+        /* phase now = time * speed in radians, kept within a turn (sin's period) for precision */
+        k(e, d->bulge[2] / 6.28318531f, 0, 0, 0);
+        time_splat(e);
+        op(e, GN_TFX_MUL, 0, 0);
+        op(e, GN_TFX_FRACT, 0, 0);
+        scale_by(e, 6.28318531f, 0, 0, 0);
+        break;
+    case GN_Q3_VDEFORM_MOVE:
+        k(e, (float)kind, 0, 0, 0);
+        /* the game's vector (x, y, z) is gnomon's (x, z, -y), in metres, times the wave */
+        wave(e, w);
+        scale_by(e, d->move[0] * u, d->move[2] * u, -d->move[1] * u, 0);
+        break;
+    default: /* autosprite: its kind alone */
+        k(e, (float)kind, 0, 0, 0);
+        k(e, 0, 0, 0, 0);
+        break;
+    }
+    uint8_t o = (uint8_t)(m->stage_count * GN_Q3_MAT_OUTPUTS + m->deform_count * GN_Q3_MAT_DEFORM_OUTPUTS);
+    op(e, GN_TFX_POP_OUT, (uint8_t)(o + 1), 0);
+    op(e, GN_TFX_POP_OUT, o, 0);
+    m->deforms[m->deform_count++] = kind;
+    return true;
+}
+
 /* ---- slots -------------------------------------------------------------------------------- */
 
 /* The slot of an image name, added when new; UINT32_MAX (and counted) when the slots are full. */
@@ -478,6 +535,8 @@ bool gn_q3_material_compile(const gn_q3_shader *s, gn_q3_material *out, char *ms
                                             "deformVertexes projectionShadow",
                                             "deformVertexes text"};
         uint32_t t = s->deforms[d].type;
+        if (t == GN_Q3_DEFORM_AUTOSPRITE2) note_unsupported(out, names[t]); /* drawn as autosprite */
+        if (emit_deform(&e, out, &s->deforms[d])) continue;
         note_unsupported(out, t < sizeof names / sizeof names[0] ? names[t] : "deformVertexes");
     }
     out->draw = draw_class(s, out);
@@ -493,7 +552,7 @@ bool gn_q3_material_compile(const gn_q3_shader *s, gn_q3_material *out, char *ms
         return false;
     }
     gn_tfx_program p = gn_q3_material_program(out);
-    gn_tfx_limits lim = gn_q3_material_limits(out->stage_count);
+    gn_tfx_limits lim = gn_q3_material_limits(out);
     char why[160];
     if (!gn_tfx_validate(&p, &lim, why, sizeof why)) {
         if (msg && cap) snprintf(msg, cap, "%s: %s", s->name, why);
@@ -508,9 +567,14 @@ gn_tfx_program gn_q3_material_program(const gn_q3_material *m)
     return (gn_tfx_program){m->code, m->code_count, m->consts, m->const_count};
 }
 
-gn_tfx_limits gn_q3_material_limits(uint32_t stage_count)
+uint32_t gn_q3_material_outputs(const gn_q3_material *m)
 {
-    gn_tfx_limits lim = {{0}, stage_count * GN_Q3_MAT_OUTPUTS};
+    return m->stage_count * GN_Q3_MAT_OUTPUTS + m->deform_count * GN_Q3_MAT_DEFORM_OUTPUTS;
+}
+
+gn_tfx_limits gn_q3_material_limits(const gn_q3_material *m)
+{
+    gn_tfx_limits lim = {{0}, gn_q3_material_outputs(m)};
     lim.extern_vecs[GN_TFX_EXTERN_FRAME] = 1;
     lim.extern_vecs[GN_TFX_EXTERN_ENTITY] = 1;
     return lim;
@@ -524,7 +588,7 @@ void gn_q3_material_eval(const gn_q3_material *m, float seconds, const float *en
     ext[GN_TFX_EXTERN_FRAME] = (gn_tfx_block){&frame, 1};
     ext[GN_TFX_EXTERN_ENTITY] = (gn_tfx_block){&entity, 1};
     gn_tfx_program p = gn_q3_material_program(m);
-    gn_tfx_run(&p, ext, out, m->stage_count * GN_Q3_MAT_OUTPUTS);
+    gn_tfx_run(&p, ext, out, gn_q3_material_outputs(m));
 }
 
 /* ---- the sky's mappings ------------------------------------------------------------------- */

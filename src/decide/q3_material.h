@@ -34,6 +34,10 @@
 #define GN_Q3_MAT_STAGES 8      /* stages drawn (Quake 3's MAX_SHADER_STAGES) */
 #define GN_Q3_MAT_SLOTS 16      /* images a material binds: its stages' maps, animMap frames, sky box */
 #define GN_Q3_MAT_OUTPUTS 4     /* TFX outputs a stage: texture rows 0 and 1, colour, extra */
+#define GN_Q3_MAT_DEFORMS 3     /* vertex deforms a material (Quake 3's own limit) */
+#define GN_Q3_MAT_DEFORM_OUTPUTS 2
+/* every output a material's program may write: its stages', then its deforms' */
+#define GN_Q3_MAT_OUTPUT_MAX (GN_Q3_MAT_STAGES * GN_Q3_MAT_OUTPUTS + GN_Q3_MAT_DEFORMS * GN_Q3_MAT_DEFORM_OUTPUTS)
 #define GN_Q3_MAT_CODE_MAX 1024 /* instructions of a material's program */
 #define GN_Q3_MAT_CONSTS_MAX 128
 
@@ -50,6 +54,23 @@ typedef enum gn_q3_uv {
     GN_Q3_UV_LIGHTMAP, /* its lightmap uv (the atlas's: the loader remaps) */
     GN_Q3_UV_ENV,      /* environment: the reflected view vector, as Quake 3 maps it */
 } gn_q3_uv;
+
+/* A vertex deform as the GPU applies it (shaders/common.glsl, gn_q3_deform): its two outputs,
+ * evaluated each frame, are in gnomon's metres and axes.
+ *   wave:       (kind, waveform, base, amplitude), (phase now in turns, spread a game unit, 0, 0):
+ *               moved along the normal by base + amplitude * f(phase + spread * (x + y + z)), the
+ *               position's game-unit coordinates summed, as the game spreads its waves
+ *   bulge:      (kind, 0, width, height), (phase now in radians, 0, 0, 0): along the normal by
+ *               height * sin(width * s + phase), s the texture coordinate
+ *   move:       (kind, 0, 0, 0), (the offset now: the vector times the wave)
+ *   autosprite: (kind, 0, 0, 0), 0: the quad turned to face the viewer about its centre */
+typedef enum gn_q3_vertex_deform {
+    GN_Q3_VDEFORM_NONE = 0,
+    GN_Q3_VDEFORM_WAVE = 1,
+    GN_Q3_VDEFORM_BULGE = 2,
+    GN_Q3_VDEFORM_MOVE = 3,
+    GN_Q3_VDEFORM_AUTOSPRITE = 4,
+} gn_q3_vertex_deform;
 
 /* The draw class a material falls in: which passes draw it. */
 typedef enum gn_q3_draw {
@@ -80,6 +101,8 @@ typedef struct gn_q3_material {
                        alphaFunc, polygonOffset) */
     uint32_t stage_count;
     gn_q3_mat_stage stages[GN_Q3_MAT_STAGES];
+    uint32_t deform_count; /* vertex deforms (gn_q3_vertex_deform): outputs after the stages' */
+    uint32_t deforms[GN_Q3_MAT_DEFORMS];
     uint32_t slot_count;
     char slots[GN_Q3_MAT_SLOTS][GN_Q3_NAME_MAX]; /* image names as written; the loader finds them */
     bool slot_clamp[GN_Q3_MAT_SLOTS];
@@ -99,7 +122,8 @@ typedef struct gn_q3_material {
 } gn_q3_material;
 
 /* Compiles s into *out. Stages past GN_Q3_MAT_STAGES or images past GN_Q3_MAT_SLOTS are dropped
- * and counted; what gnomon does not draw (videoMap, deform text, tcGen vector, alphaGen portal) is
+ * and counted; what gnomon does not draw (videoMap, deformVertexes normal, autosprite2 (drawn as
+ * autosprite), text and projectionShadow, tcGen vector, alphaGen portal) is
  * counted in `unsupported`, drawn as its nearest supported form. False with a message only when
  * the program does not fit its arrays or does not validate (then nothing may draw it). */
 bool gn_q3_material_compile(const gn_q3_shader *s, gn_q3_material *out, char *msg, size_t cap);
@@ -107,14 +131,18 @@ bool gn_q3_material_compile(const gn_q3_shader *s, gn_q3_material *out, char *ms
 /* The program of m as TFX sees it. */
 gn_tfx_program gn_q3_material_program(const gn_q3_material *m);
 
+/* The outputs m's program writes: GN_Q3_MAT_OUTPUTS a stage, then GN_Q3_MAT_DEFORM_OUTPUTS a
+ * deform. */
+uint32_t gn_q3_material_outputs(const gn_q3_material *m);
+
 /* The externs' limits every material program is validated against: the frame (time) and the
- * entity colour. */
-gn_tfx_limits gn_q3_material_limits(uint32_t stage_count);
+ * entity colour; m's outputs. */
+gn_tfx_limits gn_q3_material_limits(const gn_q3_material *m);
 
 /* Runs m's program for the time (seconds) and the entity colour (rgba; NULL: white) into out
- * (GN_Q3_MAT_OUTPUTS * m->stage_count vectors: stage k's texture rows at 4k and 4k + 1, its
- * colour at 4k + 2 and at 4k + 3 x the turbulence's amplitude, y its phase in turns, z the animMap
- * frame, w 0). */
+ * (gn_q3_material_outputs(m) vectors: stage k's texture rows at 4k and 4k + 1, its colour at
+ * 4k + 2 and at 4k + 3 x the turbulence's amplitude, y its phase in turns, z the animMap frame,
+ * w 0; then deform d's two at 4 * stage_count + 2d, as gn_q3_vertex_deform says). */
 void gn_q3_material_eval(const gn_q3_material *m, float seconds, const float *entity_rgba, gn_tfx_vec4 *out);
 
 /* The sky box's cube face of a direction in gnomon's axes (y up; Quake's z is gnomon's y, its y

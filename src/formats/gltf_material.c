@@ -382,6 +382,12 @@ static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, ui
             md.alpha_mode = GN_ALPHA_BLEND;
         }
     }
+    /* assimp reads glTF's doubleSided into the two-sided key */
+    int two_sided = 0;
+    if (aiGetMaterialIntegerArray(m, AI_MATKEY_TWOSIDED, &two_sided, NULL) == aiReturn_SUCCESS && two_sided) {
+        md.double_sided = true;
+        c->st.double_sided++;
+    }
     return gn_scene_add_material(c->s, &md, out, c->err);
 }
 

@@ -218,7 +218,7 @@ gn_pass_work gn_csm_record(gn_renderer *r, void *self, uint32_t run)
     gn_vk_cmd_bind_pipeline(vk, false, c->pipeline);
     gn_bind_view_frame(r, c->layout, &c->draws[i]);
     gn_vk_cmd_push(vk, c->layout, 64, c->cascades[i].view_proj);
-    uint32_t draws = gn_draw_depth_only(r, &c->draws[i], c->mask_pipeline, c->layout);
+    uint32_t draws = gn_draw_depth_only(r, &c->draws[i], c->mask_pipeline, c->layout, NULL);
     gn_vk_cmd_end_rendering(vk);
     return (gn_pass_work){draws, c->draws[i].triangles};
 }

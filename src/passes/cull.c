@@ -398,6 +398,9 @@ static void write_set(gn_renderer *r, gn_cull_gpu *c)
          .buffer = c->visible.buffer,
          .range = c->visible.size},
         gn_write_storage(GN_BIND_FRAME_EXPOSURE, &r->pipes.exposure),
+        gn_write_storage(GN_BIND_FRAME_FOGS, &r->scene.fogs),
+        gn_write_storage(GN_BIND_FRAME_DEFORMS, &r->scene.deforms),
+        gn_write_storage(GN_BIND_FRAME_VERTICES, &r->scene.vertices),
     };
     gn_vk_write_set(&r->vk, c->frame_set, f, GN_BIND_FRAME_COUNT);
     c->set_instances = r->scene.instances.buffer;

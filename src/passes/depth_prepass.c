@@ -2,6 +2,7 @@
  * their alpha) into the multisampled D32 depth (reversed-Z, cleared to 0 = infinitely far),
  * resolved (sample 0) for the passes that read depth. Blended surfaces write no depth. With
  * occlusion culling (passes/cull.c) in two phases around the HZB's build. */
+#include "decide/tfx.h"
 #include "passes/passes.h"
 
 #include <string.h>
@@ -10,6 +11,11 @@ typedef struct depth_state {
     VkPipelineLayout layout; /* the frame set and the material set */
     VkPipeline opaque, masked;
 } depth_state;
+
+/* The prepass culls back faces unless a material says otherwise, and draws no polygon offset:
+ * the forward pass's opaque draws test EQUAL against it, so they force the same (forward.c). */
+const gn_pass_state gn_depth_pass_state = {
+    .pass = 0, .forced = GN_STATE_PACK(0, 0, 0, GN_STATE_OVERRIDE | GN_STATE_BIAS_NONE)};
 
 static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, gn_error *err)
 {
@@ -27,7 +33,7 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
         .samples = r->msaa,
         .depth_compare = VK_COMPARE_OP_GREATER, /* reversed-Z: nearer is larger */
         .depth_write = true,
-        .cull = VK_CULL_MODE_BACK_BIT,
+        .dynamic_raster = true, /* each material's culling (gn_depth_pass_state) */
         .name = "depth prepass",
     };
     if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &s->opaque, err);
@@ -76,7 +82,7 @@ static gn_pass_work record(gn_renderer *r, depth_state *s, const gn_view_draws *
     gn_vk_cmd_begin_rendering(vk, &ri);
     gn_vk_cmd_bind_pipeline(vk, false, s->opaque);
     gn_bind_view_frame(r, s->layout, d);
-    uint32_t draws = gn_draw_depth_only(r, d, s->masked, s->layout);
+    uint32_t draws = gn_draw_depth_only(r, d, s->masked, s->layout, &gn_depth_pass_state);
     gn_vk_cmd_end_rendering(vk);
     return (gn_pass_work){draws, d->triangles};
 }

@@ -98,7 +98,7 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
             .samples = r->msaa,
             .depth_compare = VK_COMPARE_OP_EQUAL, /* shade each visible sample exactly once */
             .depth_write = false,
-            .cull = VK_CULL_MODE_BACK_BIT,
+            .dynamic_raster = true, /* each material's culling and bias (scene_draw.c) */
             .name = "forward opaque",
         };
         if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &s->opaque[sun], err);
@@ -121,6 +121,7 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
         g.vert = "sky.vert";
         g.frag = "sky.frag";
         g.vertex_input = false;
+        g.dynamic_raster = false;
         g.cull = VK_CULL_MODE_NONE;
         g.name = "sky";
         if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &s->sky[sun], err);
@@ -219,7 +220,8 @@ gn_pass_work gn_forward_record(gn_renderer *r, void *self, uint32_t run)
     const gn_draw_list *list = r->plan.camera_list;
     uint32_t first, count, first_group;
     gn_draw_list_range(list, GN_DRAW_OPAQUE, GN_DRAW_MASK, &first, &count, &first_group);
-    uint32_t draws = gn_draw_materials(r, &r->plan.camera, list, first, count, layout);
+    /* culled and biased as the prepass drew them: they test EQUAL against its depth */
+    uint32_t draws = gn_draw_materials(r, &r->plan.camera, list, first, count, layout, &gn_depth_pass_state);
     gn_vk_cmd_bind_pipeline(vk, false, s->sky[s->sun]);
     /* a map's own sky (its Quake 3 shader's box and clouds: its material's set), else ~0u: the
        atmosphere's */
@@ -266,6 +268,10 @@ static bool is_q3_dual(const gn_renderer *r, const forward_state *s, uint32_t ma
            r->scene.stage_flags[material];
 }
 
+/* Blended surfaces take each material's culling and polygon offset (a decal's bias toward the
+ * viewer keeps it over the wall it lies on). */
+static const gn_pass_state BLENDED_STATE = {0, 0};
+
 /* Blended surfaces over the opaque scene and the sky (material order, not sorted by distance):
  * they test depth but write none; the colour is resolved again. */
 gn_pass_work gn_forward_blended_record(gn_renderer *r, void *self, uint32_t run)
@@ -283,7 +289,7 @@ gn_pass_work gn_forward_blended_record(gn_renderer *r, void *self, uint32_t run)
         uint32_t e = b + 1;
         while (e < first + count && is_q3_dual(r, s, list->batches[e].material) == q3) e++;
         gn_vk_cmd_bind_pipeline(&r->vk, false, q3 ? s->q3_blend[s->sun] : s->blend[s->sun]);
-        draws += gn_draw_materials(r, &r->plan.camera, list, b, e - b, layout);
+        draws += gn_draw_materials(r, &r->plan.camera, list, b, e - b, layout, &BLENDED_STATE);
         b = e;
     }
     gn_vk_cmd_end_rendering(&r->vk);

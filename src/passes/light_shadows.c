@@ -159,7 +159,8 @@ gn_pass_work gn_light_shadows_record(gn_renderer *r, void *self, uint32_t run)
         gn_vk_cmd_bind_pipeline(vk, false, l->caster_pipeline);
         gn_bind_view_frame(r, l->caster_layout, &l->layer_draws[layer]);
         gn_vk_cmd_push(vk, l->caster_layout, 64, &l->layer_vp[(size_t)layer * 16]);
-        w.draws += gn_draw_depth_only(r, &l->layer_draws[layer], l->caster_mask_pipeline, l->caster_layout);
+        w.draws += gn_draw_depth_only(r, &l->layer_draws[layer], l->caster_mask_pipeline, l->caster_layout,
+                                      NULL);
         w.triangles += l->layer_draws[layer].triangles;
         gn_vk_cmd_end_rendering(vk);
     }

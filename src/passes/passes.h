@@ -36,6 +36,10 @@ gn_result gn_forward_layout(gn_renderer *r, uint32_t technique, const char *name
 void gn_forward_bind_receivers(gn_renderer *r, uint32_t technique, VkPipelineLayout layout); /* sets 2..6 */
 uint32_t gn_forward_receiver_uses(gn_renderer *r, uint32_t technique, gn_vk_use *out);
 
+/* The depth prepass's render state (depth_prepass.c), which the forward pass's opaque draws
+ * share: they test EQUAL against its depth, so they must cull and bias as it did. */
+extern const gn_pass_state gn_depth_pass_state;
+
 /* The sun cascades' caster bias (gn_csm_desc resolved), which the local lights' casters share. */
 void gn_csm_caster_bias(const gn_csm_desc *d, float *constant, float *slope);
 /* Test-only: the noop feature records `runs` empty passes a frame; the query pools grow to hold

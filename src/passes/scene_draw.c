@@ -3,7 +3,31 @@
  * vkCmdDrawIndexedIndirect with drawCount > 1, so draws scale with materials, not objects.
  * Depth-only views draw every opaque group in one call and bind materials only for the
  * alpha-tested ones, whose fragment shader reads the base colour's alpha. */
+#include "decide/tfx.h"
 #include "renderer.h"
+
+/* Quake 3's polygonOffset as a depth bias: toward the viewer, which under reversed-Z is up. A
+ * decal and the wall under it are coplanar but triangulated apart, so their depths differ by a
+ * few units in the last place where the wall's slope is small and by up to the slope's share
+ * where it is steep: a few units and a slope factor of one cover both (the game biases by
+ * -1 / -2 in OpenGL's forward depth, the same idea). */
+static const float POLYGON_OFFSET_CONSTANT = 4.0f, POLYGON_OFFSET_SLOPE = 1.0f;
+
+/* Sets the raster state of a material's draws under pass state ps. */
+static void set_raster(gn_renderer *r, const gn_pass_state *ps, uint32_t material)
+{
+    uint32_t own = r->scene.material_state && material < r->scene.material_count
+                       ? r->scene.material_state[material]
+                       : 0;
+    uint32_t state = gn_state_resolve(ps->pass, own, ps->forced);
+    uint32_t cull = GN_STATE_RASTER_CULL(state >> GN_STATE_RASTER_SHIFT);
+    bool offset = ((state >> GN_STATE_BIAS_SHIFT) & 0x7fu) == GN_STATE_BIAS_POLYGON_OFFSET;
+    gn_vk_cmd_set_raster(&r->vk,
+                         cull == GN_CULL_TWO_SIDED    ? VK_CULL_MODE_NONE
+                         : cull == GN_CULL_BACK_SIDED ? VK_CULL_MODE_FRONT_BIT
+                                                      : VK_CULL_MODE_BACK_BIT,
+                         offset ? POLYGON_OFFSET_CONSTANT : 0.0f, offset ? POLYGON_OFFSET_SLOPE : 0.0f);
+}
 
 void gn_bind_view_frame(gn_renderer *r, VkPipelineLayout layout, const gn_view_draws *d)
 {
@@ -28,26 +52,36 @@ static uint32_t draw_range(gn_renderer *r, const gn_view_draws *d, uint32_t firs
 }
 
 uint32_t gn_draw_depth_only(gn_renderer *r, const gn_view_draws *d, VkPipeline mask_pipeline,
-                            VkPipelineLayout layout)
+                            VkPipelineLayout layout, const gn_pass_state *ps)
 {
     if (!d->group_count) return 0;
     gn_vk *vk = &r->vk;
     gn_vk_cmd_bind_geometry(vk, &r->scene.vertices, d->indices ? d->indices : &r->scene.indices);
-    /* no per-material state for opaque casters: all of them in as few calls as the device allows */
+    /* no per-material state for opaque casters: all of them in as few calls as the device allows,
+       with the pass's own culling */
+    if (ps) set_raster(r, ps, UINT32_MAX);
     uint32_t draws = draw_range(r, d, 0, d->opaque_groups);
+    /* then the few that cull otherwise, again with their own culling: the faces the first call
+       drew test equal and change nothing, the ones it culled are added */
+    for (uint32_t b = 0; ps && b < d->sided_count; b++) {
+        const gn_draw_batch *batch = &r->plan.mask_batches[d->sided_first + b];
+        set_raster(r, ps, batch->material);
+        draws += draw_range(r, d, batch->first_group, batch->group_count);
+    }
     if (!d->mask_count) return draws;
     gn_vk_cmd_bind_pipeline(vk, false, mask_pipeline);
     for (uint32_t b = 0; b < d->mask_count; b++) {
         const gn_draw_batch *batch = &r->plan.mask_batches[d->mask_first + b];
         gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_MATERIAL, 1, &r->scene.material_sets[batch->material],
                             0, NULL);
+        if (ps) set_raster(r, ps, batch->material);
         draws += draw_range(r, d, batch->first_group, batch->group_count);
     }
     return draws;
 }
 
 uint32_t gn_draw_materials(gn_renderer *r, const gn_view_draws *d, const gn_draw_list *list, uint32_t first,
-                           uint32_t count, VkPipelineLayout layout)
+                           uint32_t count, VkPipelineLayout layout, const gn_pass_state *ps)
 {
     if (!d->group_count || !count) return 0;
     gn_vk *vk = &r->vk;
@@ -58,6 +92,7 @@ uint32_t gn_draw_materials(gn_renderer *r, const gn_view_draws *d, const gn_draw
         gn_vk_cmd_bind_sets(vk, false, layout, GN_SET_MATERIAL, 1, &r->scene.material_sets[batch->material],
                             0, NULL);
         gn_vk_cmd_push(vk, layout, sizeof batch->material, &batch->material);
+        if (ps) set_raster(r, ps, batch->material);
         draws += draw_range(r, d, batch->first_group, batch->group_count);
     }
     return draws;

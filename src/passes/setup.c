@@ -22,6 +22,9 @@ gn_result gn_pipelines_create(gn_renderer *r, gn_error *err)
         [GN_BIND_FRAME_MATERIALS] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VS | FS},
         [GN_BIND_FRAME_VISIBLE] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, VS},
         [GN_BIND_FRAME_EXPOSURE] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS},
+        [GN_BIND_FRAME_FOGS] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS}, /* the forward and sky passes */
+        [GN_BIND_FRAME_DEFORMS] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VS},  /* every scene pass's vertices */
+        [GN_BIND_FRAME_VERTICES] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VS}, /* a deformed vertex's own */
     };
     gn_vk_binding material[GN_BIND_MATERIAL_COUNT];
     for (uint32_t i = 0; i < GN_BIND_MATERIAL_COUNT; i++)
@@ -97,7 +100,10 @@ uint32_t gn_scene_uses(gn_renderer *r, gn_vk_use *out)
     out[1] = (gn_vk_use){.buffer = &r->scene.indices, .access = GN_ACCESS_VERTEX_INPUT};
     out[2] = (gn_vk_use){.buffer = &r->scene.instances, .access = GN_ACCESS_SHADER_READ};
     out[3] = (gn_vk_use){.buffer = &r->scene.materials, .access = GN_ACCESS_SHADER_READ}; /* alpha-tested */
-    return 4 + gn_cull_list_uses(r, out + 4); /* the views' lists and commands, when the GPU culled them */
+    /* Quake 3 deforms: this frame's values, and the vertices' normals and uvs they read */
+    out[4] = (gn_vk_use){.buffer = &r->scene.deforms, .access = GN_ACCESS_SHADER_READ};
+    out[5] = (gn_vk_use){.buffer = &r->scene.vertices, .access = GN_ACCESS_SHADER_READ};
+    return 6 + gn_cull_list_uses(r, out + 6); /* the views' lists and commands, when the GPU culled them */
 }
 
 gn_result gn_caster_pipelines(gn_renderer *r, VkPipelineLayout layout, float bias_constant, float bias_slope,

@@ -13,6 +13,7 @@
 #include "formats/bsp_light.h"
 #include "formats/q3shader.h"
 #include "scene/bsp_atlas.h"
+#include "scene/bsp_fog.h"
 #include "scene/scene.h"
 #include "scene/world.h"
 
@@ -211,6 +212,22 @@ static gn_result add_q3(image_cache *c, gn_scene *s, const gn_q3_shader *sh, uin
     return GN_OK;
 }
 
+/* A material's place in the order blended surfaces draw: its shader's sort (Quake 3's 1..16, to
+ * 1/1024), opaque's 3 for an image without a shader. */
+static uint32_t q3_sort_rank(const gn_q3_material *m)
+{
+    float sort = m ? m->sort : 3.0f;
+    if (!(sort >= 0.0f)) sort = 0.0f;
+    if (sort > 1e6f) sort = 1e6f;
+    return (uint32_t)(sort * 1024.0f);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 /* The first image a shader's stages read (its albedo in debug views and its alpha in the depth
  * and shadow passes), as a public texture id; 0 when none. */
 static uint32_t q3_base_texture(const gn_scene_q3 *q)
@@ -365,13 +382,27 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
     image_cache cache = {.mask = slots - 1, .pak = pak, .map = name, .desc = d};
     if (!res && !(cache.slots = gn_calloc(slots, sizeof *cache.slots)))
         res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
+    /* each texture's shader compiled first (texture order), so that materials can be made in the
+       order of their shaders' sort: blended surfaces draw in material order (the draw list's key),
+       and Quake 3 draws them by sort (banners before additive effects before nearest) */
+    uint32_t *q3_of = res ? NULL : gn_malloc((size_t)tcount * sizeof *q3_of);
+    uint64_t *order = res ? NULL : gn_malloc((size_t)tcount * sizeof *order);
+    if (!res && (!q3_of || !order)) res = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory", name);
     for (uint32_t t = 0; !res && t < b->texture_count; t++) {
+        q3_of[t] = GN_NO_Q3;
+        const gn_q3_shader *sh = (needs[t * 2] || needs[t * 2 + 1]) && lib.shader_count
+                                     ? gn_q3_library_find(&lib, b->textures[t].name)
+                                     : NULL;
+        if (sh) res = add_q3(&cache, s, sh, &q3_of[t], &q3_missing, err);
+        order[t] = (uint64_t)q3_sort_rank(q3_of[t] != GN_NO_Q3 ? s->q3[q3_of[t]].mat : NULL) << 32 | t;
+    }
+    if (!res && b->texture_count) qsort(order, b->texture_count, sizeof *order, cmp_u64);
+    for (uint32_t i = 0; !res && i < b->texture_count; i++) {
+        uint32_t t = (uint32_t)order[i];
         materials[t * 2] = materials[t * 2 + 1] = UINT32_MAX;
         if (!needs[t * 2] && !needs[t * 2 + 1]) continue;
-        const gn_q3_shader *sh = lib.shader_count ? gn_q3_library_find(&lib, b->textures[t].name) : NULL;
-        uint32_t q3 = GN_NO_Q3;
-        if (sh) res = add_q3(&cache, s, sh, &q3, &q3_missing, err);
-        if (!res && q3 != GN_NO_Q3) {
+        uint32_t q3 = q3_of[t];
+        if (q3 != GN_NO_Q3) {
             q3_shaders++;
             uint32_t draw = s->q3[q3].mat->draw;
             if (draw == GN_Q3_DRAW_SKY && sky_material == UINT32_MAX) {
@@ -396,7 +427,10 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
                     .alpha_cutoff = st0->alpha == GN_ALPHA_TEST_GT0 ? 1.0f / 255.0f : 0.5f,
                     .label = b->textures[t].name};
                 res = gn_scene_add_material(s, &md, &materials[t * 2 + lit], err);
-                if (!res) s->materials[materials[t * 2 + lit]].q3 = q3;
+                if (!res) {
+                    s->materials[materials[t * 2 + lit]].q3 = q3;
+                    s->materials[materials[t * 2 + lit]].state = s->q3[q3].mat->state;
+                }
             }
             continue;
         }
@@ -417,6 +451,8 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
             res = gn_scene_add_material(s, &md, &materials[t * 2 + lit], err);
         }
     }
+    free(q3_of);
+    free(order);
     w->first_instance = s->instance_count;
     for (uint32_t f = 0; !res && f < faces; f++) {
         if (!w->mesh.faces[f].index_count) continue;
@@ -434,6 +470,7 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
     free(materials);
     for (uint32_t i = 0; cache.slots && i < slots; i++) free(cache.slots[i].path);
     free(cache.slots);
+    if (!res) res = gn_bsp_fog_volumes(s, b, &lib, d, err); /* fogparms brushes (scene/bsp_fog.c) */
     if (!res && q3_shaders) {
         char line[320];
         snprintf(

@@ -6,6 +6,7 @@
 #include "base/gmath.h"
 #include "base/image.h"
 #include "decide/brdf.h"
+#include "decide/tfx.h"
 #include "decide/uv_transform.h"
 #include "formats/dds.h"
 #include "scene/world.h"
@@ -51,6 +52,7 @@ void gn_scene_destroy(gn_scene *s)
     for (uint32_t i = 0; i < s->q3_count; i++) free(s->q3[i].mat);
     free(s->q3);
     free(s->q3_array.texels);
+    free(s->q3_fogs);
     gn_world_free(s->world);
     free(s);
 }
@@ -452,6 +454,7 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
     m.roughness = d->roughness == 0.0f ? 0.5f : d->roughness;
     memcpy(m.emissive, d->emissive, sizeof m.emissive);
     m.night_emissive = d->night_emissive;
+    if (d->double_sided) m.state = GN_STATE_PACK(0, 0, GN_STATE_RASTER(GN_CULL_TWO_SIDED, 0) | GN_STATE_OVERRIDE, 0);
     for (int k = 0; k < 4; k++)
         if (!(m.base_color[k] >= 0.0f && m.base_color[k] <= 1.0f))
             return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,

@@ -48,6 +48,10 @@ typedef struct gn_material {
     float uv_transform[GN_MATERIAL_MAPS][6];
     uint32_t uv_set[GN_MATERIAL_MAPS];
     uint32_t q3; /* a Quake 3 shader's stages draw it: its index in gn_scene.q3, or GN_NO_Q3 */
+    /* Its render state, the four bytes of src/decide/tfx.h with the override bit where the
+       material states a value (a double-sided glTF material's raster byte; a Quake 3 shader's
+       cull, polygonOffset, ...): each pass resolves it against its own (gn_state_resolve) */
+    uint32_t state;
 } gn_material;
 
 /* A Quake 3 shader's compiled stages (src/decide/q3_material.h) as a scene holds them: the
@@ -196,6 +200,11 @@ struct gn_scene {
     uint32_t sky_q3;
     uint32_t q3_missing_images;  /* images a map's shader stages name that no archive holds */
     uint32_t q3_missing_shaders; /* a map's surface shaders with neither a script nor an image */
+    /* A map's fog volumes (scene/bsp_fog.c), at most GN_GPU_Q3_FOGS, and its fogs not drawn (no
+       script, no fogparms, a brush that encloses nothing, past the cap) */
+    struct gn_q3_fog_volume *q3_fogs;
+    uint32_t q3_fog_count;
+    uint32_t q3_fogs_skipped;
 };
 
 /* Hard caps: a scene beyond them is refused with an error, never half-built. */

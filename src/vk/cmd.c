@@ -73,6 +73,12 @@ void gn_vk_cmd_push(gn_vk *vk, VkPipelineLayout layout, uint32_t size, const voi
     vkCmdPushConstants(vk->cur->cmd, layout, VK_SHADER_STAGE_ALL, 0, size, data);
 }
 
+void gn_vk_cmd_set_raster(gn_vk *vk, VkCullModeFlags cull, float bias_constant, float bias_slope)
+{
+    vkCmdSetCullMode(vk->cur->cmd, cull);
+    vkCmdSetDepthBias(vk->cur->cmd, bias_constant, 0.0f, bias_slope);
+}
+
 void gn_vk_cmd_draw_indexed_indirect(gn_vk *vk, VkBuffer buffer, VkDeviceSize offset, uint32_t count)
 {
     vkCmdDrawIndexedIndirect(vk->cur->cmd, buffer, offset, count, sizeof(VkDrawIndexedIndirectCommand));

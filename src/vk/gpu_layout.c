@@ -17,6 +17,7 @@ _Static_assert(
 _Static_assert(sizeof(gn_gpu_ao_push) == 7 * 16, "gn_gpu_ao_push: seven uvec4 (within 128 bytes)");
 _Static_assert(offsetof(gn_gpu_frame, prev_view_proj) % 16 == 0, "std140: matrices on 16 bytes");
 _Static_assert(sizeof(gn_gpu_vsm_page) == 16, "gn_gpu_vsm_page: one uvec4");
+_Static_assert(sizeof(gn_gpu_q3_fog) == (3 + GN_GPU_Q3_FOG_PLANES) * 16, "gn_gpu_q3_fog: vec4s only");
 _Static_assert(sizeof(gn_gpu_cluster) == 64, "gn_gpu_cluster: four vec4s");
 _Static_assert(sizeof(gn_gpu_vsm_state) == 32, "gn_gpu_vsm_state: two uvec4");
 _Static_assert(sizeof(gn_gpu_vsm_render) == 32, "gn_gpu_vsm_render: a uvec4 and a vec4");

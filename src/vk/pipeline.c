@@ -69,7 +69,7 @@ gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPip
         .polygonMode = VK_POLYGON_MODE_FILL,
         .depthClampEnable = d->depth_clamp && vk->depth_clamp,
         .cullMode = d->cull,
-        .depthBiasEnable = d->bias_constant != 0.0f || d->bias_slope != 0.0f,
+        .depthBiasEnable = d->dynamic_raster || d->bias_constant != 0.0f || d->bias_slope != 0.0f,
         .depthBiasConstantFactor = d->bias_constant,
         .depthBiasSlopeFactor = d->bias_slope,
         .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE,
@@ -106,9 +106,11 @@ gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPip
         .attachmentCount = d->color_format != VK_FORMAT_UNDEFINED ? 1 : 0,
         .pAttachments = &blend,
     };
-    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    /* cull mode is core dynamic state in Vulkan 1.3 (extended dynamic state), depth bias since 1.0 */
+    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR, VK_DYNAMIC_STATE_CULL_MODE,
+                            VK_DYNAMIC_STATE_DEPTH_BIAS};
     VkPipelineDynamicStateCreateInfo dy = {.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-                                           .dynamicStateCount = 2,
+                                           .dynamicStateCount = d->dynamic_raster ? 4 : 2,
                                            .pDynamicStates = dyn};
     VkPipelineRenderingCreateInfo ri = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,

@@ -358,6 +358,9 @@ typedef struct gn_vk_graphics_desc {
     bool alpha_blend; /* colour = src * src.a + dst * (1 - src.a); alpha accumulates coverage */
     bool dual_source; /* colour = src + dst * src1 (a Quake 3 shader's stages); alpha kept. Needs
                          gn_vk.dual_source */
+    /* the faces culled and the depth bias are set per draw (gn_vk_cmd_set_raster) from each
+       material's render state, not fixed here (cull and bias_* are then ignored) */
+    bool dynamic_raster;
 } gn_vk_graphics_desc;
 
 gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPipeline *out, gn_error *err);
@@ -388,6 +391,9 @@ void gn_vk_cmd_bind_sets(gn_vk *vk, bool compute, VkPipelineLayout layout, uint3
                          const uint32_t *dynamic_offsets);
 void gn_vk_cmd_bind_geometry(gn_vk *vk, const gn_vk_buffer *vertices, const gn_vk_buffer *indices);
 void gn_vk_cmd_push(gn_vk *vk, VkPipelineLayout layout, uint32_t size, const void *data);
+/* The raster state of a dynamic_raster pipeline's next draws: the faces culled and the depth
+ * bias (both 0: none). */
+void gn_vk_cmd_set_raster(gn_vk *vk, VkCullModeFlags cull, float bias_constant, float bias_slope);
 void gn_vk_cmd_draw_indexed_indirect(gn_vk *vk, VkBuffer buffer, VkDeviceSize offset, uint32_t count);
 /* One non-indexed command the GPU wrote. */
 void gn_vk_cmd_draw_indirect(gn_vk *vk, const gn_vk_buffer *command, VkDeviceSize offset);

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static char dump_a[1 << 16], dump_b[1 << 16];
 static gn_q3_material mat;
-static gn_tfx_vec4 outputs[GN_Q3_MAT_STAGES * GN_Q3_MAT_OUTPUTS];
+static gn_tfx_vec4 outputs[GN_Q3_MAT_OUTPUT_MAX];
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -56,7 +56,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     (mat.stages[k].frames == 0 || mat.stages[k].slot + mat.stages[k].frames > mat.slot_count))
                     abort();
             gn_tfx_program p = gn_q3_material_program(&mat);
-            gn_tfx_limits lim = gn_q3_material_limits(mat.stage_count);
+            gn_tfx_limits lim = gn_q3_material_limits(&mat);
             if (!gn_tfx_validate(&p, &lim, why, sizeof why)) abort();
             const float times[3] = {0.0f, 1.5f, 1e4f};
             for (int t = 0; t < 3; t++) gn_q3_material_eval(&mat, times[t], NULL, outputs);

@@ -1,5 +1,6 @@
 /* Every map in Debian's openarena-data loads and renders one frame without an error or a
- * validation message; three maps have golden images (exact on lavapipe), and so does Sponza
+ * validation message and its fog volumes are counted; three maps have golden images (exact on
+ * lavapipe), czest1dm two of its fog volume, and so does Sponza
  * where ../shared/data is present. Skips (exit 0, with a message) when the archives are
  * absent. */
 #include "formats/pak.h"
@@ -15,6 +16,9 @@
 /* measured on openarena-data 0.8.8 (Debian 12): see the per-map table this test prints */
 #define GT_MAPS_CHECKERS 5u
 #define GT_MAPS_ABSENT_IMAGES 244u
+/* Quake 3 fog volumes (lump 12 with a fogparms shader; issue 18): 32 in 22 maps, none skipped */
+#define GT_MAPS_FOG_VOLUMES 32u
+#define GT_MAPS_FOG_MAPS 22u
 
 #ifndef GT_HELMET
 #define GT_HELMET NULL
@@ -72,6 +76,33 @@ static void animated(gn_renderer *r, gn_scene *s, const char *map, uint32_t view
     free(px[1]);
 }
 
+/* A fog volume in view (issue 18): czest1dm's green pit (fogparms ( 0.459 0.863 0.412 ) 666, a
+ * 3.3 x 5.7 x 3.3 m box) seen from 1.5 m beside its rim, looking down into it (the fog covers the
+ * pit's floor and walls by the depth of fog in front of them), and from inside it near its floor,
+ * looking up at the sky through it: there the fog's green must rule the frame (mean green over 1.2
+ * times mean red; measured 109 against 73). */
+static void fog_golden(gn_renderer *r, gn_scene *s, const char *map)
+{
+    static const float rim[5] = {-26.0f, -1.0f, -25.0f, 0.0f, -45.0f};
+    static const float inside[5] = {-26.0f, -7.0f, -30.0f, 0.0f, 70.0f};
+    CHECK(s->q3_fog_count == 1, "%s: %u fog volumes, 1 expected", map, s->q3_fog_count);
+    golden(r, s, "map_czest1dm_fog", rim);
+    gn_frame_desc f = {.time_of_day = 14.0f};
+    memcpy(f.camera.position, inside, 3 * sizeof(float));
+    f.camera.yaw = inside[3], f.camera.pitch = inside[4];
+    uint8_t *px = gt_render(r, s, &f);
+    CHECK(gt_golden(r, "map_czest1dm_fog_inside", px, W, H),
+          "map_czest1dm_fog_inside differs from its golden");
+    double sum[3] = {0, 0, 0};
+    for (uint32_t i = 0; i < W * H; i++)
+        for (int c = 0; c < 3; c++) sum[c] += px[i * 4 + c];
+    printf("%s inside its fog: mean rgb %.1f %.1f %.1f\n", map, sum[0] / (W * H), sum[1] / (W * H),
+           sum[2] / (W * H));
+    CHECK(sum[1] > 1.2 * sum[0], "%s inside its fog: mean green %.1f, red %.1f", map, sum[1] / (W * H),
+          sum[0] / (W * H));
+    free(px);
+}
+
 /* The sky and its light at four times of day (issue 17): dawn, noon, dusk and night. */
 static void four_times(gn_renderer *r, gn_scene *s, const char *name, const float *camera)
 {
@@ -98,6 +129,7 @@ int main(void)
         gn_pak_close(pak); /* gn_scene_load mounts the archives itself */
         CHECK(count >= 50, "only %u maps found", count);
         uint32_t rendered = 0, checkers = 0, absent = 0, scripted_maps = 0;
+        uint32_t fogs = 0, fog_maps = 0, fogs_skipped = 0;
         for (uint32_t i = 0; i < count; i++) {
             char name[256];
             snprintf(name, sizeof name, "%.*s", (int)(strlen(maps[i]) - 4), maps[i]);
@@ -112,8 +144,13 @@ int main(void)
                 rendered += res == GN_OK;
                 /* shader names with neither a script nor an image (checkers), and images the
                    scripts name that no archive holds (their stages read white) */
-                printf("%-20s %3u shaders by their scripts' stages, %u checkers, %u images in no archive\n",
-                       name, s->q3_count, s->q3_missing_shaders, s->q3_missing_images);
+                printf("%-20s %3u shaders by their scripts' stages, %u checkers, %u images in no archive, "
+                       "%u fog volumes (%u not drawn)\n",
+                       name, s->q3_count, s->q3_missing_shaders, s->q3_missing_images, s->q3_fog_count,
+                       s->q3_fogs_skipped);
+                fogs += s->q3_fog_count;
+                fog_maps += s->q3_fog_count > 0;
+                fogs_skipped += s->q3_fogs_skipped;
                 checkers += s->q3_missing_shaders;
                 absent += s->q3_missing_images;
                 scripted_maps += s->q3_count > 0;
@@ -124,6 +161,7 @@ int main(void)
                     golden(r, s, g, NULL);
                     if (strcmp(name, "oa_dm1") == 0) four_times(r, s, g, NULL);
                 }
+                if (strcmp(name, "czest1dm") == 0) fog_golden(r, s, name);
                 if (strcmp(name, "oasago2") == 0) animated(r, s, name, 0, 100);
                 if (strcmp(name, "oa_ctf2") == 0) animated(r, s, name, 1, 1000);
                 if (strcmp(name, "oa_shine") == 0) animated(r, s, name, 1, 50);
@@ -141,6 +179,10 @@ int main(void)
                checkers, absent);
         CHECK(scripted_maps == count, "%u of %u maps draw scripted shaders", scripted_maps, count);
         CHECK(checkers == GT_MAPS_CHECKERS, "%u checkers, %u measured", checkers, GT_MAPS_CHECKERS);
+        printf("all maps: %u fog volumes in %u maps, %u fogs not drawn\n", fogs, fog_maps, fogs_skipped);
+        CHECK(fogs == GT_MAPS_FOG_VOLUMES && fog_maps == GT_MAPS_FOG_MAPS && fogs_skipped == 0,
+              "%u fog volumes in %u maps (%u not drawn), %u in %u measured", fogs, fog_maps, fogs_skipped,
+              GT_MAPS_FOG_VOLUMES, GT_MAPS_FOG_MAPS);
         CHECK(absent == GT_MAPS_ABSENT_IMAGES, "%u absent images, %u measured", absent,
               GT_MAPS_ABSENT_IMAGES);
     }

@@ -107,7 +107,7 @@ int main(void)
         int want; /* 0 green, 1 blue, 2 cyan */
     } top[3] = {{"Offset U", -1.1f, 0}, {"Offset V", 0.0f, 1}, {"Offset UV", 1.1f, 2}};
     for (int i = 0; i < 3; i++) {
-        uint32_t x, y;
+        uint32_t x = 0, y = 0; /* CHECK goes on after a failure */
         CHECK(to_pixel(top[i].x - 0.35f, 0.55f + 0.2f, &x, &y), "%s off screen", top[i].name);
         const uint8_t *p = at(px, x, y);
         int rr = p[0], g = p[1], b = p[2], got;
@@ -154,7 +154,7 @@ int main(void)
                 float uv[2] = {qx + 0.5f, 0.5f - qy}, t[2];
                 gn_uv_transform_apply(m, uv, t);
                 int cls = under ? -1 : arrow_class(arrow, tw, th, t[0], t[1]);
-                uint32_t x, y;
+                uint32_t x = 0, y = 0;
                 if (cls < 0 || !to_pixel(bottom[i].x + qx, -0.55f + qy, &x, &y)) continue;
                 const uint8_t *p = at(px, x, y);
                 uint32_t lum = (p[0] + p[1] + p[2]) / 3;

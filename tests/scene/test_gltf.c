@@ -3,6 +3,7 @@
  * malformed files must fail cleanly with a message, leaving the scene as it was; the shared
  * data's helmet and Sponza (when present) check counts. No device needed. */
 #include "decide/camera.h"
+#include "decide/tfx.h"
 #include "formats/dds.h"
 #include "scene/gltf_scene.h"
 #include "scene/scene.h"
@@ -58,7 +59,7 @@ static const char *tri_scene =
     "\"nodes\":[{\"translation\":[2,3,4],\"children\":[1]},{\"scale\":[2,2,2],\"mesh\":0}],";
 /* The triangle's material, and one whose zeros mean something (smooth, cut nothing). */
 static const char *tri_material =
-    "{\"name\":\"tri\",\"alphaMode\":\"BLEND\",\"pbrMetallicRoughness\":{"
+    "{\"name\":\"tri\",\"alphaMode\":\"BLEND\",\"doubleSided\":true,\"pbrMetallicRoughness\":{"
     "\"baseColorFactor\":[0.5,0.25,1,1],\"metallicFactor\":0.3,\"roughnessFactor\":0.6,"
     "\"baseColorTexture\":{\"index\":0}}}";
 static const char *zero_material = "{\"name\":\"zeros\",\"alphaMode\":\"MASK\",\"alphaCutoff\":0,"
@@ -101,10 +102,14 @@ static int test_triangle(void)
     CHECK(st.triangles == 1 && st.textures == 0 && st.textures_missing == 1, "tris %llu tex %u missing %u",
           (unsigned long long)st.triangles, st.textures, st.textures_missing);
     CHECK(st.alpha_blend == 1, "alpha_blend %u", st.alpha_blend);
+    CHECK(st.double_sided == 1, "double_sided %u", st.double_sided);
     /* a missing image: one warning (the alpha mode is supported, so it is not one) */
     CHECK(gn_warnings == 1, "%d warnings, expected 1", gn_warnings);
     const gn_material *m = &s->materials[0];
     CHECK(m->alpha_mode == GN_ALPHA_BLEND, "alpha mode %u, the file says BLEND", m->alpha_mode);
+    /* doubleSided: the raster byte overrides the passes' culling with two-sided */
+    CHECK(GN_STATE_RASTER_CULL(gn_state_resolve(0, m->state, 0) >> GN_STATE_RASTER_SHIFT) == GN_CULL_TWO_SIDED,
+          "state %08x: doubleSided is not two-sided", m->state);
     CHECK(fabsf(m->base_color[0] - 0.5f) < 1e-6f && fabsf(m->base_color[1] - 0.25f) < 1e-6f &&
               fabsf(m->metallic - 0.3f) < 1e-6f && fabsf(m->roughness - 0.6f) < 1e-6f,
           "material (%g %g) metallic %g roughness %g", (double)m->base_color[0], (double)m->base_color[1],
@@ -496,10 +501,12 @@ static int test_sponza(const char *path)
     CHECK(r == GN_OK, "%s: %s", gn_result_name(r), err.message);
     printf(
         "%s: %u meshes, %u instances, %llu triangles (%llu drawn), %u materials, %u textures (%u missing), "
-        "normal-mapped %u, alpha mask %u blend %u\n",
+        "normal-mapped %u, alpha mask %u blend %u, double-sided %u\n",
         path, st.meshes, st.instances, (unsigned long long)st.triangles,
         (unsigned long long)st.instanced_triangles, st.materials, st.textures, st.textures_missing,
-        st.normal_mapped, st.alpha_mask, st.alpha_blend);
+        st.normal_mapped, st.alpha_mask, st.alpha_blend, st.double_sided);
+    /* the three plant materials say doubleSided */
+    CHECK(st.double_sided == 3, "double-sided materials %u, expected 3", st.double_sided);
     /* data/README.md: 262k triangles, 44 meshes, 170 instances */
     CHECK(st.meshes == 44, "meshes %u, expected 44", st.meshes);
     CHECK(st.instances == 170, "instances %u, expected 170", st.instances);

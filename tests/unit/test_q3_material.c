@@ -91,6 +91,19 @@ static const char SCRIPT[] = "textures/skies/testsky\n"
                              "textures/common/caulk\n"
                              "{\n"
                              "  surfaceparm nodraw\n"
+                             "}\n"
+                             "textures/test/smoke\n"
+                             "{\n"
+                             "  cull none\n"
+                             "  polygonOffset\n"
+                             "  deformVertexes wave 100 sin 4 8 0.25 0.5\n"
+                             "  deformVertexes normal 1 2\n"
+                             "  deformVertexes move 0 0 10 sawtooth 0 1 0 0.5\n"
+                             "  deformVertexes autosprite\n"
+                             "  {\n"
+                             "    map textures/test/puff.tga\n"
+                             "    blendFunc add\n"
+                             "  }\n"
                              "}\n";
 
 static bool near(float a, float b, float tol) { return fabsf(a - b) <= tol; }
@@ -269,6 +282,38 @@ static void test_anim_rotate_stretch(const gn_q3_library *lib)
 }
 
 /* the box: each axis lands mid-face on its own face; the dome: straight up reads (pi/2, pi/2) */
+/* Deforms and the render state a sprite's script states: two-sided, offset toward the viewer, and
+ * three vertex deforms (normal is not applied) whose outputs follow the stage's. */
+static void test_deforms(const gn_q3_library *lib)
+{
+    static gn_q3_material m;
+    compile(lib, "textures/test/smoke", &m);
+    uint32_t st = gn_state_resolve(0, m.state, 0);
+    CHECK(GN_STATE_RASTER_CULL(st >> GN_STATE_RASTER_SHIFT) == GN_CULL_TWO_SIDED, "cull none: state %08x", st);
+    CHECK(((st >> GN_STATE_BIAS_SHIFT) & 0x7fu) == GN_STATE_BIAS_POLYGON_OFFSET, "polygonOffset: state %08x", st);
+    CHECK(m.deform_count == 3 && m.deforms[0] == GN_Q3_VDEFORM_WAVE && m.deforms[1] == GN_Q3_VDEFORM_MOVE &&
+              m.deforms[2] == GN_Q3_VDEFORM_AUTOSPRITE,
+          "deforms %u: %u %u %u", m.deform_count, m.deforms[0], m.deforms[1], m.deforms[2]);
+    CHECK(m.unsupported == 1 && strcmp(m.first_unsupported, "deformVertexes normal") == 0,
+          "%u unsupported, first '%s'", m.unsupported, m.first_unsupported);
+    CHECK(gn_q3_material_outputs(&m) == 4 + 6, "%u outputs", gn_q3_material_outputs(&m));
+    gn_tfx_vec4 out[GN_Q3_MAT_OUTPUT_MAX];
+    gn_q3_material_eval(&m, 1.0f, NULL, out);
+    const float u = 39.37008f; /* game units a metre */
+    /* wave: sin, base 4 and amplitude 8 units; phase now fract(0.25 + 1 * 0.5) = 0.75; spread 1/100 */
+    const float *a = out[4].v, *b = out[5].v;
+    CHECK(a[0] == 1.0f && a[1] == 0.0f && near(a[2], 4.0f / u, 1e-6f) && near(a[3], 8.0f / u, 1e-6f),
+          "wave (%g %g %g %g)", (double)a[0], (double)a[1], (double)a[2], (double)a[3]);
+    CHECK(near(b[0], 0.75f, 1e-6f) && near(b[1], 0.01f, 1e-7f), "wave now %g spread %g", (double)b[0],
+          (double)b[1]);
+    /* move: the game's (0, 0, 10) is gnomon's (0, 10, 0) units, times sawtooth at 0.5 turns (0.5) */
+    a = out[6].v, b = out[7].v;
+    CHECK(a[0] == 3.0f && near(b[0], 0.0f, 1e-7f) && near(b[1], 5.0f / u, 1e-6f) && near(b[2], 0.0f, 1e-7f),
+          "move kind %g offset (%g %g %g), want (0 %g 0)", (double)a[0], (double)b[0], (double)b[1], (double)b[2],
+          (double)(5.0f / u));
+    CHECK(out[8].v[0] == 4.0f, "autosprite kind %g", (double)out[8].v[0]);
+}
+
 static void test_sky_mappings(void)
 {
     const float dirs[6][3] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
@@ -305,6 +350,7 @@ int main(void)
     test_flare(&lib);
     test_window_and_grate(&lib);
     test_anim_rotate_stretch(&lib);
+    test_deforms(&lib);
     test_sky_mappings();
     gn_q3_library_free(&lib);
     return gn_check_exit();
