@@ -165,6 +165,8 @@ int main(void)
                 if (strcmp(name, "oasago2") == 0) animated(r, s, name, 0, 100);
                 if (strcmp(name, "oa_ctf2") == 0) animated(r, s, name, 1, 1000);
                 if (strcmp(name, "oa_shine") == 0) animated(r, s, name, 1, 50);
+                /* its smoke: autosprite quads that deformVertexes move lifts over the lava */
+                if (strcmp(name, "oa_shouse") == 0) animated(r, s, name, 0, 100);
                 gn_renderer_wait_idle(r, &err);
                 gn_scene_destroy(s);
             }
