@@ -121,150 +121,158 @@ void main()
     // surface (sample 0 is within half a pixel of the centre), plus the mask's half float
     // (derivatives taken here, in uniform control flow)
     float same_surface = 0.5 * fwidth(gl_FragCoord.z) + 2e-3 * gl_FragCoord.z;
-#if defined(GN_SUN_VSM)
-    if (frame.vsm.x > 0.0) {
-        uint vsm_level;
-        bool vsm_now;
-        // RESOLVE's mask holds the surface under sample 0. Blended surfaces are not in the depth
-        // it read, and at an MSAA edge another surface's fragment may cover the pixel: those look
-        // the pages up themselves, as the mask would have.
-        bool from_mask = false;
-        if (frame.vsm_resolve.x != 0u && uint(m.lighting.y) != GN_GPU_ALPHA_BLEND) {
-            ivec2 px = ivec2(gl_FragCoord.xy);
-            uint w = frame.vsm_resolve.x == 1u ? texelFetch(vsm_mask0, px, 0).r : texelFetch(vsm_mask1, px, 0).r;
-            // the same surface: the same depth, and the same side to the sun (where two
-            // surfaces meet at a corner their depths agree, but one may face away)
-            if (abs(gn_mask_depth(w) - gl_FragCoord.z) <= same_surface && gn_mask_facing(w) == (facing > 0.0)) {
-                from_mask = true;
-                sun_visible = gn_mask_visible(w);
-                vsm_level = gn_mask_level(w) == GN_GPU_VSM_MASK_NO_PAGE ? uint(frame.vsm.x) : gn_mask_level(w);
-                vsm_now = gn_mask_rendered_now(w);
+    // A Quake 3 shader none of whose stages is lit (flares, smoke, lava's glow, sprites: the game
+    // draws them fullbright) is its emission alone: no sun, lights or ambient (a dielectric's
+    // specular would otherwise light a black albedo). One flag a material: uniform in a draw.
+    bool unlit = q3 && (q3_stages[pc.material * uint(GN_GPU_Q3_STAGES)].mode.w & GN_GPU_Q3_UNLIT) != 0u;
+    vec3 color = vec3(0.0);
+    uint maps = uint(m.lighting.w);
+    sun_visible = 0.0;
+    if (!unlit) {
+    #if defined(GN_SUN_VSM)
+        if (frame.vsm.x > 0.0) {
+            uint vsm_level;
+            bool vsm_now;
+            // RESOLVE's mask holds the surface under sample 0. Blended surfaces are not in the depth
+            // it read, and at an MSAA edge another surface's fragment may cover the pixel: those look
+            // the pages up themselves, as the mask would have.
+            bool from_mask = false;
+            if (frame.vsm_resolve.x != 0u && uint(m.lighting.y) != GN_GPU_ALPHA_BLEND) {
+                ivec2 px = ivec2(gl_FragCoord.xy);
+                uint w = frame.vsm_resolve.x == 1u ? texelFetch(vsm_mask0, px, 0).r : texelFetch(vsm_mask1, px, 0).r;
+                // the same surface: the same depth, and the same side to the sun (where two
+                // surfaces meet at a corner their depths agree, but one may face away)
+                if (abs(gn_mask_depth(w) - gl_FragCoord.z) <= same_surface && gn_mask_facing(w) == (facing > 0.0)) {
+                    from_mask = true;
+                    sun_visible = gn_mask_visible(w);
+                    vsm_level = gn_mask_level(w) == GN_GPU_VSM_MASK_NO_PAGE ? uint(frame.vsm.x) : gn_mask_level(w);
+                    vsm_now = gn_mask_rendered_now(w);
+                }
+            }
+            if (!from_mask) sun_visible = gn_vsm_shadow(in_world, n_geo, vsm_level, vsm_now) * facing;
+            if (view == GN_GPU_VIEW_VSM_PAGES) {
+                // a colour per level; pages rendered this frame bright; no page (beyond the
+                // clipmap, or waiting for the budget with no coarser page) dark grey
+                const vec3 colours[8] = vec3[8](vec3(1, 0.25, 0.25), vec3(0.25, 1, 0.25), vec3(0.3, 0.45, 1),
+                                                vec3(1, 1, 0.25), vec3(1, 0.3, 1), vec3(0.3, 1, 1), vec3(1, 0.6, 0.2),
+                                                vec3(0.7, 0.7, 0.7));
+                vec3 c = vsm_level >= uint(frame.vsm.x) ? vec3(0.08) : colours[vsm_level % 8u] * (vsm_now ? 1.0 : 0.45);
+                out_color = vec4(c * (0.55 + 0.45 * sun_visible), 1.0);
+                return;
+            }
+        } else
+    #endif
+        {
+            sun_visible = gn_sun_shadow(in_world, n_geo) * facing;
+            if (view == GN_GPU_VIEW_VSM_PAGES) { out_color = vec4(vec3(0.08), 1.0); return; }
+        }
+        if (view == GN_GPU_VIEW_SHADOW) { out_color = vec4(vec3(sun_visible), 1.0); return; }
+
+        float metallic = m.pbr.x, roughness = m.pbr.y;
+        if ((maps & GN_GPU_MAP_METAL_ROUGH) != 0u) {
+            vec4 mr = texture(metal_rough_tex, gn_material_uv(m, GN_GPU_UV_METAL_ROUGH, in_uv, in_uv2));
+            roughness *= mr.g;
+            metallic *= mr.b;
+        }
+        vec3 v = normalize(frame.camera_pos.xyz - in_world);
+        vec3 l = frame.sun_dir.xyz;
+        color = gn_brdf_eval_dielectric(base.rgb, metallic, roughness, m.specular, n, v, l) * frame.sun_color.rgb *
+                     sun_visible;
+
+        // Local lights: the froxel's list, or every light on the naive A/B path. Both visit the
+        // lights that reach this point in ascending order, so their sums match.
+        uint light_count = frame.lights.x;
+        if (light_count > 0u || view == GN_GPU_VIEW_LIGHT_HEATMAP) {
+            float view_depth = dot(in_world - frame.camera_pos.xyz, frame.camera_forward.xyz);
+            uint froxel = gn_cluster_index_frag(gl_FragCoord.xy / vec2(frame.mode.zw), view_depth);
+            uint slot = froxel * (frame.cluster_grid.w + 1u);
+            bool naive = frame.lights.y != 0u;
+            uint listed = naive ? light_count : cluster_lists[slot];
+            if (view == GN_GPU_VIEW_LIGHT_HEATMAP) {
+                // blue (none) .. green .. red (full list); white: the list is full, lights may be dropped
+                float t = float(cluster_lists[slot]) / float(max(frame.cluster_grid.w, 1u));
+                vec3 heat = cluster_lists[slot] >= frame.cluster_grid.w ? vec3(1.0)
+                            : mix(mix(vec3(0.05, 0.1, 0.6), vec3(0.1, 0.9, 0.2), clamp(t * 2.0, 0.0, 1.0)),
+                                  vec3(1.0, 0.15, 0.05), clamp(t * 2.0 - 1.0, 0.0, 1.0));
+                out_color = vec4(light_count == 0u ? vec3(0.05, 0.1, 0.6) : heat, 1.0);
+                return;
+            }
+            for (uint k = 0u; k < listed; k++) {
+                uint i = naive ? k : cluster_lists[slot + 1u + k];
+                // A froxel's list holds every light whose sphere touches the froxel: most do not
+                // reach a given point of it, or light it from behind. Those two tests read the
+                // light's first 16 bytes only and skip the rest (its other 48 bytes, the falloff,
+                // the cone, the BRDF), which is where the light loop's cost per listed light went;
+                // they skip only lights whose falloff or BRDF is 0 (gn_light_falloff is 0 at and
+                // beyond the radius, gn_brdf_eval for n.l <= 0).
+                vec4 pr = lights[i].position_radius;
+                vec3 d = pr.xyz - in_world;
+                if (d.x * d.x + d.y * d.y + d.z * d.z >= pr.w * pr.w || dot(n, d) <= 0.0) continue;
+                vec3 to_light;
+                vec3 radiance = gn_light_radiance(lights[i], in_world, to_light);
+                if (lights[i].params.w > 0.5) radiance *= frame.night.x; // a night light (lamps, windows)
+                if (radiance.r + radiance.g + radiance.b <= 0.0) continue;
+                // the shadow lookup (4 taps) only where the light can reach the surface at all
+                vec3 reflected = gn_brdf_eval_dielectric(base.rgb, metallic, roughness, m.specular, n, v, to_light) *
+                                 radiance;
+                if (reflected.r + reflected.g + reflected.b > 0.0)
+                    color += reflected * gn_light_shadow(lights[i], in_world, n_geo);
             }
         }
-        if (!from_mask) sun_visible = gn_vsm_shadow(in_world, n_geo, vsm_level, vsm_now) * facing;
-        if (view == GN_GPU_VIEW_VSM_PAGES) {
-            // a colour per level; pages rendered this frame bright; no page (beyond the
-            // clipmap, or waiting for the budget with no coarser page) dark grey
-            const vec3 colours[8] = vec3[8](vec3(1, 0.25, 0.25), vec3(0.25, 1, 0.25), vec3(0.3, 0.45, 1),
-                                            vec3(1, 1, 0.25), vec3(1, 0.3, 1), vec3(0.3, 1, 1), vec3(1, 0.6, 0.2),
-                                            vec3(0.7, 0.7, 0.7));
-            vec3 c = vsm_level >= uint(frame.vsm.x) ? vec3(0.08) : colours[vsm_level % 8u] * (vsm_now ? 1.0 : 0.45);
-            out_color = vec4(c * (0.55 + 0.45 * sun_visible), 1.0);
+        // Baked light is the surface's diffuse irradiance (1 = its base colour) in place of the
+        // hemisphere's diffuse term (the ambient's specular stays): a lightmap, or for objects
+        // without one in a BSP world the map's light grid (ambient plus one directed light).
+        // (the hemisphere's: its two colours; the environment's: its harmonics' irradiance over pi,
+        // the radiance a white Lambertian surface returns)
+        bool ibl = frame.ibl.x > 0.5;
+        vec3 irradiance = ibl ? gn_sh9_irradiance(ibl_sh, n) * (1.0 / 3.14159265)
+                              : mix(frame.ambient_ground.rgb, frame.ambient_sky.rgb, n.y * 0.5 + 0.5);
+        if (m.lighting.x > 0.5) {
+            irradiance = texture(lightmap_tex, in_uv2).rgb;
+        } else if ((in_grid.x & GN_GPU_INSTANCE_GRID_LIT) != 0u) {
+            vec3 to_light = gn_oct_decode12(in_grid.x >> 8u);
+            irradiance = gn_rgb9e5(in_grid.y) + gn_rgb9e5(in_grid.z) * max(dot(n, to_light), 0.0);
+        }
+        // ambient occlusion darkens the ambient's diffuse part, and its specular by the specular
+        // occlusion it implies (brdf.glsl); the sun, the lights and emission are not ambient
+        // a local reflection probe, where the instance has one: its radiance box-projected in place
+        // of the sky's, and its irradiance where no baked light is, faded at its box
+        vec3 reflected_dir = reflect(-v, n);
+        float probe_w = 0.0;
+        uint probe = ibl && frame.ibl.z > 0.5 ? gn_probe_at(gn_probe_index(in_grid.x), in_world, probe_w) : 0u;
+        vec3 probe_dir = probe_w > 0.0 ? gn_probe_parallax(probes[probe - 1u], in_world, reflected_dir) : reflected_dir;
+        if (probe_w > 0.0 && m.lighting.x <= 0.5 && (in_grid.x & GN_GPU_INSTANCE_GRID_LIT) == 0u)
+            irradiance = mix(irradiance, gn_sh9_irradiance(probes[probe - 1u].sh, n) * (1.0 / 3.14159265), probe_w);
+        if (view == GN_GPU_VIEW_PROBES) {
+            vec3 mirror = gn_ibl_sample0(ibl_level0, reflected_dir);
+            if (probe_w > 0.0) mirror = mix(mirror, gn_probe_level(int(probe - 1u), 0, probe_dir), probe_w);
+            vec3 tint = probe > 0u ? mix(vec3(1.0), gn_probe_tint(probe - 1u), 0.3 + 0.5 * probe_w) : vec3(0.6);
+            out_color = vec4(gn_stored_colour(mirror * tint), 1.0);
             return;
         }
-    } else
-#endif
-    {
-        sun_visible = gn_sun_shadow(in_world, n_geo) * facing;
-        if (view == GN_GPU_VIEW_VSM_PAGES) { out_color = vec4(vec3(0.08), 1.0); return; }
-    }
-    if (view == GN_GPU_VIEW_SHADOW) { out_color = vec4(vec3(sun_visible), 1.0); return; }
-
-    float metallic = m.pbr.x, roughness = m.pbr.y;
-    uint maps = uint(m.lighting.w);
-    if ((maps & GN_GPU_MAP_METAL_ROUGH) != 0u) {
-        vec4 mr = texture(metal_rough_tex, gn_material_uv(m, GN_GPU_UV_METAL_ROUGH, in_uv, in_uv2));
-        roughness *= mr.g;
-        metallic *= mr.b;
-    }
-    vec3 v = normalize(frame.camera_pos.xyz - in_world);
-    vec3 l = frame.sun_dir.xyz;
-    vec3 color = gn_brdf_eval_dielectric(base.rgb, metallic, roughness, m.specular, n, v, l) * frame.sun_color.rgb *
-                 sun_visible;
-
-    // Local lights: the froxel's list, or every light on the naive A/B path. Both visit the
-    // lights that reach this point in ascending order, so their sums match.
-    uint light_count = frame.lights.x;
-    if (light_count > 0u || view == GN_GPU_VIEW_LIGHT_HEATMAP) {
-        float view_depth = dot(in_world - frame.camera_pos.xyz, frame.camera_forward.xyz);
-        uint froxel = gn_cluster_index_frag(gl_FragCoord.xy / vec2(frame.mode.zw), view_depth);
-        uint slot = froxel * (frame.cluster_grid.w + 1u);
-        bool naive = frame.lights.y != 0u;
-        uint listed = naive ? light_count : cluster_lists[slot];
-        if (view == GN_GPU_VIEW_LIGHT_HEATMAP) {
-            // blue (none) .. green .. red (full list); white: the list is full, lights may be dropped
-            float t = float(cluster_lists[slot]) / float(max(frame.cluster_grid.w, 1u));
-            vec3 heat = cluster_lists[slot] >= frame.cluster_grid.w ? vec3(1.0)
-                        : mix(mix(vec3(0.05, 0.1, 0.6), vec3(0.1, 0.9, 0.2), clamp(t * 2.0, 0.0, 1.0)),
-                              vec3(1.0, 0.15, 0.05), clamp(t * 2.0 - 1.0, 0.0, 1.0));
-            out_color = vec4(light_count == 0u ? vec3(0.05, 0.1, 0.6) : heat, 1.0);
+        vec3 ambient;
+        if (ibl) {
+            // the split sum: the environment prefiltered for the roughness along the reflection,
+            // times the DFG table's F0 A + B at (n.v, roughness)
+            float n_dot_v = max(dot(n, v), 1e-4);
+            vec3 prefiltered = gn_ibl_specular(ibl_level0, ibl_atlas, reflected_dir, roughness);
+            if (probe_w > 0.0)
+                prefiltered = mix(prefiltered, gn_probe_specular(int(probe - 1u), probe_dir, roughness), probe_w);
+            vec2 dfg = textureLod(ibl_dfg, vec2(n_dot_v, roughness), 0.0).rg;
+            ambient = gn_shade_ambient_ibl(base.rgb, metallic, roughness, m.specular, n_dot_v, irradiance, prefiltered,
+                                           dfg, ao);
+        } else {
+            ambient = gn_shade_ambient_occluded(base.rgb, metallic, roughness, m.specular, n, v, irradiance,
+                                                frame.ambient_sky.rgb, frame.ambient_ground.rgb, ao);
+        }
+        if (view == GN_GPU_VIEW_IBL) {
+            out_color = vec4(gn_stored_colour(ambient), 1.0);
             return;
         }
-        for (uint k = 0u; k < listed; k++) {
-            uint i = naive ? k : cluster_lists[slot + 1u + k];
-            // A froxel's list holds every light whose sphere touches the froxel: most do not
-            // reach a given point of it, or light it from behind. Those two tests read the
-            // light's first 16 bytes only and skip the rest (its other 48 bytes, the falloff,
-            // the cone, the BRDF), which is where the light loop's cost per listed light went;
-            // they skip only lights whose falloff or BRDF is 0 (gn_light_falloff is 0 at and
-            // beyond the radius, gn_brdf_eval for n.l <= 0).
-            vec4 pr = lights[i].position_radius;
-            vec3 d = pr.xyz - in_world;
-            if (d.x * d.x + d.y * d.y + d.z * d.z >= pr.w * pr.w || dot(n, d) <= 0.0) continue;
-            vec3 to_light;
-            vec3 radiance = gn_light_radiance(lights[i], in_world, to_light);
-            if (lights[i].params.w > 0.5) radiance *= frame.night.x; // a night light (lamps, windows)
-            if (radiance.r + radiance.g + radiance.b <= 0.0) continue;
-            // the shadow lookup (4 taps) only where the light can reach the surface at all
-            vec3 reflected = gn_brdf_eval_dielectric(base.rgb, metallic, roughness, m.specular, n, v, to_light) *
-                             radiance;
-            if (reflected.r + reflected.g + reflected.b > 0.0)
-                color += reflected * gn_light_shadow(lights[i], in_world, n_geo);
-        }
+        if ((maps & GN_GPU_MAP_OCCLUSION) != 0u)
+            ambient *= texture(occlusion_tex, gn_material_uv(m, GN_GPU_UV_OCCLUSION, in_uv, in_uv2)).r;
+        color += ambient;
     }
-    // Baked light is the surface's diffuse irradiance (1 = its base colour) in place of the
-    // hemisphere's diffuse term (the ambient's specular stays): a lightmap, or for objects
-    // without one in a BSP world the map's light grid (ambient plus one directed light).
-    // (the hemisphere's: its two colours; the environment's: its harmonics' irradiance over pi,
-    // the radiance a white Lambertian surface returns)
-    bool ibl = frame.ibl.x > 0.5;
-    vec3 irradiance = ibl ? gn_sh9_irradiance(ibl_sh, n) * (1.0 / 3.14159265)
-                          : mix(frame.ambient_ground.rgb, frame.ambient_sky.rgb, n.y * 0.5 + 0.5);
-    if (m.lighting.x > 0.5) {
-        irradiance = texture(lightmap_tex, in_uv2).rgb;
-    } else if ((in_grid.x & GN_GPU_INSTANCE_GRID_LIT) != 0u) {
-        vec3 to_light = gn_oct_decode12(in_grid.x >> 8u);
-        irradiance = gn_rgb9e5(in_grid.y) + gn_rgb9e5(in_grid.z) * max(dot(n, to_light), 0.0);
-    }
-    // ambient occlusion darkens the ambient's diffuse part, and its specular by the specular
-    // occlusion it implies (brdf.glsl); the sun, the lights and emission are not ambient
-    // a local reflection probe, where the instance has one: its radiance box-projected in place
-    // of the sky's, and its irradiance where no baked light is, faded at its box
-    vec3 reflected_dir = reflect(-v, n);
-    float probe_w = 0.0;
-    uint probe = ibl && frame.ibl.z > 0.5 ? gn_probe_at(gn_probe_index(in_grid.x), in_world, probe_w) : 0u;
-    vec3 probe_dir = probe_w > 0.0 ? gn_probe_parallax(probes[probe - 1u], in_world, reflected_dir) : reflected_dir;
-    if (probe_w > 0.0 && m.lighting.x <= 0.5 && (in_grid.x & GN_GPU_INSTANCE_GRID_LIT) == 0u)
-        irradiance = mix(irradiance, gn_sh9_irradiance(probes[probe - 1u].sh, n) * (1.0 / 3.14159265), probe_w);
-    if (view == GN_GPU_VIEW_PROBES) {
-        vec3 mirror = gn_ibl_sample0(ibl_level0, reflected_dir);
-        if (probe_w > 0.0) mirror = mix(mirror, gn_probe_level(int(probe - 1u), 0, probe_dir), probe_w);
-        vec3 tint = probe > 0u ? mix(vec3(1.0), gn_probe_tint(probe - 1u), 0.3 + 0.5 * probe_w) : vec3(0.6);
-        out_color = vec4(gn_stored_colour(mirror * tint), 1.0);
-        return;
-    }
-    vec3 ambient;
-    if (ibl) {
-        // the split sum: the environment prefiltered for the roughness along the reflection,
-        // times the DFG table's F0 A + B at (n.v, roughness)
-        float n_dot_v = max(dot(n, v), 1e-4);
-        vec3 prefiltered = gn_ibl_specular(ibl_level0, ibl_atlas, reflected_dir, roughness);
-        if (probe_w > 0.0)
-            prefiltered = mix(prefiltered, gn_probe_specular(int(probe - 1u), probe_dir, roughness), probe_w);
-        vec2 dfg = textureLod(ibl_dfg, vec2(n_dot_v, roughness), 0.0).rg;
-        ambient = gn_shade_ambient_ibl(base.rgb, metallic, roughness, m.specular, n_dot_v, irradiance, prefiltered,
-                                       dfg, ao);
-    } else {
-        ambient = gn_shade_ambient_occluded(base.rgb, metallic, roughness, m.specular, n, v, irradiance,
-                                            frame.ambient_sky.rgb, frame.ambient_ground.rgb, ao);
-    }
-    if (view == GN_GPU_VIEW_IBL) {
-        out_color = vec4(gn_stored_colour(ambient), 1.0);
-        return;
-    }
-    if ((maps & GN_GPU_MAP_OCCLUSION) != 0u)
-        ambient *= texture(occlusion_tex, gn_material_uv(m, GN_GPU_UV_OCCLUSION, in_uv, in_uv2)).r;
-    color += ambient;
     vec3 emitted = m.emissive.rgb * (m.emissive.w > 0.5 ? frame.night.x : 1.0);
     if ((maps & GN_GPU_MAP_EMISSIVE) != 0u)
         emitted *= texture(emissive_tex, gn_material_uv(m, GN_GPU_UV_EMISSIVE, in_uv, in_uv2)).rgb;

@@ -475,6 +475,9 @@ GN_STRUCT(gn_gpu_stage)
 #define GN_GPU_Q3_UV_ENV 2u
 /* mode.w: a sky whose slots 0..5 are its far box; bits 8..31 its cloud height (game units) */
 #define GN_GPU_Q3_SKY_BOX 1u
+/* mode.w of a material's first record: none of its stages is lit (no $lightmap, no lit rgbGen):
+ * drawn as its emission alone, as the game draws it fullbright */
+#define GN_GPU_Q3_UNLIT 2u
 /* Quake units a metre (src/formats/bsp.h's GN_BSP_UNIT inverted): turbulence reads positions in
  * the game's units */
 #define GN_GPU_Q3_UNITS_PER_METRE 39.37008f
