@@ -81,34 +81,35 @@ vec4 gn_clip_position(gn_gpu_instance inst, vec3 p)
 #include "q3_deform.glsl"
 
 // A vertex's world position and unit normal after its material's deforms (a Quake 3 shader's
-// deformVertexes); vertex: gl_VertexIndex, its index in the scene's vertices.
-void gn_deformed_vertex(gn_gpu_instance inst, vec3 p, uint vertex, out vec3 world, out vec3 n)
+// deformVertexes); vertex: gl_VertexIndex, its index in the scene's vertices; first: gl_BaseVertex,
+// its mesh's first.
+void gn_deformed_vertex(gn_gpu_instance inst, vec3 p, uint vertex, uint first, out vec3 world, out vec3 n)
 {
     precise vec3 w = gn_to_world(inst, p);
     uint base = vertex * uint(GN_GPU_VERTEX_FLOATS);
     n = normalize(gn_normal_to_world(
         inst, vec3(vertex_floats[base + 3u], vertex_floats[base + 4u], vertex_floats[base + 5u])));
-    gn_q3_deform(inst.info.x, vertex, inst.sphere.xyz, w, n);
+    gn_q3_deform(inst, vertex, first, w, n);
     world = w;
 }
 
 // The world position after the material's deforms (the shadow casters' vertex shaders).
-vec3 gn_world_at(gn_gpu_instance inst, vec3 p, uint vertex)
+vec3 gn_world_at(gn_gpu_instance inst, vec3 p, uint vertex, uint first)
 {
     if (!gn_q3_deforms(inst.info.x)) return gn_to_world(inst, p);
     vec3 world, n;
-    gn_deformed_vertex(inst, p, vertex, world, n);
+    gn_deformed_vertex(inst, p, vertex, first, world, n);
     return world;
 }
 
 // gn_clip_position with the material's deforms: every scene pass's vertex shader calls this, so a
 // deformed vertex lands where the prepass put it; one without deforms takes gn_clip_position's
 // exact path.
-vec4 gn_clip_position_at(gn_gpu_instance inst, vec3 p, uint vertex)
+vec4 gn_clip_position_at(gn_gpu_instance inst, vec3 p, uint vertex, uint first)
 {
     if (!gn_q3_deforms(inst.info.x)) return gn_clip_position(inst, p);
     vec3 world, n;
-    gn_deformed_vertex(inst, p, vertex, world, n);
+    gn_deformed_vertex(inst, p, vertex, first, world, n);
     precise vec4 clip = frame.view_proj * vec4(world, 1.0);
     return clip;
 }

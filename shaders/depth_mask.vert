@@ -3,6 +3,7 @@
 // forward.vert (gn_clip_position, so the forward pass's EQUAL test holds), plus the uv and
 // the material for mask.frag.
 #extension GL_GOOGLE_include_directive : require
+#extension GL_ARB_shader_draw_parameters : require // gl_BaseVertexARB: a sprite finds its quad
 #include "common.glsl"
 
 layout(location = 0) in vec3 in_pos;
@@ -14,7 +15,7 @@ layout(location = 1) flat out uint out_material;
 void main()
 {
     gn_gpu_instance inst = instances[visible[gl_InstanceIndex]];
-    gl_Position = gn_clip_position_at(inst, in_pos, uint(gl_VertexIndex));
+    gl_Position = gn_clip_position_at(inst, in_pos, uint(gl_VertexIndex), uint(gl_BaseVertexARB));
     // the base colour's uv through its transform here: affine, so interpolating it is exact
     out_uv = gn_material_uv(materials[inst.info.x], GN_GPU_UV_BASE, in_uv, in_uv2);
     out_material = inst.info.x;

@@ -100,8 +100,9 @@ void main()
     q3r.pb = vec3(0.0);
     q3r.d = vec3(0.0);
     if (q3) {
-        q3r = gn_q3_compose(pc.material, in_uv, in_uv2, gn_q3_env_uv(n, normalize(frame.camera_pos.xyz - in_world)),
-                            in_world);
+        vec3 to_eye = normalize(frame.camera_pos.xyz - in_world);
+        q3r = gn_q3_compose(pc.material, in_uv, in_uv2, gn_q3_env_uv(n, to_eye), in_world,
+                            gn_q3_specular(n, to_eye, frame.sun_dir.xyz));
         base = vec4(q3r.pa, q3r.alpha);
     }
     uint view = frame.mode.x;

@@ -1,5 +1,6 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
+#extension GL_ARB_shader_draw_parameters : require // gl_BaseVertexARB: a sprite finds its quad
 #include "common.glsl"
 
 layout(location = 0) in vec3 in_pos;
@@ -21,8 +22,8 @@ void main()
     vec3 world = gn_to_world(inst, in_pos);
     vec3 normal = gn_normal_to_world(inst, in_normal);
     // a Quake 3 shader's deformVertexes move the vertex (and turn a sprite's normal)
-    if (gn_q3_deforms(inst.info.x)) gn_deformed_vertex(inst, in_pos, uint(gl_VertexIndex), world, normal);
-    gl_Position = gn_clip_position_at(inst, in_pos, uint(gl_VertexIndex));
+    if (gn_q3_deforms(inst.info.x)) gn_deformed_vertex(inst, in_pos, uint(gl_VertexIndex), uint(gl_BaseVertexARB), world, normal);
+    gl_Position = gn_clip_position_at(inst, in_pos, uint(gl_VertexIndex), uint(gl_BaseVertexARB));
     out_world = world;
     out_normal = normal;
     out_tangent = vec4(gn_dir_to_world(inst, in_tangent.xyz), in_tangent.w);

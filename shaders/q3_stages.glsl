@@ -68,11 +68,23 @@ vec2 gn_q3_turb(gn_gpu_stage st, vec2 uv, vec3 world)
                            sin((q.y * (1.0 / 1024.0) + now) * 6.28318531));
 }
 
+// alphaGen lightingSpecular's highlight: (r . v)^4, r the key light's direction reflected about n
+// and v the direction to the eye, as the game computes it (it places its light at a fixed point of
+// the world, gnomon takes the sun's direction).
+float gn_q3_specular(vec3 n, vec3 to_eye, vec3 to_light)
+{
+    vec3 r = n * 2.0 * dot(n, to_light) - to_light;
+    float l = max(dot(r, to_eye), 0.0);
+    l *= l;
+    return min(l * l, 1.0);
+}
+
 // The stages of material `mat` composed over a framebuffer map that starts as the identity
 // (d = 1, p = 0). uv, uv2: the surface's coordinate sets; env: the environment mapping's uv;
-// world: the position (turbulence); dome: a sky's cloud coordinates replace uv when > 0 stages
-// are sky layers (the sky pass passes its dome uv as uv).
-gn_q3_result gn_q3_compose(uint mat, vec2 uv, vec2 uv2, vec2 env, vec3 world)
+// world: the position (turbulence); spec: alphaGen lightingSpecular's highlight (gn_q3_specular;
+// the sky passes 0); dome: a sky's cloud coordinates replace uv when > 0 stages are sky layers (the
+// sky pass passes its dome uv as uv).
+gn_q3_result gn_q3_compose(uint mat, vec2 uv, vec2 uv2, vec2 env, vec3 world, float spec)
 {
     gn_q3_result res;
     gn_q3_value p = gn_q3_value(vec3(0.0), vec3(0.0));
@@ -111,6 +123,7 @@ gn_q3_result gn_q3_compose(uint mat, vec2 uv, vec2 uv2, vec2 env, vec3 world)
             s = gn_q3_value(vec3(0.0), st.color.rgb);
         }
         if (((st.mode.x >> 24u) & 1u) != 0u) s = gn_q3_value(s.a + s.b, vec3(0.0)); // times L
+        if (((st.mode.x >> 27u) & 1u) != 0u) sa *= spec; // alphaGen lightingSpecular
         uint test = (st.mode.y >> 8u) & 3u;
         bool pass = test == 0u || (test == 1u && sa > 0.0) || (test == 2u && sa < 0.5) || (test == 3u && sa >= 0.5);
         if (!pass) {

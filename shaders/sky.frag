@@ -41,7 +41,7 @@ void main()
             box = gn_q3_sample(face, uv, vec2(0.0), vec2(0.0), true).rgb;
         }
         vec2 dome = gn_q3_dome_uv(dir, float(flags >> 8u));
-        gn_q3_result q = gn_q3_compose(pc.material, dome, dome, dome, vec3(0.0));
+        gn_q3_result q = gn_q3_compose(pc.material, dome, dome, dome, vec3(0.0), 0.0);
         // in physical units: a texel of 1 as bright as the atmosphere's zenith at this hour (so the sun
         // and the sky keep their ratio and the exposure meters a day), never dimmer than the
         // lightmaps' white (the map's own balance at night)

@@ -260,9 +260,12 @@ static void emit_colour(emit *e, gn_q3_material *m, const gn_q3_stage *st, gn_q3
         op(e, GN_TFX_SUB, 0, 0);
         break;
     case GN_Q3_ALPHA_LIGHTING_SPECULAR:
+        /* the highlight is per fragment: the GPU multiplies this 1 by it (mode bit 27) */
+        out->specular_alpha = true;
+        k(e, 0, 0, 0, 1);
+        break;
     case GN_Q3_ALPHA_PORTAL:
-        note_unsupported(m, st->alpha_gen == GN_Q3_ALPHA_PORTAL ? "alphaGen portal"
-                                                                : "alphaGen lightingSpecular");
+        note_unsupported(m, "alphaGen portal");
         k(e, 0, 0, 0, 1);
         break;
     default:
@@ -320,7 +323,9 @@ static bool emit_deform(emit *e, gn_q3_material *m, const gn_q3_deform *d)
     uint32_t kind = d->type == GN_Q3_DEFORM_WAVE                                            ? GN_Q3_VDEFORM_WAVE
                     : d->type == GN_Q3_DEFORM_BULGE                                         ? GN_Q3_VDEFORM_BULGE
                     : d->type == GN_Q3_DEFORM_MOVE                                          ? GN_Q3_VDEFORM_MOVE
-                    : d->type == GN_Q3_DEFORM_AUTOSPRITE || d->type == GN_Q3_DEFORM_AUTOSPRITE2 ? GN_Q3_VDEFORM_AUTOSPRITE
+                    : d->type == GN_Q3_DEFORM_AUTOSPRITE                                    ? GN_Q3_VDEFORM_AUTOSPRITE
+                    : d->type == GN_Q3_DEFORM_AUTOSPRITE2                                   ? GN_Q3_VDEFORM_AUTOSPRITE2
+                    : d->type == GN_Q3_DEFORM_NORMAL                                        ? GN_Q3_VDEFORM_NORMAL
                                                                                             : GN_Q3_VDEFORM_NONE;
     if (kind == GN_Q3_VDEFORM_NONE || m->deform_count >= GN_Q3_MAT_DEFORMS) return false;
     const float u = 1.0f / Q3_UNITS_PER_METRE;
@@ -353,7 +358,14 @@ static bool emit_deform(emit *e, gn_q3_material *m, const gn_q3_deform *d)
         wave(e, w);
         scale_by(e, d->move[0] * u, d->move[2] * u, -d->move[1] * u, 0);
         break;
-    default: /* autosprite: its kind alone */
+    case GN_Q3_VDEFORM_NORMAL:
+        /* the game reads `normal amplitude frequency` into the wave's amp and freq */
+        k(e, (float)kind, 0, w->amp, 0);
+        k(e, w->freq, 0, 0, 0);
+        time_splat(e);
+        op(e, GN_TFX_MUL, 0, 0);
+        break;
+    default: /* autosprite and autosprite2: the kind alone */
         k(e, (float)kind, 0, 0, 0);
         k(e, 0, 0, 0, 0);
         break;
@@ -535,7 +547,6 @@ bool gn_q3_material_compile(const gn_q3_shader *s, gn_q3_material *out, char *ms
                                             "deformVertexes projectionShadow",
                                             "deformVertexes text"};
         uint32_t t = s->deforms[d].type;
-        if (t == GN_Q3_DEFORM_AUTOSPRITE2) note_unsupported(out, names[t]); /* drawn as autosprite */
         if (emit_deform(&e, out, &s->deforms[d])) continue;
         note_unsupported(out, t < sizeof names / sizeof names[0] ? names[t] : "deformVertexes");
     }

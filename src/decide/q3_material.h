@@ -63,13 +63,20 @@ typedef enum gn_q3_uv {
  *   bulge:      (kind, 0, width, height), (phase now in radians, 0, 0, 0): along the normal by
  *               height * sin(width * s + phase), s the texture coordinate
  *   move:       (kind, 0, 0, 0), (the offset now: the vector times the wave)
- *   autosprite: (kind, 0, 0, 0), 0: the quad turned to face the viewer about its centre */
+ *   autosprite: (kind, 0, 0, 0), 0: each quad (four vertices from the face's first) turned to face
+ *               the viewer about its centre
+ *   autosprite2: (kind, 0, 0, 0), 0: each quad turned about its long axis to face the viewer
+ *   normal:     (kind, 0, amplitude, 0), (time * frequency, 0, 0, 0): the normal moved by the
+ *               amplitude times a smooth noise of the position (game units) and that time, each
+ *               axis its own, then renormalised (the position stays) */
 typedef enum gn_q3_vertex_deform {
     GN_Q3_VDEFORM_NONE = 0,
     GN_Q3_VDEFORM_WAVE = 1,
     GN_Q3_VDEFORM_BULGE = 2,
     GN_Q3_VDEFORM_MOVE = 3,
     GN_Q3_VDEFORM_AUTOSPRITE = 4,
+    GN_Q3_VDEFORM_NORMAL = 5,
+    GN_Q3_VDEFORM_AUTOSPRITE2 = 6,
 } gn_q3_vertex_deform;
 
 /* The draw class a material falls in: which passes draw it. */
@@ -91,6 +98,8 @@ typedef struct gn_q3_mat_stage {
                       lightingDiffuse) */
     bool clamp;    /* clampMap */
     bool has_turb; /* a tcMod turb (its amplitude and phase are outputs) */
+    bool specular_alpha; /* alphaGen lightingSpecular: its alpha times the key light's highlight,
+                            (r . v)^4 with r the light's reflection, as the game computes it */
 } gn_q3_mat_stage;
 
 typedef struct gn_q3_material {
@@ -122,8 +131,7 @@ typedef struct gn_q3_material {
 } gn_q3_material;
 
 /* Compiles s into *out. Stages past GN_Q3_MAT_STAGES or images past GN_Q3_MAT_SLOTS are dropped
- * and counted; what gnomon does not draw (videoMap, deformVertexes normal, autosprite2 (drawn as
- * autosprite), text and projectionShadow, tcGen vector, alphaGen portal) is
+ * and counted; what gnomon does not draw (videoMap, deformVertexes text and projectionShadow, tcGen vector, alphaGen portal) is
  * counted in `unsupported`, drawn as its nearest supported form. False with a message only when
  * the program does not fit its arrays or does not validate (then nothing may draw it). */
 bool gn_q3_material_compile(const gn_q3_shader *s, gn_q3_material *out, char *msg, size_t cap);

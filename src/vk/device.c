@@ -298,8 +298,11 @@ static const char *unsuitable(VkPhysicalDevice pd)
     VkPhysicalDeviceVulkan13Features f13 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     VkPhysicalDeviceVulkan12Features f12 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES,
                                             .pNext = &f13};
-    VkPhysicalDeviceFeatures2 f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f12};
+    VkPhysicalDeviceVulkan11Features f11 = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+                                            .pNext = &f12};
+    VkPhysicalDeviceFeatures2 f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f11};
     vkGetPhysicalDeviceFeatures2(pd, &f);
+    if (!f11.shaderDrawParameters) return "no shaderDrawParameters"; /* a deformed quad's vertices */
     if (!f12.shaderOutputLayer) return "no shaderOutputLayer"; /* VSM pages: a layer each */
     if (!f13.dynamicRendering) return "no dynamicRendering";
     if (!f13.synchronization2) return "no synchronization2";
@@ -435,9 +438,15 @@ static gn_result create_device(gn_vk *vk, const char *sel, bool presentable, gn_
         .hostQueryReset = VK_TRUE,
         .shaderOutputLayer = VK_TRUE,
     };
+    /* gl_BaseVertex: a Quake 3 sprite's vertex finds its quad's others (shaders/q3_deform.glsl) */
+    VkPhysicalDeviceVulkan11Features f11 = {
+        .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES,
+        .pNext = &f12,
+        .shaderDrawParameters = VK_TRUE,
+    };
     VkPhysicalDeviceFeatures2 features = {
         .sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2,
-        .pNext = &f12,
+        .pNext = &f11,
         .features =
             {
                 .multiDrawIndirect = VK_TRUE,

@@ -97,9 +97,9 @@ static const char SCRIPT[] = "textures/skies/testsky\n"
                              "  cull none\n"
                              "  polygonOffset\n"
                              "  deformVertexes wave 100 sin 4 8 0.25 0.5\n"
-                             "  deformVertexes normal 1 2\n"
+                             "  deformVertexes text0\n"
                              "  deformVertexes move 0 0 10 sawtooth 0 1 0 0.5\n"
-                             "  deformVertexes autosprite\n"
+                             "  deformVertexes autosprite2\n"
                              "  {\n"
                              "    map textures/test/puff.tga\n"
                              "    blendFunc add\n"
@@ -283,7 +283,7 @@ static void test_anim_rotate_stretch(const gn_q3_library *lib)
 
 /* the box: each axis lands mid-face on its own face; the dome: straight up reads (pi/2, pi/2) */
 /* Deforms and the render state a sprite's script states: two-sided, offset toward the viewer, and
- * three vertex deforms (normal is not applied) whose outputs follow the stage's. */
+ * three vertex deforms (text is not applied) whose outputs follow the stage's. */
 static void test_deforms(const gn_q3_library *lib)
 {
     static gn_q3_material m;
@@ -292,9 +292,9 @@ static void test_deforms(const gn_q3_library *lib)
     CHECK(GN_STATE_RASTER_CULL(st >> GN_STATE_RASTER_SHIFT) == GN_CULL_TWO_SIDED, "cull none: state %08x", st);
     CHECK(((st >> GN_STATE_BIAS_SHIFT) & 0x7fu) == GN_STATE_BIAS_POLYGON_OFFSET, "polygonOffset: state %08x", st);
     CHECK(m.deform_count == 3 && m.deforms[0] == GN_Q3_VDEFORM_WAVE && m.deforms[1] == GN_Q3_VDEFORM_MOVE &&
-              m.deforms[2] == GN_Q3_VDEFORM_AUTOSPRITE,
+              m.deforms[2] == GN_Q3_VDEFORM_AUTOSPRITE2,
           "deforms %u: %u %u %u", m.deform_count, m.deforms[0], m.deforms[1], m.deforms[2]);
-    CHECK(m.unsupported == 1 && strcmp(m.first_unsupported, "deformVertexes normal") == 0,
+    CHECK(m.unsupported == 1 && strcmp(m.first_unsupported, "deformVertexes text") == 0,
           "%u unsupported, first '%s'", m.unsupported, m.first_unsupported);
     CHECK(gn_q3_material_outputs(&m) == 4 + 6, "%u outputs", gn_q3_material_outputs(&m));
     gn_tfx_vec4 out[GN_Q3_MAT_OUTPUT_MAX];
@@ -311,7 +311,7 @@ static void test_deforms(const gn_q3_library *lib)
     CHECK(a[0] == 3.0f && near(b[0], 0.0f, 1e-7f) && near(b[1], 5.0f / u, 1e-6f) && near(b[2], 0.0f, 1e-7f),
           "move kind %g offset (%g %g %g), want (0 %g 0)", (double)a[0], (double)b[0], (double)b[1], (double)b[2],
           (double)(5.0f / u));
-    CHECK(out[8].v[0] == 4.0f, "autosprite kind %g", (double)out[8].v[0]);
+    CHECK(out[8].v[0] == 6.0f, "autosprite2 kind %g", (double)out[8].v[0]);
 }
 
 static void test_sky_mappings(void)
