@@ -108,6 +108,7 @@ gn_q3_result gn_q3_compose(uint mat, vec2 uv, vec2 uv2, vec2 env, vec3 world, fl
         vec2 t = vec2(dot(st.tex0.xyz, vec3(src, 1.0)), dot(st.tex1.xyz, vec3(src, 1.0)));
         vec2 tdx = vec2(dot(st.tex0.xy, dx), dot(st.tex1.xy, dx));
         vec2 tdy = vec2(dot(st.tex0.xy, dy), dot(st.tex1.xy, dy));
+        if (((st.mode.x >> 28u) & 1u) != 0u) tdx = tdy = vec2(0.0); // nomipmaps: the full-size level
         // the stage's source value S and its alpha
         gn_q3_value s;
         float sa = st.color.a;

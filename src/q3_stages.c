@@ -23,7 +23,7 @@ static void pack_mode(const gn_q3_material *m, uint32_t base, uint32_t k, gn_gpu
     uint32_t frames = st->frames > 255 ? 255 : st->frames;
     out->mode[0] = (st->slot & 255u) | frames << 8 | (st->source & 15u) << 16 | (st->tc & 15u) << 20 |
                    (st->lit ? 1u : 0u) << 24 | (st->has_turb ? 1u : 0u) << 25 | (st->clamp ? 1u : 0u) << 26 |
-                   (st->specular_alpha ? 1u : 0u) << 27;
+                   (st->specular_alpha ? 1u : 0u) << 27 | (m->no_mipmaps ? 1u : 0u) << 28;
     out->mode[1] = st->blend | (uint32_t)st->alpha << 8;
     out->mode[2] = m->stage_count | base << 8;
     float h = m->cloud_height < 0 ? 0 : m->cloud_height > 1e6f ? 1e6f : m->cloud_height;

@@ -464,7 +464,7 @@ GN_STRUCT(gn_gpu_stage)
     gn_vec4 extra;      /* x tcMod turb's amplitude, y its phase (turns), z the animMap frame */
     gn_uvec4 mode;      /* x first slot | frames << 8 | source << 16 (GN_GPU_Q3_SOURCE_*) | uv << 20
                            (GN_GPU_Q3_UV_*) | lit << 24 | turb << 25 | clamp << 26 |
-                           specular alpha << 27; y the blend byte
+                           specular alpha << 27 | no mipmaps << 28; y the blend byte
                            (decide/tfx.h) | alpha test << 8; z the material's stage count | its first layer in the
                            shaders' image array << 8; w flags */
 };

@@ -550,6 +550,7 @@ bool gn_q3_material_compile(const gn_q3_shader *s, gn_q3_material *out, char *ms
         if (emit_deform(&e, out, &s->deforms[d])) continue;
         note_unsupported(out, t < sizeof names / sizeof names[0] ? names[t] : "deformVertexes");
     }
+    out->no_mipmaps = s->no_mipmaps;
     out->draw = draw_class(s, out);
     out->state = material_state(s, out);
     out->sort = inferred_sort(s, out);

@@ -96,6 +96,7 @@ static const char SCRIPT[] = "textures/skies/testsky\n"
                              "{\n"
                              "  cull none\n"
                              "  polygonOffset\n"
+                             "  nomipmaps\n"
                              "  deformVertexes wave 100 sin 4 8 0.25 0.5\n"
                              "  deformVertexes text0\n"
                              "  deformVertexes move 0 0 10 sawtooth 0 1 0 0.5\n"
@@ -297,6 +298,7 @@ static void test_deforms(const gn_q3_library *lib)
     CHECK(m.unsupported == 1 && strcmp(m.first_unsupported, "deformVertexes text") == 0,
           "%u unsupported, first '%s'", m.unsupported, m.first_unsupported);
     CHECK(gn_q3_material_outputs(&m) == 4 + 6, "%u outputs", gn_q3_material_outputs(&m));
+    CHECK(m.no_mipmaps, "nomipmaps not kept");
     gn_tfx_vec4 out[GN_Q3_MAT_OUTPUT_MAX];
     gn_q3_material_eval(&m, 1.0f, NULL, out);
     const float u = 39.37008f; /* game units a metre */
