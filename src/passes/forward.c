@@ -81,51 +81,51 @@ uint32_t gn_forward_technique(gn_shadows shadows)
     return shadows == GN_SHADOWS_CSM ? SUN_CSM : shadows == GN_SHADOWS_VSM ? SUN_VSM : SUN_NONE;
 }
 
-static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, gn_error *err)
+/* The pipelines of one sun technique, made the first time a frame uses it: a renderer draws with
+ * one technique at a time, and the forward shader is the largest the device compiles (a renderer
+ * that never changes technique compiles a third of them; lavapipe spent most of a renderer's
+ * creation there). */
+static gn_result ensure_technique(gn_renderer *r, forward_state *s, uint32_t sun, gn_error *err)
 {
-    (void)d;
-    forward_state *s = self;
+    if (s->opaque[sun]) return GN_OK;
     gn_result res = GN_OK;
-    for (uint32_t sun = 0; sun < SUN_COUNT && !res; sun++) {
-        res = gn_forward_layout(r, sun, "forward", &s->layout[sun], err);
-        gn_vk_graphics_desc g = {
-            .vert = "forward.vert",
-            .frag = SUN_SHADER[sun],
-            .layout = s->layout[sun],
-            .vertex_input = true,
-            .color_format = VK_FORMAT_R16G16B16A16_SFLOAT,
-            .depth_format = VK_FORMAT_D32_SFLOAT,
-            .samples = r->msaa,
-            .depth_compare = VK_COMPARE_OP_EQUAL, /* shade each visible sample exactly once */
-            .depth_write = false,
-            .dynamic_raster = true, /* each material's culling and bias (scene_draw.c) */
-            .name = "forward opaque",
-        };
-        if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &s->opaque[sun], err);
-        /* blended surfaces: in front of what the prepass left (reversed-Z: greater is nearer),
-         * writing no depth */
-        g.depth_compare = VK_COMPARE_OP_GREATER_OR_EQUAL;
-        g.alpha_blend = true;
-        g.name = "forward blended";
-        if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &s->blend[sun], err);
-        g.alpha_blend = false;
-        /* a Quake 3 shader's stages compose to fb * d + p: one draw with d as the second source */
-        if (r->vk.dual_source) {
-            g.frag = SUN_SHADER_Q3[sun];
-            g.dual_source = true;
-            g.name = "forward Quake 3 blended";
-            if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &s->q3_blend[sun], err);
-            g.dual_source = false;
-        }
-        g.depth_compare = VK_COMPARE_OP_EQUAL;
-        g.vert = "sky.vert";
-        g.frag = "sky.frag";
-        g.vertex_input = false;
-        g.dynamic_raster = false;
-        g.cull = VK_CULL_MODE_NONE;
-        g.name = "sky";
-        if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &s->sky[sun], err);
-    }
+    if (!s->layout[sun]) res = gn_forward_layout(r, sun, "forward", &s->layout[sun], err);
+    gn_vk_graphics_desc g = {
+        .vert = "forward.vert",
+        .frag = SUN_SHADER[sun],
+        .layout = s->layout[sun],
+        .vertex_input = true,
+        .color_format = VK_FORMAT_R16G16B16A16_SFLOAT,
+        .depth_format = VK_FORMAT_D32_SFLOAT,
+        .samples = r->msaa,
+        .depth_compare = VK_COMPARE_OP_EQUAL, /* shade each visible sample exactly once */
+        .depth_write = false,
+        .dynamic_raster = true, /* each material's culling and bias (scene_draw.c) */
+        .name = "forward opaque",
+    };
+    /* blended surfaces: in front of what the prepass left (reversed-Z: greater is nearer),
+     * writing no depth; a Quake 3 shader's stages compose to fb * d + p: one draw with d as the
+     * second source */
+    gn_vk_graphics_desc blend = g, q3 = g, sky = g;
+    blend.depth_compare = VK_COMPARE_OP_GREATER_OR_EQUAL;
+    blend.alpha_blend = true;
+    blend.name = "forward blended";
+    q3.depth_compare = VK_COMPARE_OP_GREATER_OR_EQUAL;
+    q3.frag = SUN_SHADER_Q3[sun];
+    q3.dual_source = true;
+    q3.name = "forward Quake 3 blended";
+    sky.vert = "sky.vert";
+    sky.frag = "sky.frag";
+    sky.vertex_input = false;
+    sky.dynamic_raster = false;
+    sky.cull = VK_CULL_MODE_NONE;
+    sky.name = "sky";
+    /* made in an order that leaves opaque last: it marks the technique complete */
+    if (!res && !s->blend[sun]) res = gn_vk_graphics_pipeline(&r->vk, &blend, &s->blend[sun], err);
+    if (!res && r->vk.dual_source && !s->q3_blend[sun])
+        res = gn_vk_graphics_pipeline(&r->vk, &q3, &s->q3_blend[sun], err);
+    if (!res && !s->sky[sun]) res = gn_vk_graphics_pipeline(&r->vk, &sky, &s->sky[sun], err);
+    if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &s->opaque[sun], err);
     return res;
 }
 
@@ -136,8 +136,9 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *scene, const g
     forward_state *s = self;
     /* the technique whose constants are on this frame; the other one's are zero */
     s->sun = gn_forward_technique(in->shadows);
+    gn_result res = ensure_technique(r, s, s->sun, err);
     /* the Quake 3 stages of the materials in view, for this frame's time */
-    gn_result res = gn_q3_stages_update(r, scene, in->seconds, err);
+    if (!res) res = gn_q3_stages_update(r, scene, in->seconds, err);
     gn_frame_stats *rec = gn_frame_record(r);
     rec->materials_ms = r->q3_ms;
     rec->materials_evaluated = r->q3_evaluated;
@@ -148,17 +149,17 @@ static void release(gn_renderer *r, void *self)
 {
     forward_state *s = self;
     for (uint32_t sun = 0; sun < SUN_COUNT; sun++) {
+        /* a technique never used has none of them (release takes a null handle) */
         gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)s->opaque[sun]);
         gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)s->blend[sun]);
         gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)s->sky[sun]);
-        if (s->q3_blend[sun])
-            gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)s->q3_blend[sun]);
+        gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE, (uint64_t)(uintptr_t)s->q3_blend[sun]);
         gn_vk_release(&r->vk, VK_OBJECT_TYPE_PIPELINE_LAYOUT, (uint64_t)(uintptr_t)s->layout[sun]);
     }
 }
 
 const gn_feature gn_feature_forward = {
-    .name = "forward", .size = sizeof(forward_state), .create = create, .plan = plan, .release = release};
+    .name = "forward", .size = sizeof(forward_state), .plan = plan, .release = release};
 
 uint32_t gn_forward_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
 {

@@ -79,26 +79,33 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
             gn_write_storage_image(GN_BIND_VOLINT_INTEGRATED, &v->integrated)};
         gn_vk_write_set(vk, v->integrate_set[i], iw, GN_BIND_VOLINT_COUNT);
     }
-    /* the inject pass shades with the forward pass's sets (its layout, one a technique) */
-    for (uint32_t t = 0; t < GN_VOL_TECHNIQUES && !res; t++) {
-        res = gn_forward_layout(r, t, "volumetric inject", &v->layout[t], err);
-        gn_vk_graphics_desc g = {.vert = "sky.vert",
-                                 .frag = INJECT_SHADER[t],
-                                 .layout = v->layout[t],
-                                 .color_format = VK_FORMAT_R16G16B16A16_SFLOAT,
-                                 .samples = 1,
-                                 .depth_compare = VK_COMPARE_OP_ALWAYS,
-                                 .cull = VK_CULL_MODE_NONE,
-                                 .name = "volumetric inject"};
-        if (!res) res = gn_vk_graphics_pipeline(vk, &g, &v->inject[t], err);
-    }
+    return res;
+}
+
+/* The inject pass of one sun technique, made the first frame that needs it (the air is shaded
+ * with the forward pass's sets, its layout one a technique; the shader is the forward pass's
+ * lighting: a renderer without fog never compiles it). */
+static gn_result ensure_inject(gn_renderer *r, gn_volumetric_gpu *v, uint32_t t, gn_error *err)
+{
+    if (v->inject[t]) return GN_OK;
+    gn_result res = GN_OK;
+    if (!v->layout[t]) res = gn_forward_layout(r, t, "volumetric inject", &v->layout[t], err);
+    gn_vk_graphics_desc g = {.vert = "sky.vert",
+                             .frag = INJECT_SHADER[t],
+                             .layout = v->layout[t],
+                             .color_format = VK_FORMAT_R16G16B16A16_SFLOAT,
+                             .samples = 1,
+                             .depth_compare = VK_COMPARE_OP_ALWAYS,
+                             .cull = VK_CULL_MODE_NONE,
+                             .name = "volumetric inject"};
+    if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &v->inject[t], err);
     return res;
 }
 
 static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_frame_inputs *in,
                       gn_gpu_frame *g, gn_error *err)
 {
-    (void)r, (void)s, (void)err;
+    (void)s;
     gn_volumetric_gpu *v = self;
     v->on = in->volumetric.on && (in->fog[0].density > 0.0f || in->fog[1].density > 0.0f);
     v->technique = gn_forward_technique(in->shadows);
@@ -109,6 +116,8 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *s, const gn_fr
         v->history = false;
         return GN_OK;
     }
+    gn_result res = ensure_inject(r, v, v->technique, err);
+    if (res) return res;
     /* the jitter walks the slice by the golden ratio: any run of frames covers it evenly */
     v->frame++;
     float jitter = (float)fmod(0.5 + 0.6180339887 * v->frame, 1.0);
