@@ -338,6 +338,10 @@ typedef struct gn_material_desc {
     float specular;          /* 0..1: 0 leaves the diffuse alone */
     float specular_color[3]; /* linear, >= 0 */
     float ior;               /* >= 1, or 0 for infinite (F0 the colour: a specular-glossiness conversion) */
+    /* KHR_materials_specular's maps (RGBA8 textures, or 0: none), read at the vertex's uv:
+     * specular_texture's alpha (linear) scales F0 and F90, specular_color_texture's rgb (sRGB)
+     * scales F0 after the min(..., 1) above (exact unless that clamp was active). */
+    uint32_t specular_texture, specular_color_texture;
     gn_uv_transform uv_transform[GN_MATERIAL_MAPS]; /* each map's (gn_material_map) */
     /* glTF's doubleSided: both faces drawn, each lit from the side it shows (a leaf, a cloth, a
      * flag); false: faces turned away from the viewer are culled. */

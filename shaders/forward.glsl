@@ -20,6 +20,8 @@ layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_LIGHTMAP) uniform sampl
 layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_METAL_ROUGH) uniform sampler2D metal_rough_tex;
 layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_OCCLUSION) uniform sampler2D occlusion_tex;
 layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_EMISSIVE) uniform sampler2D emissive_tex; // sRGB
+layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_SPECULAR) uniform sampler2D specular_tex; // alpha, linear
+layout(set = GN_SET_MATERIAL, binding = GN_BIND_MATERIAL_SPECULAR_COLOR) uniform sampler2D specular_color_tex; // sRGB
 layout(push_constant) uniform Push { uint material; } pc;
 // The image-based light (src/passes/ibl.c): the sky's environment, its prefiltered levels and
 // harmonics, and the split sum's DFG table
@@ -81,6 +83,14 @@ void main()
     gn_gpu_material m = materials[pc.material];
     vec4 base = m.base_color;
     if (m.pbr.z > 0.5) base *= texture(base_tex, gn_material_uv(m, GN_GPU_UV_BASE, in_uv, in_uv2));
+    // KHR_materials_specular's maps scale the CPU's F0 and F90 (gn_brdf_dielectric) at the
+    // vertex's uv: specularTexture's alpha both, specularColorTexture's rgb F0. Exact unless the
+    // CPU's min(F0 colour, 1) clamped (docs/MATERIALS.md). Without the maps' bits spec is the
+    // material's, so other materials shade as before.
+    vec4 spec = m.specular;
+    if ((uint(m.lighting.w) & GN_GPU_MAP_SPECULAR) != 0u) spec *= texture(specular_tex, in_uv).a;
+    if ((uint(m.lighting.w) & GN_GPU_MAP_SPECULAR_COLOR) != 0u)
+        spec.rgb *= texture(specular_color_tex, in_uv).rgb;
     vec3 n = normalize(in_normal);
     if (m.pbr.w > 0.5) {
         // tangent-space normal map, +Z out of the surface; Gram-Schmidt the interpolated tangent
@@ -177,7 +187,7 @@ void main()
         }
         vec3 v = normalize(frame.camera_pos.xyz - in_world);
         vec3 l = frame.sun_dir.xyz;
-        color = gn_brdf_eval_dielectric(base.rgb, metallic, roughness, m.specular, n, v, l) * frame.sun_color.rgb *
+        color = gn_brdf_eval_dielectric(base.rgb, metallic, roughness, spec, n, v, l) * frame.sun_color.rgb *
                      sun_visible;
 
         // Local lights: the froxel's list, or every light on the naive A/B path. Both visit the
@@ -214,7 +224,7 @@ void main()
                 if (lights[i].params.w > 0.5) radiance *= frame.night.x; // a night light (lamps, windows)
                 if (radiance.r + radiance.g + radiance.b <= 0.0) continue;
                 // the shadow lookup (4 taps) only where the light can reach the surface at all
-                vec3 reflected = gn_brdf_eval_dielectric(base.rgb, metallic, roughness, m.specular, n, v, to_light) *
+                vec3 reflected = gn_brdf_eval_dielectric(base.rgb, metallic, roughness, spec, n, v, to_light) *
                                  radiance;
                 if (reflected.r + reflected.g + reflected.b > 0.0)
                     color += reflected * gn_light_shadow(lights[i], in_world, n_geo);
@@ -260,10 +270,10 @@ void main()
             if (probe_w > 0.0)
                 prefiltered = mix(prefiltered, gn_probe_specular(int(probe - 1u), probe_dir, roughness), probe_w);
             vec2 dfg = textureLod(ibl_dfg, vec2(n_dot_v, roughness), 0.0).rg;
-            ambient = gn_shade_ambient_ibl(base.rgb, metallic, roughness, m.specular, n_dot_v, irradiance, prefiltered,
+            ambient = gn_shade_ambient_ibl(base.rgb, metallic, roughness, spec, n_dot_v, irradiance, prefiltered,
                                            dfg, ao);
         } else {
-            ambient = gn_shade_ambient_occluded(base.rgb, metallic, roughness, m.specular, n, v, irradiance,
+            ambient = gn_shade_ambient_occluded(base.rgb, metallic, roughness, spec, n, v, irradiance,
                                                 frame.ambient_sky.rgb, frame.ambient_ground.rgb, ao);
         }
         if (view == GN_GPU_VIEW_IBL) {

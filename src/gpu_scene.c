@@ -53,6 +53,8 @@ void gn_pack_material(const gn_material *in, gn_gpu_material *out)
         (float)((in->metallic_roughness_texture != GN_NO_TEXTURE ? GN_GPU_MAP_METAL_ROUGH : 0u) |
                 (in->occlusion_texture != GN_NO_TEXTURE ? GN_GPU_MAP_OCCLUSION : 0u) |
                 (in->emissive_texture != GN_NO_TEXTURE ? GN_GPU_MAP_EMISSIVE : 0u) |
+                (in->specular_texture != GN_NO_TEXTURE ? GN_GPU_MAP_SPECULAR : 0u) |
+                (in->specular_color_texture != GN_NO_TEXTURE ? GN_GPU_MAP_SPECULAR_COLOR : 0u) |
                 (in->q3 != GN_NO_Q3 ? GN_GPU_MAP_STAGES : 0u));
     memcpy(out->specular, in->specular, sizeof out->specular);
     /* gn_material_map's order is GN_GPU_UV_*'s */
@@ -270,6 +272,8 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
                                      .metallic_roughness_texture = GN_NO_TEXTURE,
                                      .occlusion_texture = GN_NO_TEXTURE,
                                      .emissive_texture = GN_NO_TEXTURE,
+                                     .specular_texture = GN_NO_TEXTURE,
+                                     .specular_color_texture = GN_NO_TEXTURE,
                                      .q3 = GN_NO_Q3};
     for (uint32_t i = 0; !res && i < n; i++) {
         const gn_material *m = i < s->material_count ? &s->materials[i] : &none;
@@ -285,6 +289,7 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
             m->lightmap_texture != GN_NO_TEXTURE ? &g->textures[m->lightmap_texture] : &g->black_light;
         /* the other maps: white where absent (the shader does not read them then) */
         const uint32_t maps[3] = {m->metallic_roughness_texture, m->occlusion_texture, m->emissive_texture};
+        const uint32_t spec[2] = {m->specular_texture, m->specular_color_texture};
         gn_vk_write w[GN_BIND_MATERIAL_COUNT] = {
             gn_write_sampled(GN_BIND_MATERIAL_BASE, base, r->pipes.repeat),
             gn_write_sampled(GN_BIND_MATERIAL_NORMAL, nrm, r->pipes.repeat),
@@ -295,6 +300,11 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
             w[GN_BIND_MATERIAL_METAL_ROUGH + k] = gn_write_sampled(
                 (uint32_t)(GN_BIND_MATERIAL_METAL_ROUGH + k),
                 maps[k] != GN_NO_TEXTURE ? &g->textures[maps[k]] : &g->white, r->pipes.repeat);
+        /* KHR_materials_specular's: specular (alpha), then specular colour */
+        for (int k = 0; k < 2; k++)
+            w[GN_BIND_MATERIAL_SPECULAR + k] = gn_write_sampled(
+                (uint32_t)(GN_BIND_MATERIAL_SPECULAR + k),
+                spec[k] != GN_NO_TEXTURE ? &g->textures[spec[k]] : &g->white, r->pipes.repeat);
         /* a Quake 3 shader's stages and image slots (white in every slot for other materials) */
         gn_q3_stages_writes(r, s, i, &w[GN_BIND_MATERIAL_STAGE_DATA]);
         gn_vk_write_set(&r->vk, g->material_sets[i], w, GN_BIND_MATERIAL_COUNT);
@@ -338,9 +348,9 @@ static gn_result upload_all(gn_renderer *r, const gn_scene *s, gn_error *err)
 {
     gn_gpu_scene *g = &r->scene;
     /* also a storage buffer: a deformed vertex reads its normal and uv there (q3_deform.glsl) */
-    gn_result res = make_buffer(r, &g->vertices, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                s->vertices,
-                                (VkDeviceSize)s->vertex_count * sizeof(gn_vertex), "vertices", err);
+    gn_result res =
+        make_buffer(r, &g->vertices, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                    s->vertices, (VkDeviceSize)s->vertex_count * sizeof(gn_vertex), "vertices", err);
     if (!res)
         res = make_buffer(r, &g->indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, s->indices,
                           (VkDeviceSize)s->index_count * sizeof(uint32_t), "indices", err);
@@ -382,10 +392,11 @@ static gn_result upload_all(gn_renderer *r, const gn_scene *s, gn_error *err)
             if (s->q3[q].slot_texture[k] < s->texture_count) stage_only[s->q3[q].slot_texture[k]] = 1;
     for (uint32_t m = 0; stage_only && m < s->material_count; m++) {
         const gn_material *mt = &s->materials[m];
-        const uint32_t maps[6] = {mt->base_color_texture, mt->normal_texture,
+        const uint32_t maps[8] = {mt->base_color_texture, mt->normal_texture,
                                   mt->lightmap_texture,   mt->metallic_roughness_texture,
-                                  mt->occlusion_texture,  mt->emissive_texture};
-        for (int k = 0; k < 6; k++)
+                                  mt->occlusion_texture,  mt->emissive_texture,
+                                  mt->specular_texture,   mt->specular_color_texture};
+        for (int k = 0; k < 8; k++)
             if (maps[k] < s->texture_count) stage_only[maps[k]] = 0;
     }
     for (uint32_t i = 0; !res && i < s->texture_count; i++) {

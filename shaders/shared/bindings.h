@@ -37,7 +37,11 @@
 #define GN_BIND_MATERIAL_SLOTS 7
 #define GN_GPU_Q3_STAGES 8 /* GN_Q3_MAT_STAGES */
 #define GN_GPU_Q3_SLOTS 16 /* GN_Q3_MAT_SLOTS */
-#define GN_BIND_MATERIAL_COUNT 8
+/* KHR_materials_specular's maps, sampled at the vertex's uv (their KHR_texture_transform is not
+ * read); a set holds at most GN_VK_MAX_BINDINGS (16) */
+#define GN_BIND_MATERIAL_SPECULAR 8       /* linear: alpha scales F0 and F90 */
+#define GN_BIND_MATERIAL_SPECULAR_COLOR 9 /* sRGB: rgb scales F0 */
+#define GN_BIND_MATERIAL_COUNT 10
 
 /* ---- set 2 of the forward pass: the sun technique's receiver set ------------------------- */
 #define GN_SET_SUN 2

@@ -60,11 +60,13 @@ typedef float gn_mat4[16];
 #define GN_GPU_ALPHA_MASK 1
 #define GN_GPU_ALPHA_BLEND 2
 
-/* A material's other maps (set 1, bindings 3, 4, 5). */
+/* A material's other maps (set 1, bindings 3, 4, 5, 8, 9). */
 #define GN_GPU_MAP_METAL_ROUGH 1u
 #define GN_GPU_MAP_OCCLUSION 2u
 #define GN_GPU_MAP_EMISSIVE 4u
 #define GN_GPU_MAP_STAGES 8u /* a Quake 3 shader: its stages (gn_gpu_stage) make the surface */
+#define GN_GPU_MAP_SPECULAR 16u       /* KHR_materials_specular's specularTexture (alpha) */
+#define GN_GPU_MAP_SPECULAR_COLOR 32u /* its specularColorTexture (rgb, sRGB) */
 
 /* A material's texture slots, each with its own uv transform (KHR_texture_transform; the order
  * of gn_material_map in gnomon.h). */

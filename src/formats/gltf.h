@@ -47,6 +47,7 @@ typedef struct gn_gltf_stats {
     uint32_t alpha_mask, alpha_blend; /* materials with alphaMode MASK and BLEND */
     uint32_t double_sided;            /* materials with doubleSided: both faces drawn */
     uint32_t specular;                /* materials with KHR_materials_specular or _ior */
+    uint32_t specular_mapped;         /* KHR_materials_specular maps read (two a material at most) */
     uint32_t uv_transformed;          /* materials with a KHR_texture_transform or a texCoord of 1 */
     uint64_t triangles;               /* in the meshes, each counted once */
     uint64_t instanced_triangles;     /* summed over the instances: what a frame draws */

@@ -11,12 +11,14 @@
 
 /* How an image is used decides its colour space (and caches it once a use). */
 typedef enum gn_gltf_use {
-    GN_GLTF_USE_BASE_COLOR,  /* sRGB texture */
-    GN_GLTF_USE_NORMAL,      /* linear texture */
-    GN_GLTF_USE_METAL_ROUGH, /* linear texture: roughness in green, metallic in blue */
-    GN_GLTF_USE_OCCLUSION,   /* linear texture: occlusion in red */
-    GN_GLTF_USE_EMISSIVE,    /* sRGB texture */
-    GN_GLTF_USE_ROUGHNESS,   /* linear, one channel: AMD_split_roughnessMetallic (gltf_dds.h) */
+    GN_GLTF_USE_BASE_COLOR,     /* sRGB texture */
+    GN_GLTF_USE_NORMAL,         /* linear texture */
+    GN_GLTF_USE_METAL_ROUGH,    /* linear texture: roughness in green, metallic in blue */
+    GN_GLTF_USE_OCCLUSION,      /* linear texture: occlusion in red */
+    GN_GLTF_USE_EMISSIVE,       /* sRGB texture */
+    GN_GLTF_USE_ROUGHNESS,      /* linear, one channel: AMD_split_roughnessMetallic (gltf_dds.h) */
+    GN_GLTF_USE_SPECULAR,       /* linear texture: KHR_materials_specular's specular in alpha */
+    GN_GLTF_USE_SPECULAR_COLOR, /* sRGB texture: its specular colour */
 } gn_gltf_use;
 
 /* One image read for one use; failures are cached too, so each warns once. */

@@ -5,6 +5,7 @@
 #include "formats/gltf_ext.h"
 #include "base/alloc.h"
 #include "base/error.h"
+#include "formats/gltf.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -68,7 +69,59 @@ static void gn_ext_texture(const cJSON *info, gn_uv_transform *t, gn_gltf_materi
     }
 }
 
-static void gn_ext_material(const cJSON *m, gn_gltf_material_ext *e)
+/* A textureInfo's image as the loader keys it: its uri (an external file; MSFT_texture_dds's
+ * source first, as gltf_dds.c reads it). Every index is checked against the file's arrays; an
+ * embedded image (a bufferView or a data: uri) is not reachable by name, as assimp loads only the
+ * images its own slots reference. Returns why it can't be used, or NULL with key set. */
+static const char *gn_ext_image_key(const cJSON *root, const cJSON *info, char *key, size_t key_size)
+{
+    const cJSON *idx = cJSON_GetObjectItemCaseSensitive(info, "index");
+    const cJSON *textures = cJSON_GetObjectItemCaseSensitive(root, "textures");
+    const cJSON *images = cJSON_GetObjectItemCaseSensitive(root, "images");
+    int nt = cJSON_IsArray(textures) ? cJSON_GetArraySize(textures) : 0;
+    int ni = cJSON_IsArray(images) ? cJSON_GetArraySize(images) : 0;
+    if (!cJSON_IsNumber(idx) || idx->valuedouble != floor(idx->valuedouble) || idx->valuedouble < 0 ||
+        idx->valuedouble >= nt)
+        return "its texture index is not one of the file's textures";
+    const cJSON *tex = cJSON_GetArrayItem(textures, (int)idx->valuedouble);
+    const cJSON *exts = cJSON_GetObjectItemCaseSensitive(tex, "extensions");
+    const cJSON *dds =
+        cJSON_IsObject(exts) ? cJSON_GetObjectItemCaseSensitive(exts, "MSFT_texture_dds") : NULL;
+    const cJSON *src = cJSON_IsObject(dds) ? cJSON_GetObjectItemCaseSensitive(dds, "source") : NULL;
+    if (!cJSON_IsNumber(src)) src = cJSON_GetObjectItemCaseSensitive(tex, "source");
+    if (!cJSON_IsNumber(src) || src->valuedouble != floor(src->valuedouble) || src->valuedouble < 0 ||
+        src->valuedouble >= ni)
+        return "its texture's source is not one of the file's images";
+    const cJSON *uri =
+        cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(images, (int)src->valuedouble), "uri");
+    if (!cJSON_IsString(uri) || !uri->valuestring[0] || strncmp(uri->valuestring, "data:", 5) == 0)
+        return "its image is embedded, which gnomon reads only through assimp's slots";
+    if (strlen(uri->valuestring) >= key_size) return "its image's uri is too long";
+    snprintf(key, key_size, "%s", uri->valuestring);
+    return NULL;
+}
+
+static void gn_ext_specular_textures(const cJSON *root, const cJSON *spec, gn_gltf_material_ext *e)
+{
+    static const char *const names[2] = {"specularTexture", "specularColorTexture"};
+    for (int k = 0; k < 2; k++) {
+        const cJSON *info = cJSON_GetObjectItemCaseSensitive(spec, names[k]);
+        if (!info) continue;
+        if (!cJSON_IsObject(info)) {
+            e->specular_why[k] = "it is not an object";
+            continue;
+        }
+        e->specular_why[k] = gn_ext_image_key(root, info, e->specular_key[k], sizeof e->specular_key[k]);
+        if (e->specular_why[k]) e->specular_key[k][0] = '\0';
+        const cJSON *x = cJSON_GetObjectItemCaseSensitive(info, "extensions");
+        const cJSON *set = cJSON_GetObjectItemCaseSensitive(info, "texCoord");
+        if ((cJSON_IsObject(x) && cJSON_GetObjectItemCaseSensitive(x, "KHR_texture_transform")) ||
+            (cJSON_IsNumber(set) && set->valuedouble != 0))
+            e->specular_uv_ignored = true;
+    }
+}
+
+static void gn_ext_material(const cJSON *root, const cJSON *m, gn_gltf_material_ext *e)
 {
     e->specular = 1.0f, e->ior = 1.5f;
     e->specular_color[0] = e->specular_color[1] = e->specular_color[2] = 1.0f;
@@ -88,8 +141,7 @@ static void gn_ext_material(const cJSON *m, gn_gltf_material_ext *e)
         gn_ext_numbers(spec, "specularColorFactor", 3, e->specular_color, &e->fixed);
         for (int k = 0; k < 3; k++)
             if (e->specular_color[k] < 0.0f) e->specular_color[k] = 0.0f, e->fixed++;
-        e->specular_textures = cJSON_GetObjectItemCaseSensitive(spec, "specularTexture") ||
-                               cJSON_GetObjectItemCaseSensitive(spec, "specularColorTexture");
+        gn_ext_specular_textures(root, spec, e);
     }
     if (cJSON_IsObject(ior)) {
         e->specular_set = true;
@@ -116,13 +168,18 @@ gn_result gn_gltf_ext_read(const cJSON *root, const char *name, gn_gltf_material
     const cJSON *mats = cJSON_GetObjectItemCaseSensitive(root, "materials");
     int n = cJSON_IsArray(mats) ? cJSON_GetArraySize(mats) : 0;
     if (n <= 0) return GN_OK;
+    /* the loader refuses these files anyway (gn_gltf_materials); checked first here, as each
+     * material's extensions hold two image uris */
+    if ((uint32_t)n > GN_GLTF_MAX_MATERIALS)
+        return gn_fail(err, GN_ERROR_BAD_DATA, "%s: %d materials, more than the cap of %u", name, n,
+                       GN_GLTF_MAX_MATERIALS);
     gn_gltf_material_ext *e = gn_calloc((size_t)n, sizeof *e);
     if (!e)
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for %d materials' extensions", name,
                        n);
     int i = 0;
     const cJSON *m;
-    cJSON_ArrayForEach(m, mats) gn_ext_material(m, &e[i++]);
+    cJSON_ArrayForEach(m, mats) gn_ext_material(root, m, &e[i++]);
     *out = e, *count = (uint32_t)n;
     return GN_OK;
 }

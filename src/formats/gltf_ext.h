@@ -15,12 +15,17 @@
 #include <stdint.h>
 
 typedef struct gn_gltf_material_ext {
-    char name[256];           /* the material's "name" ("" when none) */
-    bool specular_set;        /* either extension is on the material: the four below apply */
-    float specular;           /* specularFactor, 0..1 (1) */
-    float specular_color[3];  /* specularColorFactor (1, 1, 1) */
-    float ior;                /* KHR_materials_ior's ior, >= 1 or 0 (1.5) */
-    bool specular_textures;   /* specularTexture or specularColorTexture: not read (docs/MATERIALS.md) */
+    char name[256];          /* the material's "name" ("" when none) */
+    bool specular_set;       /* either extension is on the material: the four below apply */
+    float specular;          /* specularFactor, 0..1 (1) */
+    float specular_color[3]; /* specularColorFactor (1, 1, 1) */
+    float ior;               /* KHR_materials_ior's ior, >= 1 or 0 (1.5) */
+    /* KHR_materials_specular's specularTexture [0] and specularColorTexture [1]: the image's uri
+     * as assimp names external images (the loader's image key), "" when absent or unusable; then
+     * why a present one is unusable (NULL: it is fine or absent) */
+    char specular_key[2][1024];
+    const char *specular_why[2];
+    bool specular_uv_ignored; /* either names a texCoord or KHR_texture_transform: not applied */
     uint32_t fixed;           /* values out of range the reader replaced by the default or clamped */
     uint32_t uv_sets_dropped; /* maps whose texCoord was 2 or more: read from set 0 */
     gn_uv_transform uv[GN_MATERIAL_MAPS]; /* each map's transform and uv set (gn_material_map) */

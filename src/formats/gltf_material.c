@@ -196,7 +196,8 @@ static gn_gltf_image *gn_gltf_image_get(gn_gltf_ctx *c, const char *key, gn_gltf
     im->use = use;
     im->texture = 0; /* none (public ids start at 1) */
 
-    bool srgb = use == GN_GLTF_USE_BASE_COLOR || use == GN_GLTF_USE_EMISSIVE;
+    bool srgb =
+        use == GN_GLTF_USE_BASE_COLOR || use == GN_GLTF_USE_EMISSIVE || use == GN_GLTF_USE_SPECULAR_COLOR;
     if (gn_gltf_dds_key(key)) { /* blocks, uploaded as they are (gltf_dds.h) */
         char line[sizeof c->err->message];
         const char *dds_why = gn_gltf_dds_add(c, key, srgb, use == GN_GLTF_USE_ROUGHNESS ? "rr11" : NULL,
@@ -272,13 +273,13 @@ static gn_result gn_gltf_slot(gn_gltf_ctx *c, const struct aiMaterial *m, const 
 }
 
 /* KHR_materials_specular, _ior and KHR_texture_transform, read from the JSON (gltf_ext.h), of
- * the file's material of assimp's `name` ("" when it has none). Warns once a material for what
- * is not used. */
-static void gn_gltf_material_apply_ext(gn_gltf_ctx *c, uint32_t index, const char *name, const char *label,
-                                       gn_material_desc *md)
+ * the file's material of assimp's `name` ("" when it has none), and KHR_materials_specular's two
+ * images. Warns once a material for what is not used; fails only when the scene refuses. */
+static gn_result gn_gltf_material_apply_ext(gn_gltf_ctx *c, uint32_t index, const char *name,
+                                            const char *label, gn_material_desc *md)
 {
     const gn_gltf_material_ext *e = gn_gltf_ext_find(c->d.material_ext, c->d.material_ext_count, name, index);
-    if (!e) return;
+    if (!e) return GN_OK;
     md->specular_set = e->specular_set;
     md->specular = e->specular, md->ior = e->ior;
     memcpy(md->specular_color, e->specular_color, sizeof md->specular_color);
@@ -292,9 +293,23 @@ static void gn_gltf_material_apply_ext(gn_gltf_ctx *c, uint32_t index, const cha
             break;
         }
     }
-    if (e->specular_textures)
+    static const char *const what[2] = {"specularTexture", "specularColorTexture"};
+    static const gn_gltf_use uses[2] = {GN_GLTF_USE_SPECULAR, GN_GLTF_USE_SPECULAR_COLOR};
+    uint32_t *slots[2] = {&md->specular_texture, &md->specular_color_texture};
+    for (int k = 0; k < 2; k++) {
+        if (e->specular_why[k])
+            gn_gltf_log(c, GN_LOG_WARN, "material '%s': KHR_materials_specular's %s not read (%s)", label,
+                        what[k], e->specular_why[k]);
+        if (!e->specular_key[k][0] || c->d.skip_textures) continue;
+        gn_result r;
+        gn_gltf_image *im = gn_gltf_image_get(c, e->specular_key[k], uses[k], &r);
+        if (r != GN_OK) return r;
+        if (im && im->ok) *slots[k] = im->texture, c->st.specular_mapped++;
+    }
+    if (e->specular_uv_ignored)
         gn_gltf_log(c, GN_LOG_WARN,
-                    "material '%s': KHR_materials_specular's textures are not read; its factors apply",
+                    "material '%s': KHR_materials_specular's maps read the vertex's uv set 0, untransformed "
+                    "(their texCoord and KHR_texture_transform are not applied)",
                     label);
     if (e->uv_sets_dropped)
         gn_gltf_log(c, GN_LOG_WARN, "material '%s': %u maps name uv set 2 or more; they read set 0", label,
@@ -304,6 +319,7 @@ static void gn_gltf_material_apply_ext(gn_gltf_ctx *c, uint32_t index, const cha
             c, GN_LOG_WARN,
             "material '%s': %u extension values out of range or malformed, read as the default or clamped",
             label, e->fixed);
+    return GN_OK;
 }
 
 static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, uint32_t index, uint32_t *out)
@@ -365,7 +381,7 @@ static gn_result gn_gltf_material(gn_gltf_ctx *c, const struct aiMaterial *m, ui
     /* occlusion in red, darkening the ambient light */
     if ((r = gn_gltf_slot(c, m, ao_t, 2, GN_GLTF_USE_OCCLUSION, &im)) != GN_OK) return r;
     if (im) md.occlusion_texture = im->texture, c->st.occlusion_mapped++;
-    gn_gltf_material_apply_ext(c, index, name.data, label, &md);
+    if ((r = gn_gltf_material_apply_ext(c, index, name.data, label, &md)) != GN_OK) return r;
     struct aiString mode = {0};
     if (aiGetMaterialString(m, AI_MATKEY_GLTF_ALPHAMODE, &mode) == aiReturn_SUCCESS) {
         if (strcmp(mode.data, "MASK") == 0) {

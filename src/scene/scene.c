@@ -454,7 +454,8 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
     m.roughness = d->roughness == 0.0f ? 0.5f : d->roughness;
     memcpy(m.emissive, d->emissive, sizeof m.emissive);
     m.night_emissive = d->night_emissive;
-    if (d->double_sided) m.state = GN_STATE_PACK(0, 0, GN_STATE_RASTER(GN_CULL_TWO_SIDED, 0) | GN_STATE_OVERRIDE, 0);
+    if (d->double_sided)
+        m.state = GN_STATE_PACK(0, 0, GN_STATE_RASTER(GN_CULL_TWO_SIDED, 0) | GN_STATE_OVERRIDE, 0);
     for (int k = 0; k < 4; k++)
         if (!(m.base_color[k] >= 0.0f && m.base_color[k] <= 1.0f))
             return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
@@ -487,7 +488,9 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
                  {d->metallic_roughness_texture, &m.metallic_roughness_texture, "metallic-roughness",
                   GN_TEXTURE_RGBA8},
                  {d->occlusion_texture, &m.occlusion_texture, "occlusion", GN_TEXTURE_RGBA8},
-                 {d->emissive_texture, &m.emissive_texture, "emissive", GN_TEXTURE_RGBA8}};
+                 {d->emissive_texture, &m.emissive_texture, "emissive", GN_TEXTURE_RGBA8},
+                 {d->specular_texture, &m.specular_texture, "specular", GN_TEXTURE_RGBA8},
+                 {d->specular_color_texture, &m.specular_color_texture, "specular colour", GN_TEXTURE_RGBA8}};
     for (size_t k = 0; k < sizeof slots / sizeof slots[0]; k++) {
         gn_result r = gn_check_texture_slot(s, label, slots[k].what, slots[k].id, slots[k].format, err);
         if (r != GN_OK) return r;

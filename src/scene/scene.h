@@ -39,10 +39,11 @@ typedef struct gn_material {
     uint32_t base_color_texture, normal_texture; /* GN_NO_TEXTURE for none */
     uint32_t lightmap_texture;                   /* an RGB9E5 texture or GN_NO_TEXTURE */
     uint32_t metallic_roughness_texture, occlusion_texture, emissive_texture; /* or GN_NO_TEXTURE */
-    uint32_t alpha_mode;                                                      /* gn_alpha_mode */
-    float alpha_cutoff;                                                       /* GN_ALPHA_MASK's threshold */
-    bool night_emissive; /* the emission follows the frame's night level */
-    float specular[4];   /* the dielectric's F0 (rgb) and F90 (gn_brdf_dielectric) */
+    uint32_t specular_texture, specular_color_texture; /* KHR_materials_specular's, or GN_NO_TEXTURE */
+    uint32_t alpha_mode;                               /* gn_alpha_mode */
+    float alpha_cutoff;                                /* GN_ALPHA_MASK's threshold */
+    bool night_emissive;                               /* the emission follows the frame's night level */
+    float specular[4]; /* the dielectric's F0 (rgb) and F90 (gn_brdf_dielectric) */
     /* each map's uv transform (gn_material_map): rows (m00, m01, m02), (m10, m11, m12), and its
        uv set (gn_uv_transform_matrix) */
     float uv_transform[GN_MATERIAL_MAPS][6];

@@ -42,13 +42,15 @@ gn_result gn_vk_pipeline_layout(gn_vk *vk, const VkDescriptorSetLayout *sets, ui
 gn_result gn_vk_descriptor_pool(gn_vk *vk, uint32_t max_sets, const char *name, VkDescriptorPool *out,
                                 gn_error *err)
 {
-    /* Generous per-type counts: every set gnomon makes has at most eight of each type. */
+    /* Generous per-type counts: every set gnomon makes has at most eight of each type, but for
+     * the material set's combined image samplers (nine: shaders/shared/bindings.h), given a
+     * set's most. lavapipe does not enforce these counts; a short one fails on other drivers. */
     VkDescriptorPoolSize sizes[] = {
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, max_sets * 8},
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER_DYNAMIC, max_sets * 8},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, max_sets * 8},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, max_sets * 8},
-        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, max_sets * 8},
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, max_sets * GN_VK_MAX_BINDINGS},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, max_sets * 8},
     };
     VkDescriptorPoolCreateInfo ci = {

@@ -459,7 +459,7 @@ gn_result gn_vk_swapchain_acquire(gn_vk *vk, gn_vk_swapchain *sc, uint32_t width
 gn_result gn_vk_swapchain_present(gn_vk *vk, gn_vk_swapchain *sc, gn_error *err);
 
 /* ---- descriptors (descriptors.c) ------------------------------------------------------------ */
-#define GN_VK_MAX_BINDINGS 16 /* a set's bindings (a material's: 8) */
+#define GN_VK_MAX_BINDINGS 16 /* a set's bindings (a material's: 10) */
 typedef struct gn_vk_binding {
     VkDescriptorType type;
     VkShaderStageFlags stages;

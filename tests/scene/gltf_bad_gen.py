@@ -259,6 +259,33 @@ case("texture_out_of_range.gltf", '"index" 3 is not one of the file\'s 1 texture
 case("image_missing.gltf", "", image("missing.png"), "OK")  # a warning, as before
 
 
+# KHR_materials_specular's textures (src/formats/gltf_ext.c): each bad reference loads with a
+# warning and the factors, never a crash
+def specular(info, texture=None, img=None):
+    def edit(g):
+        image("missing.png")(g)
+        if texture is not None:
+            g["textures"] = [texture]
+        if img is not None:
+            g["images"] = [img]
+        g["materials"][0]["extensions"] = {"KHR_materials_specular": {"specularTexture": info,
+                                                                      "specularColorTexture": info}}
+    return edit
+
+
+case("specular_index_past.gltf", "", specular({"index": 9}), "OK")
+case("specular_index_negative.gltf", "", specular({"index": -1}), "OK")
+case("specular_index_fraction.gltf", "", specular({"index": 0.5}), "OK")
+case("specular_index_kind.gltf", "", specular({"index": "first"}), "OK")
+case("specular_info_kind.gltf", "", specular(7), "OK")
+# the file's own checks refuse these before the extension is read
+case("specular_source_past.gltf", 'textures[0]: "source" 4 is not one of the file\'s 1 images',
+     specular({"index": 0}, texture={"source": 4}))
+case("specular_image_embedded.gltf", "", specular({"index": 0}, img={"uri": "data:image/png;base64,AAAA"}), "OK")
+case("specular_image_no_uri.gltf", "images[0] should have either a URI",
+     specular({"index": 0}, img={"mimeType": "image/png"}))
+
+
 # KHR_lights_punctual (src/formats/gltf_check.c): assimp 5.2 reads an unknown "type" as a spot,
 # fails on a node's light index past the lights, and puts its defaults in place of a "color" or
 # "intensity" of the wrong kind; values outside the extension's ranges are refused too.

@@ -2,8 +2,11 @@
  * tests/scene/data/specular.gltf holds a gold metal with KHR_materials_specular's factor 0 and
  * ior 1, a tinted dielectric (specular 0.5, colour (1, .5, .25), ior 2) whose five maps each
  * carry a KHR_texture_transform or a texCoord, and a plain material. The loaded materials must
- * hold the F0 and F90 and the matrices worked by hand below; its one image is missing (a
- * warning), which leaves the materials' transforms as the file says. No device needed. */
+ * hold the F0 and F90 and the matrices worked by hand below; its checker image is missing (a
+ * warning), which leaves the materials' transforms as the file says. The glaze's
+ * KHR_materials_specular textures name specular_half.png (read twice: linear for specularTexture,
+ * sRGB for specularColorTexture); the gold's specularColorTexture names texture 7 of 2 (a warning,
+ * no texture). No device needed. */
 #include "scene/gltf_scene.h"
 #include "scene/scene.h"
 #include "scene_check.h"
@@ -17,10 +20,15 @@
 #endif
 #define GN_EPS 1e-6f /* float rounding of the file's values; CHECK returns 1 on failure */
 
+static int bad_index_warnings, not_read_warnings; /* counted by log_line */
+
 static void log_line(gn_log_level level, const char *msg, void *user)
 {
     (void)level, (void)user;
     printf("  log: %s\n", msg);
+    if (strstr(msg, "specularColorTexture not read (its texture index is not one of the file's textures)"))
+        bad_index_warnings++;
+    if (strstr(msg, "textures are not read")) not_read_warnings++;
 }
 
 static bool near(const float *a, const float *want, int n)
@@ -90,6 +98,22 @@ int main(void)
     float c = cosf(0.5f), sn = sinf(0.5f);
     CHECK(near(glaze->uv_transform[GN_MATERIAL_MAP_EMISSIVE], (const float[6]){c, sn, 0, -sn, c, 0}, 6),
           "emissive: rotation 0.5");
+    /* KHR_materials_specular's textures: the glaze's both read, each in its colour space; the
+     * gold's bad index warned about once and left out; the old "not read" warning gone */
+    CHECK(st.specular_mapped == 2, "%u specular maps read; want 2", st.specular_mapped);
+    CHECK(glaze->specular_texture != GN_NO_TEXTURE && glaze->specular_color_texture != GN_NO_TEXTURE &&
+              glaze->specular_texture != glaze->specular_color_texture &&
+              glaze->specular_texture < s->texture_count && glaze->specular_color_texture < s->texture_count,
+          "glaze: specular textures %u, %u of %u", glaze->specular_texture, glaze->specular_color_texture,
+          s->texture_count);
+    CHECK(!s->textures[glaze->specular_texture].srgb && s->textures[glaze->specular_color_texture].srgb,
+          "glaze: specular texture sRGB %d, specular colour texture sRGB %d (want 0, 1)",
+          s->textures[glaze->specular_texture].srgb, s->textures[glaze->specular_color_texture].srgb);
+    CHECK(gold->specular_texture == GN_NO_TEXTURE && gold->specular_color_texture == GN_NO_TEXTURE &&
+              plain->specular_texture == GN_NO_TEXTURE,
+          "gold and plain: no specular textures");
+    CHECK(bad_index_warnings == 1 && not_read_warnings == 0,
+          "%d bad-index warnings (want 1), %d 'not read' (0)", bad_index_warnings, not_read_warnings);
     /* TEXCOORD_1 reached the vertices' second set (uv2), v as glTF has it */
     const gn_mesh *mesh = &s->meshes[0];
     const gn_vertex *v = &s->vertices[mesh->first_vertex];
