@@ -190,9 +190,10 @@ gn_vk_write gn_write_storage_image(uint32_t binding, gn_vk_image *image);
  * GPU-culled views' lists and commands. */
 uint32_t gn_scene_uses(gn_renderer *r, gn_vk_use *out);
 /* A depth-only caster pipeline pair (opaque, alpha-tested) for a pass's layout, with depth
- * clamp and the given bias (the sun cascades and the local lights' layers make their own). */
-gn_result gn_caster_pipelines(gn_renderer *r, VkPipelineLayout layout, float bias_constant, float bias_slope,
-                              const char *name, VkPipeline *opaque, VkPipeline *masked, gn_error *err);
+ * clamp; their culling and bias are dynamic, set per material from gn_caster_pass_state (the sun
+ * cascades and the local lights' layers make their own). */
+gn_result gn_caster_pipelines(gn_renderer *r, VkPipelineLayout layout, const char *name, VkPipeline *opaque,
+                              VkPipeline *masked, gn_error *err);
 
 /* passes/scene_draw.c: a view's draws; both return the number of draw calls */
 /* Binds set 0 (the frame) for drawing a view's list: its set and dynamic offsets. */
@@ -202,7 +203,11 @@ void gn_bind_view_frame(gn_renderer *r, VkPipelineLayout layout, const gn_view_d
  * material's (src/decide/tfx.h; gn_state_resolve), resolved against each material's state. */
 typedef struct gn_pass_state {
     uint32_t pass, forced;
+    float caster_constant, caster_slope; /* the depth bias of GN_STATE_BIAS_CASTER */
 } gn_pass_state;
+/* A shadow caster pass's state: two-sided and the given slope-scaled bias, forced over every
+ * material (passes/setup.c). */
+gn_pass_state gn_caster_pass_state(float bias_constant, float bias_slope);
 /* A depth-only view: its opaque groups with the pipeline the caller bound, then (with a pass
  * state: dynamic raster) its opaque batches that cull otherwise again with their own culling, then
  * its alpha-tested batches with mask_pipeline (same layout, whose set 1 is the material), each

@@ -262,6 +262,7 @@ typedef enum gn_alpha_test {
  * back end defines (a shadow caster's slope-scaled bias). */
 #define GN_STATE_BIAS_NONE 0u
 #define GN_STATE_BIAS_POLYGON_OFFSET 1u
+#define GN_STATE_BIAS_CASTER 2u /* a shadow caster's slope-scaled bias, the pass's own values */
 
 /* One byte by the override rule above: the seven state bits. */
 uint8_t gn_state_resolve_byte(uint8_t pass, uint8_t material, uint8_t forced);

@@ -53,8 +53,7 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *rd, 
     VkDescriptorSetLayout sets[2] = {r->pipes.frame_layout, r->pipes.material_layout};
     if (!res) res = gn_vk_pipeline_layout(&r->vk, sets, 2, 64, "csm", &c->layout, err);
     if (!res)
-        res = gn_caster_pipelines(r, c->layout, bias_const, bias_slope, "csm", &c->pipeline,
-                                  &c->mask_pipeline, err);
+        res = gn_caster_pipelines(r, c->layout, "csm", &c->pipeline, &c->mask_pipeline, err);
     const gn_vk_binding b[GN_BIND_CSM_COUNT] = {
         [GN_BIND_CSM_MAP] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}};
     if (!res)
@@ -218,7 +217,8 @@ gn_pass_work gn_csm_record(gn_renderer *r, void *self, uint32_t run)
     gn_vk_cmd_bind_pipeline(vk, false, c->pipeline);
     gn_bind_view_frame(r, c->layout, &c->draws[i]);
     gn_vk_cmd_push(vk, c->layout, 64, c->cascades[i].view_proj);
-    uint32_t draws = gn_draw_depth_only(r, &c->draws[i], c->mask_pipeline, c->layout, NULL);
+    gn_pass_state ps = gn_caster_pass_state(c->bias_constant, c->bias_slope);
+    uint32_t draws = gn_draw_depth_only(r, &c->draws[i], c->mask_pipeline, c->layout, &ps);
     gn_vk_cmd_end_rendering(vk);
     return (gn_pass_work){draws, c->draws[i].triangles};
 }

@@ -44,9 +44,10 @@ gn_result gn_light_shadows_create(gn_renderer *r, gn_lights_gpu *l, const gn_ren
     if (!res) res = gn_vk_pipeline_layout(&r->vk, sets, 2, 64, "light shadows", &l->caster_layout, err);
     float bias_constant, bias_slope;
     gn_csm_caster_bias(&rd->csm, &bias_constant, &bias_slope);
+    l->caster_state = gn_caster_pass_state(bias_constant, bias_slope);
     if (!res)
-        res = gn_caster_pipelines(r, l->caster_layout, bias_constant, bias_slope, "light shadow",
-                                  &l->caster_pipeline, &l->caster_mask_pipeline, err);
+        res = gn_caster_pipelines(r, l->caster_layout, "light shadow", &l->caster_pipeline,
+                                  &l->caster_mask_pipeline, err);
     return res;
 }
 
@@ -160,7 +161,7 @@ gn_pass_work gn_light_shadows_record(gn_renderer *r, void *self, uint32_t run)
         gn_bind_view_frame(r, l->caster_layout, &l->layer_draws[layer]);
         gn_vk_cmd_push(vk, l->caster_layout, 64, &l->layer_vp[(size_t)layer * 16]);
         w.draws += gn_draw_depth_only(r, &l->layer_draws[layer], l->caster_mask_pipeline, l->caster_layout,
-                                      NULL);
+                                      &l->caster_state);
         w.triangles += l->layer_draws[layer].triangles;
         gn_vk_cmd_end_rendering(vk);
     }

@@ -28,6 +28,7 @@ typedef struct gn_lights_gpu {
     /* the shadowed lights' casters (their own pipelines: the sun's bias is the sun's) */
     VkPipelineLayout caster_layout;
     VkPipeline caster_pipeline, caster_mask_pipeline;
+    gn_pass_state caster_state; /* two-sided, the sun cascades' slope-scaled bias */
     /* shadowed lights (src/passes/light_shadows.c) */
     gn_vk_image shadow_map;       /* D32 array: a layer a spot, six a point light */
     VkSampler shadow_sampler;     /* comparison, linear: 4-tap hardware PCF */

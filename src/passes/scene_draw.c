@@ -13,20 +13,33 @@
  * -1 / -2 in OpenGL's forward depth, the same idea). */
 static const float POLYGON_OFFSET_CONSTANT = 4.0f, POLYGON_OFFSET_SLOPE = 1.0f;
 
-/* Sets the raster state of a material's draws under pass state ps. */
-static void set_raster(gn_renderer *r, const gn_pass_state *ps, uint32_t material)
+/* Material m's state resolved under pass state ps (UINT32_MAX: the pass's own, no material's). */
+static uint32_t resolved(const gn_renderer *r, const gn_pass_state *ps, uint32_t material)
 {
     uint32_t own = r->scene.material_state && material < r->scene.material_count
                        ? r->scene.material_state[material]
                        : 0;
-    uint32_t state = gn_state_resolve(ps->pass, own, ps->forced);
-    uint32_t cull = GN_STATE_RASTER_CULL(state >> GN_STATE_RASTER_SHIFT);
-    bool offset = ((state >> GN_STATE_BIAS_SHIFT) & 0x7fu) == GN_STATE_BIAS_POLYGON_OFFSET;
+    return gn_state_resolve(ps->pass, own, ps->forced);
+}
+
+static uint32_t cull_of(uint32_t state) { return GN_STATE_RASTER_CULL(state >> GN_STATE_RASTER_SHIFT); }
+
+/* Sets the raster state of a material's draws under pass state ps. */
+static void set_raster(gn_renderer *r, const gn_pass_state *ps, uint32_t material)
+{
+    uint32_t state = resolved(r, ps, material);
+    uint32_t cull = cull_of(state), bias = (state >> GN_STATE_BIAS_SHIFT) & 0x7fu;
+    float constant = bias == GN_STATE_BIAS_POLYGON_OFFSET ? POLYGON_OFFSET_CONSTANT
+                     : bias == GN_STATE_BIAS_CASTER       ? ps->caster_constant
+                                                          : 0.0f;
+    float slope = bias == GN_STATE_BIAS_POLYGON_OFFSET ? POLYGON_OFFSET_SLOPE
+                  : bias == GN_STATE_BIAS_CASTER       ? ps->caster_slope
+                                                       : 0.0f;
     gn_vk_cmd_set_raster(&r->vk,
                          cull == GN_CULL_TWO_SIDED    ? VK_CULL_MODE_NONE
                          : cull == GN_CULL_BACK_SIDED ? VK_CULL_MODE_FRONT_BIT
                                                       : VK_CULL_MODE_BACK_BIT,
-                         offset ? POLYGON_OFFSET_CONSTANT : 0.0f, offset ? POLYGON_OFFSET_SLOPE : 0.0f);
+                         constant, slope);
 }
 
 void gn_bind_view_frame(gn_renderer *r, VkPipelineLayout layout, const gn_view_draws *d)
@@ -63,8 +76,10 @@ uint32_t gn_draw_depth_only(gn_renderer *r, const gn_view_draws *d, VkPipeline m
     uint32_t draws = draw_range(r, d, 0, d->opaque_groups);
     /* then the few that cull otherwise, again with their own culling: the faces the first call
        drew test equal and change nothing, the ones it culled are added */
+    uint32_t pass_cull = ps ? cull_of(resolved(r, ps, UINT32_MAX)) : 0;
     for (uint32_t b = 0; ps && b < d->sided_count; b++) {
         const gn_draw_batch *batch = &r->plan.mask_batches[d->sided_first + b];
+        if (cull_of(resolved(r, ps, batch->material)) == pass_cull) continue; /* a pass that forces it */
         set_raster(r, ps, batch->material);
         draws += draw_range(r, d, batch->first_group, batch->group_count);
     }

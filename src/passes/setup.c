@@ -3,6 +3,7 @@
  * an empty layout (a set number a pipeline does not use), the samplers, and the depth-only
  * caster pipelines that every shadow feature makes for its own layout. Each feature makes its
  * own other sets and pipelines. */
+#include "decide/tfx.h"
 #include "passes/passes.h"
 #include "renderer.h"
 
@@ -106,8 +107,20 @@ uint32_t gn_scene_uses(gn_renderer *r, gn_vk_use *out)
     return 6 + gn_cull_list_uses(r, out + 6); /* the views' lists and commands, when the GPU culled them */
 }
 
-gn_result gn_caster_pipelines(gn_renderer *r, VkPipelineLayout layout, float bias_constant, float bias_slope,
-                              const char *name, VkPipeline *opaque, VkPipeline *masked, gn_error *err)
+gn_pass_state gn_caster_pass_state(float bias_constant, float bias_slope)
+{
+    /* thin and open casters (fences, leaves) cast from both sides, whatever their material says,
+       and every caster takes the pass's slope-scaled bias */
+    return (gn_pass_state){
+        .pass = 0,
+        .forced = GN_STATE_PACK(0, 0, GN_STATE_OVERRIDE | GN_STATE_RASTER(GN_CULL_TWO_SIDED, 0),
+                                GN_STATE_OVERRIDE | GN_STATE_BIAS_CASTER),
+        .caster_constant = bias_constant,
+        .caster_slope = bias_slope};
+}
+
+gn_result gn_caster_pipelines(gn_renderer *r, VkPipelineLayout layout, const char *name, VkPipeline *opaque,
+                              VkPipeline *masked, gn_error *err)
 {
     char label[64];
     snprintf(label, sizeof label, "%s casters", name);
@@ -120,13 +133,13 @@ gn_result gn_caster_pipelines(gn_renderer *r, VkPipelineLayout layout, float bia
         .samples = 1,
         .depth_compare = VK_COMPARE_OP_LESS, /* depth 0 is nearest the light */
         .depth_write = true,
-        .cull = VK_CULL_MODE_NONE, /* thin and open casters (fences, leaves) cast from both sides */
+        /* culling and bias per material from gn_caster_pass_state: two-sided and the casters'
+           slope-scaled bias, forced over every material */
+        .dynamic_raster = true,
         .name = label,
         /* casters in front of the view's near plane still cast: depth clamp pancakes them onto it
          * (the sun's caster range also reaches caster_extension towards it) */
         .depth_clamp = true,
-        .bias_constant = bias_constant,
-        .bias_slope = bias_slope,
     };
     gn_result res = gn_vk_graphics_pipeline(&r->vk, &g, opaque, err);
     /* alpha-tested casters: their uvs and a fragment shader that discards by alpha */
