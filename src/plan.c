@@ -108,7 +108,8 @@ gn_result gn_plan_layout(gn_renderer *r, const gn_draw_list *list, gn_view_draws
     out->sided_first = p->mask_batch_count;
     out->sided_count = sided;
     for (uint32_t b = opaque_first; sided && b < opaque_first + opaque_count; b++)
-        if (culls_otherwise(r, list->batches[b].material)) p->mask_batches[p->mask_batch_count++] = list->batches[b];
+        if (culls_otherwise(r, list->batches[b].material))
+            p->mask_batches[p->mask_batch_count++] = list->batches[b];
     return GN_OK;
 }
 

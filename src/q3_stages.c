@@ -28,7 +28,8 @@ static void pack_mode(const gn_q3_material *m, uint32_t base, uint32_t k, gn_gpu
     out->mode[2] = m->stage_count | base << 8;
     float h = m->cloud_height < 0 ? 0 : m->cloud_height > 1e6f ? 1e6f : m->cloud_height;
     bool lit = false;
-    for (uint32_t j = 0; j < m->stage_count; j++) lit |= m->stages[j].lit || m->stages[j].source == GN_Q3_SOURCE_LIGHT;
+    for (uint32_t j = 0; j < m->stage_count; j++)
+        lit |= m->stages[j].lit || m->stages[j].source == GN_Q3_SOURCE_LIGHT;
     out->mode[3] = (m->has_box ? GN_GPU_Q3_SKY_BOX : 0u) | (lit ? 0u : GN_GPU_Q3_UNLIT) | (uint32_t)h << 8;
 }
 
@@ -100,8 +101,8 @@ static gn_result update_deforms(gn_renderer *r, const gn_scene *s, float seconds
     if (!g->deform_count) return GN_OK;
     VkDeviceSize off;
     void *p;
-    gn_result res = gn_vk_ring_alloc(&r->vk, (VkDeviceSize)g->deform_count * sizeof(gn_gpu_deform), 16, &off,
-                                     &p, err);
+    gn_result res =
+        gn_vk_ring_alloc(&r->vk, (VkDeviceSize)g->deform_count * sizeof(gn_gpu_deform), 16, &off, &p, err);
     if (res) return res;
     gn_vk_use use = {.buffer = &g->deforms, .access = GN_ACCESS_TRANSFER_WRITE};
     gn_vk_barriers(&r->vk, r->vk.cur->cmd, &use, 1);

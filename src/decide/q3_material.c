@@ -320,13 +320,13 @@ static void emit_extra(emit *e, const gn_q3_stage *st, const gn_q3_mat_stage *ou
  * false for one the GPU does not apply (normal, projectionShadow, text) or past the limit. */
 static bool emit_deform(emit *e, gn_q3_material *m, const gn_q3_deform *d)
 {
-    uint32_t kind = d->type == GN_Q3_DEFORM_WAVE                                            ? GN_Q3_VDEFORM_WAVE
-                    : d->type == GN_Q3_DEFORM_BULGE                                         ? GN_Q3_VDEFORM_BULGE
-                    : d->type == GN_Q3_DEFORM_MOVE                                          ? GN_Q3_VDEFORM_MOVE
-                    : d->type == GN_Q3_DEFORM_AUTOSPRITE                                    ? GN_Q3_VDEFORM_AUTOSPRITE
-                    : d->type == GN_Q3_DEFORM_AUTOSPRITE2                                   ? GN_Q3_VDEFORM_AUTOSPRITE2
-                    : d->type == GN_Q3_DEFORM_NORMAL                                        ? GN_Q3_VDEFORM_NORMAL
-                                                                                            : GN_Q3_VDEFORM_NONE;
+    uint32_t kind = d->type == GN_Q3_DEFORM_WAVE          ? GN_Q3_VDEFORM_WAVE
+                    : d->type == GN_Q3_DEFORM_BULGE       ? GN_Q3_VDEFORM_BULGE
+                    : d->type == GN_Q3_DEFORM_MOVE        ? GN_Q3_VDEFORM_MOVE
+                    : d->type == GN_Q3_DEFORM_AUTOSPRITE  ? GN_Q3_VDEFORM_AUTOSPRITE
+                    : d->type == GN_Q3_DEFORM_AUTOSPRITE2 ? GN_Q3_VDEFORM_AUTOSPRITE2
+                    : d->type == GN_Q3_DEFORM_NORMAL      ? GN_Q3_VDEFORM_NORMAL
+                                                          : GN_Q3_VDEFORM_NONE;
     if (kind == GN_Q3_VDEFORM_NONE || m->deform_count >= GN_Q3_MAT_DEFORMS) return false;
     const float u = 1.0f / Q3_UNITS_PER_METRE;
     const gn_q3_wave *w = &d->wave;

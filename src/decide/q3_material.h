@@ -31,13 +31,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GN_Q3_MAT_STAGES 8      /* stages drawn (Quake 3's MAX_SHADER_STAGES) */
-#define GN_Q3_MAT_SLOTS 16      /* images a material binds: its stages' maps, animMap frames, sky box */
-#define GN_Q3_MAT_OUTPUTS 4     /* TFX outputs a stage: texture rows 0 and 1, colour, extra */
-#define GN_Q3_MAT_DEFORMS 3     /* vertex deforms a material (Quake 3's own limit) */
+#define GN_Q3_MAT_STAGES 8  /* stages drawn (Quake 3's MAX_SHADER_STAGES) */
+#define GN_Q3_MAT_SLOTS 16  /* images a material binds: its stages' maps, animMap frames, sky box */
+#define GN_Q3_MAT_OUTPUTS 4 /* TFX outputs a stage: texture rows 0 and 1, colour, extra */
+#define GN_Q3_MAT_DEFORMS 3 /* vertex deforms a material (Quake 3's own limit) */
 #define GN_Q3_MAT_DEFORM_OUTPUTS 2
 /* every output a material's program may write: its stages', then its deforms' */
-#define GN_Q3_MAT_OUTPUT_MAX (GN_Q3_MAT_STAGES * GN_Q3_MAT_OUTPUTS + GN_Q3_MAT_DEFORMS * GN_Q3_MAT_DEFORM_OUTPUTS)
+#define GN_Q3_MAT_OUTPUT_MAX                                                                                 \
+    (GN_Q3_MAT_STAGES * GN_Q3_MAT_OUTPUTS + GN_Q3_MAT_DEFORMS * GN_Q3_MAT_DEFORM_OUTPUTS)
 #define GN_Q3_MAT_CODE_MAX 1024 /* instructions of a material's program */
 #define GN_Q3_MAT_CONSTS_MAX 128
 
@@ -91,13 +92,13 @@ typedef enum gn_q3_draw {
 typedef struct gn_q3_mat_stage {
     uint32_t source; /* gn_q3_source */
     uint32_t slot, frames;
-    uint32_t tc;   /* gn_q3_uv */
-    uint8_t blend; /* GN_STATE_BLEND byte of its blendFunc (opaque when none) */
-    uint8_t alpha; /* gn_alpha_test */
-    bool lit;      /* its colour multiplies by the light (rgbGen vertex, exactVertex,
-                      lightingDiffuse) */
-    bool clamp;    /* clampMap */
-    bool has_turb; /* a tcMod turb (its amplitude and phase are outputs) */
+    uint32_t tc;         /* gn_q3_uv */
+    uint8_t blend;       /* GN_STATE_BLEND byte of its blendFunc (opaque when none) */
+    uint8_t alpha;       /* gn_alpha_test */
+    bool lit;            /* its colour multiplies by the light (rgbGen vertex, exactVertex,
+                            lightingDiffuse) */
+    bool clamp;          /* clampMap */
+    bool has_turb;       /* a tcMod turb (its amplitude and phase are outputs) */
     bool specular_alpha; /* alphaGen lightingSpecular: its alpha times the key light's highlight,
                             (r . v)^4 with r the light's reflection, as the game computes it */
 } gn_q3_mat_stage;
@@ -122,7 +123,7 @@ typedef struct gn_q3_material {
     float cloud_height;
     bool no_mipmaps; /* nomipmaps: its images sampled at full size however small they draw (the
                         game keeps no smaller copies; an alpha-tested grate keeps its holes) */
-    float sort; /* the script's sort, or the one Quake 3 infers */
+    float sort;      /* the script's sort, or the one Quake 3 infers */
     /* the per-frame program: GN_Q3_MAT_OUTPUTS outputs a stage */
     gn_tfx_insn code[GN_Q3_MAT_CODE_MAX];
     gn_tfx_vec4 consts[GN_Q3_MAT_CONSTS_MAX];
@@ -133,9 +134,9 @@ typedef struct gn_q3_material {
 } gn_q3_material;
 
 /* Compiles s into *out. Stages past GN_Q3_MAT_STAGES or images past GN_Q3_MAT_SLOTS are dropped
- * and counted; what gnomon does not draw (videoMap, deformVertexes text and projectionShadow, tcGen vector, alphaGen portal) is
- * counted in `unsupported`, drawn as its nearest supported form. False with a message only when
- * the program does not fit its arrays or does not validate (then nothing may draw it). */
+ * and counted; what gnomon does not draw (videoMap, deformVertexes text and projectionShadow, tcGen vector,
+ * alphaGen portal) is counted in `unsupported`, drawn as its nearest supported form. False with a message
+ * only when the program does not fit its arrays or does not validate (then nothing may draw it). */
 bool gn_q3_material_compile(const gn_q3_shader *s, gn_q3_material *out, char *msg, size_t cap);
 
 /* The program of m as TFX sees it. */

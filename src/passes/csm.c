@@ -52,8 +52,7 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *rd, 
     /* set 1 (the material) is read by the alpha-tested casters' pipeline only */
     VkDescriptorSetLayout sets[2] = {r->pipes.frame_layout, r->pipes.material_layout};
     if (!res) res = gn_vk_pipeline_layout(&r->vk, sets, 2, 64, "csm", &c->layout, err);
-    if (!res)
-        res = gn_caster_pipelines(r, c->layout, "csm", &c->pipeline, &c->mask_pipeline, err);
+    if (!res) res = gn_caster_pipelines(r, c->layout, "csm", &c->pipeline, &c->mask_pipeline, err);
     const gn_vk_binding b[GN_BIND_CSM_COUNT] = {
         [GN_BIND_CSM_MAP] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, FS}};
     if (!res)

@@ -16,9 +16,8 @@ static const float POLYGON_OFFSET_CONSTANT = 4.0f, POLYGON_OFFSET_SLOPE = 1.0f;
 /* Material m's state resolved under pass state ps (UINT32_MAX: the pass's own, no material's). */
 static uint32_t resolved(const gn_renderer *r, const gn_pass_state *ps, uint32_t material)
 {
-    uint32_t own = r->scene.material_state && material < r->scene.material_count
-                       ? r->scene.material_state[material]
-                       : 0;
+    uint32_t own =
+        r->scene.material_state && material < r->scene.material_count ? r->scene.material_state[material] : 0;
     return gn_state_resolve(ps->pass, own, ps->forced);
 }
 

@@ -23,7 +23,7 @@ gn_result gn_pipelines_create(gn_renderer *r, gn_error *err)
         [GN_BIND_FRAME_MATERIALS] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VS | FS},
         [GN_BIND_FRAME_VISIBLE] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER_DYNAMIC, VS},
         [GN_BIND_FRAME_EXPOSURE] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS},
-        [GN_BIND_FRAME_FOGS] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS}, /* the forward and sky passes */
+        [GN_BIND_FRAME_FOGS] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, FS},     /* the forward and sky passes */
         [GN_BIND_FRAME_DEFORMS] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VS},  /* every scene pass's vertices */
         [GN_BIND_FRAME_VERTICES] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VS}, /* a deformed vertex's own */
     };
@@ -111,12 +111,12 @@ gn_pass_state gn_caster_pass_state(float bias_constant, float bias_slope)
 {
     /* thin and open casters (fences, leaves) cast from both sides, whatever their material says,
        and every caster takes the pass's slope-scaled bias */
-    return (gn_pass_state){
-        .pass = 0,
-        .forced = GN_STATE_PACK(0, 0, GN_STATE_OVERRIDE | GN_STATE_RASTER(GN_CULL_TWO_SIDED, 0),
-                                GN_STATE_OVERRIDE | GN_STATE_BIAS_CASTER),
-        .caster_constant = bias_constant,
-        .caster_slope = bias_slope};
+    return (gn_pass_state){.pass = 0,
+                           .forced =
+                               GN_STATE_PACK(0, 0, GN_STATE_OVERRIDE | GN_STATE_RASTER(GN_CULL_TWO_SIDED, 0),
+                                             GN_STATE_OVERRIDE | GN_STATE_BIAS_CASTER),
+                           .caster_constant = bias_constant,
+                           .caster_slope = bias_slope};
 }
 
 gn_result gn_caster_pipelines(gn_renderer *r, VkPipelineLayout layout, const char *name, VkPipeline *opaque,

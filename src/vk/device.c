@@ -303,7 +303,7 @@ static const char *unsuitable(VkPhysicalDevice pd)
     VkPhysicalDeviceFeatures2 f = {.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, .pNext = &f11};
     vkGetPhysicalDeviceFeatures2(pd, &f);
     if (!f11.shaderDrawParameters) return "no shaderDrawParameters"; /* a deformed quad's vertices */
-    if (!f12.shaderOutputLayer) return "no shaderOutputLayer"; /* VSM pages: a layer each */
+    if (!f12.shaderOutputLayer) return "no shaderOutputLayer";       /* VSM pages: a layer each */
     if (!f13.dynamicRendering) return "no dynamicRendering";
     if (!f13.synchronization2) return "no synchronization2";
     if (!f13.maintenance4) return "no maintenance4";

@@ -108,7 +108,8 @@ static int test_triangle(void)
     const gn_material *m = &s->materials[0];
     CHECK(m->alpha_mode == GN_ALPHA_BLEND, "alpha mode %u, the file says BLEND", m->alpha_mode);
     /* doubleSided: the raster byte overrides the passes' culling with two-sided */
-    CHECK(GN_STATE_RASTER_CULL(gn_state_resolve(0, m->state, 0) >> GN_STATE_RASTER_SHIFT) == GN_CULL_TWO_SIDED,
+    CHECK(GN_STATE_RASTER_CULL(gn_state_resolve(0, m->state, 0) >> GN_STATE_RASTER_SHIFT) ==
+              GN_CULL_TWO_SIDED,
           "state %08x: doubleSided is not two-sided", m->state);
     CHECK(fabsf(m->base_color[0] - 0.5f) < 1e-6f && fabsf(m->base_color[1] - 0.25f) < 1e-6f &&
               fabsf(m->metallic - 0.3f) < 1e-6f && fabsf(m->roughness - 0.6f) < 1e-6f,

@@ -323,7 +323,8 @@ static void test_seams(void)
     b = gn_bvh_build(wall, 16);
     int wrong = 0, hits = 0;
     for (int r = 0; r < 12000; r++) {
-        float o[3], d[3], at[3] = {0, 0, 0}, sign = r / 4 % 2 ? -0.0f : 0.0f; /* at: gcc -O3 cannot see it is set where read */
+        float o[3], d[3], at[3] = {0, 0, 0},
+                          sign = r / 4 % 2 ? -0.0f : 0.0f; /* at: gcc -O3 cannot see it is set where read */
         if (r % 4 == 0) { /* from a plane y = -4..4 (the ends and the seams), along it */
             o[0] = rnd_in(-1, 1), o[1] = (float)(r / 8 % 9 - 4), o[2] = rnd_in(0.2f, 0.8f);
             d[0] = 1, d[1] = sign, d[2] = r % 8 ? rnd_in(-0.05f, 0.05f) : 0.0f;

@@ -290,8 +290,10 @@ static void test_deforms(const gn_q3_library *lib)
     static gn_q3_material m;
     compile(lib, "textures/test/smoke", &m);
     uint32_t st = gn_state_resolve(0, m.state, 0);
-    CHECK(GN_STATE_RASTER_CULL(st >> GN_STATE_RASTER_SHIFT) == GN_CULL_TWO_SIDED, "cull none: state %08x", st);
-    CHECK(((st >> GN_STATE_BIAS_SHIFT) & 0x7fu) == GN_STATE_BIAS_POLYGON_OFFSET, "polygonOffset: state %08x", st);
+    CHECK(GN_STATE_RASTER_CULL(st >> GN_STATE_RASTER_SHIFT) == GN_CULL_TWO_SIDED, "cull none: state %08x",
+          st);
+    CHECK(((st >> GN_STATE_BIAS_SHIFT) & 0x7fu) == GN_STATE_BIAS_POLYGON_OFFSET, "polygonOffset: state %08x",
+          st);
     CHECK(m.deform_count == 3 && m.deforms[0] == GN_Q3_VDEFORM_WAVE && m.deforms[1] == GN_Q3_VDEFORM_MOVE &&
               m.deforms[2] == GN_Q3_VDEFORM_AUTOSPRITE2,
           "deforms %u: %u %u %u", m.deform_count, m.deforms[0], m.deforms[1], m.deforms[2]);
@@ -311,8 +313,8 @@ static void test_deforms(const gn_q3_library *lib)
     /* move: the game's (0, 0, 10) is gnomon's (0, 10, 0) units, times sawtooth at 0.5 turns (0.5) */
     a = out[6].v, b = out[7].v;
     CHECK(a[0] == 3.0f && near(b[0], 0.0f, 1e-7f) && near(b[1], 5.0f / u, 1e-6f) && near(b[2], 0.0f, 1e-7f),
-          "move kind %g offset (%g %g %g), want (0 %g 0)", (double)a[0], (double)b[0], (double)b[1], (double)b[2],
-          (double)(5.0f / u));
+          "move kind %g offset (%g %g %g), want (0 %g 0)", (double)a[0], (double)b[0], (double)b[1],
+          (double)b[2], (double)(5.0f / u));
     CHECK(out[8].v[0] == 6.0f, "autosprite2 kind %g", (double)out[8].v[0]);
 }
 
