@@ -86,20 +86,9 @@ static gn_scene *make_scene(gn_dds_format f, const uint8_t *blocks)
     gn_error err = {0};
     gn_scene *s = NULL;
     if (gn_scene_create(&s, &err)) return NULL;
-    const float pos[] = {-2, -2, -2, 2, -2, -2, 2, 2, -2, -2, 2, -2};
-    const float uv[] = {0, 1, 1, 1, 1, 0, 0, 0}; /* texel row 0 at the top */
-    const float nrm[] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
-    const uint32_t quad[] = {0, 1, 2, 0, 2, 3};
-    gn_mesh_desc md = {.positions = pos,
-                       .normals = nrm,
-                       .uvs = uv,
-                       .vertex_count = 4,
-                       .indices = quad,
-                       .index_count = 6,
-                       .label = "blocks quad"};
     gn_texture_blocks tb = {SIDE, SIDE, 1, f, false, blocks, (uint64_t)BLOCKS * 16, NULL, "random blocks"};
-    uint32_t mesh, tex, mat, id;
-    bool ok = !gn_scene_add_mesh(s, &md, &mesh, &err) && !gn_scene_add_blocks(s, &tb, &tex, &err);
+    uint32_t mesh = gt_add_quad(s, 2.0f, -2.0f), tex, mat, id;
+    bool ok = !gn_scene_add_blocks(s, &tb, &tex, &err);
     gn_material_desc gmd = {.base_color = {1, 1, 1, 1}, .base_color_texture = tex, .label = "blocks"};
     ok = ok && !gn_scene_add_material(s, &gmd, &mat, &err);
     gn_instance_desc gi = {.mesh = mesh, .material = mat};

@@ -18,35 +18,12 @@
 #define H 128
 #define TEX_W 64
 
-/* A 2x2 m quad in the z = 0 plane facing +z, u along +x. */
-static uint32_t add_quad(gn_scene *s)
-{
-    static const float p[] = {-1, -1, 0, 1, -1, 0, 1, 1, 0, -1, 1, 0};
-    static const float n[] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
-    static const float uv[] = {0, 1, 1, 1, 1, 0, 0, 0};
-    static const uint32_t idx[] = {0, 1, 2, 0, 2, 3};
-    gn_mesh_desc md = {.positions = p,
-                       .normals = n,
-                       .uvs = uv,
-                       .vertex_count = 4,
-                       .indices = idx,
-                       .index_count = 6,
-                       .label = "quad"};
-    uint32_t id = 0;
-    gn_error err = {0};
-    if (gn_scene_add_mesh(s, &md, &id, &err)) {
-        fprintf(stderr, "quad: %s\n", err.message);
-        exit(1);
-    }
-    return id;
-}
-
 /* The quad under the sun; with_maps: the half-alpha specular map and a white colour map. */
 static uint8_t *render(bool with_maps)
 {
     gn_scene *s = NULL;
     gn_scene_create(&s, NULL);
-    uint32_t mesh = add_quad(s), mat = 0;
+    uint32_t mesh = gt_add_quad(s, 1.0f, 0.0f), mat = 0; /* 2x2 m at z = 0 */
     gn_material_desc md = {.base_color = {0, 0, 0, 1}, .metallic = 0, .roughness = 0.4f, .label = "black"};
     if (with_maps) {
         static uint8_t half[TEX_W * 4], white[TEX_W * 4];

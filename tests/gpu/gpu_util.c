@@ -273,6 +273,28 @@ uint32_t gt_add_box(gn_scene *s, float sx, float sy, float sz)
     return id;
 }
 
+uint32_t gt_add_quad(gn_scene *s, float half, float z)
+{
+    const float p[] = {-half, -half, z, half, -half, z, half, half, z, -half, half, z};
+    static const float n[] = {0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1};
+    static const float uv[] = {0, 1, 1, 1, 1, 0, 0, 0};
+    static const uint32_t idx[] = {0, 1, 2, 0, 2, 3};
+    gn_mesh_desc md = {.positions = p,
+                       .normals = n,
+                       .uvs = uv,
+                       .vertex_count = 4,
+                       .indices = idx,
+                       .index_count = 6,
+                       .label = "quad"};
+    uint32_t id = 0;
+    gn_error err = {0};
+    if (gn_scene_add_mesh(s, &md, &id, &err)) {
+        fprintf(stderr, "quad: %s\n", err.message);
+        exit(1);
+    }
+    return id;
+}
+
 bool gt_ran(const gn_frame_stats *st, const char *name)
 {
     for (uint32_t p = 0; p < st->pass_count; p++)

@@ -21,6 +21,9 @@ gn_scene *gt_town(uint32_t seed, float viewpoints[3][5]);
 uint32_t gt_add_sphere(gn_scene *s, uint32_t seg_u, uint32_t seg_v);
 /* A box mesh of half-extents sx, sy, sz about the origin (24 vertices, outward normals); exits on failure. */
 uint32_t gt_add_box(gn_scene *s, float sx, float sy, float sz);
+/* A square quad of half side `half` in the plane z = `z`, facing +z, u along +x and v down (texel
+ * row 0 at the top); its mesh id (exits on failure, as gt_add_box). */
+uint32_t gt_add_quad(gn_scene *s, float half, float z);
 /* Renders one frame and reads it back into a malloc'd RGBA8 buffer. With the default shadows
  * (virtual shadow maps) it renders until the page cache has settled, as `gnomon render` does. */
 uint8_t *gt_render(gn_renderer *r, gn_scene *s, const gn_frame_desc *f);
