@@ -27,10 +27,8 @@ static void pack_mode(const gn_q3_material *m, uint32_t base, uint32_t k, gn_gpu
     out->mode[1] = st->blend | (uint32_t)st->alpha << 8;
     out->mode[2] = m->stage_count | base << 8;
     float h = m->cloud_height < 0 ? 0 : m->cloud_height > 1e6f ? 1e6f : m->cloud_height;
-    bool lit = false;
-    for (uint32_t j = 0; j < m->stage_count; j++)
-        lit |= m->stages[j].lit || m->stages[j].source == GN_Q3_SOURCE_LIGHT;
-    out->mode[3] = (m->has_box ? GN_GPU_Q3_SKY_BOX : 0u) | (lit ? 0u : GN_GPU_Q3_UNLIT) | (uint32_t)h << 8;
+    out->mode[3] =
+        (m->has_box ? GN_GPU_Q3_SKY_BOX : 0u) | (m->unlit ? GN_GPU_Q3_UNLIT : 0u) | (uint32_t)h << 8;
 }
 
 /* Material i's records: the mode, and the program's outputs at `seconds`. Record 0 is written

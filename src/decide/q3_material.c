@@ -551,6 +551,9 @@ bool gn_q3_material_compile(const gn_q3_shader *s, gn_q3_material *out, char *ms
         note_unsupported(out, t < sizeof names / sizeof names[0] ? names[t] : "deformVertexes");
     }
     out->no_mipmaps = s->no_mipmaps;
+    out->unlit = true;
+    for (uint32_t k = 0; k < out->stage_count; k++)
+        if (out->stages[k].lit || out->stages[k].source == GN_Q3_SOURCE_LIGHT) out->unlit = false;
     out->draw = draw_class(s, out);
     out->state = material_state(s, out);
     out->sort = inferred_sort(s, out);

@@ -121,6 +121,7 @@ typedef struct gn_q3_material {
        stages, mapped over a dome cloud_height (Quake units) above the eye */
     bool has_box;
     float cloud_height;
+    bool unlit;      /* no stage reads the light ($lightmap) or multiplies by it: drawn fullbright */
     bool no_mipmaps; /* nomipmaps: its images sampled at full size however small they draw (the
                         game keeps no smaller copies; an alpha-tested grate keeps its holes) */
     float sort;      /* the script's sort, or the one Quake 3 infers */
