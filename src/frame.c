@@ -154,7 +154,7 @@ static const gn_pass PASSES[] = {
     /*    with blended surfaces: the opaque scene's colour and depth copied, then they draw over it */
     {"scene copy", GN_FEATURE_FORWARD, gn_forward_blended_runs, NULL, gn_scene_copy_uses,
      gn_scene_copy_record},
-    {"forward blended", GN_FEATURE_FORWARD, gn_forward_blended_runs, NULL, gn_forward_uses,
+    {"forward blended", GN_FEATURE_FORWARD, gn_forward_blended_runs, NULL, gn_forward_blended_uses,
      gn_forward_blended_record},
     /* 7. eye adaptation: the luminance histogram, then the exposure metered and adapted */
     {"exposure histogram", GN_FEATURE_EXPOSURE, gn_exposure_runs, NULL, gn_exposure_histogram_uses,

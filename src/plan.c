@@ -75,16 +75,17 @@ static gn_result grow_batches(gn_frame_plan *p, uint32_t count, gn_error *err)
     return GN_OK;
 }
 
-/* Whether a material draws other faces than a depth-only pass's default (front faces): its
- * opaque groups are drawn again with its own culling (gn_draw_depth_only). */
-static bool culls_otherwise(const gn_renderer *r, uint32_t material)
+/* Whether a material rasters otherwise than a depth-only pass's default (front faces, no depth
+ * bias): its opaque groups are drawn again with its own culling and bias (gn_draw_depth_only). */
+static bool rasters_otherwise(const gn_renderer *r, uint32_t material)
 {
     if (!r->scene.material_state || material >= r->scene.material_count) return false;
     uint32_t state = gn_state_resolve(0, r->scene.material_state[material], 0);
-    return GN_STATE_RASTER_CULL(state >> GN_STATE_RASTER_SHIFT) != GN_CULL_FRONT_SIDED;
+    return GN_STATE_RASTER_CULL(state >> GN_STATE_RASTER_SHIFT) != GN_CULL_FRONT_SIDED ||
+           (state >> GN_STATE_BIAS_SHIFT) != GN_STATE_BIAS_NONE;
 }
 
-/* A list's counts, its alpha-tested batches and its opaque batches that cull otherwise, kept for
+/* A list's counts, its alpha-tested batches and its opaque batches that raster otherwise, kept for
  * the depth-only passes (the list may be scratch), without its ids or commands (see renderer.h). */
 gn_result gn_plan_layout(gn_renderer *r, const gn_draw_list *list, gn_view_draws *out, gn_error *err)
 {
@@ -97,7 +98,7 @@ gn_result gn_plan_layout(gn_renderer *r, const gn_draw_list *list, gn_view_draws
     gn_frame_plan *p = &r->plan;
     uint32_t sided = 0;
     for (uint32_t b = opaque_first; b < opaque_first + opaque_count; b++)
-        sided += culls_otherwise(r, list->batches[b].material);
+        sided += rasters_otherwise(r, list->batches[b].material);
     gn_result res = grow_batches(p, count + sided, err);
     if (res) return res;
     if (count) /* with none, both pointers may be NULL: memcpy from NULL is undefined even for 0 bytes */
@@ -108,7 +109,7 @@ gn_result gn_plan_layout(gn_renderer *r, const gn_draw_list *list, gn_view_draws
     out->sided_first = p->mask_batch_count;
     out->sided_count = sided;
     for (uint32_t b = opaque_first; sided && b < opaque_first + opaque_count; b++)
-        if (culls_otherwise(r, list->batches[b].material))
+        if (rasters_otherwise(r, list->batches[b].material))
             p->mask_batches[p->mask_batch_count++] = list->batches[b];
     return GN_OK;
 }

@@ -80,8 +80,9 @@ typedef struct gn_view_draws {
     /* Depth-only passes: groups [0, opaque_groups) draw in one call; alpha-tested batches
      * mask_batches[mask_first .. + mask_count) of the frame plan bind their material each;
      * blended groups (the rest) draw in the forward pass only. The opaque batches whose material
-     * culls otherwise than front-sided (double-sided, Quake 3's cull none) are listed again at
-     * mask_batches[sided_first .. + sided_count): a pass that culls redraws them with their own. */
+     * rasters otherwise than the default (double-sided, Quake 3's cull none, its polygonOffset)
+     * are listed again at mask_batches[sided_first .. + sided_count): a pass that takes each
+     * material's raster state redraws them with their own. */
     uint32_t opaque_groups, mask_first, mask_count, sided_first, sided_count;
 } gn_view_draws;
 
@@ -204,6 +205,9 @@ void gn_bind_view_frame(gn_renderer *r, VkPipelineLayout layout, const gn_view_d
 typedef struct gn_pass_state {
     uint32_t pass, forced;
     float caster_constant, caster_slope; /* the depth bias of GN_STATE_BIAS_CASTER */
+    /* its pipelines leave depth write and test dynamic too (gn_vk_graphics_desc.dynamic_depth):
+       the resolved depth byte sets them per material (reversed-Z: Quake 3's lequal is >=) */
+    bool depth;
 } gn_pass_state;
 /* A shadow caster pass's state: two-sided and the given slope-scaled bias, forced over every
  * material (passes/setup.c). */

@@ -12,10 +12,10 @@ typedef struct depth_state {
     VkPipeline opaque, masked;
 } depth_state;
 
-/* The prepass culls back faces unless a material says otherwise, and draws no polygon offset:
- * the forward pass's opaque draws test EQUAL against it, so they force the same (forward.c). */
-const gn_pass_state gn_depth_pass_state = {
-    .pass = 0, .forced = GN_STATE_PACK(0, 0, 0, GN_STATE_OVERRIDE | GN_STATE_BIAS_NONE)};
+/* The prepass culls back faces and biases nothing unless a material says otherwise (Quake 3's
+ * cull and polygonOffset): the forward pass's opaque draws test EQUAL against it, so they take
+ * the same state (forward.c). */
+const gn_pass_state gn_depth_pass_state = {.pass = 0, .forced = 0};
 
 static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, gn_error *err)
 {
@@ -33,7 +33,7 @@ static gn_result create(gn_renderer *r, void *self, const gn_renderer_desc *d, g
         .samples = r->msaa,
         .depth_compare = VK_COMPARE_OP_GREATER, /* reversed-Z: nearer is larger */
         .depth_write = true,
-        .dynamic_raster = true, /* each material's culling (gn_depth_pass_state) */
+        .dynamic_raster = true, /* each material's culling and bias (gn_depth_pass_state) */
         .name = "depth prepass",
     };
     if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &s->opaque, err);

@@ -9,6 +9,7 @@
  * occlusion), the image-based light's (5: the environment, the DFG table and the atmosphere's
  * tables) and volumetric fog's (6: its integrated froxels). */
 #include "passes/forward.h"
+#include "decide/tfx.h"
 #include "passes/passes.h"
 
 #include <string.h>
@@ -108,9 +109,11 @@ static gn_result ensure_technique(gn_renderer *r, forward_state *s, uint32_t sun
      * second source */
     gn_vk_graphics_desc blend = g, q3 = g, sky = g;
     blend.depth_compare = VK_COMPARE_OP_GREATER_OR_EQUAL;
+    blend.dynamic_depth = true; /* a stage's depthWrite and depthFunc (BLENDED_STATE) */
     blend.alpha_blend = true;
     blend.name = "forward blended";
     q3.depth_compare = VK_COMPARE_OP_GREATER_OR_EQUAL;
+    q3.dynamic_depth = true;
     q3.frag = SUN_SHADER_Q3[sun];
     q3.dual_source = true;
     q3.name = "forward Quake 3 blended";
@@ -118,6 +121,7 @@ static gn_result ensure_technique(gn_renderer *r, forward_state *s, uint32_t sun
     sky.frag = "sky.frag";
     sky.vertex_input = false;
     sky.dynamic_raster = false;
+    sky.dynamic_depth = false;
     sky.cull = VK_CULL_MODE_NONE;
     sky.name = "sky";
     /* made in an order that leaves opaque last: it marks the technique complete */
@@ -269,12 +273,24 @@ static bool is_q3_dual(const gn_renderer *r, const forward_state *s, uint32_t ma
            r->scene.stage_flags[material];
 }
 
-/* Blended surfaces take each material's culling and polygon offset (a decal's bias toward the
- * viewer keeps it over the wall it lies on). */
-static const gn_pass_state BLENDED_STATE = {0, 0};
+/* Blended surfaces take each material's culling, polygon offset (a decal's bias toward the
+ * viewer keeps it over the wall it lies on) and depth state: by default they test depth and
+ * write none; a Quake 3 stage's depthWrite writes it (what later blended surfaces then test),
+ * its depthFunc equal tests equal. */
+static const gn_pass_state BLENDED_STATE = {
+    .pass = GN_STATE_PACK(0, GN_STATE_DEPTH(GN_DEPTH_LEQUAL, true), 0, 0), .depth = true};
 
-/* Blended surfaces over the opaque scene and the sky (material order, not sorted by distance):
- * they test depth but write none; the colour is resolved again. */
+/* The blended pass's resources: the forward pass's, with the depth written (depthWrite). */
+uint32_t gn_forward_blended_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *out)
+{
+    uint32_t n = gn_forward_uses(r, self, run, out);
+    for (uint32_t i = 0; i < n; i++)
+        if (out[i].image == gn_target(r, GN_TARGET_DEPTH_MS)) out[i].access = GN_ACCESS_DEPTH_WRITE;
+    return n;
+}
+
+/* Blended surfaces over the opaque scene and the sky (material order, not sorted by distance),
+ * each with its depth state (BLENDED_STATE); the colour is resolved again. */
 gn_pass_work gn_forward_blended_record(gn_renderer *r, void *self, uint32_t run)
 {
     (void)run;

@@ -105,7 +105,7 @@ GN_PASS_FNS(gn_volumetric_integrate);
 GN_PASS_FNS(gn_forward);
 GN_PASS_RUNS(gn_forward_blended); /* the scene copy's and the blended pass's */
 GN_PASS_FNS(gn_scene_copy);
-gn_pass_work gn_forward_blended_record(gn_renderer *r, void *self, uint32_t run);
+GN_PASS_FNS(gn_forward_blended);
 GN_PASS_RUNS(gn_dof);
 GN_PASS_FNS(gn_dof);
 GN_PASS_RUNS(gn_exposure); /* auto, or the luminance view */

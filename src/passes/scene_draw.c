@@ -23,10 +23,26 @@ static uint32_t resolved(const gn_renderer *r, const gn_pass_state *ps, uint32_t
 
 static uint32_t cull_of(uint32_t state) { return GN_STATE_RASTER_CULL(state >> GN_STATE_RASTER_SHIFT); }
 
-/* Sets the raster state of a material's draws under pass state ps. */
+/* What a depth-only pass draws differently by: the faces culled and the bias. */
+static uint32_t raster_of(uint32_t state) { return cull_of(state) | (state >> GN_STATE_BIAS_SHIFT) << 8; }
+
+/* Quake 3's depth test under reversed-Z (nearer is greater). */
+static VkCompareOp compare_of(uint32_t state)
+{
+    uint32_t func = GN_STATE_DEPTH_FUNC(state >> GN_STATE_DEPTH_SHIFT);
+    return func == GN_DEPTH_EQUAL    ? VK_COMPARE_OP_EQUAL
+           : func == GN_DEPTH_ALWAYS ? VK_COMPARE_OP_ALWAYS
+                                     : VK_COMPARE_OP_GREATER_OR_EQUAL;
+}
+
+/* Sets the raster state (and, where the pass takes it, the depth state) of a material's draws
+ * under pass state ps. */
 static void set_raster(gn_renderer *r, const gn_pass_state *ps, uint32_t material)
 {
     uint32_t state = resolved(r, ps, material);
+    if (ps->depth)
+        gn_vk_cmd_set_depth(&r->vk, !((state >> GN_STATE_DEPTH_SHIFT) & GN_STATE_DEPTH_NO_WRITE),
+                            compare_of(state));
     uint32_t cull = cull_of(state), bias = (state >> GN_STATE_BIAS_SHIFT) & 0x7fu;
     float constant = bias == GN_STATE_BIAS_POLYGON_OFFSET ? POLYGON_OFFSET_CONSTANT
                      : bias == GN_STATE_BIAS_CASTER       ? ps->caster_constant
@@ -73,12 +89,13 @@ uint32_t gn_draw_depth_only(gn_renderer *r, const gn_view_draws *d, VkPipeline m
        with the pass's own culling */
     if (ps) set_raster(r, ps, UINT32_MAX);
     uint32_t draws = draw_range(r, d, 0, d->opaque_groups);
-    /* then the few that cull otherwise, again with their own culling: the faces the first call
-       drew test equal and change nothing, the ones it culled are added */
-    uint32_t pass_cull = ps ? cull_of(resolved(r, ps, UINT32_MAX)) : 0;
+    /* then the few that raster otherwise, again with their own culling and bias: the faces the
+       first call drew are drawn nearer by their bias (under GREATER they replace themselves) or
+       test equal and change nothing, the ones it culled are added */
+    uint32_t pass_raster = ps ? raster_of(resolved(r, ps, UINT32_MAX)) : 0;
     for (uint32_t b = 0; ps && b < d->sided_count; b++) {
         const gn_draw_batch *batch = &r->plan.mask_batches[d->sided_first + b];
-        if (cull_of(resolved(r, ps, batch->material)) == pass_cull) continue; /* a pass that forces it */
+        if (raster_of(resolved(r, ps, batch->material)) == pass_raster) continue; /* a pass that forces it */
         set_raster(r, ps, batch->material);
         draws += draw_range(r, d, batch->first_group, batch->group_count);
     }

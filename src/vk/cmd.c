@@ -79,6 +79,12 @@ void gn_vk_cmd_set_raster(gn_vk *vk, VkCullModeFlags cull, float bias_constant, 
     vkCmdSetDepthBias(vk->cur->cmd, bias_constant, 0.0f, bias_slope);
 }
 
+void gn_vk_cmd_set_depth(gn_vk *vk, bool write, VkCompareOp compare)
+{
+    vkCmdSetDepthWriteEnable(vk->cur->cmd, write ? VK_TRUE : VK_FALSE);
+    vkCmdSetDepthCompareOp(vk->cur->cmd, compare);
+}
+
 void gn_vk_cmd_draw_indexed_indirect(gn_vk *vk, VkBuffer buffer, VkDeviceSize offset, uint32_t count)
 {
     vkCmdDrawIndexedIndirect(vk->cur->cmd, buffer, offset, count, sizeof(VkDrawIndexedIndirectCommand));

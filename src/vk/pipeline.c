@@ -106,11 +106,17 @@ gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPip
         .attachmentCount = d->color_format != VK_FORMAT_UNDEFINED ? 1 : 0,
         .pAttachments = &blend,
     };
-    /* cull mode is core dynamic state in Vulkan 1.3 (extended dynamic state), depth bias since 1.0 */
-    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR, VK_DYNAMIC_STATE_CULL_MODE,
-                            VK_DYNAMIC_STATE_DEPTH_BIAS};
+    /* cull mode, depth write and depth compare are core dynamic state in Vulkan 1.3 (extended
+       dynamic state), depth bias since 1.0 */
+    VkDynamicState dyn[6] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    uint32_t dyn_count = 2;
+    if (d->dynamic_raster)
+        dyn[dyn_count++] = VK_DYNAMIC_STATE_CULL_MODE, dyn[dyn_count++] = VK_DYNAMIC_STATE_DEPTH_BIAS;
+    if (d->dynamic_depth)
+        dyn[dyn_count++] = VK_DYNAMIC_STATE_DEPTH_WRITE_ENABLE,
+        dyn[dyn_count++] = VK_DYNAMIC_STATE_DEPTH_COMPARE_OP;
     VkPipelineDynamicStateCreateInfo dy = {.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-                                           .dynamicStateCount = d->dynamic_raster ? 4 : 2,
+                                           .dynamicStateCount = dyn_count,
                                            .pDynamicStates = dyn};
     VkPipelineRenderingCreateInfo ri = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,

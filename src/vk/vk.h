@@ -361,6 +361,9 @@ typedef struct gn_vk_graphics_desc {
     /* the faces culled and the depth bias are set per draw (gn_vk_cmd_set_raster) from each
        material's render state, not fixed here (cull and bias_* are then ignored) */
     bool dynamic_raster;
+    /* whether depth is written and its test are set per draw (gn_vk_cmd_set_depth), not fixed
+       here (depth_write and depth_compare are then ignored): a blended stage's depthWrite */
+    bool dynamic_depth;
 } gn_vk_graphics_desc;
 
 gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPipeline *out, gn_error *err);
@@ -394,6 +397,8 @@ void gn_vk_cmd_push(gn_vk *vk, VkPipelineLayout layout, uint32_t size, const voi
 /* The raster state of a dynamic_raster pipeline's next draws: the faces culled and the depth
  * bias (both 0: none). */
 void gn_vk_cmd_set_raster(gn_vk *vk, VkCullModeFlags cull, float bias_constant, float bias_slope);
+/* The depth state of a dynamic_depth pipeline's next draws: written or not, and the test. */
+void gn_vk_cmd_set_depth(gn_vk *vk, bool write, VkCompareOp compare);
 void gn_vk_cmd_draw_indexed_indirect(gn_vk *vk, VkBuffer buffer, VkDeviceSize offset, uint32_t count);
 /* One non-indexed command the GPU wrote. */
 void gn_vk_cmd_draw_indirect(gn_vk *vk, const gn_vk_buffer *command, VkDeviceSize offset);
