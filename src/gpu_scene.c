@@ -79,6 +79,7 @@ void gn_gpu_scene_release(gn_renderer *r)
     gn_vk_buffer_release(vk, &g->stages);
     gn_vk_buffer_release(vk, &g->deforms);
     free(g->deform_ids);
+    free(g->deform_frame);
     gn_vk_buffer_release(vk, &g->fogs);
     free(g->stage_flags);
     free(g->material_state);

@@ -31,14 +31,18 @@ static void pack_mode(const gn_q3_material *m, uint32_t base, uint32_t k, gn_gpu
         (m->has_box ? GN_GPU_Q3_SKY_BOX : 0u) | (m->unlit ? GN_GPU_Q3_UNLIT : 0u) | (uint32_t)h << 8;
 }
 
-/* Material i's records: the mode, and the program's outputs at `seconds`. Record 0 is written
- * even with no stage (its count 0 and the sky's flags); base: its first layer in the array. */
-static void pack_records(const gn_scene_q3 *q, uint32_t base, float seconds,
+/* Material q's program evaluated at `seconds`: its stages' outputs, then its deforms'. */
+static void eval_material(const gn_scene_q3 *q, float seconds, gn_tfx_vec4 v[GN_Q3_MAT_OUTPUT_MAX])
+{
+    memset(v, 0, sizeof(gn_tfx_vec4) * GN_Q3_MAT_OUTPUT_MAX);
+    gn_q3_material_eval(q->mat, seconds, NULL, v);
+}
+
+/* Material q's records: the mode, and its evaluated outputs v. Record 0 is written even with no
+ * stage (its count 0 and the sky's flags); base: its first layer in the array. */
+static void pack_records(const gn_scene_q3 *q, uint32_t base, const gn_tfx_vec4 *v,
                          gn_gpu_stage out[GN_Q3_MAT_STAGES])
 {
-    gn_tfx_vec4 v[GN_Q3_MAT_OUTPUT_MAX];
-    memset(v, 0, sizeof v);
-    gn_q3_material_eval(q->mat, seconds, NULL, v);
     memset(out, 0, sizeof(gn_gpu_stage) * GN_Q3_MAT_STAGES);
     for (uint32_t k = 0; k < GN_Q3_MAT_STAGES; k++) {
         if (k < q->mat->stage_count) {
@@ -52,14 +56,11 @@ static void pack_records(const gn_scene_q3 *q, uint32_t base, float seconds,
     if (!q->mat->stage_count) pack_mode(q->mat, base, 0, &out[0]);
 }
 
-/* Material q's vertex deforms at `seconds` (zeros past its last: the shader stops there). */
-static void pack_deforms(const gn_scene_q3 *q, float seconds, gn_gpu_deform *out)
+/* Material q's vertex deforms from its evaluated outputs v (zeros past its last: the shader stops
+ * there). */
+static void pack_deforms(const gn_scene_q3 *q, const gn_tfx_vec4 *v, gn_gpu_deform *out)
 {
     memset(out, 0, sizeof *out);
-    if (!q->mat->deform_count) return;
-    gn_tfx_vec4 v[GN_Q3_MAT_OUTPUT_MAX];
-    memset(v, 0, sizeof v);
-    gn_q3_material_eval(q->mat, seconds, NULL, v);
     uint32_t first = q->mat->stage_count * GN_Q3_MAT_OUTPUTS;
     for (uint32_t k = 0; k < q->mat->deform_count * GN_Q3_MAT_DEFORM_OUTPUTS; k++)
         memcpy(out->v[k], v[first + k].v, 16);
@@ -73,14 +74,17 @@ static gn_result make_deforms(gn_renderer *r, const gn_scene *s, gn_error *err)
     uint32_t n = s->material_count ? s->material_count : 1;
     gn_gpu_deform *packed = gn_calloc(n, sizeof *packed);
     g->deform_ids = gn_calloc(n, sizeof *g->deform_ids);
-    if (!packed || !g->deform_ids) {
+    g->deform_frame = gn_calloc(n, sizeof *g->deform_frame);
+    if (!packed || !g->deform_ids || !g->deform_frame) {
         free(packed);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u materials' deforms", n);
     }
     for (uint32_t i = 0; i < s->material_count; i++) {
         uint32_t q = s->materials[i].q3;
         if (q == GN_NO_Q3 || q >= s->q3_count || !s->q3[q].mat->deform_count) continue;
-        pack_deforms(&s->q3[q], 0.0f, &packed[i]);
+        gn_tfx_vec4 v[GN_Q3_MAT_OUTPUT_MAX];
+        eval_material(&s->q3[q], 0.0f, v);
+        pack_deforms(&s->q3[q], v, &packed[i]);
         g->deform_ids[g->deform_count++] = i;
     }
     gn_vk_buffer_desc d = {.size = (VkDeviceSize)n * sizeof *packed,
@@ -92,8 +96,11 @@ static gn_result make_deforms(gn_renderer *r, const gn_scene *s, gn_error *err)
     return res;
 }
 
-/* This frame's deforms: every material that has them, in view or not (a shadow may show one). */
-static gn_result update_deforms(gn_renderer *r, const gn_scene *s, float seconds, gn_error *err)
+/* This frame's deforms: every material that has them, in view or not (a shadow may show one).
+ * A material in view was evaluated for its stages this frame (evaluated[i] set, its outputs at
+ * outputs[i's deform index]); the others are evaluated here. */
+static gn_result update_deforms(gn_renderer *r, const gn_scene *s, float seconds, const uint8_t *evaluated,
+                                gn_error *err)
 {
     gn_gpu_scene *g = &r->scene;
     if (!g->deform_count) return GN_OK;
@@ -108,7 +115,13 @@ static gn_result update_deforms(gn_renderer *r, const gn_scene *s, float seconds
     uint32_t nr = 0;
     for (uint32_t k = 0; k < g->deform_count; k++) {
         uint32_t i = g->deform_ids[k];
-        pack_deforms(&s->q3[s->materials[i].q3], seconds, (gn_gpu_deform *)p + k);
+        if (evaluated[i]) {
+            memcpy((gn_gpu_deform *)p + k, &g->deform_frame[k], sizeof(gn_gpu_deform));
+        } else {
+            gn_tfx_vec4 v[GN_Q3_MAT_OUTPUT_MAX];
+            eval_material(&s->q3[s->materials[i].q3], seconds, v);
+            pack_deforms(&s->q3[s->materials[i].q3], v, (gn_gpu_deform *)p + k);
+        }
         regions[nr++] = (VkBufferCopy){off + (VkDeviceSize)k * sizeof(gn_gpu_deform),
                                        (VkDeviceSize)i * sizeof(gn_gpu_deform), sizeof(gn_gpu_deform)};
         if (nr == 64 || k + 1 == g->deform_count) {
@@ -196,7 +209,9 @@ gn_result gn_q3_stages_upload(gn_renderer *r, const gn_scene *s, gn_error *err)
         uint32_t q = s->materials[i].q3;
         if (q == GN_NO_Q3 || q >= s->q3_count) continue;
         g->stage_flags[i] = 1;
-        pack_records(&s->q3[q], s->q3[q].first_layer, 0.0f, &packed[i * GN_Q3_MAT_STAGES]);
+        gn_tfx_vec4 v[GN_Q3_MAT_OUTPUT_MAX];
+        eval_material(&s->q3[q], 0.0f, v);
+        pack_records(&s->q3[q], s->q3[q].first_layer, v, &packed[i * GN_Q3_MAT_STAGES]);
         if (q == s->sky_q3 && g->sky_material == UINT32_MAX) g->sky_material = i;
     }
     gn_vk_buffer_desc d = {.size = (VkDeviceSize)records * sizeof *packed,
@@ -257,11 +272,20 @@ gn_result gn_q3_stages_update(gn_renderer *r, const gn_scene *s, double seconds,
             uint32_t nr = 0, k = 0;
             /* the clock the waves read: seconds since the frame's epoch, in float as the game's */
             float t = (float)seconds;
+            uint32_t d = 0; /* the cursor in deform_ids (ascending, as i) */
             for (uint32_t i = 0; i < s->material_count; i++) {
                 if (!in_view(r, s, listed, i)) continue;
                 gn_gpu_stage *rec = (gn_gpu_stage *)p + (size_t)k * GN_Q3_MAT_STAGES;
                 uint32_t q = s->materials[i].q3;
-                pack_records(&s->q3[q], s->q3[q].first_layer, t, rec);
+                gn_tfx_vec4 v[GN_Q3_MAT_OUTPUT_MAX];
+                eval_material(&s->q3[q], t, v);
+                pack_records(&s->q3[q], s->q3[q].first_layer, v, rec);
+                /* its deforms from the same outputs: evaluated once a frame (listed[i] = 2) */
+                while (d < g->deform_count && g->deform_ids[d] < i) d++;
+                if (d < g->deform_count && g->deform_ids[d] == i) {
+                    pack_deforms(&s->q3[q], v, &g->deform_frame[d]);
+                    listed[i] = 2;
+                }
                 regions[nr++] =
                     (VkBufferCopy){off + (VkDeviceSize)k * GN_Q3_MAT_STAGES * sizeof(gn_gpu_stage),
                                    (VkDeviceSize)i * GN_Q3_MAT_STAGES * sizeof(gn_gpu_stage),
@@ -275,7 +299,8 @@ gn_result gn_q3_stages_update(gn_renderer *r, const gn_scene *s, double seconds,
             r->q3_evaluated = n;
         }
     }
-    if (!res) res = update_deforms(r, s, (float)seconds, err);
+    for (uint32_t i = 0; i < s->material_count; i++) listed[i] = listed[i] == 2;
+    if (!res) res = update_deforms(r, s, (float)seconds, listed, err);
     r->q3_ms = gn_plan_now_ms() - t0;
     return res;
 }

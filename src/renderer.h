@@ -31,13 +31,14 @@ typedef struct gn_gpu_scene {
     gn_vk_buffer deforms;      /* Quake 3 vertex deforms (gn_gpu_deform), one a material */
     uint32_t *deform_ids;      /* the materials that have deforms: evaluated every frame */
     uint32_t deform_count;
-    gn_vk_buffer fogs;        /* a Quake 3 map's fog volumes: a uvec4 count, gn_gpu_q3_fog[] */
-    uint32_t sky_material;    /* the material the sky pass draws a map's sky with, or UINT32_MAX */
-    uint8_t *stage_flags;     /* a byte a material: 1 when a Quake 3 shader's stages draw it */
-    uint32_t *material_state; /* each material's render state (gn_material.state), for the passes
-                                 that set raster state per material (scene_draw.c) */
-    uint8_t *stage_listed;    /* a byte a material: scratch for the frame's materials in view */
-    gn_vk_image q3_array;     /* every Quake 3 shader's images, a layer a slot, shader after shader */
+    gn_gpu_deform *deform_frame; /* scratch: this frame's deforms of those in view */
+    gn_vk_buffer fogs;           /* a Quake 3 map's fog volumes: a uvec4 count, gn_gpu_q3_fog[] */
+    uint32_t sky_material;       /* the material the sky pass draws a map's sky with, or UINT32_MAX */
+    uint8_t *stage_flags;        /* a byte a material: 1 when a Quake 3 shader's stages draw it */
+    uint32_t *material_state;    /* each material's render state (gn_material.state), for the passes
+                                    that set raster state per material (scene_draw.c) */
+    uint8_t *stage_listed;       /* a byte a material: scratch for the frame's materials in view */
+    gn_vk_image q3_array;        /* every Quake 3 shader's images, a layer a slot, shader after shader */
     bool q3_array_made;
     gn_vk_image white_array; /* one white layer: the slots of every other material */
 } gn_gpu_scene;
