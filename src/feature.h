@@ -15,6 +15,7 @@ typedef struct gn_scene gn_scene;
 /* In the order they are created (a feature may use what an earlier one made: the forward pass
  * takes the shadow techniques' and the lights' receiver sets) and planned. */
 typedef enum gn_feature_id {
+    GN_FEATURE_SKIN,           /* rigs' skinned and morphed vertices, before anything draws (skin.c) */
     GN_FEATURE_CULL,           /* the camera's draw list culled on the GPU (src/passes/cull.c) */
     GN_FEATURE_DEPTH,          /* depth prepass and its resolve (src/passes/depth_prepass.c) */
     GN_FEATURE_CSM,            /* the sun's cascaded shadow maps (src/passes/csm.c) */

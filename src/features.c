@@ -3,7 +3,8 @@
 #include "passes/passes.h"
 
 const gn_feature *const gn_features[GN_FEATURE_COUNT] = {
-    [GN_FEATURE_CULL] = &gn_feature_cull, /* first: the views' lists before anything draws */
+    [GN_FEATURE_SKIN] = &gn_feature_skin, /* first: the posed vertices before anything reads them */
+    [GN_FEATURE_CULL] = &gn_feature_cull, /* the views' lists before anything draws */
     [GN_FEATURE_DEPTH] = &gn_feature_depth,
     [GN_FEATURE_CSM] = &gn_feature_csm,
     [GN_FEATURE_VSM] = &gn_feature_vsm,

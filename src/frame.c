@@ -95,6 +95,8 @@ static void decide_frame(gn_renderer *r, const gn_scene *s, const gn_frame_desc 
  * most it can run (NULL: 1; for the timestamp queries), what it reads and writes (the barriers
  * and layouts follow from that), and its record function. */
 static const gn_pass PASSES[] = {
+    /* 2a. the rigs' posed vertices (skinned, morphed) into their own, before any pass reads them */
+    {"skin", GN_FEATURE_SKIN, gn_skin_runs, NULL, gn_skin_uses, gn_skin_record},
     /* 2b. the views' draw lists culled on the GPU: TEST, SCAN, WRITE (not with cpu_culling) */
     {"cull", GN_FEATURE_CULL, gn_cull_runs, NULL, gn_cull_uses, gn_cull_record},
     /* 3. depth prepass (reversed-Z, MSAA) and its sample-0 resolve; with occlusion culling in

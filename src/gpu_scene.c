@@ -348,9 +348,12 @@ static gn_result upload_fogs(gn_renderer *r, const gn_scene *s, gn_error *err)
 static gn_result upload_all(gn_renderer *r, const gn_scene *s, gn_error *err)
 {
     gn_gpu_scene *g = &r->scene;
-    /* also a storage buffer: a deformed vertex reads its normal and uv there (q3_deform.glsl) */
+    /* also a storage buffer: a deformed vertex reads its normal and uv there (q3_deform.glsl), and
+       the skinning pass writes the rigs' own (skin.comp); a copy source for reading them back */
     gn_result res =
-        make_buffer(r, &g->vertices, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+        make_buffer(r, &g->vertices,
+                    VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                        VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
                     s->vertices, (VkDeviceSize)s->vertex_count * sizeof(gn_vertex), "vertices", err);
     if (!res)
         res = make_buffer(r, &g->indices, VK_BUFFER_USAGE_INDEX_BUFFER_BIT, s->indices,

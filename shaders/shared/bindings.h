@@ -239,6 +239,13 @@
 #define GN_BIND_HZB_DEPTH 0  /* the depth prepass's depth (every sample) */
 #define GN_BIND_HZB_TEXELS 1 /* out: the HZB */
 #define GN_BIND_HZB_COUNT 2
+/* skinning (skin.comp; src/passes/skin.c) */
+#define GN_BIND_SKIN_VERTICES 0   /* the scene's vertices: bind poses read, rigs' own written */
+#define GN_BIND_SKIN_INFLUENCES 1 /* gn_gpu_skin_influence[]: every skinned part's, model by model */
+#define GN_BIND_SKIN_MORPHS 2     /* gn_gpu_skin_delta[]: every morph set's, target by target */
+#define GN_BIND_SKIN_PALETTES 3   /* vec4[]: this frame's palettes (3 rows or 2 dual-quaternion parts a joint) */
+#define GN_BIND_SKIN_JOBS 4       /* gn_gpu_skin_job[]: this frame's, one a rig's written part */
+#define GN_BIND_SKIN_COUNT 5
 /* presenting (present.comp) */
 #define GN_BIND_PRESENT_OUTPUT 0
 #define GN_BIND_PRESENT_OVERLAY 1

@@ -509,4 +509,32 @@ GN_STRUCT(gn_gpu_q3_fog)
     gn_vec4 planes[GN_GPU_Q3_FOG_PLANES]; /* unit outward normal xyz, distance w (metres) */
 };
 
+/* Skinning (src/passes/skin.c, shaders/skin.comp; the CPU reference is src/decide/skin.c's
+ * gn_skin_vertex). A job is one rig's part whose vertices the GPU writes: from its model's bind
+ * pose (range.x, range.z vertices) to the rig's own copy (range.y); morph targets first (up to
+ * GN_GPU_SKIN_ACTIVE of them, their deltas at palette.z + target * palette.w + vertex), then the
+ * influences (range.w, or GN_GPU_SKIN_NONE: morphed only) over the palette from palette.x (vec4
+ * units): palette.y 0 three rows of a 3x4 matrix a joint, 1 a unit dual quaternion (2 vec4). */
+#define GN_GPU_SKIN_NONE 0xffffffffu
+#define GN_GPU_SKIN_ACTIVE 8 /* GN_MORPH_MAX_ACTIVE */
+#define GN_GPU_SKIN_GROUP 64 /* vertices a workgroup */
+GN_STRUCT(gn_gpu_skin_job)
+{
+    gn_uvec4 range;   /* source first vertex, destination first vertex, count, first influence */
+    gn_uvec4 palette; /* first palette vec4, mode, first delta record, the morph set's vertex count */
+    gn_uvec4 morph;   /* x: active targets */
+    gn_uvec4 targets[2];
+    gn_vec4 weights[2];
+};
+GN_STRUCT(gn_gpu_skin_influence)
+{
+    gn_uvec4 joints;     /* eight 16-bit palette entries, two a word (low half first) */
+    gn_vec4 weights[2];  /* their weights, summing to one */
+};
+GN_STRUCT(gn_gpu_skin_delta)
+{
+    gn_vec4 position; /* xyz */
+    gn_vec4 normal;   /* xyz */
+};
+
 #endif

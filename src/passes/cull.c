@@ -13,6 +13,7 @@
 #include "base/alloc.h"
 #include "decide/caster_lod.h"
 #include "decide/csm.h"
+#include "scene/rig.h"
 #include "scene/world.h"
 
 #include <stdio.h>
@@ -162,6 +163,14 @@ static gn_result cluster_order(gn_renderer *r, gn_cull_gpu *c, const gn_scene *s
         goto done;
     }
     gn_meshlets_wanted(&c->all, s->mesh_count, want);
+    /* a rig's own meshes change shape every frame: their clusters' bounds and cones would be the
+       bind pose's, so they are drawn whole (their instance's sphere follows the pose) */
+    for (uint32_t g = 0; g < s->rig_count; g++) {
+        const gn_anim_model *am = &s->anims[s->rigs[g].model].model;
+        for (uint32_t p = 0; p < am->part_count; p++)
+            if ((am->parts[p].influences || am->parts[p].morph >= 0) && s->rigs[g].mesh[p] < s->mesh_count)
+                want[s->rigs[g].mesh[p]] = false;
+    }
     res = gn_meshlets_build(mm, want, s->mesh_count, GN_MESHLET_MIN_TRIANGLES, s->index_count, &c->meshlets,
                             err);
     if (res) goto done;

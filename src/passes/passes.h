@@ -19,10 +19,10 @@ void gn_screen_pass_release(gn_renderer *r, gn_screen_pass *p);
 void gn_screen_pass_dispatch(gn_renderer *r, const gn_screen_pass *p); /* 8x8 tiles, set 0 at the frame */
 
 /* ---- the features ------------------------------------------------------------------------ */
-extern const gn_feature gn_feature_cull, gn_feature_depth, gn_feature_csm, gn_feature_vsm, gn_feature_lights,
-    gn_feature_ao, gn_feature_atmosphere, gn_feature_ibl, gn_feature_volumetric, gn_feature_forward,
-    gn_feature_exposure, gn_feature_bloom, gn_feature_dof, gn_feature_tonemap, gn_feature_depth_view,
-    gn_feature_occlusion_view, gn_feature_present, gn_feature_noop;
+extern const gn_feature gn_feature_skin, gn_feature_cull, gn_feature_depth, gn_feature_csm, gn_feature_vsm,
+    gn_feature_lights, gn_feature_ao, gn_feature_atmosphere, gn_feature_ibl, gn_feature_volumetric,
+    gn_feature_forward, gn_feature_exposure, gn_feature_bloom, gn_feature_dof, gn_feature_tonemap,
+    gn_feature_depth_view, gn_feature_occlusion_view, gn_feature_present, gn_feature_noop;
 
 /* The forward family's pipeline layout (set 0 the frame, 1 the material, 2 the sun technique's
  * receiver, 3 the local lights', 4 the screen passes', 5 the sky's light, 6 volumetric fog's),
@@ -52,6 +52,8 @@ gn_result gn_noop_set(gn_renderer *r, uint32_t runs, uint32_t reserve, gn_error 
     gn_pass_work p##_record(gn_renderer *r, void *self, uint32_t run)
 #define GN_PASS_RUNS(p) uint32_t p##_runs(const gn_renderer *r, const void *self)
 
+GN_PASS_RUNS(gn_skin); /* with rigs in the scene */
+GN_PASS_FNS(gn_skin);
 GN_PASS_RUNS(gn_cull);
 /* The views' lists and commands when the GPU culled them (gn_scene_uses declares them). */
 uint32_t gn_cull_list_uses(gn_renderer *r, gn_vk_use *out);

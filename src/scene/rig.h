@@ -43,4 +43,35 @@ gn_result gn_scene_rig_play(gn_scene *s, uint32_t rig, int32_t clip, float fade,
 /* Finds a model's clip by name; -1 when absent. */
 int32_t gn_scene_anim_clip(const gn_scene *s, uint32_t model, const char *name);
 
+/* ---- what the scene keeps (scene/rig.c) and the renderer's skin pass reads ------------------- */
+
+/* A model in the scene: its data, and for each skinned part its joints' bind-pose spheres
+ * (gn_skin_joint_spheres; NULL for a part that is not skinned). */
+typedef struct gn_scene_anim {
+    gn_anim_model model;
+    float (**part_spheres)[4];
+    float *part_reach; /* each part's morph set's longest delta, or 0 */
+} gn_scene_anim;
+
+/* A placed rig. Its parts' instances are first_instance + part; mesh[part] is what each draws
+ * (its own copy for a skinned or morphed part). gn_scene_animate writes the rest each frame. */
+typedef struct gn_scene_rig {
+    uint32_t model, first_instance;
+    uint32_t *mesh;
+    gn_rig_desc d;         /* d.path points to path below */
+    float *path, *path_at; /* its path's points and each point's distance along it; path_length */
+    float path_length;
+    int32_t clip, from_clip; /* what it plays, and what it fades from (-1: the rest pose) */
+    double clip_start, from_start, fade_start;
+    float fade; /* seconds; 0: no fade */
+    /* this frame's pose: node worlds, the palette (12 floats a joint as rows, or 8 as dual
+       quaternions: d.mode), each part's active morph targets and weights */
+    float *pose_floats, *pose_floats_b;
+    float (*world)[16];
+    float *palette;
+    uint32_t *morph_targets; /* GN_MORPH_MAX_ACTIVE a part */
+    float *morph_weights;
+    uint32_t *morph_active; /* a part */
+} gn_scene_rig;
+
 #endif

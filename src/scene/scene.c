@@ -54,6 +54,7 @@ void gn_scene_destroy(gn_scene *s)
     free(s->q3_array.texels);
     free(s->q3_fogs);
     gn_world_free(s->world);
+    gn_scene_rigs_free(s);
     free(s);
 }
 
@@ -568,6 +569,12 @@ void gn_scene_update_sphere(gn_scene *s, uint32_t instance)
     if (s->world) gn_scene_world_light(s, instance); /* it moved: its light from the grid follows */
 }
 
+void gn_scene_set_instance_sphere(gn_scene *s, uint32_t instance, const float sphere[4])
+{
+    memcpy(s->instances[instance].sphere, sphere, 4 * sizeof *sphere);
+    if (s->world) gn_scene_world_light(s, instance);
+}
+
 void gn_scene_set_world(gn_scene *s, gn_world *w)
 {
     gn_world_free(s->world);
@@ -709,6 +716,7 @@ void gn_scene_animate(gn_scene *s, double seconds)
         gn_scene_update_sphere(s, o->instance);
     }
     if (s->orbit_count) s->dynamic_generation++;
+    gn_scene_animate_rigs(s, seconds);
     /* After the instances: lights attached to them follow in the same frame. */
     gn_scene_animate_lights(s, seconds);
 }

@@ -206,6 +206,13 @@ struct gn_scene {
     struct gn_q3_fog_volume *q3_fogs;
     uint32_t q3_fog_count;
     uint32_t q3_fogs_skipped;
+    /* Animated models and their placed rigs (scene/rig.c; src/scene/rig.h): posed by
+       gn_scene_animate, skinned by the renderer's skin pass */
+    struct gn_scene_anim *anims;
+    uint32_t anim_count, anim_cap;
+    struct gn_scene_rig *rigs;
+    uint32_t rig_count, rig_cap;
+    uint32_t rig_generation; /* bumped when a model or rig is added: the GPU's skin data follows */
 };
 
 /* Hard caps: a scene beyond them is refused with an error, never half-built. */
@@ -246,6 +253,12 @@ gn_result gn_scene_add_orbit(gn_scene *s, const gn_orbit *o, gn_error *err);
 /* Recomputes an instance's world sphere from its transform and mesh (and, in a BSP world,
  * its light from the map's grid). */
 void gn_scene_update_sphere(gn_scene *s, uint32_t instance);
+/* Sets a moved instance's world bounding sphere where its mesh's would be wrong (a skinned pose),
+ * and its light from a BSP world's grid. */
+void gn_scene_set_instance_sphere(gn_scene *s, uint32_t instance, const float sphere[4]);
+/* Rigs (scene/rig.c): posed at `seconds` by gn_scene_animate; freed with the scene. */
+void gn_scene_animate_rigs(gn_scene *s, double seconds);
+void gn_scene_rigs_free(gn_scene *s);
 /* A point to return to: the arrays only grow, so dropping their tails undoes the meshes,
  * materials, textures and instances added since (not lights or orbits). A loader that fails
  * half-way returns the scene to the mark (gn_gltf_scene_load). */

@@ -1,5 +1,6 @@
 /* The C side of shaders/shared/gpu_types.h: the sizes the shaders expect, checked at
  * compile time (std140/std430 with vec4-only members have no padding to disagree on). */
+#include "decide/skin.h"
 #include "scene/scene.h"
 #include "shared/gpu_types.h"
 
@@ -38,3 +39,7 @@ _Static_assert(sizeof(gn_gpu_exposure) == 48 + GN_GPU_EXPOSURE_BINS * 4, "gn_gpu
 _Static_assert(sizeof(gn_vertex) == 56, "gn_vertex: the vertex input layout in src/vk/pipeline.c");
 _Static_assert(sizeof(VkDrawIndexedIndirectCommand) == 20, "indirect command stride");
 #include "gnomon.h"
+_Static_assert(sizeof(gn_gpu_skin_job) == 112, "gn_gpu_skin_job: 7 vec4");
+_Static_assert(sizeof(gn_gpu_skin_influence) == 48, "gn_gpu_skin_influence: 3 vec4");
+_Static_assert(sizeof(gn_gpu_skin_delta) == 32, "gn_gpu_skin_delta: 2 vec4");
+_Static_assert(GN_GPU_SKIN_ACTIVE == GN_MORPH_MAX_ACTIVE, "the GPU's active morphs a job");

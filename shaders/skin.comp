@@ -1,0 +1,103 @@
+#version 450
+// Skinning (src/passes/skin.c): a thread a vertex of one job (workgroup y: the job, x: the
+// vertices in groups of GN_GPU_SKIN_GROUP). From the model's bind pose to the rig's own copy:
+// morph targets first, then linear blend or dual-quaternion skinning over the frame's palette.
+// The same arithmetic, in the same order, as gn_skin_vertex (src/decide/skin.c), the reference
+// gpu_skin holds this to. Only position, normal and tangent are written: the uvs were copied
+// when the rig was made.
+#extension GL_GOOGLE_include_directive : require
+#include "shared/bindings.h"
+#include "shared/gpu_types.h"
+
+layout(local_size_x = GN_GPU_SKIN_GROUP) in;
+layout(std430, set = 0, binding = GN_BIND_SKIN_VERTICES) buffer VertexBlock { float vertices[]; };
+layout(std430, set = 0, binding = GN_BIND_SKIN_INFLUENCES) readonly buffer InfluenceBlock
+{
+    gn_gpu_skin_influence influences[];
+};
+layout(std430, set = 0, binding = GN_BIND_SKIN_MORPHS) readonly buffer MorphBlock { gn_gpu_skin_delta deltas[]; };
+layout(std430, set = 0, binding = GN_BIND_SKIN_PALETTES) readonly buffer PaletteBlock { vec4 palette[]; };
+layout(std430, set = 0, binding = GN_BIND_SKIN_JOBS) readonly buffer JobBlock { gn_gpu_skin_job jobs[]; };
+layout(push_constant) uniform Push { uint first_job; };
+
+vec3 load3(uint at) { return vec3(vertices[at], vertices[at + 1u], vertices[at + 2u]); }
+
+// q's rotation of v (unit quaternion x, y, z, w), as gn_skin_vertex's quat_rotate
+vec3 quat_rotate(vec4 q, vec3 v)
+{
+    vec3 c = vec3(q.y * v.z - q.z * v.y + q.w * v.x, q.z * v.x - q.x * v.z + q.w * v.y,
+                  q.x * v.y - q.y * v.x + q.w * v.z);
+    return vec3(v.x + 2.0 * (q.y * c.z - q.z * c.y), v.y + 2.0 * (q.z * c.x - q.x * c.z),
+                v.z + 2.0 * (q.x * c.y - q.y * c.x));
+}
+
+vec4 quat_mul(vec4 a, vec4 b)
+{
+    return vec4(a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z);
+}
+
+vec3 safe_normalize(vec3 v)
+{
+    float len = length(v);
+    return len > 0.0 ? v / len : v;
+}
+
+void main()
+{
+    gn_gpu_skin_job job = jobs[first_job + gl_WorkGroupID.y];
+    uint i = gl_GlobalInvocationID.x;
+    if (i >= job.range.z) return;
+    uint src = (job.range.x + i) * GN_GPU_VERTEX_FLOATS, dst = (job.range.y + i) * GN_GPU_VERTEX_FLOATS;
+    vec3 p = load3(src), n = load3(src + 3u), t = load3(src + 6u);
+    float sign = vertices[src + 9u];
+    for (uint a = 0u; a < job.morph.x; a++) {
+        float w = job.weights[a >> 2u][a & 3u];
+        gn_gpu_skin_delta d = deltas[job.palette.z + job.targets[a >> 2u][a & 3u] * job.palette.w + i];
+        p += w * d.position.xyz;
+        n += w * d.normal.xyz;
+    }
+    vec3 op = p, on = n, ot = t;
+    if (job.range.w != GN_GPU_SKIN_NONE) {
+        gn_gpu_skin_influence inf = influences[job.range.w + i];
+        if (job.palette.y == 1u) { // dual quaternions, each in the first's hemisphere
+            vec4 real = vec4(0.0), dual = vec4(0.0), first = vec4(0.0);
+            bool have_first = false;
+            for (uint k = 0u; k < 8u; k++) {
+                float w = inf.weights[k >> 2u][k & 3u];
+                if (!(w > 0.0)) continue;
+                uint joint = (inf.joints[k >> 1u] >> (16u * (k & 1u))) & 0xffffu;
+                vec4 r = palette[job.palette.x + joint * 2u], d = palette[job.palette.x + joint * 2u + 1u];
+                if (!have_first) first = r, have_first = true;
+                float s = dot(first, r) < 0.0 ? -1.0 : 1.0;
+                real += w * s * r;
+                dual += w * s * d;
+            }
+            float len = length(real);
+            if (len > 0.0) real /= len, dual /= len;
+            else real = vec4(0.0, 0.0, 0.0, 1.0);
+            vec4 tq = quat_mul(dual, vec4(-real.xyz, real.w));
+            op = quat_rotate(real, p) + 2.0 * tq.xyz;
+            on = quat_rotate(real, n);
+            ot = quat_rotate(real, t);
+        } else { // linear blend of 3x4 rows
+            vec4 r0 = vec4(0.0), r1 = vec4(0.0), r2 = vec4(0.0);
+            for (uint k = 0u; k < 8u; k++) {
+                float w = inf.weights[k >> 2u][k & 3u];
+                if (!(w > 0.0)) continue;
+                uint joint = (inf.joints[k >> 1u] >> (16u * (k & 1u))) & 0xffffu;
+                uint at = job.palette.x + joint * 3u;
+                r0 += w * palette[at], r1 += w * palette[at + 1u], r2 += w * palette[at + 2u];
+            }
+            op = vec3(dot(r0.xyz, p) + r0.w, dot(r1.xyz, p) + r1.w, dot(r2.xyz, p) + r2.w);
+            on = vec3(dot(r0.xyz, n), dot(r1.xyz, n), dot(r2.xyz, n));
+            ot = vec3(dot(r0.xyz, t), dot(r1.xyz, t), dot(r2.xyz, t));
+        }
+        ot = safe_normalize(ot);
+    }
+    on = safe_normalize(on);
+    vertices[dst] = op.x, vertices[dst + 1u] = op.y, vertices[dst + 2u] = op.z;
+    vertices[dst + 3u] = on.x, vertices[dst + 4u] = on.y, vertices[dst + 5u] = on.z;
+    vertices[dst + 6u] = ot.x, vertices[dst + 7u] = ot.y, vertices[dst + 8u] = ot.z;
+    vertices[dst + 9u] = sign;
+}
