@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (fuzz_bsp, fuzz_gltf, fuzz_zip, fuzz_cube, fuzz_q3shader, fuzz_dds) (clang, ASan + UBSan)
+# Builds the libFuzzer targets (fuzz_bsp, fuzz_gltf, fuzz_zip, fuzz_cube, fuzz_q3shader, fuzz_dds, fuzz_md3) (clang, ASan + UBSan)
 # in build-fuzz/ and runs each for FUZZ_SECONDS (default 20) from a seed corpus made here; any
 # crash, sanitizer report, leak, input over 10 s or over 4 GB fails it. Long runs:
 # FUZZ_SECONDS=1800 FUZZ_JOBS=N scripts/fuzz.sh (docs/RELIABILITY.md records them). The corpora
@@ -11,6 +11,8 @@
 #         comments, the same with CRLF line ends)
 #   dds:  small valid .dds files written here with python3 (BC1 and BC4 by FourCC, BC7 with its
 #         mips, RGBA8, and BC6H unsigned and signed with every mode value by DX10 header)
+#   md3:  a small valid .md3 written here with python3 (2 frames, a tag, a quad), an
+#         animation.cfg and a .skin (fuzz_md3 reads the same bytes as all three)
 #   gltf: gltf_bad_gen.py's files (sparse accessors valid and not, deep nodes and JSON, ...)
 #         and the self-contained samples of assimp-testmodels (.glb and embedded .gltf)
 set -euo pipefail
@@ -19,9 +21,10 @@ secs="${FUZZ_SECONDS:-20}"
 jobs="${FUZZ_JOBS:-1}"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DGN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGN_WITH_EMBREE=OFF -DGN_WITH_VIEWER=OFF >/dev/null
-ninja -C build-fuzz fuzz_bsp fuzz_gltf fuzz_zip fuzz_cube fuzz_q3shader fuzz_dds unit_bsp_corpus
+ninja -C build-fuzz fuzz_bsp fuzz_gltf fuzz_zip fuzz_cube fuzz_q3shader fuzz_dds fuzz_md3 unit_bsp_corpus
 corpus=build-fuzz/corpus
-mkdir -p "$corpus/bsp" "$corpus/gltf" "$corpus/gltf_seed" "$corpus/zip" "$corpus/cube" "$corpus/q3shader" "$corpus/dds"
+mkdir -p "$corpus/bsp" "$corpus/gltf" "$corpus/gltf_seed" "$corpus/zip" "$corpus/cube" "$corpus/q3shader" "$corpus/dds" \
+  "$corpus/md3"
 python3 - "$corpus/dds" <<'PY'
 import os, struct, sys
 def dds(name, w, h, levels, fourcc, dxgi, block, side, modes=b""):
@@ -41,6 +44,38 @@ bc6h_modes = bytes([0x00, 0x01, 0x02, 0x06, 0x0a, 0x0e, 0x12, 0x16, 0x1a, 0x1e, 
                     0x13, 0x17, 0x1b, 0x1f])  # the 14 modes, then the 4 reserved values
 dds("bc6h_uf16.dds", 16, 16, 5, b"DX10", 95, 16, 4, bc6h_modes)
 dds("bc6h_sf16.dds", 12, 8, 2, b"DX10", 96, 16, 4, bc6h_modes)
+PY
+python3 - "$corpus/md3" <<'PY'
+import os, struct, sys
+out = sys.argv[1]
+def name(s, n): return s.encode().ljust(n, b"\0")
+# qfiles.h's layout: header, 2 frames, 2 x 1 tags, then one surface (a quad) with its shader,
+# triangles, texcoords and 2 x 4 vertices; every offset as the game's exporters write them
+frames = b"".join(struct.pack("<10f", 4 * f, -2 * f, 8 * f, 16 + 4 * f, 16 - 2 * f, 8 * f, 0, 0, 0, 12 + f)
+                  + name("frame%d" % f, 16) for f in range(2))
+tags = b"".join(name("tag_torso", 64) + struct.pack("<12f", *t) for t in
+                ((0, 0, 10, 1, 0, 0, 0, 1, 0, 0, 0, 1), (4, 0, 14, 0, 1, 0, -1, 0, 0, 0, 0, 1)))
+xyz = [[(0, 0, 0), (1024, 0, 0), (1024, 1024, 0), (0, 1024, 0)],
+       [(256, -128, 512), (1280, -128, 512), (1280, 896, 512), (256, 896, 512)]]
+normals = [[0, 0, 0, 0], [64 << 8 | 64, 128, 200 << 8 | 30, 32 << 8 | 96]]
+body = (name("textures/test/quad.tga", 64) + struct.pack("<i", 0) + struct.pack("<6i", 0, 1, 2, 0, 2, 3)
+        + struct.pack("<8f", 0, 0, 1, 0, 1, 1, 0, 1)
+        + b"".join(struct.pack("<3hH", *xyz[f][v], normals[f][v]) for f in range(2) for v in range(4)))
+surf = b"IDP3" + name("quad", 64) + struct.pack("<10i", 0, 2, 1, 4, 2, 176, 108, 200, 232, 108 + len(body)) + body
+ofs_tags = 108 + len(frames)
+ofs_surf = ofs_tags + len(tags)
+head = b"IDP3" + struct.pack("<i", 15) + name("models/test/quad.md3", 64) + struct.pack(
+    "<9i", 0, 2, 1, 1, 0, 108, ofs_tags, ofs_surf, ofs_surf + len(surf))
+open(os.path.join(out, "quad.md3"), "wb").write(head + frames + tags + surf)
+anims = ["0 30 0 25", "29 1 0 25", "30 30 0 25", "59 1 0 25", "60 30 0 25", "89 1 0 25", "90 40 0 20",
+         "130 6 0 15", "136 6 0 15", "142 5 0 20", "147 4 0 20", "151 1 0 15", "152 1 0 15", "153 8 8 20",
+         "161 12 12 20", "173 9 9 15", "182 10 10 18", "192 -10 10 15", "202 8 0 15", "211 8 0 20",
+         "219 9 0 15", "228 6 0 20", "234 10 5 10", "244 10 10 10", "254 0 0 0"]
+open(os.path.join(out, "animation.cfg"), "w").write(
+    "// animation config file\nsex f\nheadoffset 1.5 -2 0.25\nfootsteps mech\nfixedlegs\n/* c */ fixedtorso\n"
+    + "".join(a + "\t// x\n" for a in anims))
+open(os.path.join(out, "upper_default.skin"), "w").write(
+    "u_torso,models/players/x/u.tga\r\ntag_head\r\n// c\nU_Arm_1 , models/players/x/a.tga\nl_legs,\n")
 PY
 build-fuzz/tests/unit/unit_bsp_corpus "$corpus/bsp" >/dev/null
 python3 tests/scene/gltf_bad_gen.py "$corpus/gltf_seed" >/dev/null
@@ -109,3 +144,4 @@ run fuzz_zip "$corpus/zip"
 run fuzz_cube "$corpus/cube"
 run fuzz_q3shader "$corpus/q3shader"
 run fuzz_dds "$corpus/dds"
+run fuzz_md3 "$corpus/md3"
