@@ -5,7 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#define ANIM_MAX_WIDTH 64u /* floats a keyframe value: a morph's weights are the widest */
+#define ANIM_MAX_WIDTH                                                                                       \
+    1024u /* floats a keyframe value: a morph set's weights (GN_MORPH_MAX_TARGETS) are the widest */
 
 bool gn_anim_sampler_check(const gn_anim_sampler *s, char *msg, size_t cap)
 {
@@ -14,7 +15,7 @@ bool gn_anim_sampler_check(const gn_anim_sampler *s, char *msg, size_t cap)
     if (!s->count || !s->times || !s->values)
         why = "no keyframes";
     else if (!s->width || s->width > ANIM_MAX_WIDTH)
-        why = "a value width of 0 or over 64";
+        why = "a value width of 0 or over 1024";
     else if (s->rotation && s->width != 4)
         why = "a rotation whose values are not 4 wide";
     else if (s->interp > GN_ANIM_CUBIC)

@@ -31,7 +31,8 @@ typedef struct gn_anim_sampler {
 } gn_anim_sampler;
 
 /* Why a sampler cannot be evaluated (no keyframe, times not finite or not strictly increasing, a
- * width of 0 or over 64, a rotation not 4 wide, a value not finite), or true. */
+ * width of 0 or over 1024 (a morph set's targets: an MD3 part's frames), a rotation not 4 wide, a value not
+ * finite), or true. */
 bool gn_anim_sampler_check(const gn_anim_sampler *s, char *msg, size_t cap);
 
 /* The sampler's value at time t into out (width floats): before the first keyframe its first
