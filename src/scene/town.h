@@ -73,6 +73,11 @@ gn_result gn_town_lamps(gn_town *t);  /* lamp posts along every street */
 gn_result gn_town_poles(gn_town *t);  /* telegraph poles and wires, flag poles */
 gn_result gn_town_tower(gn_town *t);  /* the tower on the plaza */
 gn_result gn_town_movers(gn_town *t); /* balloons and carts (dynamic, with orbits) */
+/* Issue 19, only with people (count > 0: the default town is unchanged and draws nothing more
+ * from t->rng): `count` skinned people walking loops round the blocks and standing on the plaza,
+ * and four banners waving on the tower (town_people.c). */
+gn_result gn_town_people(gn_town *t, uint32_t count);
+gn_result gn_town_banners(gn_town *t);
 
 /* Props shared by the files: a tree (two instances) or a bush at a terrain point. */
 gn_result gn_town_tree(gn_town *t, float x, float z, float size, int kind_hint);
