@@ -202,6 +202,7 @@ typedef struct gn_builtin_desc {
     const char *name; /* "town" (default) */
     uint32_t seed;    /* default 1 */
     uint32_t scale;   /* 1 (default): ~1M triangles; 8: > 10M */
+    uint32_t people;  /* skinned figures walking the streets, and banners on the tower (0: none) */
 } gn_builtin_desc;
 
 GN_API gn_result gn_scene_create(gn_scene **out, gn_error *err); /* an empty scene */
@@ -209,8 +210,15 @@ GN_API gn_result gn_scene_create_builtin(const gn_builtin_desc *desc, gn_scene *
                                          gn_error *err); /* a procedural scene */
 GN_API void gn_scene_destroy(gn_scene *s);
 
-/* A scene from files (docs/WORLDS.md): a glTF 2.0 file (.gltf, .glb), a Quake 3 map (.bsp),
- * or the name of a map inside the archives of `paks` ("oa_dm1" reads maps/oa_dm1.bsp). */
+/* How a skinned model's vertices follow its joints (docs/ANIMATION.md). */
+typedef enum gn_skinning {
+    GN_SKINNING_LINEAR = 0, /* linear blend of the joints' matrices */
+    GN_SKINNING_DUAL_QUAT,  /* dual quaternions: twists keep their volume (no candy-wrapper collapse) */
+} gn_skinning;
+
+/* A scene from files (docs/WORLDS.md): a glTF 2.0 file (.gltf, .glb), an animated model (.iqm,
+ * .md5mesh, .fbx, .dae; docs/ANIMATION.md), a Quake 3 map (.bsp), or the name of a map inside the
+ * archives of `paks` ("oa_dm1" reads maps/oa_dm1.bsp). */
 typedef struct gn_load_desc {
     const char *path;     /* file path or map name; required */
     const char *paks;     /* folder of .pk3 archives (maps and their textures); may be NULL */
@@ -224,6 +232,15 @@ typedef struct gn_load_desc {
     /* A Quake 3 map's surfaces draw their image alone, as if the archives had no shader scripts
      * (the single-image path: an A/B against the shaders' stages, docs/MATERIALS.md). */
     bool no_shader_scripts;
+    /* An animated model (a .gltf or .glb with skins, animations or morph targets; .iqm, .md5mesh,
+     * .fbx, .dae) is placed as one rig playing a clip (docs/ANIMATION.md): `animation` names the
+     * clip (NULL: its first), `time_in_clip` is the seconds into it at scene time 0, `skinning` how
+     * its vertices follow its joints. */
+    const char *animation;
+    float time_in_clip;
+    gn_skinning skinning;
+    /* A Quake 3 map: animated MD3 characters from the archives' player models at its spawn points. */
+    bool characters;
 } gn_load_desc;
 GN_API gn_result gn_scene_load(const gn_load_desc *desc, gn_scene **out, gn_error *err);
 

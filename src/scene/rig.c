@@ -15,6 +15,7 @@
 #define VERTEX_FLOATS (sizeof(gn_vertex) / sizeof(float))
 
 static bool part_is_skinned(const gn_anim_part *p) { return p->influences != NULL; }
+static void pose_rig(gn_scene *s, gn_scene_rig *g, double seconds);
 static bool part_is_written(const gn_anim_part *p) { return p->influences || p->morph >= 0; }
 
 static void anim_free(gn_scene_anim *a)
@@ -235,7 +236,9 @@ gn_result gn_scene_add_rig(gn_scene *s, uint32_t model, const gn_rig_desc *d, ui
     if (out_rig) *out_rig = s->rig_count;
     s->rig_count++;
     s->rig_generation++;
-    gn_scene_animate_rigs(s, 0.0); /* posed and bounded from the start */
+    pose_rig(s, &s->rigs[s->rig_count - 1], 0.0); /* posed and bounded from the start (itself alone:
+                                                     adding N rigs stays linear) */
+    s->dynamic_generation++;
     return GN_OK;
 }
 

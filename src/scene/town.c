@@ -306,7 +306,7 @@ static void gn_town_init(gn_town *t, gn_scene *s, uint32_t seed, uint32_t scale,
     t->lamp_pole = t->lamp_head = t->fence = t->tpole = t->wire = t->flagpole = GN_TOWN_NONE;
 }
 
-gn_result gn_town_build(gn_scene *s, uint32_t seed, uint32_t scale, gn_error *err)
+gn_result gn_town_build(gn_scene *s, uint32_t seed, uint32_t scale, uint32_t people, gn_error *err)
 {
     if (!s) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_town_build: scene is NULL");
     if (scale == 0) scale = 1;
@@ -322,6 +322,10 @@ gn_result gn_town_build(gn_scene *s, uint32_t seed, uint32_t scale, gn_error *er
     if (r == GN_OK) r = gn_town_poles(t);
     if (r == GN_OK) r = gn_town_tower(t);
     if (r == GN_OK) r = gn_town_movers(t);
+    /* after everything else: the town draws the same random numbers with or without its people,
+       and without them (and their banners) it is what it always was */
+    if (r == GN_OK && people) r = gn_town_banners(t);
+    if (r == GN_OK) r = gn_town_people(t, people);
     if (r == GN_OK) gn_town_cameras(t);
     gn_mg_free(&t->mg);
     gn_mg_free(&t->mg2);

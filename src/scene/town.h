@@ -6,8 +6,9 @@
 
 #include "scene/meshgen.h"
 
-/* The town built into s, deterministic from seed; scale 0 reads as 1. */
-gn_result gn_town_build(gn_scene *s, uint32_t seed, uint32_t scale, gn_error *err);
+/* The town built into s, deterministic from seed; scale 0 reads as 1; people: skinned figures
+ * walking its streets (and banners on the tower), 0 for none (src/scene/town_people.c). */
+gn_result gn_town_build(gn_scene *s, uint32_t seed, uint32_t scale, uint32_t people, gn_error *err);
 /* Three scenic camera placements of a built town (x, y, z, yaw, pitch; degrees): street
  * level, a rooftop and a high overview, all above the ground. */
 void gn_town_viewpoints(const gn_scene *s, float out[3][5]);

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+struct gn_anim_opts; /* cmd_opts.h */
+
 /* Exit codes are part of the tool's contract: scripts and CTest tell usage mistakes from
  * runtime failures, and a machine without a GPU from a broken renderer. */
 enum {
@@ -48,7 +50,8 @@ int gn_cli_fail(const char *command, const gn_error *err);
 gn_result gn_cli_render_settled(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, uint32_t *frames,
                                 gn_frame_stats *stats, gn_error *err);
 gn_result gn_cli_load_scene(const char *scene, const char *paks, bool map_lights, bool single_image,
-                            uint32_t seed, uint32_t scale, gn_scene **out, gn_error *err);
+                            uint32_t seed, uint32_t scale, const struct gn_anim_opts *anim, gn_scene **out,
+                            gn_error *err);
 int gn_cli_after_parse(int status, const char *msg, void (*help)(FILE *f));
 /* The renderer and the scene of a command's frame options: the renderer rd describes, or (rd
  * NULL) one of the options' size and samples on $GNOMON_DEVICE; the options' scene, paks, map

@@ -19,8 +19,8 @@ int gn_cli_open(const char *command, const struct gn_frame_opts *fo, const gn_re
     gn_renderer_desc own = {
         .width = fo->size[0], .height = fo->size[1], .msaa = fo->msaa, .device = gn_cli_device_env()};
     if (gn_renderer_create(rd ? rd : &own, r, &err) != GN_OK) return gn_cli_fail(command, &err);
-    if (gn_cli_load_scene(fo->scene, fo->paks, fo->map_lights, fo->single_image, fo->seed, fo->scale, out,
-                          &err) != GN_OK)
+    if (gn_cli_load_scene(fo->scene, fo->paks, fo->map_lights, fo->single_image, fo->seed, fo->scale,
+                          &fo->anim, out, &err) != GN_OK)
         return gn_cli_fail(command, &err);
     return GN_EXIT_OK;
 }
@@ -114,14 +114,21 @@ int gn_cli_after_parse(int status, const char *msg, void (*help)(FILE *f))
 }
 
 gn_result gn_cli_load_scene(const char *scene, const char *paks, bool map_lights, bool single_image,
-                            uint32_t seed, uint32_t scale, gn_scene **out, gn_error *err)
+                            uint32_t seed, uint32_t scale, const gn_anim_opts *anim, gn_scene **out,
+                            gn_error *err)
 {
     if (strcmp(scene, "town") == 0) {
-        gn_builtin_desc bd = {.name = scene, .seed = seed, .scale = scale};
+        gn_builtin_desc bd = {.name = scene, .seed = seed, .scale = scale, .people = anim->people};
         return gn_scene_create_builtin(&bd, out, err);
     }
-    gn_load_desc ld = {
-        .path = scene, .paks = paks, .map_lights = map_lights, .no_shader_scripts = single_image};
+    gn_load_desc ld = {.path = scene,
+                       .paks = paks,
+                       .map_lights = map_lights,
+                       .no_shader_scripts = single_image,
+                       .animation = anim->animation,
+                       .time_in_clip = anim->time_in_clip,
+                       .skinning = (gn_skinning)anim->skinning,
+                       .characters = anim->characters != 0};
     return gn_scene_load(&ld, out, err);
 }
 

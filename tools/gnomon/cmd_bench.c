@@ -163,8 +163,8 @@ static int gn_bench_run_all(gn_bench_run *b)
     b->device = gn_renderer_device_name(b->r);
 
     double t0 = gn_cli_now_ms();
-    if (gn_cli_load_scene(o->scene, o->paks, o->map_lights, o->single_image, o->seed, o->scale, &b->scene,
-                          &err) != GN_OK)
+    if (gn_cli_load_scene(o->scene, o->paks, o->map_lights, o->single_image, o->seed, o->scale, &o->anim,
+                          &b->scene, &err) != GN_OK)
         return gn_cli_fail("bench", &err);
     if (o->light.lights && gn_scene_add_builtin_lights(b->scene, o->light.lights, o->seed, &err) != GN_OK)
         return gn_cli_fail("bench", &err);

@@ -167,6 +167,28 @@ bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_d
     return false;
 }
 
+static const char *const gn_skinning_names[] = {"linear", "dq", NULL}; /* gn_skinning */
+
+/* The animation rows (gn_anim_opts) after the scene rows of every rendering command. */
+static uint32_t gn_anim_rows(gn_anim_opts *o, gn_opt *t)
+{
+    gn_opt opts[] = {
+        {"--animation", GN_OPT_STRING, &o->animation, NULL, 0, 0, false, NULL, "NAME",
+         "an animated model (.gltf/.glb with skins or morphs, .iqm, .md5mesh, .fbx, .dae): the clip it "
+         "plays (default: its first)"},
+        {"--time-in-clip", GN_OPT_FLOAT, &o->time_in_clip, NULL, -1e6, 1e6, false, NULL, "SECONDS",
+         "seconds into the clip at scene time 0 (default 0)"},
+        {"--skinning", GN_OPT_CHOICE, &o->skinning, NULL, 0, 0, false, gn_skinning_names, "MODE",
+         "linear (blend of matrices, default) or dq (dual quaternions: twists keep their volume)"},
+        {"--people", GN_OPT_UINT, &o->people, NULL, 0, 2048, false, NULL, "N",
+         "town: N skinned figures walking the streets, and banners on the tower (default 0)"},
+        {"--characters", GN_OPT_UINT, &o->characters, NULL, 0, 1, false, NULL, "0|1",
+         "BSP maps: 1 puts animated MD3 characters (the archives' player models) at the spawn points"},
+    };
+    memcpy(t, opts, sizeof opts);
+    return GN_COUNT(opts);
+}
+
 /* The scene rows every rendering command starts with: which scene, its archives, PVS on/off. */
 static uint32_t gn_scene_rows(const char **scene, const char **paks, uint32_t *pvs, uint32_t *map_lights,
                               uint32_t *single_image, uint32_t *gpu_culling, uint32_t *occlusion,
@@ -362,6 +384,7 @@ static uint32_t gn_bench_table(gn_bench_opts *o, gn_opt *t)
     uint32_t n =
         gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->single_image, &o->gpu_culling,
                       &o->occlusion, &o->clusters, &o->caster_lod, &o->vsm_occlusion, t);
+    n += gn_anim_rows(&o->anim, t + n);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1920x1080)"},
@@ -404,6 +427,7 @@ static uint32_t gn_frame_table(gn_frame_opts *o, gn_opt *t)
     uint32_t n =
         gn_scene_rows(&o->scene, &o->paks, &o->pvs, &o->map_lights, &o->single_image, &o->gpu_culling,
                       &o->occlusion, &o->clusters, &o->caster_lod, &o->vsm_occlusion, t);
+    n += gn_anim_rows(&o->anim, t + n);
     gn_opt opts[] = {
         {"--size", GN_OPT_SIZE, o->size, NULL, GN_SIZE_MIN, GN_SIZE_MAX, false, NULL, "WxH",
          "image size (default 1280x720)"},

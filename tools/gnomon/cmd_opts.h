@@ -23,6 +23,16 @@ bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_d
                           gn_shadows *mode, char *err, size_t err_size);
 
 /* Local-light options render and bench share. */
+/* Animation (render, view, bench; docs/ANIMATION.md): an animated model's clip, the time into it
+ * and its skinning; the town's people; a Quake 3 map's characters. */
+typedef struct gn_anim_opts {
+    const char *animation; /* the clip an animated model plays (NULL: its first) */
+    float time_in_clip;    /* seconds into it at scene time 0 */
+    int skinning;          /* gn_skinning: linear or dq */
+    uint32_t people;       /* the town's walking figures (and its banners) */
+    uint32_t characters;   /* 1: a map's spawn points get animated MD3 characters */
+} gn_anim_opts;
+
 typedef struct gn_light_opts {
     uint32_t lights;      /* built-in lights added to the scene */
     uint32_t clustered;   /* 1: froxel lists (default), 0: every light for every fragment */
@@ -80,6 +90,7 @@ typedef struct gn_frame_opts {
     uint32_t clusters;     /* 1: large meshes as clusters culled one by one (GPU culling only); 0: whole */
     uint32_t caster_lod; /* 1: cascades draw casters' LODs that err by at most a texel (default); 0: never */
     uint32_t vsm_occlusion; /* 1: the VSM's casters culled against the pages' depth; 0: not (default) */
+    gn_anim_opts anim;
     uint32_t size[2];
     float time;
     bool time_set;
@@ -117,6 +128,7 @@ typedef struct gn_bench_opts {
     uint32_t clusters;     /* 1: large meshes as clusters culled one by one (GPU culling only); 0: whole */
     uint32_t caster_lod; /* 1: cascades draw casters' LODs that err by at most a texel (default); 0: never */
     uint32_t vsm_occlusion; /* 1: the VSM's casters culled against the pages' depth; 0: not (default) */
+    gn_anim_opts anim;
     uint32_t size[2];
     uint32_t frames, warmup;
     int path; /* gn_bench_path */

@@ -43,7 +43,7 @@ static int gn_render_run(const gn_render_opts *o, gn_renderer **r, gn_scene **sc
 
     double t0 = gn_cli_now_ms();
     if (gn_cli_load_scene(o->frame.scene, o->frame.paks, o->frame.map_lights, o->frame.single_image,
-                          o->frame.seed, o->frame.scale, scene, &err) != GN_OK)
+                          o->frame.seed, o->frame.scale, &o->frame.anim, scene, &err) != GN_OK)
         return gn_cli_fail("render", &err);
     if (o->light.lights && gn_scene_add_builtin_lights(*scene, o->light.lights, o->frame.seed, &err) != GN_OK)
         return gn_cli_fail("render", &err);

@@ -59,8 +59,9 @@ gn_result gn_view_session_renderer(gn_view_session *s, const gn_view_opts *o, ui
 gn_result gn_view_session_scene(gn_view_session *s, const gn_view_opts *o, gn_error *err)
 {
     gn_scene *scene = NULL;
-    gn_result res = gn_cli_load_scene(o->frame.scene, o->frame.paks, o->frame.map_lights,
-                                      o->frame.single_image, o->frame.seed, o->frame.scale, &scene, err);
+    gn_result res =
+        gn_cli_load_scene(o->frame.scene, o->frame.paks, o->frame.map_lights, o->frame.single_image,
+                          o->frame.seed, o->frame.scale, &o->frame.anim, &scene, err);
     if (!res && o->light.lights)
         res = gn_scene_add_builtin_lights(scene, o->light.lights, o->frame.seed, err);
     if (res) {
