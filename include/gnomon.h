@@ -707,6 +707,11 @@ typedef struct gn_frame_stats {
      * materials in the camera's list and the sky, and writing them to the ring; how many */
     double materials_ms;
     uint32_t materials_evaluated;
+    /* Animation (docs/ANIMATION.md): the CPU time of posing the scene's rigs (clips sampled and
+     * blended, palettes, morphs, bounds; in cpu_ms), and how many rigs and skinned vertices */
+    double animation_ms;
+    uint32_t rigs;
+    uint64_t skinned_vertices;
     uint32_t instances_total, instances_visible, draw_groups; /* visible: in the view (frustum, PVS) */
     uint32_t instances_drawn; /* the camera's after occlusion culling (= visible without it) */
     uint32_t instances_phase1, instances_phase2; /* occlusion: drawn before and after the HZB */

@@ -233,8 +233,11 @@ gn_result gn_frame_run(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, gn_e
     if (res) return res;
     double t0 = now_ms(); /* CPU time counts from here: the wait for the GPU is not CPU work */
     gn_scene_animate(s, f->seconds);
+    double animated = now_ms();
     gn_frame_stats *rec = gn_frame_record(r);
     memset(rec, 0, sizeof *rec);
+    rec->animation_ms = animated - t0; /* the rigs' poses (and the orbits', a few instances) */
+    rec->rigs = s->rig_count;
     rec->probes_ms = r->probes_ms; /* gn_probes_sync's, before this frame began */
     rec->probes_rendered = r->probes_rendered;
 

@@ -159,6 +159,7 @@ static gn_result upload_frame(gn_renderer *r, skin_state *s, const gn_scene *sc,
                                (void **)&jobs, err);
     if (res) return res;
     uint32_t vec4s = 0, n = 0;
+    uint64_t skinned = 0;
     s->max_vertices = 0;
     for (uint32_t g = 0; g < sc->rig_count; g++) {
         const gn_scene_rig *rig = &sc->rigs[g];
@@ -192,9 +193,11 @@ static gn_result upload_frame(gn_renderer *r, skin_state *s, const gn_scene *sc,
                 }
             }
             if (part->vertex_count > s->max_vertices) s->max_vertices = part->vertex_count;
+            skinned += part->vertex_count;
         }
     }
     s->job_count = n;
+    gn_frame_record(r)->skinned_vertices = skinned;
     gn_vk_use use[2] = {{.buffer = &s->palettes, .access = GN_ACCESS_TRANSFER_WRITE},
                         {.buffer = &s->jobs, .access = GN_ACCESS_TRANSFER_WRITE}};
     gn_vk_barriers(&r->vk, r->vk.cur->cmd, use, 2);

@@ -14,9 +14,10 @@ bool gn_bench_data_init(gn_bench_data *d, uint32_t capacity)
 {
     *d = (gn_bench_data){.capacity = capacity};
     d->frame_index = calloc(capacity ? capacity : 1, sizeof *d->frame_index);
-    double **cols[] = {&d->frame_ms, &d->cpu_ms,   &d->vis_ms,   &d->draws,     &d->triangles,
-                       &d->visible,  &d->drawn,    &d->phase1,   &d->phase2,    &d->draw_groups,
-                       &d->lights,   &d->overflow, &d->clusters, &d->probes_ms, &d->materials_ms};
+    double **cols[] = {&d->frame_ms,  &d->cpu_ms,      &d->vis_ms,       &d->draws,
+                       &d->triangles, &d->visible,     &d->drawn,        &d->phase1,
+                       &d->phase2,    &d->draw_groups, &d->lights,       &d->overflow,
+                       &d->clusters,  &d->probes_ms,   &d->materials_ms, &d->animation_ms};
     d->shadow = calloc(capacity ? capacity : 1, sizeof *d->shadow);
     d->shadow_ms = calloc(capacity ? capacity : 1, sizeof *d->shadow_ms);
     bool ok = d->frame_index != NULL && d->shadow && d->shadow_ms;
@@ -36,6 +37,7 @@ void gn_bench_data_free(gn_bench_data *d)
     free(d->vis_ms);
     free(d->probes_ms);
     free(d->materials_ms);
+    free(d->animation_ms);
     free(d->shadow);
     free(d->shadow_ms);
     free(d->draws);
@@ -94,6 +96,7 @@ bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s)
     d->vis_ms[k] = s->visibility_ms;
     d->probes_ms[k] = s->probes_ms;
     d->materials_ms[k] = s->materials_evaluated ? s->materials_ms : 0.0;
+    d->animation_ms[k] = s->rigs ? s->animation_ms : 0.0;
     d->draws[k] = s->draws;
     d->triangles[k] = (double)s->triangles;
     d->visible[k] = s->instances_visible;
@@ -173,6 +176,7 @@ bool gn_bench_summarize(const gn_bench_data *d, gn_bench_summary *out)
     gn_bench_series(d->vis_ms, d->count, tmp, scratch, &out->visibility);
     gn_bench_series(d->probes_ms, d->count, tmp, scratch, &out->probes);
     gn_bench_series(d->materials_ms, d->count, tmp, scratch, &out->materials);
+    gn_bench_series(d->animation_ms, d->count, tmp, scratch, &out->animation);
     gn_bench_series(d->shadow_ms, d->count, tmp, scratch, &out->shadow);
     out->frame_spike = out->frame.median > 0 ? out->frame.max / out->frame.median : 0.0;
     double *col = malloc(n * sizeof *col);
@@ -231,6 +235,7 @@ void gn_bench_print_table(FILE *f, const gn_bench_summary *s)
     gn_bench_row(f, "visibility CPU", &s->visibility);
     if (s->probes.max > 0.0) gn_bench_row(f, "probes (wall)", &s->probes);
     if (s->materials.max > 0.0) gn_bench_row(f, "materials CPU", &s->materials);
+    if (s->animation.max > 0.0) gn_bench_row(f, "animation CPU", &s->animation);
     gn_bench_row(f, "shadow GPU", &s->shadow);
     fprintf(f, "%-22s %.2fx\n", "frame spike max/med", s->frame_spike);
     if (s->vsm_requested_median > 0 || s->vsm_rendered_max > 0)
@@ -289,6 +294,7 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
     gn_bench_json_stats(&j, "cpu", &s->cpu);
     gn_bench_json_stats(&j, "visibility_cpu", &s->visibility);
     gn_bench_json_stats(&j, "materials_cpu", &s->materials);
+    gn_bench_json_stats(&j, "animation_cpu", &s->animation);
     gn_bench_json_stats(&j, "probes_wall", &s->probes);
     gn_bench_json_stats(&j, "shadow", &s->shadow);
     gn_json_number(&j, "frame_spike", s->frame_spike);
@@ -319,6 +325,7 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
             gn_json_number(&j, "cpu_ms", d->cpu_ms[i]);
             gn_json_number(&j, "probes_ms", d->probes_ms[i]);
             gn_json_number(&j, "materials_ms", d->materials_ms[i]);
+            gn_json_number(&j, "animation_ms", d->animation_ms[i]);
             gn_json_number(&j, "shadow_ms", sf->shadow_ms);
             gn_json_uint(&j, "vsm_pages_requested", sf->requested);
             gn_json_uint(&j, "vsm_pages_resident", sf->resident);

@@ -26,8 +26,8 @@ typedef struct gn_bench_shadow_frame {
 typedef struct gn_bench_data {
     uint32_t capacity, count;
     uint64_t *frame_index;
-    double *frame_ms, *cpu_ms, *vis_ms, *probes_ms, *materials_ms, *draws, *triangles, *visible, *draw_groups,
-        *lights, *overflow;
+    double *frame_ms, *cpu_ms, *vis_ms, *probes_ms, *materials_ms, *animation_ms, *draws, *triangles,
+        *visible, *draw_groups, *lights, *overflow;
     double *drawn, *phase1, *phase2; /* after occlusion culling; its two phases */
     double *clusters;                /* clusters drawn (with --clusters 1) */
     uint32_t instances_total;        /* of the newest sample */
@@ -61,6 +61,7 @@ typedef struct gn_bench_summary {
     gn_series_stats frame, cpu, visibility;     /* visibility: the CPU's culling and draw list */
     gn_series_stats probes;                     /* reflection probes' wall time (gn_frame_stats.probes_ms) */
     gn_series_stats materials;                  /* Quake 3 shaders' evaluation, CPU (materials_ms) */
+    gn_series_stats animation;                  /* the rigs' posing, CPU (animation_ms) */
     gn_series_stats shadow;                     /* GPU time of the sun's shadow passes */
     double vsm_rendered_median, vsm_rendered_max, vsm_requested_median, vsm_lag_max, vsm_overflow_max;
     double frame_spike;                            /* max / median frame GPU time */

@@ -32,6 +32,9 @@ void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
     if (s->materials_evaluated)
         fprintf(f, "%-22s %u Quake 3 shaders evaluated in %.4f ms CPU\n", "materials", s->materials_evaluated,
                 s->materials_ms);
+    if (s->rigs)
+        fprintf(f, "%-22s %u rigs posed in %.4f ms CPU, %llu vertices skinned\n", "animation", s->rigs,
+                s->animation_ms, (unsigned long long)s->skinned_vertices);
     if (s->probes_rendered)
         fprintf(f, "%-22s %u rendered before the frame in %.1f ms\n", "reflection probes", s->probes_rendered,
                 s->probes_ms);
@@ -108,6 +111,9 @@ bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame
     gn_json_number(&j, "cpu_ms", s->cpu_ms);
     gn_json_number(&j, "probes_ms", s->probes_ms);
     gn_json_number(&j, "materials_ms", s->materials_ms);
+    gn_json_number(&j, "animation_ms", s->animation_ms);
+    gn_json_uint(&j, "rigs", s->rigs);
+    gn_json_number(&j, "skinned_vertices", (double)s->skinned_vertices);
     gn_json_uint(&j, "materials_evaluated", s->materials_evaluated);
     gn_json_uint(&j, "probes_rendered", s->probes_rendered);
     gn_json_uint(&j, "draws", s->draws);
