@@ -17,7 +17,7 @@ packages=(
   libcjson-dev                        # cJSON: glTF validated by gnomon before assimp sees it
   libmeshoptimizer-dev                # meshoptimizer: clusters (meshlets) of large meshes
   openarena-data                      # real Quake 3 (IBSP 46) maps for the world tests
-  assimp-testmodels                   # glTF 2.0 samples (with and without cameras) for the tests
+  assimp-testmodels                   # glTF 2.0 samples (with and without cameras), skinned and animated IQM/MD5/FBX/COLLADA ones for the tests
   libglfw3-dev                        # GLFW: the window of gnomon view (the CLI only, never libgnomon)
   clang-format                        # clang-format 14: tests/format_check.sh holds every C file to .clang-format
   clang libclang-rt-14-dev            # clang and libFuzzer: the fuzz targets (scripts/fuzz.sh)

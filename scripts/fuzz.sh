@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets (fuzz_bsp, fuzz_gltf, fuzz_zip, fuzz_cube, fuzz_q3shader, fuzz_dds, fuzz_md3) (clang, ASan + UBSan)
+# Builds the libFuzzer targets (fuzz_bsp, fuzz_gltf, fuzz_zip, fuzz_cube, fuzz_q3shader, fuzz_dds, fuzz_md3,
+# fuzz_skinned) (clang, ASan + UBSan)
 # in build-fuzz/ and runs each for FUZZ_SECONDS (default 20) from a seed corpus made here; any
 # crash, sanitizer report, leak, input over 10 s or over 4 GB fails it. Long runs:
 # FUZZ_SECONDS=1800 FUZZ_JOBS=N scripts/fuzz.sh (docs/RELIABILITY.md records them). The corpora
@@ -15,16 +16,20 @@
 #         animation.cfg and a .skin (fuzz_md3 reads the same bytes as all three)
 #   gltf: gltf_bad_gen.py's files (sparse accessors valid and not, deep nodes and JSON, ...)
 #         and the self-contained samples of assimp-testmodels (.glb and embedded .gltf)
+#   skinned: assimp-testmodels' small skinned and animated samples (simple_skin.gltf and a STEP
+#         copy, AnimatedMorphCube with its buffer embedded, SimpleCube.md5mesh,
+#         box_nested_animation.dae, box.fbx) and a skinned, animated triangle .iqm written here
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${FUZZ_SECONDS:-20}"
 jobs="${FUZZ_JOBS:-1}"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DGN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGN_WITH_EMBREE=OFF -DGN_WITH_VIEWER=OFF >/dev/null
-ninja -C build-fuzz fuzz_bsp fuzz_gltf fuzz_zip fuzz_cube fuzz_q3shader fuzz_dds fuzz_md3 unit_bsp_corpus
+ninja -C build-fuzz fuzz_bsp fuzz_gltf fuzz_zip fuzz_cube fuzz_q3shader fuzz_dds fuzz_md3 fuzz_skinned \
+  unit_bsp_corpus
 corpus=build-fuzz/corpus
 mkdir -p "$corpus/bsp" "$corpus/gltf" "$corpus/gltf_seed" "$corpus/zip" "$corpus/cube" "$corpus/q3shader" "$corpus/dds" \
-  "$corpus/md3"
+  "$corpus/md3" "$corpus/skinned" "$corpus/skinned_seed"
 python3 - "$corpus/dds" <<'PY'
 import os, struct, sys
 def dds(name, w, h, levels, fourcc, dxgi, block, side, modes=b""):
@@ -122,6 +127,59 @@ for pk3 in sorted(glob.glob("/usr/share/games/openarena/baseoa/*.pk3")):
 with open(os.path.join(out, "hand.shader"), "w") as f:
     f.write("textures/a/b\n{\n\tsurfaceparm trans\n\t{\n\t\tmap $lightmap\n\t\ttcMod scroll 0.1 0\n\t}\n}\n")
 PY
+python3 - "$corpus/skinned_seed" <<'PY'
+import base64, glob, json, os, shutil, struct, sys
+out, models = sys.argv[1], "/usr/share/assimp/models"
+for rel in ("glTF2/simple_skin/simple_skin.gltf", "MD5/SimpleCube.md5mesh", "Collada/box_nested_animation.dae",
+            "FBX/box.fbx"):
+    if os.path.exists(os.path.join(models, rel)):
+        shutil.copy(os.path.join(models, rel), os.path.join(out, os.path.basename(rel)))
+skin = os.path.join(models, "glTF2/simple_skin/simple_skin.gltf")
+if os.path.exists(skin):  # the same rotation keyed by STEP
+    text = open(skin).read().replace('"LINEAR"', '"STEP"')
+    open(os.path.join(out, "simple_skin_step.gltf"), "w").write(text)
+cube = os.path.join(models, "glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf")
+if os.path.exists(cube):  # its .bin embedded: nothing outside the bytes is read from memory
+    g = json.load(open(cube))
+    for b in g["buffers"]:
+        data = open(os.path.join(os.path.dirname(cube), b["uri"]), "rb").read()
+        b["uri"] = "data:application/octet-stream;base64," + base64.b64encode(data).decode()
+    g.pop("images", None), g.pop("textures", None)
+    for m in g.get("materials", []):
+        m.get("pbrMetallicRoughness", {}).pop("baseColorTexture", None)
+    json.dump(g, open(os.path.join(out, "morph_cube_embedded.gltf"), "w"))
+# A small IQM: a triangle skinned to two joints, one animation of two frames turning the tip
+text = b"\0root\0tip\0tri\0mat\0wave\0"
+def name(s): return text.index(s.encode() + b"\0")
+pos = [0, 0, 0, 1, 0, 0, 0, 0, 1]; uv = [0, 0, 1, 0, 0, 1]; nrm = [0, -1, 0] * 3
+arrays = [(0, 7, 3, struct.pack("<9f", *pos)), (1, 7, 2, struct.pack("<6f", *uv)),
+          (2, 7, 3, struct.pack("<9f", *nrm)), (4, 1, 4, bytes([0, 1, 0, 0] * 3)),
+          (5, 1, 4, bytes([128, 127, 0, 0, 255, 0, 0, 0, 0, 255, 0, 0]))]
+hdr = 124
+at = hdr; blob = b""
+def place(data, align=4):
+    global at, blob
+    pad = (-at) % align; blob += bytes(pad); at += pad
+    ofs = at; blob += data; at += len(data); return ofs
+ofs_text = place(text, 1)
+ofs_meshes = place(struct.pack("<6I", name("tri"), name("mat"), 0, 3, 0, 1))
+va_data = [place(d) for (_, _, _, d) in arrays]
+ofs_va = place(b"".join(struct.pack("<5I", t, 0, f, n, o) for (t, f, n, _), o in zip(arrays, va_data)))
+ofs_tri = place(struct.pack("<3I", 0, 1, 2))
+joints = struct.pack("<Ii10f", name("root"), -1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1)
+joints += struct.pack("<Ii10f", name("tip"), 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1)
+ofs_joints = place(joints)
+offs = [0, 0, 0, 0, 0, 0, 1, 1, 1, 1]; scales = [0] * 10
+poses = struct.pack("<iI20f", -1, 0, *offs, *scales)
+poses += struct.pack("<iI20f", 0, 0x38, *([0, 0, 1] + [0, 0, 0, 1] + [1, 1, 1]), *([0, 0, 0] + [1 / 65535.0] * 3 + [0] * 4))
+ofs_poses = place(poses)
+ofs_anims = place(struct.pack("<3IfI", name("wave"), 0, 2, 10.0, 0))
+ofs_frames = place(struct.pack("<6H", 0, 0, 0, 0, 0, 46341), 2)
+total = hdr + len(blob)
+h = struct.pack("<16s27I", b"INTERQUAKEMODEL\0", 2, total, 0, len(text), ofs_text, 1, ofs_meshes, len(arrays), 3,
+                ofs_va, 1, ofs_tri, 0, 2, ofs_joints, 2, ofs_poses, 1, ofs_anims, 2, 3, ofs_frames, 0, 0, 0, 0, 0)
+open(os.path.join(out, "triangle.iqm"), "wb").write(h + blob)
+PY
 export ASAN_OPTIONS="detect_leaks=1"
 export LSAN_OPTIONS="suppressions=$PWD/tests/sanitize/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
@@ -145,3 +203,4 @@ run fuzz_cube "$corpus/cube"
 run fuzz_q3shader "$corpus/q3shader"
 run fuzz_dds "$corpus/dds"
 run fuzz_md3 "$corpus/md3"
+run fuzz_skinned "$corpus/skinned" "$corpus/skinned_seed"

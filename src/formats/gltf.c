@@ -204,7 +204,7 @@ static gn_result gn_gltf_node(gn_gltf_ctx *c, const struct aiNode *node, const f
         if (ai_mesh >= c->ai->mNumMeshes)
             return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: node '%s' uses mesh %u of %u", c->name,
                            node->mName.data, ai_mesh, c->ai->mNumMeshes);
-        if (c->mesh_map[ai_mesh] == GN_GLTF_NONE) continue;
+        if (c->mesh_map[ai_mesh] == GN_GLTF_NONE || c->d.no_instances) continue;
         uint32_t mat = c->ai->mMeshes[ai_mesh]->mMaterialIndex;
         if (mat >= c->ai->mNumMaterials)
             return gn_fail(c->err, GN_ERROR_BAD_DATA, "%s: mesh %u uses material %u of %u", c->name, ai_mesh,
@@ -328,10 +328,14 @@ gn_result gn_gltf_convert(gn_scene *s, const struct aiScene *ai, const char *bas
         static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
         r = gn_gltf_node(&c, ai->mRootNode, identity, 0);
     }
-    if (r == GN_OK && c.st.instances == 0)
+    if (r == GN_OK && (c.d.no_instances ? c.st.meshes : c.st.instances) == 0)
         r = gn_fail(c.err, GN_ERROR_BAD_DATA, "%s: no triangles to draw", c.name);
     if (r == GN_OK && c.camera_node) gn_gltf_first_camera(&c);
-    if (r == GN_OK) r = gn_gltf_lights_add(&c);
+    if (r == GN_OK && !c.d.no_instances) r = gn_gltf_lights_add(&c);
+    if (r == GN_OK && c.d.mesh_map_out)
+        memcpy(c.d.mesh_map_out, c.mesh_map, ai->mNumMeshes * sizeof *c.mesh_map);
+    if (r == GN_OK && c.d.material_map_out)
+        memcpy(c.d.material_map_out, c.mat_map, ai->mNumMaterials * sizeof *c.mat_map);
     if (r != GN_OK) gn_gltf_name_error(c.err, c.name);
     if (c.d.stats) *c.d.stats = c.st;
     free(c.mesh_map);

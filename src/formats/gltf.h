@@ -69,6 +69,13 @@ typedef struct gn_gltf_desc {
      * gn_gltf_load; NULL: the materials are what assimp gives alone (the fuzz target's). */
     const struct gn_gltf_material_ext *material_ext;
     uint32_t material_ext_count;
+    /* For the animated model loader (formats/skinned.h): meshes, materials and textures only, no
+     * instance and no light (rigs place the model), and assimp's mesh and material indices as the
+     * scene's ids written to these arrays when set (ai->mNumMeshes and ai->mNumMaterials long;
+     * UINT32_MAX where a mesh was skipped or a material unused). */
+    bool no_instances;
+    uint32_t *mesh_map_out;
+    uint32_t *material_map_out;
 } gn_gltf_desc;
 
 /* Hard caps on what a file may ask for, checked before anything is allocated. */
