@@ -394,6 +394,11 @@ GN_API gn_result gn_scene_set_transform(gn_scene *s, uint32_t instance, const fl
  * move). Removing a static one re-renders only the cached shadow pages its bounds touched. */
 GN_API gn_result gn_scene_remove_instance(gn_scene *s, uint32_t instance, gn_error *err);
 GN_API void gn_scene_animate(gn_scene *s, double seconds); /* moves the built-in scene's dynamic objects */
+/* Animated rigs (docs/ANIMATION.md): their playback rate, 1 by default, 0 pauses them (clamped to
+ * [0, 100]; the pose stays continuous across a change); and every rig switched to its model's next
+ * clip, crossfaded over `fade` seconds (name: the first rig's new clip). */
+GN_API void gn_scene_set_animation_speed(gn_scene *s, float speed);
+GN_API gn_result gn_scene_next_clip(gn_scene *s, float fade, char *name, size_t name_cap, gn_error *err);
 
 /* ---- local lights (docs/LIGHTING.md) -------------------------------------------------------- */
 #define GN_MAX_LIGHTS 16384u /* per scene: the light buffer and the froxel lists index 14 bits */

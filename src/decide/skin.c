@@ -1,6 +1,8 @@
 /* Skeletal and morph animation's CPU side (skin.h). */
 #include "decide/skin.h"
 
+#include "base/alloc.h"
+
 #include <cglm/affine.h>
 #include <cglm/mat4.h>
 #include <cglm/quat.h>
@@ -445,8 +447,8 @@ void gn_skin_joint_spheres(const float *positions, size_t stride_floats, uint32_
                            const gn_skin_influence *influences, uint32_t joint_count, float (*spheres)[4])
 {
     /* each joint's box of the vertices it moves, then the sphere around the box */
-    float(*lo)[3] = malloc((size_t)joint_count * sizeof *lo),
-    (*hi)[3] = malloc((size_t)joint_count * sizeof *hi);
+    float(*lo)[3] = gn_malloc((size_t)joint_count * sizeof *lo),
+    (*hi)[3] = gn_malloc((size_t)joint_count * sizeof *hi);
     for (uint32_t j = 0; j < joint_count; j++)
         spheres[j][0] = spheres[j][1] = spheres[j][2] = 0, spheres[j][3] = -1;
     if (!lo || !hi) { /* no memory: every joint's sphere covers the whole mesh */

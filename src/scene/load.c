@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "base/file.h"
 #include "formats/pak.h"
+#include "scene/anim_load.h"
 #include "scene/bsp_scene.h"
 #include "scene/gltf_scene.h"
 #include "scene/scene.h"
@@ -77,8 +78,11 @@ static gn_result load_bsp(gn_scene *s, const gn_load_desc *d, gn_error *err)
         snprintf(name, sizeof name, "%s: %s", gn_pak_origin(pak, inner), inner);
         res = gn_pak_read(pak, inner, GN_LOAD_MAX_BSP, &data, &size, err);
     } else {
-        res = gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
-                      "%s: not a .gltf, .glb or .bsp file, and no archives (paks) to find a map in", d->path);
+        res = gn_fail(
+            err, GN_ERROR_INVALID_ARGUMENT,
+            "%s: not a .gltf, .glb, .iqm, .md5mesh, .fbx, .dae or .bsp file, and no archives (paks) to "
+            "find a map in",
+            d->path);
     }
     if (!res) res = gn_bsp_scene_build(s, data, size, name, pak, d, err);
     free(data);
@@ -93,14 +97,19 @@ gn_result gn_scene_load(const gn_load_desc *d, gn_scene **out, gn_error *err)
     gn_scene *s = NULL;
     gn_result res = gn_scene_create(&s, err);
     if (res) return res;
-    if (ends_with(d->path, ".gltf") || ends_with(d->path, ".glb")) {
-        res = gn_file_check_regular(d->path, NULL, err); /* before the glTF reader opens it */
+    bool gltf = ends_with(d->path, ".gltf") || ends_with(d->path, ".glb");
+    if (gltf || gn_anim_path_is_model(d->path)) {
+        res = gn_file_check_regular(d->path, NULL, err); /* before the readers open it */
         if (res) {
             gn_scene_destroy(s);
             return res;
         }
-        gn_gltf_desc gd = {.log = d->log, .log_user = d->log_user};
-        res = gn_gltf_scene_load(s, d->path, &gd, err);
+        if (!gltf || gn_gltf_is_animated(d->path)) {
+            res = gn_anim_scene_load(s, d, err); /* a rig playing a clip (docs/ANIMATION.md) */
+        } else {
+            gn_gltf_desc gd = {.log = d->log, .log_user = d->log_user};
+            res = gn_gltf_scene_load(s, d->path, &gd, err);
+        }
     } else {
         res = load_bsp(s, d, err);
     }

@@ -102,6 +102,29 @@ gn_result gn_scene_add_anim_model(gn_scene *s, gn_anim_model *m, uint32_t *out_m
     return GN_OK;
 }
 
+void gn_scene_set_animation_speed(gn_scene *s, float speed)
+{
+    if (!s || !isfinite(speed)) return;
+    s->anim_speed = speed < 0 ? 0 : speed > 100 ? 100 : speed;
+    s->anim_speed_set = true;
+}
+
+gn_result gn_scene_next_clip(gn_scene *s, float fade, char *name, size_t name_cap, gn_error *err)
+{
+    if (!s) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_next_clip: NULL scene");
+    if (name && name_cap) name[0] = 0;
+    for (uint32_t r = 0; r < s->rig_count; r++) {
+        gn_scene_rig *g = &s->rigs[r];
+        const gn_anim_model *m = &s->anims[g->model].model;
+        if (!m->clip_count) continue;
+        int32_t next = (g->clip + 1) % (int32_t)m->clip_count;
+        gn_result res = gn_scene_rig_play(s, r, next, fade, err);
+        if (res) return res;
+        if (name && name_cap && !name[0]) snprintf(name, name_cap, "%s", m->clips[next].name);
+    }
+    return GN_OK;
+}
+
 int32_t gn_scene_anim_clip(const gn_scene *s, uint32_t model, const char *name)
 {
     if (!s || model >= s->anim_count || !name) return -1;
@@ -236,13 +259,13 @@ gn_result gn_scene_add_rig(gn_scene *s, uint32_t model, const gn_rig_desc *d, ui
     if (out_rig) *out_rig = s->rig_count;
     s->rig_count++;
     s->rig_generation++;
-    pose_rig(s, &s->rigs[s->rig_count - 1], 0.0); /* posed and bounded from the start (itself alone:
-                                                     adding N rigs stays linear) */
+    /* posed and bounded from the start (itself alone: adding N rigs stays linear) */
+    pose_rig(s, &s->rigs[s->rig_count - 1], s->anim_clock);
     s->dynamic_generation++;
     return GN_OK;
 }
 
-gn_result gn_scene_rig_play(gn_scene *s, uint32_t rig, int32_t clip, float fade, double now, gn_error *err)
+gn_result gn_scene_rig_play(gn_scene *s, uint32_t rig, int32_t clip, float fade, gn_error *err)
 {
     if (!s || rig >= s->rig_count)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "rig %u does not exist", rig);
@@ -250,7 +273,8 @@ gn_result gn_scene_rig_play(gn_scene *s, uint32_t rig, int32_t clip, float fade,
     const gn_anim_model *m = &s->anims[g->model].model;
     if (clip < -1 || clip >= (int32_t)m->clip_count)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "rig %u: clip %d of %u", rig, clip, m->clip_count);
-    if (!isfinite(fade) || fade < 0 || !isfinite(now))
+    double now = s->anim_clock;
+    if (!isfinite(fade) || fade < 0)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "rig %u: a fade of %g s", rig, (double)fade);
     g->from_clip = g->clip, g->from_start = g->clip_start;
     g->clip = clip, g->clip_start = now;
@@ -395,6 +419,14 @@ static void pose_rig(gn_scene *s, gn_scene_rig *g, double seconds)
 
 void gn_scene_animate_rigs(gn_scene *s, double seconds)
 {
-    for (uint32_t r = 0; r < s->rig_count; r++) pose_rig(s, &s->rigs[r], seconds);
+    /* the rigs' clock runs at the scene's animation speed; a frame at the same time keeps it, a
+       frame at an earlier time (a cut, a new render) restarts it there */
+    double rate = s->anim_speed_set ? s->anim_speed : 1.0;
+    if (!s->anim_started || seconds < s->anim_last)
+        s->anim_clock = seconds * rate;
+    else
+        s->anim_clock += (seconds - s->anim_last) * rate;
+    s->anim_last = seconds, s->anim_started = true;
+    for (uint32_t r = 0; r < s->rig_count; r++) pose_rig(s, &s->rigs[r], s->anim_clock);
     if (s->rig_count) s->dynamic_generation++;
 }

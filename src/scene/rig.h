@@ -38,8 +38,8 @@ gn_result gn_scene_add_anim_model(gn_scene *s, gn_anim_model *m, uint32_t *out_m
 gn_result gn_scene_add_rig(gn_scene *s, uint32_t model, const gn_rig_desc *d, uint32_t *out_rig,
                            gn_error *err);
 /* Switches a rig to another clip, crossfading from what it plays over `fade` seconds (seed 001),
- * starting the new clip at its beginning at scene time `now`. */
-gn_result gn_scene_rig_play(gn_scene *s, uint32_t rig, int32_t clip, float fade, double now, gn_error *err);
+ * starting the new clip at its beginning now (the scene's animation clock). */
+gn_result gn_scene_rig_play(gn_scene *s, uint32_t rig, int32_t clip, float fade, gn_error *err);
 /* Finds a model's clip by name; -1 when absent. */
 int32_t gn_scene_anim_clip(const gn_scene *s, uint32_t model, const char *name);
 

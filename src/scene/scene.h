@@ -213,6 +213,10 @@ struct gn_scene {
     struct gn_scene_rig *rigs;
     uint32_t rig_count, rig_cap;
     uint32_t rig_generation; /* bumped when a model or rig is added: the GPU's skin data follows */
+    /* the rigs' clock: the frames' seconds at the animation speed (gn_scene_set_animation_speed) */
+    double anim_clock, anim_last;
+    float anim_speed;
+    bool anim_speed_set, anim_started;
 };
 
 /* Hard caps: a scene beyond them is refused with an error, never half-built. */

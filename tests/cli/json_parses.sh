@@ -29,7 +29,7 @@ assert {"draws", "triangles", "instances_visible", "instances_drawn", "instances
         "light_overflow_max", "vsm_pages_rendered_median", "vsm_pages_rendered_max",
         "vsm_sun_lag_max_deg"} == set(b["counters"])
 # one entry a frame, each with its GPU time and the virtual shadow map's page counts
-frame_keys = {"frame", "gpu_ms", "cpu_ms", "probes_ms", "materials_ms", "shadow_ms", "vsm_pages_requested", "vsm_pages_resident",
+frame_keys = {"frame", "gpu_ms", "cpu_ms", "probes_ms", "materials_ms", "animation_ms", "shadow_ms", "vsm_pages_requested", "vsm_pages_resident",
               "vsm_pages_rendered_static", "vsm_pages_rendered_dynamic", "vsm_pages_rendered_fresh", "vsm_pages_evicted",
               "vsm_overflow", "vsm_pages_waiting", "vsm_pairs_phase1", "vsm_pairs_waiting",
               "vsm_pairs_phase2", "vsm_sun_lag_deg", "exposure_ev100"}

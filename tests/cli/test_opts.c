@@ -180,7 +180,7 @@ static void test_help(void)
     static const char *const bench_names[] = {"--scene", "--size", "--frames", "--warmup",
                                               "--path",  "--msaa", "--seed",   "--scale",
                                               "--json",  "--plot", "--floors", "--help"};
-    char text[8192];
+    char text[32768];
     FILE *f = tmpfile();
     GN_CHECK(f != NULL);
     if (!f) return;

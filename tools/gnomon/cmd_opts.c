@@ -28,7 +28,7 @@ static const char *const gn_shadow_mode_names[] = {"vsm", "none", "csm", NULL}; 
 #define GN_SIZE_MAX 16384    /* the largest 2D image current desktop GPUs allow */
 #define GN_SCALE_MAX 64      /* scale 8 is already > 10M triangles */
 #define GN_FRAMES_MAX 100000 /* ~28 minutes at 60 fps; bounds the sample arrays */
-#define GN_OPT_TABLE_MAX 96  /* rows of the longest command's table (render: about 60) */
+#define GN_OPT_TABLE_MAX 128 /* rows of the longest command's table (view: about 100) */
 
 static bool gn_ends_with(const char *s, const char *suffix)
 {
@@ -42,12 +42,15 @@ static const char *gn_scene_check(const char *command, const char *scene, const 
 {
     for (const char *const *s = gn_builtin_scenes; *s; s++)
         if (strcmp(*s, scene) == 0) return NULL;
-    if (gn_ends_with(scene, ".gltf") || gn_ends_with(scene, ".glb") || gn_ends_with(scene, ".bsp") || paks)
-        return NULL;
-    snprintf(
-        err, err_size,
-        "gnomon %s: unknown scene '%s' (built-in: town; files: .gltf, .glb, .bsp; map names need --paks)",
-        command, scene);
+    static const char *const files[] = {".gltf", ".glb", ".bsp", ".iqm", ".md5mesh", ".fbx", ".dae"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (gn_ends_with(scene, files[i])) return NULL;
+    if (paks) return NULL;
+    snprintf(err, err_size,
+             "gnomon %s: unknown scene '%s' (built-in: town; files: .gltf, .glb, .bsp, .iqm, .md5mesh, .fbx, "
+             ".dae; "
+             "map names need --paks)",
+             command, scene);
     return err;
 }
 
@@ -829,6 +832,8 @@ uint32_t gn_view_opts_table(gn_view_opts *o, gn_opt *t)
          "drive the viewer from a file, one command a line (see below), with a fixed 1/60 s a frame"},
         {"--screenshot-overlay", GN_OPT_CHOICE, &o->shot_overlay, NULL, 0, 0, false, gn_on_off, "on|off",
          "screenshots (P, script) with the overlay blended in (default off: the frame alone)"},
+        {"--anim-speed", GN_OPT_FLOAT, &o->anim_speed, NULL, 0, 100, false, NULL, "X",
+         "animated rigs play at X times their speed (default 1; 0 pauses; N switches their clip)"},
     };
     memcpy(t + n, opts, sizeof opts);
     n += GN_COUNT(opts);
@@ -844,6 +849,7 @@ gn_view_opts gn_view_opts_defaults(void)
 {
     return (gn_view_opts){.frame = gn_frame_opts_defaults(),
                           .vsync = 1,
+                          .anim_speed = 1,
                           .post = gn_post_opts_defaults(),
                           .light = {.clustered = 1}};
 }
@@ -873,7 +879,8 @@ void gn_view_opts_help(FILE *f)
                "  W/A/S/D move, E/Q up/down, Shift faster, scroll: speed; F: the sun follows the clock;\n"
                "  [ and ]: an hour earlier/later; 1 final, 2 shadow, 3 cascades, 4 vsm-pages,\n"
                "  5 light-heatmap, 6 normals, 7 depth, 8 albedo, 9 vsm-atlas; V: shadows csm/vsm/none;\n"
-               "  L: clustered/naive lights; H: overlay; P: screenshot; ` (backquote): console; Esc: quit\n"
+               "  L: clustered/naive lights; N: animated models' next clip; H: overlay; P: screenshot;\n"
+               "  ` (backquote): console; Esc: quit\n"
                "console: NAME shows a setting, NAME VALUE sets it (shadows vsm, clustered 0, msaa 4,\n"
                "  lights 1024), Tab completes, 'help' lists the names\n"
                "script: frames N | key K | hold K N | mouse DX DY | set NAME VALUE | screenshot FILE | quit\n"

@@ -205,12 +205,13 @@ typedef struct gn_view_opts {
     int shot_overlay; /* index into off, on: screenshots with the overlay */
     gn_shadow_opts shadow;
     gn_light_opts light;
+    float anim_speed; /* the rigs' playback rate (1; 0 pauses) */
 } gn_view_opts;
 
 gn_view_opts gn_view_opts_defaults(void);
 /* The option table over o's fields: the parser's and the console's (view_console.c). */
 uint32_t gn_view_opts_table(gn_view_opts *o, gn_opt *t);
-#define GN_VIEW_OPTS_MAX 96 /* rows gn_view_opts_table writes at most */
+#define GN_VIEW_OPTS_MAX 128 /* rows gn_view_opts_table writes at most */
 gn_parse_status gn_view_opts_parse(int argc, char **argv, gn_view_opts *o, char *err, size_t err_size);
 void gn_view_opts_help(FILE *f);
 bool gn_view_scene_ok(const gn_view_opts *o, char *err, size_t err_size); /* a known scene name or file */

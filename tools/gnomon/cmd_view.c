@@ -273,6 +273,14 @@ static int gn_viewer_apply(gn_viewer *v)
         gn_console_log(&s->console, msg);
         printf("%s\n", msg);
     }
+    if (req & GN_REQUEST_NEXT_CLIP) { /* crossfaded over a quarter second (seed 001's blend) */
+        char clip[64];
+        if (gn_scene_next_clip(v->session.scene, 0.25f, clip, sizeof clip, &err) != GN_OK)
+            snprintf(msg, sizeof msg, "next clip: %s", err.message);
+        else
+            snprintf(msg, sizeof msg, clip[0] ? "clip %s" : "no animated model in the scene", clip);
+        gn_console_log(&s->console, msg);
+    }
     if (req & GN_REQUEST_QUIT) glfwSetWindowShouldClose(v->window, GLFW_TRUE);
     return GN_CLI_GO_ON;
 }
@@ -322,6 +330,7 @@ static int gn_viewer_frame(gn_viewer *v, float dt, float wall_ms)
                             .console = &v->state.console};
     gn_overlay_draw(&v->overlay, &info);
     f.overlay = v->overlay.rgb;
+    gn_scene_set_animation_speed(v->session.scene, v->state.opts.anim_speed);
     if (gn_render(v->session.r, v->session.scene, &f, &err) != GN_OK)
         return gn_viewer_fail(v, "render", &err);
     return GN_CLI_GO_ON;

@@ -16,6 +16,11 @@ static const struct {
     {"seed", GN_EFFECT_SCENE},
     {"scale", GN_EFFECT_SCENE},
     {"lights", GN_EFFECT_SCENE},
+    {"animation", GN_EFFECT_SCENE}, /* an animated model's clip, time and skinning, the town's people */
+    {"time-in-clip", GN_EFFECT_SCENE},
+    {"skinning", GN_EFFECT_SCENE},
+    {"people", GN_EFFECT_SCENE},
+    {"characters", GN_EFFECT_SCENE},
     {"msaa", GN_EFFECT_RENDERER},
     {"light-shadows", GN_EFFECT_RENDERER},
     {"cluster-max", GN_EFFECT_RENDERER},

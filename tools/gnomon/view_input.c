@@ -71,6 +71,8 @@ uint32_t gn_view_key(gn_view_state *s, int key, bool pressed)
         return GN_REQUEST_QUIT;
     case GN_KEY_P:
         return GN_REQUEST_SCREENSHOT;
+    case GN_KEY_N:
+        return GN_REQUEST_NEXT_CLIP;
     case GN_KEY_F:
         s->sun_follows = !s->sun_follows;
         gn_console_log(c, s->sun_follows ? "the sun follows the clock" : "the sun stays");

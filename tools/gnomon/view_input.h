@@ -19,6 +19,7 @@
 enum {
     GN_REQUEST_SCREENSHOT = 1u << 8, /* P */
     GN_REQUEST_QUIT = 1u << 9,       /* Esc with the console closed */
+    GN_REQUEST_NEXT_CLIP = 1u << 10, /* N: every rig to its model's next clip */
     /* the low bits are the GN_EFFECT_* of settings changed (view_console.h) */
 };
 

@@ -18,6 +18,7 @@ enum {
     GN_KEY_F = 70,
     GN_KEY_H = 72,
     GN_KEY_L = 76,
+    GN_KEY_N = 78,
     GN_KEY_P = 80,
     GN_KEY_Q = 81,
     GN_KEY_S = 83,
