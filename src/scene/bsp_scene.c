@@ -14,6 +14,7 @@
 #include "formats/q3shader.h"
 #include "scene/bsp_atlas.h"
 #include "scene/bsp_fog.h"
+#include "scene/md3_model.h"
 #include "scene/scene.h"
 #include "scene/world.h"
 
@@ -506,6 +507,8 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
         float at[3] = {e.origin[0], e.origin[1] + 1.0f, e.origin[2]};
         res = gn_scene_add_probe_site(s, at, err);
     }
+    /* animated player models standing at the spawn points (scene/md3_characters.c) */
+    if (!res && d->characters) res = gn_md3_characters(s, pak, b, d, err);
     float eye[3], yaw = 0;
     if (!res && gn_bsp_default_camera(b, eye, &yaw)) {
         memcpy(s->default_camera, eye, sizeof eye);
