@@ -89,6 +89,23 @@ static gn_result make_data(gn_renderer *r, skin_state *s, const gn_scene *sc, gn
     if (influences > UINT32_MAX / 2 || deltas > UINT32_MAX / 2 || palette > UINT32_MAX / 2)
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "skinning: %llu influences, %llu deltas: too many",
                        (unsigned long long)influences, (unsigned long long)deltas);
+    /* each is bound whole as one storage buffer: past the device's range it could not be read
+       (Vulkan promises 128 MiB; lavapipe gives exactly that, NVIDIA 4 GiB) */
+    uint64_t range = r->vk.props.limits.maxStorageBufferRange;
+    const struct {
+        uint64_t bytes;
+        const char *what;
+    } sizes[] = {{influences * sizeof(gn_gpu_skin_influence), "skin influences"},
+                 {deltas * sizeof(gn_gpu_skin_delta), "morph deltas"},
+                 {palette * 16, "palettes"},
+                 {jobs * sizeof(gn_gpu_skin_job), "skin jobs"}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (sizes[i].bytes > range)
+            return gn_fail(
+                err, GN_ERROR_OUT_OF_MEMORY,
+                "skinning: the scene's %s take %.1f MiB, over the device's storage buffer range of "
+                "%.1f MiB",
+                sizes[i].what, (double)sizes[i].bytes / (1 << 20), (double)range / (1 << 20));
     s->part_influence = gn_malloc((entries + 1) * sizeof *s->part_influence);
     s->set_delta = gn_malloc((entries + 1) * sizeof *s->set_delta);
     s->model_first = gn_malloc((sc->anim_count + 1) * sizeof *s->model_first);
