@@ -148,7 +148,7 @@ static gn_result gn_sk_node_channel(gn_sk_ctx *c, gn_sk_clip_build *b, const gn_
     if (!keys) return gn_sk_bad(c, "clip '%s', the %s of '%.64s': no key list", k->clip, k->path, k->node);
     bool rot = path == GN_ANIM_PATH_ROTATION;
     uint32_t width = rot ? 4 : 3, kept = 0;
-    size_t ta, va;
+    size_t ta = 0, va = 0; /* set by gn_sk_cb_floats before any use (gcc -O3 cannot see it) */
     gn_result r = gn_sk_cb_floats(c, b, n, &ta);
     if (r == GN_OK) r = gn_sk_cb_floats(c, b, (size_t)n * width, &va);
     if (r != GN_OK) return r;
@@ -196,7 +196,7 @@ static gn_result gn_sk_morph_channel(gn_sk_ctx *c, gn_sk_clip_build *b, const gn
     uint32_t n = mc->mNumKeys, width = c->m->morphs[set].target_count, kept = 0;
     if (!n) return GN_OK;
     if (!mc->mKeys) return gn_sk_bad(c, "clip '%s', the weights of '%.64s': no key list", k->clip, k->node);
-    size_t ta, va;
+    size_t ta = 0, va = 0; /* set by gn_sk_cb_floats before any use (gcc -O3 cannot see it) */
     gn_result r = gn_sk_cb_floats(c, b, n, &ta);
     if (r == GN_OK) r = gn_sk_cb_floats(c, b, (size_t)n * width, &va);
     if (r != GN_OK) return r;
