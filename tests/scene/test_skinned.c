@@ -1,7 +1,8 @@
 /* Animated models (src/formats/skinned.c): the skinned, morphing and animated samples of Debian's
  * assimp-testmodels in every format the loader reads (glTF, IQM, MD5, FBX, COLLADA), each loaded
  * into a scene with its model, one line printed a model, every model checked by
- * gn_anim_model_check and every skinned vertex's weights summing to one. What is knowable by hand
+ * gn_anim_model_check, every skinned vertex's weights summing to one and every skinned shape, at
+ * the rest pose and each clip's start, no squashed box of its bind mesh. What is knowable by hand
  * is checked against the files' own numbers: simple_skin's two joints and its rotation keys,
  * AnimatedMorphCube's two targets and weights channel, mrfixit's 101 frames at 24 a second. A
  * glTF written here checks what assimp 5.2.5 would lose (a STEP sampler, a CUBICSPLINE one's
@@ -66,47 +67,111 @@ static int check_model(const gn_anim_model *m)
     return 0;
 }
 
-/* How far the rest pose's skinning moves a skinned part's vertices from where the bind-pose mesh
- * sits on its node (world(node) * v), over the model's size: 0 where the rest pose is the bind
- * pose (IQM's joints by construction, MD5's). Not 0 where a file binds elsewhere: simple_skin's
- * inverse binds shift x by -0.5, box_nested_animation.dae's bind shape matrix places the box
- * away from its node (COLLADA skins ignore that node, as glTF's do). */
-static float rest_offset(const gn_scene *s, const gn_anim_model *m)
+/* What a pose makes of a model's skinned parts: the box of the skinned vertices, the box of the
+ * same vertices where the bind-pose mesh sits on its node (world(node) * v at the rest pose), and
+ * the farthest a vertex lies from its bind placement. */
+typedef struct posed_box {
+    float lo[3], hi[3];           /* skinned */
+    float bind_lo[3], bind_hi[3]; /* bind-pose mesh placed by its node */
+    float worst;
+    uint32_t vertices;
+} posed_box;
+
+static float box_diag(const float lo[3], const float hi[3])
+{
+    return sqrtf((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                 (hi[2] - lo[2]) * (hi[2] - lo[2]));
+}
+
+/* The rest pose (clip < 0) or clip `clip` at t seconds. The bind placement is the rest pose's. */
+static void pose_box(const gn_scene *s, const gn_anim_model *m, int32_t clip, float t, posed_box *out)
 {
     uint32_t nn = m->skeleton.node_count;
-    float *pose_f = malloc(gn_anim_pose_floats(m) * sizeof *pose_f),
+    float *pose_f = malloc(gn_anim_pose_floats(m) * sizeof *pose_f), (*rest)[16] = malloc(nn * sizeof *rest),
           (*world)[16] = malloc(nn * sizeof *world);
     float *rows = malloc((m->skeleton.joint_count + 1) * 12 * sizeof *rows);
     gn_anim_pose pose;
     gn_anim_pose_bind(m, pose_f, &pose);
     gn_anim_pose_rest(m, &pose);
+    gn_anim_world(m, &pose, rest);
+    if (clip >= 0) gn_anim_pose_sample(m, (uint32_t)clip, t, &pose);
     gn_anim_world(m, &pose, world);
     gn_skin_palette_rows(&m->skeleton, (const float(*)[16])world, rows);
-    float worst = 0, lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
+    *out = (posed_box){.lo = {INFINITY, INFINITY, INFINITY},
+                       .hi = {-INFINITY, -INFINITY, -INFINITY},
+                       .bind_lo = {INFINITY, INFINITY, INFINITY},
+                       .bind_hi = {-INFINITY, -INFINITY, -INFINITY}};
     for (uint32_t p = 0; p < m->part_count; p++) {
         const gn_anim_part *part = &m->parts[p];
         const gn_mesh *mesh = &s->meshes[part->mesh];
-        for (uint32_t v = 0; v < part->vertex_count; v++) {
+        for (uint32_t v = 0; part->influences && v < part->vertex_count; v++) {
             const gn_vertex *vx = &s->vertices[mesh->first_vertex + v];
-            float placed[3], skinned[3], n[3], t[4];
-            gn_mat4_point(world[part->node], vx->pos, placed);
-            for (int k = 0; k < 3; k++) lo[k] = fminf(lo[k], placed[k]), hi[k] = fmaxf(hi[k], placed[k]);
-            if (!part->influences) continue;
+            float placed[3], skinned[3], n[3], tg[4];
+            gn_mat4_point(rest[part->node], vx->pos, placed);
             gn_skin_vertex(vx->pos, vx->normal, vx->tangent, v, NULL, NULL, NULL, 0, &part->influences[v],
-                           GN_SKIN_LINEAR, rows, skinned, n, t);
-            float d = sqrtf((skinned[0] - placed[0]) * (skinned[0] - placed[0]) +
-                            (skinned[1] - placed[1]) * (skinned[1] - placed[1]) +
-                            (skinned[2] - placed[2]) * (skinned[2] - placed[2]));
-            worst = fmaxf(worst, d);
+                           GN_SKIN_LINEAR, rows, skinned, n, tg);
+            float d2 = 0;
+            for (int k = 0; k < 3; k++) {
+                out->lo[k] = fminf(out->lo[k], skinned[k]), out->hi[k] = fmaxf(out->hi[k], skinned[k]);
+                out->bind_lo[k] = fminf(out->bind_lo[k], placed[k]);
+                out->bind_hi[k] = fmaxf(out->bind_hi[k], placed[k]);
+                d2 += (skinned[k] - placed[k]) * (skinned[k] - placed[k]);
+            }
+            out->worst = fmaxf(out->worst, sqrtf(d2));
+            out->vertices++;
         }
     }
-    float size = sqrtf((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
-                       (hi[2] - lo[2]) * (hi[2] - lo[2]));
-    free(pose_f), free(world), free(rows);
-    return size > 0 ? worst / size : worst;
+    free(pose_f), free(rest), free(world), free(rows);
 }
 
-/* Loads a sample into a fresh scene; the model and stats out, the scene's meshes counted. */
+/* How far the rest pose's skinning moves a skinned part's vertices from where the bind-pose mesh
+ * sits on its node, over the model's size: 0 where the rest pose is the bind pose (IQM's joints
+ * by construction, MD5's). Not 0 where a file binds elsewhere: simple_skin's inverse binds shift
+ * x by -0.5, box_nested_animation.dae's bind shape matrix places the box away from its node
+ * (COLLADA skins ignore that node, as glTF's do), animation_with_skeleton.fbx's node tree holds
+ * Blender's last pose (Bone.005 bent 37 degrees) while its clip's t = 0 is the bind pose. */
+static float rest_offset(const gn_scene *s, const gn_anim_model *m)
+{
+    posed_box b;
+    pose_box(s, m, -1, 0, &b);
+    if (!b.vertices) return 0;
+    float size = box_diag(b.bind_lo, b.bind_hi);
+    return size > 0 ? b.worst / size : b.worst;
+}
+
+/* The skinned shape is the bind mesh's, not a collapsed or blown-up one: at the rest pose and at
+ * t = 0 of every clip, the skinned box's diagonal is within a factor of 2 of the placed bind
+ * box's, and no axis shrinks below half the bind box's extent on it (less 1e-3 of the diagonal:
+ * simple_skin is flat in z). A pose may bend a part (grow an axis), never squash it flat. */
+#define GN_SHAPE_FACTOR 2.0f
+static float gn_clip0_offset; /* clip 0 at t = 0 against the bind placement, over the bind box */
+static int check_shape(const char *rel, const gn_scene *s, const gn_anim_model *m)
+{
+    gn_clip0_offset = INFINITY;
+    for (int32_t clip = -1; clip < (int32_t)m->clip_count; clip++) {
+        posed_box b;
+        pose_box(s, m, clip, 0, &b);
+        if (!b.vertices) return 0;
+        float diag = box_diag(b.lo, b.hi), bind = box_diag(b.bind_lo, b.bind_hi);
+        printf("  %s%s%s: skinned box %.4g x %.4g x %.4g, bind box %.4g x %.4g x %.4g\n",
+               clip < 0 ? "rest pose" : "clip '", clip < 0 ? "" : m->clips[clip].name,
+               clip < 0 ? "" : "' at t = 0", (double)(b.hi[0] - b.lo[0]), (double)(b.hi[1] - b.lo[1]),
+               (double)(b.hi[2] - b.lo[2]), (double)(b.bind_hi[0] - b.bind_lo[0]),
+               (double)(b.bind_hi[1] - b.bind_lo[1]), (double)(b.bind_hi[2] - b.bind_lo[2]));
+        if (clip == 0) gn_clip0_offset = bind > 0 ? b.worst / bind : b.worst;
+        CHECK(diag <= GN_SHAPE_FACTOR * bind && bind <= GN_SHAPE_FACTOR * diag,
+              "%s: the skinned box's diagonal %g, the bind box's %g", rel, (double)diag, (double)bind);
+        for (int k = 0; k < 3; k++) {
+            float ext = b.hi[k] - b.lo[k], want = b.bind_hi[k] - b.bind_lo[k];
+            CHECK(ext >= want / GN_SHAPE_FACTOR - 1e-3f * bind, "%s: axis %d squashed: %g, the bind box %g",
+                  rel, k, (double)ext, (double)want);
+        }
+    }
+    return 0;
+}
+
+/* Loads a sample into a fresh scene; the model and stats out, the scene's meshes counted, the
+ * skinned shape checked (check_shape). */
 static float gn_rest;
 static int load(const char *rel, gn_anim_model *m, gn_skinned_stats *st)
 {
@@ -126,10 +191,11 @@ static int load(const char *rel, gn_anim_model *m, gn_skinned_stats *st)
                   s->meshes[m->parts[p].mesh].vertex_count == m->parts[p].vertex_count,
               "%s: part %u's mesh %u does not match the scene's", rel, p, m->parts[p].mesh);
     gn_rest = rest_offset(s, m);
-    gn_scene_destroy(s);
     print_model(rel, m, st);
     printf("  rest pose against bind pose: %.2g of the model's size\n", (double)gn_rest);
-    return check_model(m);
+    int bad = check_shape(rel, s, m);
+    gn_scene_destroy(s);
+    return bad ? bad : check_model(m);
 }
 
 static const gn_anim_channel *find_channel(const gn_anim_clip *c, gn_anim_path path, uint32_t target)
@@ -229,6 +295,9 @@ static int test_formats(void)
     if (load("FBX/animation_with_skeleton.fbx", &m, &st)) return 1;
     CHECK(m.skeleton.joint_count >= 14 && m.clip_count == 1 && st.skinned_parts == 1, "%u joints %u clips",
           m.skeleton.joint_count, m.clip_count);
+    /* a rod 7121 x 183 x 183 (cm, a 39:1 bar: assimp's own pre-transformed mesh has that box) whose
+     * clip starts at the bind pose: every skinned vertex on its bind placement at t = 0 */
+    CHECK(gn_clip0_offset < 1e-4f, "t = 0 moves the vertices by %g of the model", (double)gn_clip0_offset);
     gn_anim_model_free(&m);
     /* no skin, no animation: 19 rigid parts */
     if (load("FBX/spider.fbx", &m, &st)) return 1;
