@@ -268,7 +268,8 @@ gn_result gn_sk_parts(gn_sk_ctx *c)
         if (!an || !an->mNumMeshes) continue;
         if (!an->mMeshes) return gn_sk_bad(c, "node '%.64s' has no mesh list", an->mName.data);
         for (uint32_t k = 0; k < an->mNumMeshes; k++) {
-            uint32_t mi = an->mMeshes[k], p;
+            uint32_t mi = an->mMeshes[k],
+                     p = 0; /* set by gn_sk_add_part before any use (gcc -O3 cannot see it) */
             if (mi >= ai->mNumMeshes)
                 return gn_sk_bad(c, "node '%.64s' uses mesh %u of %u", an->mName.data, mi, ai->mNumMeshes);
             if (c->mesh_map[mi] == GN_SK_NONE) continue; /* no triangles: the scene has no mesh for it */
