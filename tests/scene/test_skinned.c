@@ -9,6 +9,13 @@
  * tangents), and corrupted files (a joint index past the skin, a NaN weight, decreasing times, a
  * truncated IQM, an IQM joint whose parent is not earlier) are refused with a message naming the
  * fault, the scene as it was. CPU only; skipped (77) without /usr/share/assimp/models. */
+#if defined(__SANITIZE_ADDRESS__)
+#define GN_TEST_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define GN_TEST_ASAN 1
+#endif
+#endif
 #include "base/gmath.h"
 #include "formats/skinned.h"
 #include "scene/scene.h"
@@ -401,6 +408,7 @@ static int refused_naming(const char *path, const char *want, const char *named)
     gn_result r = gn_skinned_load(s, path, &d, &m, NULL, &err);
     printf("refused: %s\n", err.message);
     CHECK(r != GN_OK, "%s loaded", path);
+    if (r == GN_OK) gn_anim_model_free(&m);
     CHECK(strstr(err.message, want) && strstr(err.message, named ? named : path),
           "%s: the message lacks '%s' or the file", path, want);
     CHECK(s->mesh_count == 0 && s->material_count == 0 && m.part_count == 0 && !m.parts, "%s: %u meshes left",
@@ -584,11 +592,18 @@ static int test_md5_and_text(void)
     int fail =
         write_variant(path, dae, n, "<p>4 0 0", "<p>4@0 0") || refused(path, "holds \"4@0\", not an integer");
     /* one vertex fewer weighted than the mesh has: assimp indexes past its array (a SEGV), in the
-     * trial import's child process only */
+     * trial import's child process only. Under AddressSanitizer the read past the array lands in
+     * the sanitizer's padding around it (assimp is not instrumented) and does not fault: the trial
+     * import cannot see it there, so the case runs only in builds without it (the limit of a
+     * trial import: a fault that does not crash gets through to gn_anim_model_check) */
     snprintf(path, sizeof path, "%s/skinned_short_weights.dae", GN_TEST_TMP);
+#ifndef GN_TEST_ASAN
     fail = fail ||
            write_variant(path, dae, n, "<vertex_weights count=\"8\">", "<vertex_weights count=\"7\">") ||
            refused(path, "COLLADA reader crashed on it (signal 11");
+#else
+    printf("skinned_short_weights.dae: not tried under AddressSanitizer (the fault does not crash there)\n");
+#endif
     free(dae);
     if (fail) return 1;
     /* glTF: a skin without inverse bind matrices (assimp 5.2.5 follows a null reference) */
