@@ -203,6 +203,9 @@ typedef struct gn_builtin_desc {
     uint32_t seed;    /* default 1 */
     uint32_t scale;   /* 1 (default): ~1M triangles; 8: > 10M */
     uint32_t people;  /* skinned figures walking the streets, and banners on the tower (0: none) */
+    /* the figures' mesh detail: 0 or 1 is 756 vertices a person; k splits each ring and each
+       span between rings k times (k = 4: 10,836 vertices); at most 8 */
+    uint32_t people_detail;
 } gn_builtin_desc;
 
 GN_API gn_result gn_scene_create(gn_scene **out, gn_error *err); /* an empty scene */

@@ -1,5 +1,6 @@
 /* gn_scene_create_builtin: a new scene from the store, filled by a built-in generator. The
  * built-in scenes are builders above the store, which knows nothing of them. */
+#include "scene/figure.h"
 #include "scene/scene.h"
 #include "scene/town.h"
 
@@ -23,13 +24,16 @@ gn_result gn_scene_create_builtin(const gn_builtin_desc *desc, gn_scene **out, g
     if (d.people > GN_BUILTIN_MAX_PEOPLE)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "built-in scene: %u people, above %u", d.people,
                        GN_BUILTIN_MAX_PEOPLE);
+    if (d.people_detail > GN_FIGURE_MAX_DETAIL)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "built-in scene: people detail %u, above %u",
+                       d.people_detail, GN_FIGURE_MAX_DETAIL);
     if (d.scale > GN_BUILTIN_MAX_SCALE)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "built-in scene scale %u is above %u", d.scale,
                        GN_BUILTIN_MAX_SCALE);
     gn_scene *s;
     gn_result r = gn_scene_create(&s, err);
     if (r != GN_OK) return r;
-    r = gn_town_build(s, d.seed, d.scale, d.people, err);
+    r = gn_town_build(s, &d, err);
     if (r != GN_OK) {
         gn_scene_destroy(s);
         return r;

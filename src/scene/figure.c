@@ -189,6 +189,7 @@ typedef void (*fig_weigh_fn)(const void *ctx, const float p[3], fig_w *out);
 typedef struct fig_tube {
     const fig_ring *rings;
     int count, segs;
+    int detail; /* each ring's vertices and each span between rings split this many times (>= 1) */
     float axis[3], e1[3];
     float cap0, cap1;
     fig_weigh_fn weigh;
@@ -203,35 +204,50 @@ static void tube_vertex(fig_part *p, const fig_tube *t, const float pos[3], floa
     part_vertex(p, pos, uv, &w);
 }
 
+/* Ring i of a tube at its detail: the rings given, with detail - 1 more lerped into each span. */
+static fig_ring tube_ring(const fig_tube *t, int i)
+{
+    int d = t->detail, k = i / d;
+    if (k + 1 >= t->count) return t->rings[t->count - 1];
+    float u = (float)(i - k * d) / (float)d;
+    const fig_ring *a = &t->rings[k], *b = &t->rings[k + 1];
+    fig_ring r;
+    for (int c = 0; c < 3; c++) r.c[c] = a->c[c] + (b->c[c] - a->c[c]) * u;
+    r.ra = a->ra + (b->ra - a->ra) * u, r.rb = a->rb + (b->rb - a->rb) * u;
+    return r;
+}
+
 static void tube_emit(fig_part *p, const fig_tube *t)
 {
     float e2[3], pos[3];
     gn_vec3_cross(e2, t->e1, t->axis);
-    uint32_t first = p->mg.vcount, n = (uint32_t)t->segs;
+    int count = (t->count - 1) * t->detail + 1;
+    uint32_t first = p->mg.vcount, n = (uint32_t)(t->segs * t->detail);
     const fig_ring *r0 = &t->rings[0], *rn = &t->rings[t->count - 1];
     for (int k = 0; k < 3; k++) pos[k] = r0->c[k] - t->axis[k] * t->cap0;
     tube_vertex(p, t, pos, 0.5f);
-    for (int i = 0; i < t->count; i++)
+    for (int i = 0; i < count; i++) {
+        fig_ring r = tube_ring(t, i);
         for (uint32_t j = 0; j < n; j++) {
             float a = 2.0f * GN_PI * (float)j / (float)n, ca = cosf(a), sa = sinf(a);
-            const fig_ring *r = &t->rings[i];
-            for (int k = 0; k < 3; k++) pos[k] = r->c[k] + r->ra * ca * t->e1[k] + r->rb * sa * e2[k];
+            for (int k = 0; k < 3; k++) pos[k] = r.c[k] + r.ra * ca * t->e1[k] + r.rb * sa * e2[k];
             tube_vertex(p, t, pos, (float)j / (float)n);
         }
+    }
     for (int k = 0; k < 3; k++) pos[k] = rn->c[k] + t->axis[k] * t->cap1;
     tube_vertex(p, t, pos, 0.5f);
     /* Counter-clockwise from outside: with angles growing from e1 towards e2 = e1 x axis, a
      * quad's lower edge runs j+1 -> j (gn_mg_frustum's order, axis +Y). */
-    uint32_t pole0 = first, pole1 = first + 1 + (uint32_t)t->count * n;
+    uint32_t pole0 = first, pole1 = first + 1 + (uint32_t)count * n;
     for (uint32_t j = 0; j < n; j++) {
         uint32_t j1 = (j + 1) % n;
         gn_mg_tri(&p->mg, pole0, first + 1 + j, first + 1 + j1);
-        for (int i = 0; i + 1 < t->count; i++) {
+        for (int i = 0; i + 1 < count; i++) {
             uint32_t lo = first + 1 + (uint32_t)i * n, hi = lo + n;
             gn_mg_tri(&p->mg, lo + j1, lo + j, hi + j);
             gn_mg_tri(&p->mg, lo + j1, hi + j, hi + j1);
         }
-        uint32_t top = first + 1 + (uint32_t)(t->count - 1) * n;
+        uint32_t top = first + 1 + (uint32_t)(count - 1) * n;
         gn_mg_tri(&p->mg, top + j1, top + j, pole1);
     }
 }
@@ -324,11 +340,11 @@ _Static_assert(COUNT(gn_torso_profile) <= MAX_RINGS && COUNT(gn_leg_profile) <= 
                "a profile has more rings than emit_vertical holds");
 
 static void emit_vertical(fig_part *p, const fig_profile *pr, int n, const float (*line)[2], int line_n,
-                          int segs, float cap0, float cap1, fig_weigh_fn weigh, const void *ctx)
+                          int segs, int detail, float cap0, float cap1, fig_weigh_fn weigh, const void *ctx)
 {
     fig_ring rings[MAX_RINGS];
     rings_vertical(rings, pr, n, line, line_n);
-    fig_tube t = {rings, n, segs, {0, 1, 0}, {1, 0, 0}, cap0, cap1, weigh, ctx};
+    fig_tube t = {rings, n, segs, detail, {0, 1, 0}, {1, 0, 0}, cap0, cap1, weigh, ctx};
     tube_emit(p, &t);
 }
 
@@ -338,11 +354,12 @@ static void weigh_foot(const void *ctx, const float p[3], fig_w *w)
     w_add(w, *(const uint16_t *)ctx, 1.0f);
 }
 
-/* Both parts of the figure in their bind pose, with their influences. */
-static void figure_build(fig_part *clothes, fig_part *skin)
+/* Both parts of the figure in their bind pose, with their influences; `detail` splits every
+ * ring and every span between rings that many times (about detail^2 the vertices). */
+static void figure_build(fig_part *clothes, fig_part *skin, int detail)
 {
     static const float centre[2][2] = {{1.6f, 0}, {0.8f, 0}};
-    emit_vertical(clothes, gn_torso_profile, COUNT(gn_torso_profile), centre, 2, 10, 0.02f, 0.015f,
+    emit_vertical(clothes, gn_torso_profile, COUNT(gn_torso_profile), centre, 2, 10, detail, 0.02f, 0.015f,
                   weigh_torso, NULL);
     for (int side = 0; side < 2; side++) {
         float sx = side ? -1.0f : 1.0f;
@@ -354,7 +371,7 @@ static void figure_build(fig_part *clothes, fig_part *skin)
                          {ANKLE_Y, 0.51f, 0.95f},
                          {0.03f, 0.07f, 0.08f}};
         const float leg_line[2][2] = {{1.0f, 0.10f * sx}, {0.0f, 0.10f * sx}};
-        emit_vertical(clothes, gn_leg_profile, COUNT(gn_leg_profile), leg_line, 2, 8, 0.015f, 0.02f,
+        emit_vertical(clothes, gn_leg_profile, COUNT(gn_leg_profile), leg_line, 2, 8, detail, 0.015f, 0.02f,
                       weigh_chain_y, &leg);
         /* arms: hand | wrist | forearm | elbow | upper arm | shoulder | chest */
         fig_chain arm = {4,
@@ -363,7 +380,7 @@ static void figure_build(fig_part *clothes, fig_part *skin)
                          {0.90f, 1.15f, 1.45f},
                          {0.02f, 0.06f, 0.03f}};
         const float arm_line[3][2] = {{1.43f, 0.20f * sx}, {1.15f, 0.22f * sx}, {0.90f, 0.235f * sx}};
-        emit_vertical(clothes, gn_arm_profile, COUNT(gn_arm_profile), arm_line, 3, 8, 0.01f, 0.02f,
+        emit_vertical(clothes, gn_arm_profile, COUNT(gn_arm_profile), arm_line, 3, 8, detail, 0.01f, 0.02f,
                       weigh_chain_y, &arm);
         /* shoes along +Z under the ankle; rigid on the foot joint */
         fig_ring shoe[COUNT(gn_shoe_profile)];
@@ -372,19 +389,19 @@ static void figure_build(fig_part *clothes, fig_part *skin)
                                  gn_shoe_profile[i][2],
                                  gn_shoe_profile[i][3]};
         uint16_t foot = (uint16_t)(GN_FIGURE_FOOT_L + o);
-        fig_tube st = {shoe, COUNT(shoe), 8, {0, 0, 1}, {1, 0, 0}, 0.015f, 0.025f, weigh_foot, &foot};
+        fig_tube st = {shoe, COUNT(shoe), 8, detail, {0, 0, 1}, {1, 0, 0}, 0.015f, 0.025f, weigh_foot, &foot};
         tube_emit(clothes, &st);
         /* hands */
         fig_chain hand = {
             2, {(uint16_t)(GN_FIGURE_HAND_L + o), (uint16_t)(GN_FIGURE_LOWER_ARM_L + o)}, {0.905f}, {0.015f}};
         const float hand_line[2][2] = {{1.0f, 0.235f * sx}, {0.0f, 0.235f * sx}};
-        emit_vertical(skin, gn_hand_profile, COUNT(gn_hand_profile), hand_line, 2, 6, 0.015f, 0.01f,
+        emit_vertical(skin, gn_hand_profile, COUNT(gn_hand_profile), hand_line, 2, 6, detail, 0.015f, 0.01f,
                       weigh_chain_y, &hand);
     }
     static const fig_chain head = {
         3, {GN_FIGURE_CHEST, GN_FIGURE_NECK, GN_FIGURE_HEAD}, {1.50f, 1.575f}, {0.03f, 0.015f}};
-    emit_vertical(skin, gn_head_profile, COUNT(gn_head_profile), centre, 2, 10, 0.015f, 0.017f, weigh_chain_y,
-                  &head);
+    emit_vertical(skin, gn_head_profile, COUNT(gn_head_profile), centre, 2, 10, detail, 0.015f, 0.017f,
+                  weigh_chain_y, &head);
 }
 
 /* ---- clips ------------------------------------------------------------------------------------ */
@@ -642,6 +659,9 @@ gn_result gn_figure_model(gn_scene *s, const gn_figure_desc *d, gn_anim_model *o
         names[j] = gn_figure_bones[j].name;
     }
     gn_result r = skeleton_make(&out->skeleton, GN_FIGURE_JOINTS, parent, (const float(*)[3])pos, names, err);
+    if (r == GN_OK && d->detail > GN_FIGURE_MAX_DETAIL)
+        r = gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "figure: detail %u, above %u", d->detail,
+                    GN_FIGURE_MAX_DETAIL);
     fig_part parts[2] = {0};
     gn_mg_init(&parts[0].mg);
     gn_mg_init(&parts[1].mg);
@@ -650,7 +670,7 @@ gn_result gn_figure_model(gn_scene *s, const gn_figure_desc *d, gn_anim_model *o
     if (r == GN_OK && (!out->parts || !out->clips))
         r = gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for a figure");
     if (r == GN_OK) {
-        figure_build(&parts[0], &parts[1]);
+        figure_build(&parts[0], &parts[1], d->detail ? (int)d->detail : 1);
         r = part_finish(s, &parts[0], "town/figure_clothes", d->share_meshes, d->clothes, &out->parts[0],
                         err);
         if (r == GN_OK) out->part_count = 1;

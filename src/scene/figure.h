@@ -49,7 +49,11 @@ typedef struct gn_figure_desc {
     /* NULL: add the figure's two meshes to the scene; else the meshes of an earlier figure
      * (its parts' mesh ids, clothes then skin) to share: figures that differ in colour only */
     const uint32_t *share_meshes;
+    /* 0 or 1: 756 vertices; k splits every ring and every span between rings k times, about k^2
+       the vertices (k = 4: 10,836), for benchmarks of many skinned vertices; at most 8 */
+    uint32_t detail;
 } gn_figure_desc;
+#define GN_FIGURE_MAX_DETAIL 8u
 
 /* A person: two skinned parts (clothes: torso, arms, legs, shoes; skin: head and hands) over
  * GN_FIGURE_JOINTS joints, up to 3 influences a vertex, clips "walk" and "idle". */

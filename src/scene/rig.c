@@ -6,10 +6,10 @@
 
 #include "base/alloc.h"
 #include "base/error.h"
+#include "base/workers.h"
 #include "scene/scene.h"
 
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,8 +18,8 @@
 #define VERTEX_FLOATS (sizeof(gn_vertex) / sizeof(float))
 /* Posing is split over threads when there are many rigs: each rig writes only its own arrays and
  * its own instances, so slices need no locks and the result does not depend on the split. A
- * thread takes at least this many rigs (one is ~4 us; starting a thread ~20 us), at most this many
- * threads (bench/RESULTS.md: 1,000 people cost 4.05 ms on one thread). */
+ * thread takes at least this many rigs (one is ~4 us; waking a pooled thread a few), at most this
+ * many threads (bench/RESULTS.md: 1,000 people cost 4.05 ms on one thread). */
 #define RIG_THREAD_MIN 64u
 #define RIG_THREADS_MAX 8u
 
@@ -53,6 +53,8 @@ void gn_scene_rigs_free(gn_scene *s)
 {
     for (uint32_t i = 0; i < s->anim_count; i++) anim_free(&s->anims[i]);
     for (uint32_t i = 0; i < s->rig_count; i++) rig_free(&s->rigs[i]);
+    gn_workers_destroy(s->pose_workers);
+    s->pose_workers = NULL, s->pose_workers_failed = false;
     free(s->anims);
     free(s->rigs);
     s->anims = NULL, s->rigs = NULL;
@@ -426,49 +428,30 @@ static void pose_rig(gn_scene *s, gn_scene_rig *g, double seconds)
     }
 }
 
-typedef struct pose_slice {
-    gn_scene *s;
-    uint32_t first, count;
-} pose_slice;
-
-static void *pose_slice_run(void *arg)
+/* Slice i of n: rigs [i * count / n, (i + 1) * count / n). */
+static void pose_slice(void *ctx, uint32_t i, uint32_t n)
 {
-    pose_slice *sl = arg;
-    for (uint32_t r = sl->first; r < sl->first + sl->count; r++)
-        pose_rig(sl->s, &sl->s->rigs[r], sl->s->anim_clock);
-    return NULL;
+    gn_scene *s = ctx;
+    uint32_t first = (uint32_t)((uint64_t)s->rig_count * i / n),
+             end = (uint32_t)((uint64_t)s->rig_count * (i + 1) / n);
+    for (uint32_t r = first; r < end; r++) pose_rig(s, &s->rigs[r], s->anim_clock);
 }
 
-/* Every rig posed at the clock, over up to RIG_THREADS_MAX threads (the caller's among them); a
- * thread that cannot start leaves its slice to the caller. */
+/* Every rig posed at the clock, over up to RIG_THREADS_MAX threads (the caller's among them) of
+ * the scene's pool, made the first frame that has enough rigs; without a pool (its threads could
+ * not start) the caller poses them all. */
 static void pose_all(gn_scene *s)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     uint32_t n = s->rig_count / RIG_THREAD_MIN;
     if (n > RIG_THREADS_MAX) n = RIG_THREADS_MAX;
     if (cpus > 0 && n > (uint32_t)cpus) n = (uint32_t)cpus;
-    if (n < 2) {
-        pose_slice all = {s, 0, s->rig_count};
-        pose_slice_run(&all);
-        return;
+    if (n >= 2 && !s->pose_workers && !s->pose_workers_failed) {
+        uint32_t most = cpus > 0 && (uint32_t)cpus < RIG_THREADS_MAX ? (uint32_t)cpus : RIG_THREADS_MAX;
+        s->pose_workers = gn_workers_create(most - 1);
+        s->pose_workers_failed = !s->pose_workers;
     }
-    pose_slice sl[RIG_THREADS_MAX];
-    pthread_t th[RIG_THREADS_MAX];
-    bool started[RIG_THREADS_MAX] = {false};
-    uint32_t per = (s->rig_count + n - 1) / n;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t first = i * per < s->rig_count ? i * per : s->rig_count;
-        uint32_t end = first + per < s->rig_count ? first + per : s->rig_count;
-        sl[i] = (pose_slice){s, first, end - first};
-        if (i) started[i] = pthread_create(&th[i], NULL, pose_slice_run, &sl[i]) == 0;
-    }
-    pose_slice_run(&sl[0]);
-    for (uint32_t i = 1; i < n; i++) {
-        if (started[i])
-            pthread_join(th[i], NULL);
-        else
-            pose_slice_run(&sl[i]);
-    }
+    gn_workers_run(s->pose_workers, n < 2 ? 1 : n, pose_slice, s);
 }
 
 void gn_scene_animate_rigs(gn_scene *s, double seconds)

@@ -217,6 +217,8 @@ struct gn_scene {
     double anim_clock, anim_last;
     float anim_speed;
     bool anim_speed_set, anim_started;
+    struct gn_workers *pose_workers; /* threads posing the rigs, made when there are many */
+    bool pose_workers_failed;        /* they could not start: pose on the caller's thread */
 };
 
 /* Hard caps: a scene beyond them is refused with an error, never half-built. */

@@ -306,13 +306,14 @@ static void gn_town_init(gn_town *t, gn_scene *s, uint32_t seed, uint32_t scale,
     t->lamp_pole = t->lamp_head = t->fence = t->tpole = t->wire = t->flagpole = GN_TOWN_NONE;
 }
 
-gn_result gn_town_build(gn_scene *s, uint32_t seed, uint32_t scale, uint32_t people, gn_error *err)
+gn_result gn_town_build(gn_scene *s, const gn_builtin_desc *d, gn_error *err)
 {
-    if (!s) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_town_build: scene is NULL");
-    if (scale == 0) scale = 1;
+    if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_town_build: scene or desc is NULL");
+    uint32_t scale = d->scale ? d->scale : 1, people = d->people;
     gn_town *t = gn_calloc(1, sizeof *t);
     if (!t) return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "town: out of memory");
-    gn_town_init(t, s, seed, scale, err);
+    gn_town_init(t, s, d->seed, scale, err);
+    t->people_detail = d->people_detail;
     gn_result r = gn_town_materials_make(t);
     if (r == GN_OK) r = gn_town_terrain(t);
     if (r == GN_OK) r = gn_town_streets(t);

@@ -6,9 +6,10 @@
 
 #include "scene/meshgen.h"
 
-/* The town built into s, deterministic from seed; scale 0 reads as 1; people: skinned figures
- * walking its streets (and banners on the tower), 0 for none (src/scene/town_people.c). */
-gn_result gn_town_build(gn_scene *s, uint32_t seed, uint32_t scale, uint32_t people, gn_error *err);
+/* The town built into s, deterministic from d's seed; scale 0 reads as 1; people: skinned figures
+ * walking its streets (and banners on the tower), 0 for none, of d's people_detail
+ * (src/scene/town_people.c). d's name is not read. */
+gn_result gn_town_build(gn_scene *s, const gn_builtin_desc *d, gn_error *err);
 /* Three scenic camera placements of a built town (x, y, z, yaw, pitch; degrees): street
  * level, a rooftop and a high overview, all above the ground. */
 void gn_town_viewpoints(const gn_scene *s, float out[3][5]);
@@ -32,6 +33,7 @@ typedef struct gn_town {
     gn_scene *s;
     gn_error *err;
     uint32_t seed, scale;
+    uint32_t people_detail; /* gn_builtin_desc's: the figures' mesh detail */
     gn_rng rng;
     float W; /* terrain half extent */
     float T; /* town half extent: the outer street's centre line */

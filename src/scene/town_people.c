@@ -153,7 +153,10 @@ static gn_result gn_people_models(gn_town *t, uint32_t model[4])
     uint32_t meshes[2];
     for (int i = 0; i < 4 && r == GN_OK; i++) {
         gn_anim_model m;
-        gn_figure_desc d = {.clothes = clothes[i], .skin = skin, .share_meshes = i ? meshes : NULL};
+        gn_figure_desc d = {.clothes = clothes[i],
+                            .skin = skin,
+                            .share_meshes = i ? meshes : NULL,
+                            .detail = t->people_detail};
         r = gn_figure_model(t->s, &d, &m, t->err);
         if (r != GN_OK) break;
         meshes[0] = m.parts[0].mesh, meshes[1] = m.parts[1].mesh;

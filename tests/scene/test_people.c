@@ -5,6 +5,8 @@
  * around the root, move little between frames and do not tear; and gn_town_people puts its
  * walkers on the streets' surface, in lanes that never meet, and its idle people on the plaza,
  * the same way for the same seed and not at all for 0 people. */
+#define _POSIX_C_SOURCE 200809L /* sysconf under -std=c11 */
+#include "base/workers.h"
 #include "scene/figure.h"
 #include "scene/rig.h"
 #include "scene/scene.h"
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "scene_check.h"
 
@@ -211,11 +214,11 @@ static int check_skinned(const gn_scene *s, const gn_anim_model *m, uint32_t cli
     return 0;
 }
 
-static int check_figure(gn_scene *s, uint32_t clothes, uint32_t skin)
+static int check_figure(gn_scene *s, uint32_t clothes, uint32_t skin, uint32_t detail, uint32_t expect_verts)
 {
     gn_error e = {0};
     gn_anim_model m;
-    gn_figure_desc d = {.clothes = clothes, .skin = skin};
+    gn_figure_desc d = {.clothes = clothes, .skin = skin, .detail = detail};
     CHECK(gn_figure_model(s, &d, &m, &e) == GN_OK, "gn_figure_model: %s", e.message);
     char why[256];
     CHECK(gn_anim_model_check(&m, why, sizeof why), "figure: %s", why);
@@ -246,9 +249,11 @@ static int check_figure(gn_scene *s, uint32_t clothes, uint32_t skin)
         }
         verts += me->vertex_count;
     }
-    printf("figure: %u vertices, %u joints, height %.3f..%.3f m, influences a vertex: 1: %u, 2: %u, 3: %u, "
-           "4+: %u\n",
-           verts, m.skeleton.joint_count, ylo, yhi, hist[1], hist[2], hist[3], hist[4]);
+    printf(
+        "figure (detail %u): %u vertices, %u joints, height %.3f..%.3f m, influences a vertex: 1: %u, 2: %u, "
+        "3: %u, 4+: %u\n",
+        detail, verts, m.skeleton.joint_count, ylo, yhi, hist[1], hist[2], hist[3], hist[4]);
+    CHECK(verts == expect_verts, "detail %u: %u vertices, expected %u", detail, verts, expect_verts);
     CHECK(fabsf(ylo) < 0.002f && fabsf(yhi - GN_FIGURE_HEIGHT) < 0.01f, "figure spans %g..%g m", ylo, yhi);
     CHECK(most >= 2 && most <= 4, "at most %u influences a vertex", most);
     if (check_loop(&m, GN_FIGURE_CLIP_WALK) || check_loop(&m, GN_FIGURE_CLIP_IDLE)) return 1;
@@ -460,6 +465,45 @@ static int check_town(void)
     return 0;
 }
 
+/* Posing over the scene's worker threads (rig.c, base/workers.h) gives the same bits as posing on
+ * the caller alone: 600 people (up to 8 slices), posed at three times in both scenes. */
+static int check_threads(void)
+{
+    gn_scene *s, *s2;
+    gn_error e = {0};
+    CHECK(gn_scene_create(&s, &e) == GN_OK && gn_scene_create(&s2, &e) == GN_OK, "scene: %s", e.message);
+    gn_town t, t2;
+    if (town_init(&t, s, &e, 99) || town_init(&t2, s2, &e, 99)) return 1;
+    const uint32_t count = 600;
+    CHECK(gn_town_people(&t, count) == GN_OK && gn_town_people(&t2, count) == GN_OK, "people: %s", e.message);
+    s2->pose_workers_failed = true; /* as if no thread could start: every slice on the caller */
+    const double times[] = {0.5, 3.7, 11.25};
+    for (int k = 0; k < 3; k++) {
+        gn_scene_animate_rigs(s, times[k]);
+        gn_scene_animate_rigs(s2, times[k]);
+        uint32_t differ = 0;
+        for (uint32_t i = 0; i < s->instance_count; i++)
+            differ +=
+                memcmp(s->instances[i].transform, s2->instances[i].transform, sizeof(float) * 16) != 0 ||
+                memcmp(s->instances[i].sphere, s2->instances[i].sphere, sizeof(float) * 4) != 0;
+        for (uint32_t r = 0; r < s->rig_count; r++) {
+            uint32_t joints = s->anims[s->rigs[r].model].model.skeleton.joint_count;
+            differ += memcmp(s->rigs[r].palette, s2->rigs[r].palette, sizeof(float) * 12 * joints) != 0;
+        }
+        CHECK(differ == 0, "at %g s, %u instances or palettes differ between threaded and single posing",
+              times[k], differ);
+    }
+    CHECK(s2->pose_workers == NULL, "a pool was made where none should be");
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    CHECK(cpus < 2 || s->pose_workers != NULL, "600 rigs on %ld cores posed without the pool", cpus);
+    printf("threads: %u people posed at 3 times over %u worker threads and on one: identical\n", count,
+           gn_workers_count(s->pose_workers));
+    gn_mg_free(&t.mg), gn_mg_free(&t.mg2), gn_mg_free(&t2.mg), gn_mg_free(&t2.mg2);
+    gn_scene_destroy(s);
+    gn_scene_destroy(s2);
+    return 0;
+}
+
 int main(void)
 {
     gn_scene *s;
@@ -470,10 +514,20 @@ int main(void)
         gn_material_desc d = {.base_color = {0.6f, 0.3f, 0.2f, 1}, .label = "test"};
         CHECK(gn_scene_add_material(s, &d, &mat[i], &e) == GN_OK, "material: %s", e.message);
     }
-    int f = check_figure(s, mat[0], mat[1]);
+    /* detail 1 (the town's default) and 4 (benchmarks): the rings split 4 times around and along,
+       so a tube of r rings of n vertices has (4 (r - 1) + 1) 4n + 2 */
+    int f = check_figure(s, mat[0], mat[1], 1, 756);
+    if (!f) f = check_figure(s, mat[0], mat[1], 4, 10836);
+    if (!f) {
+        gn_anim_model m;
+        gn_figure_desc d = {.clothes = mat[0], .skin = mat[1], .detail = GN_FIGURE_MAX_DETAIL + 1};
+        CHECK(gn_figure_model(s, &d, &m, &e) == GN_ERROR_INVALID_ARGUMENT && strstr(e.message, "detail"),
+              "detail %u accepted: %s", d.detail, e.message);
+    }
     if (!f) f = check_banner(s, mat[0]);
     gn_scene_destroy(s);
     if (!f) f = check_town();
+    if (!f) f = check_threads();
     if (!f) printf("scene_people: ok\n");
     return f;
 }

@@ -118,7 +118,11 @@ gn_result gn_cli_load_scene(const char *scene, const char *paks, bool map_lights
                             gn_error *err)
 {
     if (strcmp(scene, "town") == 0) {
-        gn_builtin_desc bd = {.name = scene, .seed = seed, .scale = scale, .people = anim->people};
+        gn_builtin_desc bd = {.name = scene,
+                              .seed = seed,
+                              .scale = scale,
+                              .people = anim->people,
+                              .people_detail = anim->people_detail};
         return gn_scene_create_builtin(&bd, out, err);
     }
     gn_load_desc ld = {.path = scene,

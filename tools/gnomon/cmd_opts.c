@@ -185,6 +185,10 @@ static uint32_t gn_anim_rows(gn_anim_opts *o, gn_opt *t)
          "linear (blend of matrices, default) or dq (dual quaternions: twists keep their volume)"},
         {"--people", GN_OPT_UINT, &o->people, NULL, 0, 2048, false, NULL, "N",
          "town: N skinned figures walking the streets, and banners on the tower (default 0)"},
+        {"--people-detail", GN_OPT_UINT, &o->people_detail, NULL, 0, 8, false, NULL, "K",
+         "town: the figures' mesh detail, K splits of each ring and span (1 = 756 vertices a person, "
+         "default; "
+         "4 = 10,836)"},
         {"--characters", GN_OPT_UINT, &o->characters, NULL, 0, 1, false, NULL, "0|1",
          "BSP maps: 1 puts animated MD3 characters (the archives' player models) at the spawn points"},
     };

@@ -26,11 +26,12 @@ bool gn_shadow_opts_apply(const gn_shadow_opts *o, const char *command, gn_csm_d
 /* Animation (render, view, bench; docs/ANIMATION.md): an animated model's clip, the time into it
  * and its skinning; the town's people; a Quake 3 map's characters. */
 typedef struct gn_anim_opts {
-    const char *animation; /* the clip an animated model plays (NULL: its first) */
-    float time_in_clip;    /* seconds into it at scene time 0 */
-    int skinning;          /* gn_skinning: linear or dq */
-    uint32_t people;       /* the town's walking figures (and its banners) */
-    uint32_t characters;   /* 1: a map's spawn points get animated MD3 characters */
+    const char *animation;  /* the clip an animated model plays (NULL: its first) */
+    float time_in_clip;     /* seconds into it at scene time 0 */
+    int skinning;           /* gn_skinning: linear or dq */
+    uint32_t people;        /* the town's walking figures (and its banners) */
+    uint32_t people_detail; /* their meshes' detail (gn_builtin_desc) */
+    uint32_t characters;    /* 1: a map's spawn points get animated MD3 characters */
 } gn_anim_opts;
 
 typedef struct gn_light_opts {
