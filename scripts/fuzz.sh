@@ -18,7 +18,8 @@
 #         and the self-contained samples of assimp-testmodels (.glb and embedded .gltf)
 #   skinned: assimp-testmodels' small skinned and animated samples (simple_skin.gltf and a STEP
 #         copy, AnimatedMorphCube with its buffer embedded, SimpleCube.md5mesh,
-#         box_nested_animation.dae, box.fbx) and a skinned, animated triangle .iqm written here
+#         box_nested_animation.dae, box.fbx), a skinned, animated triangle .iqm and a quad skinned
+#         to 8 joints over JOINTS_0 and JOINTS_1 (.gltf) written here
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${FUZZ_SECONDS:-20}"
@@ -148,6 +149,29 @@ if os.path.exists(cube):  # its .bin embedded: nothing outside the bytes is read
     for m in g.get("materials", []):
         m.get("pbrMetallicRoughness", {}).pop("baseColorTexture", None)
     json.dump(g, open(os.path.join(out, "morph_cube_embedded.gltf"), "w"))
+# A quad skinned to 8 joints over JOINTS_0 and JOINTS_1 (6 to 8 influences a vertex), one joint turning
+buf = b"".join(struct.pack("<3f", *p) for p in ((0, 0, 0), (1, 0, 0), (0, 1, 0), (1, 1, 0)))
+buf += bytes([0, 1, 2, 3] * 4) + bytes([4, 5, 6, 7] * 4)
+buf += b"".join(struct.pack("<4f", 0.2, 0.15, 0.1, 0.05) for i in range(4))
+buf += b"".join(struct.pack("<4f", 0.2, 0.15, 0.1 if i else 0, 0.05 if i > 1 else 0) for i in range(4))
+buf += b"".join(struct.pack("<16f", 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, -0.1 * k, 0, 0, 1) for k in range(8))
+buf += struct.pack("<6H", 0, 1, 2, 2, 1, 3) + struct.pack("<2f", 0, 1) + struct.pack("<8f", 0, 0, 0, 1, 0, 0, 0.7071068, 0.7071068)
+views = [(0, 48), (48, 16), (64, 16), (80, 64), (144, 64), (208, 512), (720, 12), (732, 8), (740, 32)]
+acc = [("VEC3", 5126, 4), ("VEC4", 5121, 4), ("VEC4", 5121, 4), ("VEC4", 5126, 4), ("VEC4", 5126, 4),
+       ("MAT4", 5126, 8), ("SCALAR", 5123, 6), ("SCALAR", 5126, 2), ("VEC4", 5126, 2)]
+g = {"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0, 1]}],
+     "nodes": [{"name": "body", "mesh": 0, "skin": 0}, {"name": "rig", "children": list(range(2, 10))}]
+     + [{"name": "j%d" % k, "translation": [0.1 * k, 0, 0]} for k in range(8)],
+     "meshes": [{"primitives": [{"attributes": {"POSITION": 0, "JOINTS_0": 1, "JOINTS_1": 2, "WEIGHTS_0": 3,
+                                                "WEIGHTS_1": 4}, "indices": 6}]}],
+     "skins": [{"joints": list(range(2, 10)), "inverseBindMatrices": 5}],
+     "animations": [{"samplers": [{"input": 7, "output": 8}], "channels": [{"sampler": 0, "target": {"node": 3, "path": "rotation"}}]}],
+     "buffers": [{"byteLength": len(buf), "uri": "data:application/octet-stream;base64," + base64.b64encode(buf).decode()}],
+     "bufferViews": [{"buffer": 0, "byteOffset": o, "byteLength": n} for o, n in views],
+     "accessors": [{"bufferView": i, "type": t, "componentType": c, "count": n} for i, (t, c, n) in enumerate(acc)]}
+g["accessors"][0].update({"min": [0, 0, 0], "max": [1, 1, 0]})
+g["accessors"][7].update({"min": [0], "max": [1]})
+json.dump(g, open(os.path.join(out, "quad_joints_1.gltf"), "w"))
 # A small IQM: a triangle skinned to two joints, one animation of two frames turning the tip
 text = b"\0root\0tip\0tri\0mat\0wave\0"
 def name(s): return text.index(s.encode() + b"\0")

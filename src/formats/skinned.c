@@ -10,6 +10,7 @@
 #include "scene/scene.h"
 
 #include <assimp/cimport.h>
+#include <assimp/postprocess.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@ typedef struct gn_sk_input {
     gn_sk_gltf_src gltf;                 /* where the glTF JSON is */
     const uint8_t *iqm;                  /* an IQM file's checked bytes */
     size_t iqm_size;
+    bool gltf_unjoined; /* imported without JoinIdenticalVertices (gn_sk_import_flags) */
 } gn_sk_input;
 
 /* The model from an import whose meshes are already in the scene (c->mesh_map). */
@@ -64,7 +66,13 @@ static gn_result gn_sk_build(gn_scene *s, const struct aiScene *ai, const char *
                              const gn_skinned_desc *d, gn_anim_model *out, gn_skinned_stats *st,
                              gn_error *err)
 {
-    gn_sk_ctx c = {.ai = ai, .name = name, .err = err, .st = st, .m = out, .format = in->format};
+    gn_sk_ctx c = {.ai = ai,
+                   .name = name,
+                   .err = err,
+                   .st = st,
+                   .m = out,
+                   .format = in->format,
+                   .gltf_unjoined = in->gltf_unjoined};
     if (d) c.d = *d;
     gn_scene_mark mark = gn_scene_mark_now(s);
     size_t nm = ai->mNumMeshes ? ai->mNumMeshes : 1, nmat = ai->mNumMaterials ? ai->mNumMaterials : 1;
@@ -106,6 +114,17 @@ static gn_result gn_sk_build(gn_scene *s, const struct aiScene *ai, const char *
         gn_scene_rollback(s, &mark);
     }
     return r;
+}
+
+/* assimp's steps for a file: gn_skinned_import_flags', and for a glTF whose skinned primitives
+ * have a second JOINTS_n set no JoinIdenticalVertices, so that assimp's vertices stay the
+ * primitive's, in order, for the influences read from the file (skinned_gltf.c). (assimp 5.2.5
+ * reads every set itself, but its JoinIdenticalVertices joins vertices of one position, normal
+ * and texture coordinates whatever their weights, adding both's up.) */
+static unsigned int gn_sk_import_flags(gn_skinned_format f, bool unjoined)
+{
+    unsigned int flags = gn_skinned_import_flags(f);
+    return unjoined ? flags & ~(unsigned)aiProcess_JoinIdenticalVertices : flags;
 }
 
 static gn_result gn_sk_import_failed(const char *name, gn_skinned_format f, gn_error *err)
@@ -195,20 +214,26 @@ gn_result gn_skinned_load(gn_scene *s, const char *path, const gn_skinned_desc *
     gn_skinned_stats pre_st = {0};
     gn_sk_ctx pre = {.name = path, .err = err, .st = &pre_st};
     gn_sk_gltf_src gsrc = {.path = path, .size = size};
-    if (r == GN_OK && f == GN_SKINNED_GLTF) r = gn_sk_gltf_precheck(&pre, &gsrc);
-    gn_sk_trial trial = {.format = f, .path = path, .flags = gn_skinned_import_flags(f)};
+    bool unjoined = false;
+    if (r == GN_OK && f == GN_SKINNED_GLTF) r = gn_sk_gltf_precheck(&pre, &gsrc, &unjoined);
+    gn_sk_trial trial = {.format = f, .path = path, .flags = gn_sk_import_flags(f, unjoined)};
     if (r == GN_OK && (f == GN_SKINNED_FBX || f == GN_SKINNED_DAE)) r = gn_sk_trial_import(&trial, path, err);
     const struct aiScene *ai = NULL;
     if (r == GN_OK) {
-        ai = aiImportFile(path, gn_skinned_import_flags(f));
+        ai = aiImportFile(path, gn_sk_import_flags(f, unjoined));
         if (!ai) r = gn_sk_import_failed(path, f, err);
     }
     if (r == GN_OK) {
         char dir[4096];
         const char *slash = strrchr(path, '/');
         snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path + 1) : 2, slash ? path : "./");
-        gn_sk_input in = {
-            .format = f, .base_dir = dir, .gltf_info = &info, .gltf = gsrc, .iqm = bytes, .iqm_size = n};
+        gn_sk_input in = {.format = f,
+                          .base_dir = dir,
+                          .gltf_info = &info,
+                          .gltf = gsrc,
+                          .iqm = bytes,
+                          .iqm_size = n,
+                          .gltf_unjoined = unjoined};
         r = gn_sk_build(s, ai, path, &in, d, out, st, err);
     }
     if (ai) aiReleaseImport(ai);
@@ -243,20 +268,27 @@ gn_result gn_skinned_load_memory(gn_scene *s, const gn_skinned_source *src, cons
     gn_skinned_stats pre_st = {0};
     gn_sk_ctx pre = {.name = name, .err = err, .st = &pre_st};
     gn_sk_gltf_src gsrc = {.data = src->data, .size = src->size};
-    if (r == GN_OK && f == GN_SKINNED_GLTF) r = gn_sk_gltf_precheck(&pre, &gsrc);
+    bool unjoined = false;
+    if (r == GN_OK && f == GN_SKINNED_GLTF) r = gn_sk_gltf_precheck(&pre, &gsrc, &unjoined);
     if (r != GN_OK) return r;
     static const char *const hints[] = {"", "gltf", "iqm", "md5mesh", "fbx", "dae"};
     const char *hint =
         f == GN_SKINNED_GLTF && src->size >= 4 && memcmp(src->data, "glTF", 4) == 0 ? "glb" : hints[f];
-    gn_sk_trial trial = {
-        .format = f, .data = src->data, .size = src->size, .hint = hint, .flags = gn_skinned_import_flags(f)};
+    gn_sk_trial trial = {.format = f,
+                         .data = src->data,
+                         .size = src->size,
+                         .hint = hint,
+                         .flags = gn_sk_import_flags(f, unjoined)};
     if (f == GN_SKINNED_FBX || f == GN_SKINNED_DAE) r = gn_sk_trial_import(&trial, name, err);
     if (r != GN_OK) return r;
     const struct aiScene *ai = aiImportFileFromMemory((const char *)src->data, (unsigned)src->size,
-                                                      gn_skinned_import_flags(f), hint);
+                                                      gn_sk_import_flags(f, unjoined), hint);
     if (!ai) return gn_sk_import_failed(name, f, err);
-    gn_sk_input in = {
-        .format = f, .gltf = {.data = src->data, .size = src->size}, .iqm = src->data, .iqm_size = src->size};
+    gn_sk_input in = {.format = f,
+                      .gltf = {.data = src->data, .size = src->size},
+                      .iqm = src->data,
+                      .iqm_size = src->size,
+                      .gltf_unjoined = unjoined};
     r = gn_sk_build(s, ai, name, &in, d, out, st, err);
     aiReleaseImport(ai);
     return r;

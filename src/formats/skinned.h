@@ -6,11 +6,13 @@
  * Every format is imported by assimp 5.2.5 for its meshes; what each takes from where:
  *   glTF 2.0 (.gltf, .glb): validated whole by gltf_check.c first, then what assimp indexes
  *     unchecked in skins, skinned attributes, targets and samplers (skinned_gltf_check.c). Bones'
- *     weights and morph targets through assimp; the skins' joints, the default morph weights
- *     and the animations from the file's own JSON and buffers (skinned_gltf.c), because assimp
- *     5.2.5 reads STEP samplers as if LINEAR, keeps only the values of CUBICSPLINE ones (their
- *     tangents dropped) and names bones ambiguously. The JOINTS and WEIGHTS values are checked
- *     there too: assimp drops a joint index past the skin or a NaN weight without a word.
+ *     weights and morph targets through assimp; the skins' joints, the default morph weights,
+ *     the influences where a skinned primitive has JOINTS_1 (every JOINTS_n/WEIGHTS_n set, the
+ *     file imported without JoinIdenticalVertices) and the animations from the file's own JSON
+ *     and buffers (skinned_gltf.c), because assimp 5.2.5 reads STEP samplers as if LINEAR,
+ *     keeps only the values of CUBICSPLINE ones (their tangents dropped), names bones
+ *     ambiguously and joins vertices whose weights differ. The JOINTS and WEIGHTS values are
+ *     checked there too: assimp drops a joint index past the skin or a NaN weight without a word.
  *   IQM (.iqm): every count and offset of the header checked against the file (assimp checks
  *     none); assimp for the meshes only (it reads no joints, blend weights or animations), the
  *     joints, blend indexes and weights and the animations from the file (skinned_iqm.c).
@@ -116,8 +118,9 @@ gn_result gn_skinned_check(gn_skinned_format f, const uint8_t *head, size_t head
                            const char *name, gn_error *err);
 
 /* The assimp post-processing steps for format f: gltf.h's, without JoinIdenticalVertices for IQM
- * (its vertices must stay in the file's order: the blend arrays are read from the file). No
- * LimitBoneWeights: every weight comes through, and the loader keeps the largest 8. */
+ * (its vertices must stay in the file's order: the blend arrays are read from the file; a load
+ * drops it too for a glTF whose skinned primitives have JOINTS_1, read from the file the same
+ * way). No LimitBoneWeights: every weight comes through, and the loader keeps the largest 8. */
 unsigned int gn_skinned_import_flags(gn_skinned_format f);
 
 #endif

@@ -38,6 +38,8 @@ typedef struct gn_sk_ctx {
     uint32_t *part_mesh; /* each part's assimp mesh (an index of ai->mMeshes) */
     uint32_t part_cap, morph_cap, clip_cap;
     struct gn_sk_gltf *gltf; /* a glTF file's JSON (skinned_gltf.c), or NULL */
+    bool gltf_unjoined;      /* imported without JoinIdenticalVertices: skinned glTF primitives'
+                              * influences from the file's JOINTS_n/WEIGHTS_n (skinned_gltf.c) */
     const uint8_t *iqm;      /* an IQM file's bytes, checked (skinned_iqm.c), or NULL */
     size_t iqm_size;
 } gn_sk_ctx;
@@ -114,11 +116,19 @@ typedef struct gn_sk_gltf_src {
 } gn_sk_gltf_src;
 gn_result gn_sk_gltf_open(gn_sk_ctx *c, const gn_sk_gltf_src *src);
 /* Before assimp (skinned_gltf_check.c): what its glTF importer indexes without checking (an
- * inverse bind matrix a joint, JOINTS_0/WEIGHTS_0 and targets a POSITION, outputs per time). */
-gn_result gn_sk_gltf_precheck(gn_sk_ctx *c, const gn_sk_gltf_src *src);
+ * inverse bind matrix a joint, every JOINTS_n/WEIGHTS_n set and targets a POSITION, outputs per
+ * time). *unjoined: some skinned primitive has JOINTS_1, so the file is to be imported without
+ * JoinIdenticalVertices and its influences read from the file (gn_sk_gltf_influences). */
+gn_result gn_sk_gltf_precheck(gn_sk_ctx *c, const gn_sk_gltf_src *src, bool *unjoined);
 void gn_sk_gltf_close(gn_sk_ctx *c);
 /* The model nodes of the joints of the skin on model node n (its count in *count), or NULL. */
 const uint32_t *gn_sk_gltf_skin(const gn_sk_ctx *c, uint32_t n, uint32_t *count);
+/* Part p's influences from its primitive's JOINTS_n/WEIGHTS_n sets, every set (an import without
+ * JoinIdenticalVertices: assimp 5.2.5 keeps one aiMesh a primitive with the POSITION accessor's
+ * vertices in order, checked here). palette[j]: joint j of the part's skin as a palette entry.
+ * Each value of weight > 0 goes to gn_sk_add_influence; in, held and seen are per vertex. */
+gn_result gn_sk_gltf_influences(gn_sk_ctx *c, uint32_t p, const uint16_t *palette, uint32_t joint_count,
+                                gn_skin_influence *in, uint8_t *held, uint32_t *seen);
 /* The default morph weights of model node n's mesh (node's "weights", else its mesh's), or NULL. */
 const float *gn_sk_gltf_weights(const gn_sk_ctx *c, uint32_t n, uint32_t *count);
 /* The file's animations as clips, sampled as the specification says (STEP, LINEAR, CUBICSPLINE). */

@@ -1,7 +1,8 @@
 /* What a glTF file gives the animated model loader from its own JSON (skinned_ctx.h): the map
  * from glTF nodes to the model's, each skin's joints, checks of JOINTS/WEIGHTS values that
- * assimp 5.2.5 drops without a word, the default morph weights, and the animations sampled
- * exactly as glTF 2.0 5.4 says (assimp turns STEP into LINEAR and CUBICSPLINE into its values). */
+ * assimp 5.2.5 drops without a word, the influences of primitives with several JOINTS_n sets,
+ * the default morph weights, and the animations sampled exactly as glTF 2.0 5.4 says (assimp
+ * turns STEP into LINEAR and CUBICSPLINE into its values). */
 #include "formats/skinned_gltf.h"
 #include "base/alloc.h"
 #include "base/error.h"
@@ -124,16 +125,16 @@ static gn_result gn_sk_gltf_joints(gn_sk_ctx *c, gn_sk_gltf *g, int s)
     return GN_OK;
 }
 
-/* JOINTS_n and WEIGHTS_n of mesh mi's primitives, for skin s: assimp 5.2.5 reads only the
- * first pair and silently drops a joint index past the skin or a weight that is NaN. */
-static gn_result gn_sk_gltf_vertex_values(gn_sk_ctx *c, gn_sk_gltf *g, int mi, int s, bool *warned)
+/* JOINTS_n and WEIGHTS_n of mesh mi's primitives, for skin s: assimp 5.2.5 silently drops a
+ * joint index past the skin or a weight that is NaN. */
+static gn_result gn_sk_gltf_vertex_values(gn_sk_ctx *c, gn_sk_gltf *g, int mi, int s)
 {
     const cJSON *prims = cJSON_GetObjectItemCaseSensitive(g->meshes.at[mi], "primitives"), *pr;
     uint32_t jc = g->skin_joint_count[s], pi = 0;
     cJSON_ArrayForEach(pr, prims)
     {
         const cJSON *attrs = cJSON_GetObjectItemCaseSensitive(pr, "attributes");
-        for (int set = 0; set < 8; set++) {
+        for (int set = 0; set < GN_SK_MAX_JOINT_SETS; set++) {
             char key[16], what[96];
             float *v = NULL;
             uint32_t n = 0;
@@ -159,13 +160,6 @@ static gn_result gn_sk_gltf_vertex_values(gn_sk_ctx *c, gn_sk_gltf *g, int mi, i
             free(v);
             if (r != GN_OK) return r;
             if (!had && a < 0) break;
-            if (set == 1 && !*warned) {
-                *warned = true;
-                gn_sk_log(c, GN_LOG_WARN,
-                          "%s: assimp 5.2.5 reads JOINTS_0/WEIGHTS_0 only; the influences past "
-                          "a vertex's 4th are lost and the rest renormalised",
-                          what);
-            }
         }
         pi++;
     }
@@ -206,7 +200,6 @@ static gn_result gn_sk_gltf_nodes(gn_sk_ctx *c, gn_sk_gltf *g)
     g->node_weight_count = gn_calloc(nn, sizeof *g->node_weight_count);
     uint64_t *checked = gn_calloc(nn, sizeof *checked); /* (mesh, skin) pairs already checked */
     uint32_t nchecked = 0;
-    bool warned = false;
     gn_result r = g->skin_joints && g->skin_joint_count && g->node_weights && g->node_weight_count && checked
                       ? GN_OK
                       : gn_sk_oom(c);
@@ -226,7 +219,7 @@ static gn_result gn_sk_gltf_nodes(gn_sk_ctx *c, gn_sk_gltf *g)
             for (uint32_t k = 0; k < nchecked; k++) seen |= checked[k] == key;
             if (r == GN_OK && !seen) {
                 checked[nchecked++] = key;
-                r = gn_sk_gltf_vertex_values(c, g, mi, s, &warned);
+                r = gn_sk_gltf_vertex_values(c, g, mi, s);
             }
         }
         if (r == GN_OK)
@@ -241,12 +234,29 @@ static gn_result gn_sk_gltf_nodes(gn_sk_ctx *c, gn_sk_gltf *g)
     return r;
 }
 
+/* assimp 5.2.5 makes one aiMesh a primitive, mesh after mesh (glTF2Importer's ImportMeshes and
+ * its meshOffsets): where each mesh's first is. */
+static gn_result gn_sk_gltf_prims(gn_sk_ctx *c, gn_sk_gltf *g)
+{
+    g->prim_first = gn_malloc(((size_t)g->meshes.n + 1) * sizeof *g->prim_first);
+    if (!g->prim_first) return gn_sk_oom(c);
+    uint64_t k = 0;
+    for (int m = 0; m < g->meshes.n; m++) {
+        g->prim_first[m] = (uint32_t)k;
+        k += (uint32_t)cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(g->meshes.at[m], "primitives"));
+        if (k > UINT32_MAX - 1) return gn_sk_bad(c, "more than 2^32 primitives");
+    }
+    g->prim_first[g->meshes.n] = (uint32_t)k;
+    return GN_OK;
+}
+
 gn_result gn_sk_gltf_open(gn_sk_ctx *c, const gn_sk_gltf_src *src)
 {
     gn_sk_gltf *g = gn_calloc(1, sizeof *g);
     if (!g) return gn_sk_oom(c);
     c->gltf = g;
     gn_result r = gn_sk_json_open(c, g, src);
+    if (r == GN_OK) r = gn_sk_gltf_prims(c, g);
     if (r == GN_OK) r = gn_sk_gltf_map(c, g);
     if (r == GN_OK) r = gn_sk_gltf_nodes(c, g);
     return r;
@@ -259,7 +269,7 @@ void gn_sk_gltf_close(gn_sk_ctx *c)
     for (int s = 0; g->skin_joints && s < g->skins.n; s++) free(g->skin_joints[s]);
     for (uint32_t n = 0; g->node_weights && n < c->m->skeleton.node_count; n++) free(g->node_weights[n]);
     free(g->skin_joints), free(g->skin_joint_count), free(g->node_weights), free(g->node_weight_count);
-    free(g->model_of), free(g->gltf_of);
+    free(g->model_of), free(g->gltf_of), free(g->prim_first);
     gn_sk_json_close(g);
     free(g);
     c->gltf = NULL;
@@ -281,6 +291,96 @@ const float *gn_sk_gltf_weights(const gn_sk_ctx *c, uint32_t n, uint32_t *count)
     if (!g || n >= c->m->skeleton.node_count || !g->node_weights[n]) return NULL;
     *count = g->node_weight_count[n];
     return g->node_weights[n];
+}
+
+/* ---- influences of several JOINTS_n sets -------------------------------------------------- */
+
+/* Whether two floats are the same value (NaN for NaN: positions are checked elsewhere). */
+static bool gn_sk_same_float(float a, float b) { return a == b || (isnan(a) && isnan(b)); }
+
+/* Part p's primitive: its glTF mesh and index, once assimp's vertices are checked to be the
+ * POSITION accessor's, one for one. */
+static gn_result gn_sk_gltf_part_prim(gn_sk_ctx *c, gn_sk_gltf *g, uint32_t p, const cJSON **attrs,
+                                      char *what, size_t what_len)
+{
+    const gn_anim_part *part = &c->m->parts[p];
+    uint32_t am = c->part_mesh[p];
+    int gi = g->gltf_of[part->node], mi = -1;
+    snprintf(what, what_len, "nodes[%d]", gi);
+    gn_result r = gi >= 0 ? gn_sk_json_index(c, g->nodes.at[gi], "mesh", g->meshes.n, what, &mi) : GN_OK;
+    if (r != GN_OK) return r;
+    if (g->prim_first[g->meshes.n] != c->ai->mNumMeshes)
+        return gn_sk_bad(c,
+                         "assimp made %u meshes of the file's %u primitives; the influences of its "
+                         "JOINTS_n sets cannot be placed",
+                         c->ai->mNumMeshes, g->prim_first[g->meshes.n]);
+    if (mi < 0 || am < g->prim_first[mi] || am >= g->prim_first[mi + 1])
+        return gn_sk_bad(c, "%s: assimp's mesh %u is none of its mesh's primitives", what, am);
+    uint32_t pi = am - g->prim_first[mi];
+    const cJSON *pr =
+        cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(g->meshes.at[mi], "primitives"), (int)pi);
+    snprintf(what, what_len, "meshes[%d].primitives[%u]", mi, pi);
+    *attrs = cJSON_GetObjectItemCaseSensitive(pr, "attributes");
+    const struct aiMesh *me = c->ai->mMeshes[am];
+    int pa;
+    float *pos = NULL;
+    uint32_t np = 0;
+    r = gn_sk_json_index(c, *attrs, "POSITION", g->accessors.n, what, &pa);
+    if (r == GN_OK) r = gn_sk_accessor(c, g, pa, 3, false, what, &pos, &np, NULL);
+    if (r == GN_OK && (me->mNumVertices != np || !me->mVertices))
+        r = gn_sk_bad(c,
+                      "%s: assimp made %u vertices of its %u POSITION values; its JOINTS_n/WEIGHTS_n "
+                      "cannot be matched to them",
+                      what, me->mNumVertices, np);
+    for (uint32_t v = 0; r == GN_OK && v < np; v++) {
+        const float *a = &me->mVertices[v].x, *b = &pos[(size_t)v * 3];
+        if (!gn_sk_same_float(a[0], b[0]) || !gn_sk_same_float(a[1], b[1]) || !gn_sk_same_float(a[2], b[2]))
+            r = gn_sk_bad(c,
+                          "%s: assimp's vertex %u is not POSITION %u; its JOINTS_n/WEIGHTS_n cannot be "
+                          "matched to its vertices",
+                          what, v, v);
+    }
+    free(pos);
+    return r;
+}
+
+gn_result gn_sk_gltf_influences(gn_sk_ctx *c, uint32_t p, const uint16_t *palette, uint32_t joint_count,
+                                gn_skin_influence *in, uint8_t *held, uint32_t *seen)
+{
+    gn_sk_gltf *g = c->gltf;
+    const cJSON *attrs = NULL;
+    char what[96];
+    gn_result r = gn_sk_gltf_part_prim(c, g, p, &attrs, what, sizeof what);
+    uint32_t vc = c->m->parts[p].vertex_count;
+    for (int set = 0; r == GN_OK && set < GN_SK_MAX_JOINT_SETS; set++) {
+        char jk[16], wk[16], swhat[128];
+        int ja, wa;
+        snprintf(jk, sizeof jk, "JOINTS_%d", set), snprintf(wk, sizeof wk, "WEIGHTS_%d", set);
+        snprintf(swhat, sizeof swhat, "%s.attributes.%s", what, jk);
+        r = gn_sk_json_index(c, attrs, jk, g->accessors.n, swhat, &ja);
+        if (r == GN_OK) r = gn_sk_json_index(c, attrs, wk, g->accessors.n, swhat, &wa);
+        if (r != GN_OK || (ja < 0 && wa < 0)) break;
+        float *j = NULL, *w = NULL;
+        uint32_t nj = 0, nw = 0;
+        r = gn_sk_accessor(c, g, ja, 4, false, swhat, &j, &nj, NULL);
+        if (r == GN_OK) r = gn_sk_accessor(c, g, wa, 4, true, swhat, &w, &nw, NULL);
+        if (r == GN_OK && (nj != vc || nw != vc))
+            r = gn_sk_bad(c, "%s: %u joints and %u weights for %u vertices", swhat, nj, nw, vc);
+        for (uint32_t v = 0; r == GN_OK && v < vc; v++)
+            for (int k = 0; r == GN_OK && k < 4; k++) {
+                float jf = j[(size_t)v * 4 + k], wf = w[(size_t)v * 4 + k];
+                if (!(jf >= 0 && jf < (float)joint_count) || !isfinite(wf) || wf < 0)
+                    r = gn_sk_bad(c, "%s: vertex %u's joint %.0f or weight %g is out of range", swhat, v,
+                                  (double)jf, (double)wf);
+                else if (wf > 0) { /* as assimp keeps them: a zero weight names no joint */
+                    uint32_t n = held[v];
+                    gn_sk_add_influence(&in[v], &n, &seen[v], palette[(uint32_t)jf], wf);
+                    held[v] = (uint8_t)n;
+                }
+            }
+        free(j), free(w);
+    }
+    return r;
 }
 
 /* ---- animations ----------------------------------------------------------------------------- */

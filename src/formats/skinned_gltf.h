@@ -9,6 +9,10 @@
 
 #include <cjson/cJSON.h>
 
+/* JOINTS_n/WEIGHTS_n sets a primitive may have: 8 sets are 32 influences a vertex, of which the
+ * model keeps the 8 largest (GN_SKIN_INFLUENCES); exporters write 1 or 2. */
+#define GN_SK_MAX_JOINT_SETS 8
+
 /* One of the file's top-level arrays, indexed (cJSON_GetArrayItem walks a list). */
 typedef struct gn_sk_jarr {
     const cJSON **at;
@@ -33,6 +37,7 @@ typedef struct gn_sk_gltf {
     uint32_t *skin_joint_count;
     float **node_weights; /* each model node's default morph weights, or NULL */
     uint32_t *node_weight_count;
+    uint32_t *prim_first; /* meshes.n + 1: assimp's first aiMesh of each mesh (one a primitive) */
 } gn_sk_gltf;
 
 /* Parses the JSON (the file's, or a .glb's chunk) and indexes the arrays used here. */

@@ -98,7 +98,9 @@ void gn_sk_finish_influence(gn_sk_ctx *c, gn_skin_influence *in, uint32_t n, uin
     for (uint32_t i = n; i < GN_SKIN_INFLUENCES; i++) in->joint[i] = 0, in->weight[i] = 0;
 }
 
-/* Part p's influences from its mesh's bones. */
+/* Part p's influences from its mesh's bones, or for a glTF imported without
+ * JoinIdenticalVertices (a skinned primitive has JOINTS_1) from the file's sets, bone b's palette
+ * entry standing for joint b either way. */
 static gn_result gn_sk_influences(gn_sk_ctx *c, uint32_t p, const struct aiMesh *me)
 {
     gn_anim_part *part = &c->m->parts[p];
@@ -109,10 +111,12 @@ static gn_result gn_sk_influences(gn_sk_ctx *c, uint32_t p, const struct aiMesh 
     if (!me->mBones) return gn_sk_bad(c, "mesh '%.64s' has %u bones and no bone list", mname, me->mNumBones);
     if (joints && me->mNumBones != jc)
         return gn_sk_bad(c, "mesh '%.64s' has %u bones, its node's skin %u joints", mname, me->mNumBones, jc);
+    bool from_file = joints && c->gltf_unjoined;
     gn_skin_influence *in = gn_calloc(vc, sizeof *in);
     uint8_t *held = gn_calloc(vc, 1);
     uint32_t *seen = gn_calloc(vc, sizeof *seen);
-    gn_result r = in && held && seen ? GN_OK : gn_sk_oom(c);
+    uint16_t *palette = gn_calloc(me->mNumBones ? me->mNumBones : 1, sizeof *palette);
+    gn_result r = in && held && seen && palette ? GN_OK : gn_sk_oom(c);
     for (uint32_t b = 0; r == GN_OK && b < me->mNumBones; b++) {
         const struct aiBone *bone = me->mBones[b];
         if (!bone || (bone->mNumWeights && !bone->mWeights)) {
@@ -128,7 +132,8 @@ static gn_result gn_sk_influences(gn_sk_ctx *c, uint32_t p, const struct aiMesh 
         uint16_t joint;
         gn_sk_matrix(&bone->mOffsetMatrix, ib);
         r = gn_sk_joint(c, (uint32_t)node, ib, &joint);
-        for (uint32_t k = 0; r == GN_OK && k < bone->mNumWeights; k++) {
+        if (r == GN_OK) palette[b] = joint;
+        for (uint32_t k = 0; r == GN_OK && !from_file && k < bone->mNumWeights; k++) {
             const struct aiVertexWeight *w = &bone->mWeights[k];
             if (w->mVertexId >= vc)
                 r = gn_sk_bad(c, "mesh '%.64s': bone '%.64s' weights vertex %u of %u", mname,
@@ -145,6 +150,7 @@ static gn_result gn_sk_influences(gn_sk_ctx *c, uint32_t p, const struct aiMesh 
             }
         }
     }
+    if (r == GN_OK && from_file) r = gn_sk_gltf_influences(c, p, palette, me->mNumBones, in, held, seen);
     /* A vertex no bone weights is placed by its mesh's node: a joint of that node whose inverse
      * bind is the identity gives world(node) * v, as a rigid part would be drawn. */
     uint16_t rigid = 0;
@@ -156,8 +162,7 @@ static gn_result gn_sk_influences(gn_sk_ctx *c, uint32_t p, const struct aiMesh 
     }
     for (uint32_t v = 0; r == GN_OK && v < vc; v++)
         gn_sk_finish_influence(c, &in[v], held[v], seen[v], rigid);
-    free(held);
-    free(seen);
+    free(held), free(seen), free(palette);
     if (r != GN_OK) {
         free(in);
         return r;

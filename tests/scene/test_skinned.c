@@ -6,9 +6,12 @@
  * is checked against the files' own numbers: simple_skin's two joints and its rotation keys,
  * AnimatedMorphCube's two targets and weights channel, mrfixit's 101 frames at 24 a second. A
  * glTF written here checks what assimp 5.2.5 would lose (a STEP sampler, a CUBICSPLINE one's
- * tangents), and corrupted files (a joint index past the skin, a NaN weight, decreasing times, a
- * truncated IQM, an IQM joint whose parent is not earlier) are refused with a message naming the
- * fault, the scene as it was. CPU only; skipped (77) without /usr/share/assimp/models. */
+ * tangents); one of three JOINTS_n/WEIGHTS_n sets, its influences (the file's, the 8 largest of
+ * 10, skinned at a pose as the hand-computed blend); simple_skin with a second set of zeros, that
+ * it loads the same. Corrupted files (a joint index past the skin, a NaN weight, decreasing times,
+ * unpaired sets, a truncated IQM, an IQM joint whose parent is not earlier) are refused with a
+ * message naming the fault, the scene as it was. CPU only; skipped (77) without
+ * /usr/share/assimp/models. */
 #if defined(__SANITIZE_ADDRESS__)
 #define GN_TEST_ASAN 1
 #elif defined(__has_feature)
@@ -518,6 +521,318 @@ static int test_bad_iqm(void)
     return refused(path, "has the parent 70, not an earlier joint");
 }
 
+/* ---- a glTF of several JOINTS_n sets --------------------------------------------------------- */
+
+/* Skin joint k: node "k<k>" (the skin lists them last node first), at rest translated by
+ * (0.25k, 0.5, 0.1k) and turned 0.15k rad about z; its inverse bind translates by -B_k. */
+#define GN8_JOINTS 10
+#define GN8_VERTICES 5
+static void gn8_bind(int k, float b[3]) { b[0] = 0.1f * k, b[1] = -0.2f, b[2] = 0.05f * k; }
+/* Each vertex's three sets (JOINTS_0..2, WEIGHTS_0..2), four slots each: vertex 0 has 6 non-zero
+ * influences, 1 has 8, 2 has 7 (a zero weight between them, the sum 1.2), 3 has 10 whose two
+ * smallest (joints 0 and 1) the model drops, 4 (not used by the triangles, at vertex 0's position)
+ * has 1. */
+static const uint8_t gn8_j[GN8_VERTICES][12] = {{3, 7, 1, 9, 0, 5, 0, 0, 0, 0, 0, 0},
+                                                {0, 1, 2, 3, 4, 5, 6, 7, 0, 0, 0, 0},
+                                                {9, 8, 2, 6, 4, 0, 5, 3, 0, 0, 0, 0},
+                                                {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0},
+                                                {5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
+static const float gn8_w[GN8_VERTICES][12] = {
+    {0.3f, 0.2f, 0.15f, 0.1f, 0.15f, 0.1f, 0, 0, 0, 0, 0, 0},
+    {0.05f, 0.1f, 0.15f, 0.2f, 0.1f, 0.15f, 0.05f, 0.2f, 0, 0, 0, 0},
+    {0.5f, 0.1f, 0.1f, 0, 0.1f, 0.15f, 0.15f, 0.1f, 0, 0, 0, 0},
+    {0.01f, 0.02f, 0.08f, 0.09f, 0.1f, 0.11f, 0.12f, 0.13f, 0.14f, 0.2f, 0, 0},
+    {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}};
+static const float gn8_pos[GN8_VERTICES][3] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0, 0, 0}};
+
+typedef enum variant8 { SETS_GOOD, SETS_JOINT_PAST, SETS_UNPAIRED } variant8;
+
+/* Vertices 0..3 two triangles, skinned over three JOINTS_n/WEIGHTS_n sets to ten joints. */
+static void write_gltf8(const char *path, variant8 v)
+{
+    enum { POS = 0, JOINTS = 60, WEIGHTS = 120, IBM = 360, INDEX = 1000, LEN = 1012 };
+    unsigned char b[LEN] = {0};
+    for (int i = 0; i < GN8_VERTICES; i++)
+        for (int k = 0; k < 3; k++) put_f(b, POS + 12 * (size_t)i + 4 * (size_t)k, gn8_pos[i][k]);
+    for (int set = 0; set < 3; set++)
+        for (int i = 0; i < GN8_VERTICES; i++)
+            for (int k = 0; k < 4; k++) {
+                b[JOINTS + 20 * set + 4 * i + k] = gn8_j[i][4 * set + k];
+                put_f(b, WEIGHTS + 80 * (size_t)set + 16 * (size_t)i + 4 * (size_t)k, gn8_w[i][4 * set + k]);
+            }
+    if (v == SETS_JOINT_PAST) b[JOINTS + 20 + 4 * 1 + 2] = 12; /* JOINTS_1 of vertex 1 */
+    for (int k = 0; k < GN8_JOINTS; k++) {
+        float bind[3];
+        gn8_bind(k, bind);
+        for (int i = 0; i < 4; i++) put_f(b, IBM + 64 * (size_t)k + 20 * (size_t)i, 1.0f);
+        for (int i = 0; i < 3; i++) put_f(b, IBM + 64 * (size_t)k + 48 + 4 * (size_t)i, -bind[i]);
+    }
+    const uint16_t index[6] = {0, 1, 2, 2, 1, 3};
+    memcpy(b + INDEX, index, sizeof index);
+    char b64[1400], nodes[4096], json[16384];
+    base64(b, sizeof b, b64);
+    size_t o = 0;
+    for (int n = 2; n < 2 + GN8_JOINTS; n++) {
+        int k = 2 + GN8_JOINTS - 1 - n; /* skin joint k is node 11 - k */
+        o += (size_t)snprintf(
+            nodes + o, sizeof nodes - o,
+            ",{\"name\":\"k%d\",\"translation\":[%.9g,0.5,%.9g],\"rotation\":[0,0,%.9g,%.9g]}", k, 0.25 * k,
+            0.1 * k, sin(0.075 * k), cos(0.075 * k));
+    }
+    snprintf(json, sizeof json,
+             "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,1]}],"
+             "\"nodes\":[{\"name\":\"body\",\"mesh\":0,\"skin\":0},"
+             "{\"name\":\"rig\",\"children\":[2,3,4,5,6,7,8,9,10,11]}%s],"
+             "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0,\"JOINTS_0\":1,\"WEIGHTS_0\":4,"
+             "\"JOINTS_1\":2,\"WEIGHTS_1\":5,%s\"WEIGHTS_2\":6},\"indices\":8}]}],"
+             "\"skins\":[{\"joints\":[11,10,9,8,7,6,5,4,3,2],\"inverseBindMatrices\":7}],"
+             "\"buffers\":[{\"byteLength\":%d,\"uri\":\"data:application/octet-stream;base64,%s\"}],"
+             "\"bufferViews\":[{\"buffer\":0,\"byteOffset\":0,\"byteLength\":60},"
+             "{\"buffer\":0,\"byteOffset\":60,\"byteLength\":60},"
+             "{\"buffer\":0,\"byteOffset\":120,\"byteLength\":240},"
+             "{\"buffer\":0,\"byteOffset\":360,\"byteLength\":640},"
+             "{\"buffer\":0,\"byteOffset\":1000,\"byteLength\":12}],"
+             "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":5,\"type\":\"VEC3\","
+             "\"min\":[0,0,0],\"max\":[1,1,0]},"
+             "{\"bufferView\":1,\"byteOffset\":0,\"componentType\":5121,\"count\":5,\"type\":\"VEC4\"},"
+             "{\"bufferView\":1,\"byteOffset\":20,\"componentType\":5121,\"count\":5,\"type\":\"VEC4\"},"
+             "{\"bufferView\":1,\"byteOffset\":40,\"componentType\":5121,\"count\":5,\"type\":\"VEC4\"},"
+             "{\"bufferView\":2,\"byteOffset\":0,\"componentType\":5126,\"count\":5,\"type\":\"VEC4\"},"
+             "{\"bufferView\":2,\"byteOffset\":80,\"componentType\":5126,\"count\":5,\"type\":\"VEC4\"},"
+             "{\"bufferView\":2,\"byteOffset\":160,\"componentType\":5126,\"count\":5,\"type\":\"VEC4\"},"
+             "{\"bufferView\":3,\"componentType\":5126,\"count\":10,\"type\":\"MAT4\"},"
+             "{\"bufferView\":4,\"componentType\":5123,\"count\":6,\"type\":\"SCALAR\"}]}",
+             nodes, v == SETS_UNPAIRED ? "" : "\"JOINTS_2\":3,", LEN, b64);
+    FILE *f = fopen(path, "w");
+    if (f) fputs(json, f), fclose(f);
+}
+
+/* A file's influences of vertex v, as the model should hold them: the non-zero (joint, weight)
+ * pairs of its sets, the 8 largest, scaled to sum to one. Returns how many. */
+static uint32_t gn8_expected(int v, int joint[8], double weight[8])
+{
+    int jj[12];
+    double ww[12];
+    uint32_t n = 0;
+    for (int i = 0; i < 12; i++)
+        if (gn8_w[v][i] > 0) jj[n] = gn8_j[v][i], ww[n++] = gn8_w[v][i];
+    for (uint32_t i = 1; i < n; i++) /* largest first */
+        for (uint32_t k = i; k > 0 && ww[k] > ww[k - 1]; k--) {
+            double w = ww[k];
+            int j = jj[k];
+            ww[k] = ww[k - 1], jj[k] = jj[k - 1], ww[k - 1] = w, jj[k - 1] = j;
+        }
+    if (n > GN_SKIN_INFLUENCES) n = GN_SKIN_INFLUENCES;
+    double sum = 0;
+    for (uint32_t i = 0; i < n; i++) sum += ww[i];
+    for (uint32_t i = 0; i < n; i++) joint[i] = jj[i], weight[i] = ww[i] / sum;
+    return n;
+}
+
+/* Where a pose puts skin joint k: translated by (0.3k, -0.1, 0.05k), turned 0.2 + 0.1k rad. */
+static void gn8_pose(int k, float t[3], float *angle)
+{
+    t[0] = 0.3f * k, t[1] = -0.1f, t[2] = 0.05f * k;
+    *angle = 0.2f + 0.1f * k;
+}
+
+static int test_joint_sets(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/skinned_sets.gltf", GN_TEST_TMP);
+    write_gltf8(path, SETS_GOOD);
+    gn_scene *s;
+    gn_error err = {0};
+    CHECK(gn_scene_create(&s, &err) == GN_OK, "%s", err.message);
+    gn_anim_model m;
+    gn_skinned_stats st;
+    gn_skinned_desc d = {.log = quiet};
+    CHECK(gn_skinned_load(s, path, &d, &m, &st, &err) == GN_OK, "%s", err.message);
+    print_model("skinned_sets.gltf", &m, &st);
+    if (check_model(&m)) return 1;
+    CHECK(m.part_count == 1 && m.parts[0].influences && m.skeleton.joint_count == GN8_JOINTS,
+          "%u parts, %u joints", m.part_count, m.skeleton.joint_count);
+    const gn_anim_part *part = &m.parts[0];
+    /* no JoinIdenticalVertices: vertex 4, unused and at vertex 0's position, stays the file's */
+    CHECK(part->vertex_count == GN8_VERTICES && s->meshes[part->mesh].vertex_count == GN8_VERTICES,
+          "%u vertices, the file has %d", part->vertex_count, GN8_VERTICES);
+    CHECK(st.max_influences == 10 && st.truncated == 1 && st.renormalised == 1 && st.unweighted == 0,
+          "influences %u, truncated %u, renormalised %u, unweighted %u", st.max_influences, st.truncated,
+          st.renormalised, st.unweighted);
+    int32_t node_of[GN8_JOINTS];
+    for (int k = 0; k < GN8_JOINTS; k++) {
+        char name[8];
+        snprintf(name, sizeof name, "k%d", k);
+        node_of[k] = find_node(&m, name);
+        CHECK(node_of[k] >= 0, "no node %s", name);
+    }
+    /* each vertex's influences are the file's: the joint through the palette, the weight scaled */
+    uint32_t most = 0;
+    for (int v = 0; v < GN8_VERTICES; v++) {
+        int joint[8];
+        double weight[8];
+        uint32_t n = gn8_expected(v, joint, weight), held = 0;
+        const gn_skin_influence *in = &part->influences[v];
+        for (int i = 0; i < GN_SKIN_INFLUENCES; i++) held += in->weight[i] > 0;
+        CHECK(held == n, "vertex %d: %u influences, the file gives %u", v, held, n);
+        for (uint32_t e = 0; e < n; e++) {
+            int found = -1;
+            for (int i = 0; i < GN_SKIN_INFLUENCES; i++)
+                if (in->weight[i] > 0 && m.skeleton.joint_node[in->joint[i]] == (uint32_t)node_of[joint[e]])
+                    found = i;
+            CHECK(found >= 0 && fabs(in->weight[found] - weight[e]) <= 1e-6,
+                  "vertex %d: joint k%d weighs %g, the file %.7f", v, joint[e],
+                  found >= 0 ? (double)in->weight[found] : -1.0, weight[e]);
+        }
+        if (n > most) most = n;
+    }
+    CHECK(most == GN_SKIN_INFLUENCES, "no vertex holds %d influences", GN_SKIN_INFLUENCES);
+    /* at a pose (each joint moved and turned), a vertex moves as the linear blend of its (up to)
+     * 8 joints' matrices: sum of w (R_k (p - B_k) + T_k), R_k, T_k the pose's, B_k the bind's */
+    uint32_t nn = m.skeleton.node_count;
+    float *pose_f = malloc(gn_anim_pose_floats(&m) * sizeof *pose_f),
+          (*world)[16] = malloc(nn * sizeof *world);
+    float *rows = malloc((m.skeleton.joint_count + 1) * 12 * sizeof *rows);
+    CHECK(pose_f && world && rows, "out of memory");
+    gn_anim_pose pose;
+    gn_anim_pose_bind(&m, pose_f, &pose);
+    gn_anim_pose_rest(&m, &pose);
+    for (int k = 0; k < GN8_JOINTS; k++) {
+        float t[3], a;
+        gn8_pose(k, t, &a);
+        memcpy(pose.t[node_of[k]], t, sizeof t);
+        float q[4] = {0, 0, sinf(a / 2), cosf(a / 2)};
+        memcpy(pose.r[node_of[k]], q, sizeof q);
+    }
+    gn_anim_world(&m, &pose, world);
+    gn_skin_palette_rows(&m.skeleton, (const float(*)[16])world, rows);
+    float worst = 0;
+    for (int v = 0; v < GN8_VERTICES; v++) {
+        const gn_vertex *vx = &s->vertices[s->meshes[part->mesh].first_vertex + (uint32_t)v];
+        int joint[8];
+        double weight[8], want[3] = {0, 0, 0};
+        uint32_t n = gn8_expected(v, joint, weight);
+        for (uint32_t e = 0; e < n; e++) {
+            float t[3], a, bind[3];
+            gn8_pose(joint[e], t, &a);
+            gn8_bind(joint[e], bind);
+            double x = gn8_pos[v][0] - bind[0], y = gn8_pos[v][1] - bind[1], z = gn8_pos[v][2] - bind[2];
+            want[0] += weight[e] * (x * cos(a) - y * sin(a) + t[0]);
+            want[1] += weight[e] * (x * sin(a) + y * cos(a) + t[1]);
+            want[2] += weight[e] * (z + t[2]);
+        }
+        float got[3], nrm[3], tg[4];
+        gn_skin_vertex(vx->pos, vx->normal, vx->tangent, (uint32_t)v, NULL, NULL, NULL, 0,
+                       &part->influences[v], GN_SKIN_LINEAR, rows, got, nrm, tg);
+        for (int k = 0; k < 3; k++) worst = fmaxf(worst, fabsf(got[k] - (float)want[k]));
+        CHECK(vx->pos[0] == gn8_pos[v][0] && vx->pos[1] == gn8_pos[v][1] && vx->pos[2] == gn8_pos[v][2],
+              "scene vertex %d is not the file's", v);
+    }
+    printf("  skinned at a pose against the hand-computed blend: %.2g at most\n", (double)worst);
+    free(pose_f), free(world), free(rows);
+    CHECK(worst < 1e-5f, "a skinned vertex is %g from the hand-computed blend", (double)worst);
+    gn_anim_model_free(&m);
+    gn_scene_destroy(s);
+
+    snprintf(path, sizeof path, "%s/skinned_sets_joint_past.gltf", GN_TEST_TMP);
+    write_gltf8(path, SETS_JOINT_PAST);
+    if (refused(path, "JOINTS_1: vertex 1 names joint 12, past the 10 of skins[0]")) return 1;
+    /* assimp 5.2.5 reads WEIGHTS_2 with no JOINTS_2 through a freed pointer (free() aborts) */
+    snprintf(path, sizeof path, "%s/skinned_sets_unpaired.gltf", GN_TEST_TMP);
+    write_gltf8(path, SETS_UNPAIRED);
+    return refused(path, "meshes[0].primitives[0]: WEIGHTS_2 without JOINTS_2");
+}
+
+/* Returns text with `from` replaced by `to` once (malloc'd; NULL when from is absent). */
+static char *replace_once(char *text, const char *from, const char *to)
+{
+    char *at = strstr(text, from);
+    if (!at) return NULL;
+    size_t head = (size_t)(at - text), n = strlen(text) - strlen(from) + strlen(to) + 1;
+    char *out = malloc(n);
+    if (out) snprintf(out, n, "%.*s%s%s", (int)head, text, to, at + strlen(from));
+    return out;
+}
+
+/* simple_skin with a JOINTS_1/WEIGHTS_1 of zeros: the loader reads its influences from the file
+ * (without JoinIdenticalVertices); each vertex, found by its position, holds what assimp's bones
+ * give the file as it is. */
+static int test_sets_simple_skin(void)
+{
+    size_t n;
+    char *text = (char *)read_all(GN_ASSIMP_MODELS "/glTF2/simple_skin/simple_skin.gltf", &n);
+    CHECK(text, "cannot read simple_skin.gltf");
+    char *t = realloc(text, n + 1);
+    CHECK(t, "out of memory");
+    t[n] = 0;
+    char zeros[400]; /* 240 zero bytes: 10 VEC4s of unsigned shorts and 10 of floats */
+    memset(zeros, 'A', 320), zeros[320] = 0;
+    char buffer[512];
+    snprintf(buffer, sizeof buffer,
+             "\"byteLength\" : 240\n  }, {\"uri\" : \"data:application/gltf-buffer;base64,%s\", "
+             "\"byteLength\" : 240} ],",
+             zeros);
+    static const char *const edits[][2] = {
+        {"\"WEIGHTS_0\" : 3", "\"WEIGHTS_0\" : 3, \"JOINTS_1\" : 7, \"WEIGHTS_1\" : 8"},
+        {"\"byteLength\" : 240\n  } ],", NULL}, /* the last buffer: the zeros after it */
+        {"\"byteLength\" : 240\n  } ],",
+         "\"byteLength\" : 240\n  }, {\"buffer\" : 4, \"byteLength\" : 240} ],"},
+        {"\"min\" : [ 0.0, 0.0, -0.707, 0.707 ]\n  } ],",
+         "\"min\" : [ 0.0, 0.0, -0.707, 0.707 ]\n  }, "
+         "{\"bufferView\" : 5, \"componentType\" : 5123, \"count\" : 10, \"type\" : \"VEC4\"}, "
+         "{\"bufferView\" : 5, \"byteOffset\" : 80, \"componentType\" : 5126, \"count\" : 10, "
+         "\"type\" : \"VEC4\"} ],"}};
+    for (size_t e = 0; e < sizeof edits / sizeof edits[0]; e++) {
+        char *next = replace_once(t, edits[e][0], edits[e][1] ? edits[e][1] : buffer);
+        CHECK(next, "simple_skin.gltf lacks '%s'", edits[e][0]);
+        free(t), t = next;
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/skinned_simple_sets.gltf", GN_TEST_TMP);
+    FILE *f = fopen(path, "w");
+    CHECK(f, "cannot write %s", path);
+    fputs(t, f), fclose(f), free(t);
+    gn_scene *s[2];
+    gn_anim_model m[2];
+    gn_skinned_stats st[2];
+    gn_error err = {0};
+    gn_skinned_desc d = {.log = quiet};
+    const char *paths[2] = {GN_ASSIMP_MODELS "/glTF2/simple_skin/simple_skin.gltf", path};
+    for (int i = 0; i < 2; i++) {
+        CHECK(gn_scene_create(&s[i], &err) == GN_OK, "%s", err.message);
+        CHECK(gn_skinned_load(s[i], paths[i], &d, &m[i], &st[i], &err) == GN_OK, "%s", err.message);
+    }
+    print_model("skinned_simple_sets.gltf", &m[1], &st[1]);
+    if (check_model(&m[1])) return 1;
+    CHECK(m[0].part_count == 1 && m[1].part_count == 1 && m[0].parts[0].vertex_count == 10 &&
+              m[1].parts[0].vertex_count == 10 && m[0].skeleton.joint_count == m[1].skeleton.joint_count,
+          "parts %u and %u", m[0].part_count, m[1].part_count);
+    CHECK(st[1].max_influences == 2 && st[1].renormalised == 0 && st[1].unweighted == 0,
+          "with sets: influences %u, renormalised %u", st[1].max_influences, st[1].renormalised);
+    const gn_mesh *mesh[2] = {&s[0]->meshes[m[0].parts[0].mesh], &s[1]->meshes[m[1].parts[0].mesh]};
+    uint32_t matched = 0;
+    for (uint32_t v = 0; v < 10; v++) {
+        const float *p = s[0]->vertices[mesh[0]->first_vertex + v].pos;
+        for (uint32_t u = 0; u < 10; u++) {
+            const float *q = s[1]->vertices[mesh[1]->first_vertex + u].pos;
+            if (p[0] != q[0] || p[1] != q[1] || p[2] != q[2]) continue;
+            const gn_skin_influence *a = &m[0].parts[0].influences[v], *b = &m[1].parts[0].influences[u];
+            for (int i = 0; i < GN_SKIN_INFLUENCES; i++) {
+                CHECK(fabsf(a->weight[i] - b->weight[i]) <= 1e-6f, "vertex at (%g, %g): weight %d %g, %g",
+                      p[0], p[1], i, a->weight[i], b->weight[i]);
+                CHECK(a->weight[i] == 0 ||
+                          m[0].skeleton.joint_node[a->joint[i]] == m[1].skeleton.joint_node[b->joint[i]],
+                      "vertex at (%g, %g): influence %d names another joint", p[0], p[1], i);
+            }
+            matched++;
+        }
+    }
+    CHECK(matched == 10, "%u of 10 vertices found in both", matched);
+    printf("  with a zero JOINTS_1/WEIGHTS_1: its 10 vertices' influences as simple_skin's own\n");
+    for (int i = 0; i < 2; i++) gn_anim_model_free(&m[i]), gn_scene_destroy(s[i]);
+    return 0;
+}
+
 /* ---- MD5 with its .md5anim, and text assimp would misread --------------------------------------- */
 
 /* SimpleCube's three joints, joint1 turned about x by two frames of its rotation's x, y, z. */
@@ -630,6 +945,8 @@ int main(void)
     fails += test_morph_cube();
     fails += test_formats();
     fails += test_written_gltf();
+    fails += test_joint_sets();
+    fails += test_sets_simple_skin();
     fails += test_bad_iqm();
     fails += test_md5_and_text();
     if (fails) {
