@@ -292,8 +292,9 @@ typedef struct gn_texture_desc {
 typedef enum gn_alpha_mode {
     GN_ALPHA_OPAQUE = 0, /* alpha ignored: nothing is cut (what a MASK cutoff of exactly 0 means) */
     GN_ALPHA_MASK,       /* cut out below alpha_cutoff, in the depth prepass and shadow passes too */
-    GN_ALPHA_BLEND,      /* blended over what is behind, drawn after the opaque scene (not sorted
-                            back to front), no depth write, casts no shadow */
+    GN_ALPHA_BLEND,      /* blended over what is behind, drawn after the opaque scene back to front
+                            within its layer (gn_material_desc.sort), no depth write, casts no
+                            shadow */
 } gn_alpha_mode;
 
 /* The BRDF's smallest roughness: the specular lobe reads any roughness below it as this
@@ -366,6 +367,11 @@ typedef struct gn_material_desc {
     /* glTF's doubleSided: both faces drawn, each lit from the side it shows (a leaf, a cloth, a
      * flag); false: faces turned away from the viewer are culled. */
     bool double_sided;
+    /* GN_ALPHA_BLEND: the layer it draws in among blended surfaces, in Quake 3's sort numbers
+     * (banner 6, blend0 9 ... nearest 16; kept to 1/1024): a lower layer draws first, and within
+     * a layer surfaces draw back to front. 0: 9, where a Quake 3 shader that states none would be
+     * (a map's materials take their shader's). */
+    float sort;
 } gn_material_desc;
 
 typedef enum gn_instance_flags {
@@ -722,6 +728,7 @@ typedef struct gn_frame_stats {
     uint64_t skinned_vertices;
     uint32_t instances_total, instances_visible, draw_groups; /* visible: in the view (frustum, PVS) */
     uint32_t instances_drawn; /* the camera's after occlusion culling (= visible without it) */
+    uint32_t blended_drawn;   /* blended instances in view, drawn back to front (docs/EFFECTS.md) */
     uint32_t instances_phase1, instances_phase2; /* occlusion: drawn before and after the HZB */
     bool occlusion;                              /* the camera's list was occlusion-culled */
     /* With clusters: the camera's clusters of instances in the view, those culled by the

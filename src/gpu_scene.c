@@ -83,6 +83,7 @@ void gn_gpu_scene_release(gn_renderer *r)
     gn_vk_buffer_release(vk, &g->fogs);
     free(g->stage_flags);
     free(g->material_state);
+    free(g->material_rank);
     free(g->stage_listed);
     gn_vk_image_release(vk, &g->q3_array); /* a zeroed or half-made image is fine */
     gn_vk_image_release(vk, &g->white_array);
@@ -253,13 +254,15 @@ static gn_result upload_materials(gn_renderer *r, const gn_scene *s, gn_error *e
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory packing %u materials", n);
     }
     g->material_state = gn_calloc(n, sizeof *g->material_state);
-    if (!g->material_state) {
+    g->material_rank = gn_calloc(n, sizeof *g->material_rank);
+    if (!g->material_state || !g->material_rank) {
         free(packed);
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for %u materials' states", n);
     }
     for (uint32_t i = 0; i < s->material_count; i++) {
         gn_pack_material(&s->materials[i], &packed[i]);
         g->material_state[i] = s->materials[i].state;
+        g->material_rank[i] = gn_blend_rank(s->materials[i].sort);
     }
     gn_result res = make_buffer(r, &g->materials, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, packed,
                                 (VkDeviceSize)s->material_count * sizeof *packed, "materials", err);

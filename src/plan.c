@@ -34,6 +34,12 @@ void gn_frame_plan_free(gn_frame_plan *p)
     free(p->shadow_list.batches);
     free(p->shadow_list.scratch_keys);
     free(p->mask_batches);
+    free(p->blend_ids);
+    free(p->blend_items);
+    free(p->blend_scratch);
+    free(p->blend_list.instances);
+    free(p->blend_list.groups);
+    free(p->blend_list.batches);
     memset(p, 0, sizeof *p);
 }
 
@@ -55,9 +61,16 @@ gn_result gn_plan_reserve(gn_frame_plan *p, uint32_t n, gn_error *err)
     p->shadow_list.groups = gn_malloc(n * sizeof *p->shadow_list.groups);
     p->shadow_list.batches = gn_malloc(n * sizeof *p->shadow_list.batches);
     p->shadow_list.scratch_keys = gn_malloc(n * sizeof *p->shadow_list.scratch_keys);
+    p->blend_ids = gn_malloc(n * sizeof *p->blend_ids);
+    p->blend_items = gn_malloc(n * sizeof *p->blend_items);
+    p->blend_scratch = gn_malloc(n * sizeof *p->blend_scratch);
+    p->blend_list.instances = gn_malloc(n * sizeof *p->blend_list.instances);
+    p->blend_list.groups = gn_malloc(n * sizeof *p->blend_list.groups);
+    p->blend_list.batches = gn_malloc(n * sizeof *p->blend_list.batches);
     if (!p->items || !p->subset || !p->keep || !p->list.instances || !p->list.groups || !p->list.batches ||
         !p->list.scratch_keys || !p->shadow_list.instances || !p->shadow_list.groups ||
-        !p->shadow_list.batches || !p->shadow_list.scratch_keys)
+        !p->shadow_list.batches || !p->shadow_list.scratch_keys || !p->blend_ids || !p->blend_items ||
+        !p->blend_scratch || !p->blend_list.instances || !p->blend_list.groups || !p->blend_list.batches)
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "out of memory for a draw list of %u instances", n);
     p->capacity = n;
     return GN_OK;
@@ -198,6 +211,37 @@ void gn_plan_items(const gn_scene *s, gn_cull_item *items)
     }
 }
 
+/* The camera's blended surfaces back to front, into the ring as a view of their own. The CPU
+ * path's are its list's visible blended instances; the GPU path's the blended instances that the
+ * frustum (and a world's PVS) keep, tested here: blended surfaces are few (the town has none, a
+ * Quake 3 map some hundreds) and each draw needs its material bound from the command buffer (no
+ * bindless textures), so the order is decided on the CPU on both paths and the GPU's occlusion
+ * culling does not thin them. */
+static gn_result plan_blended(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, gn_error *err)
+{
+    gn_frame_plan *p = &r->plan;
+    uint32_t n = 0;
+    if (!p->camera_gpu) {
+        const gn_draw_list *l = &p->list;
+        uint32_t first, count, first_group;
+        gn_draw_list_range(l, GN_DRAW_BLEND, GN_DRAW_BLEND, &first, &count, &first_group);
+        for (uint32_t g = first_group; count && g < l->group_count; g++)
+            for (uint32_t k = 0; k < l->groups[g].count; k++)
+                p->blend_items[n++] = p->items[l->instances[l->groups[g].first + k]];
+    } else {
+        const uint8_t *keep = s->world ? p->keep : NULL;
+        for (uint32_t k = 0; k < p->blend_id_count; k++) {
+            const gn_cull_item *it = &p->items[p->blend_ids[k]];
+            if ((!keep || keep[it->instance]) && gn_frustum_test_sphere(frustum, it->sphere, it->sphere[3]))
+                p->blend_items[n++] = *it;
+        }
+    }
+    gn_draw_list_back_to_front(p->blend_items, n, r->in.position, r->scene.material_rank,
+                               r->scene.material_count, p->blend_scratch, &p->blend_list);
+    gn_frame_record(r)->blended_drawn = n;
+    return gn_plan_write(r, s, &p->blend_list, &p->blend_view, err);
+}
+
 /* Frustum culling and the sorted draw list of the camera: on the GPU (passes/cull.c) unless
  * the frame asks for the CPU path, which builds the same list here every frame. */
 gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *frustum, bool no_pvs,
@@ -218,6 +262,9 @@ gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *fr
      * that the frame does not walk every instance. */
     if (!gn_scene_stamp_same_geometry(&p->items_stamp, s) || p->items_stamp.edit_count != s->edit_count) {
         gn_plan_items(s, p->items);
+        p->blend_id_count = 0;
+        for (uint32_t i = 0; i < s->instance_count; i++)
+            if (p->items[i].pipeline == GN_DRAW_BLEND) p->blend_ids[p->blend_id_count++] = i;
         p->items_stamp = gn_scene_stamp_of(s);
     } else if (p->items_stamp.dynamic_generation != s->dynamic_generation) {
         for (uint32_t i = 0; i < r->scene.dynamic_count; i++) {
@@ -228,6 +275,7 @@ gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *fr
     }
     if (!r->in.cpu_culling) {
         res = gn_cull_plan_camera(r, s, frustum, no_pvs, err);
+        if (!res) res = plan_blended(r, s, frustum, err);
         gn_frame_record(r)->visibility_ms = gn_plan_now_ms() - t0; /* the items above included */
         return res;
     }
@@ -237,6 +285,8 @@ gn_result gn_plan_camera(gn_renderer *r, const gn_scene *s, const gn_frustum *fr
     } else {
         gn_draw_list_build(p->items, s->instance_count, frustum, &p->list);
     }
+    res = plan_blended(r, s, frustum, err);
     gn_frame_record(r)->visibility_ms = gn_plan_now_ms() - t0;
-    return gn_plan_write(r, s, &p->list, &p->camera, err);
+    if (!res) res = gn_plan_write(r, s, &p->list, &p->camera, err);
+    return res;
 }

@@ -37,6 +37,8 @@ typedef struct gn_gpu_scene {
     uint8_t *stage_flags;        /* a byte a material: 1 when a Quake 3 shader's stages draw it */
     uint32_t *material_state;    /* each material's render state (gn_material.state), for the passes
                                     that set raster state per material (scene_draw.c) */
+    uint32_t *material_rank;     /* each material's layer among blended surfaces (gn_blend_rank of its
+                                    sort: given, or its Quake 3 shader's) */
     uint8_t *stage_listed;       /* a byte a material: scratch for the frame's materials in view */
     gn_vk_image q3_array;        /* every Quake 3 shader's images, a layer a slot, shader after shader */
     bool q3_array_made;
@@ -110,6 +112,14 @@ typedef struct gn_frame_plan {
      * does not hide); camera is both. */
     bool occlusion;
     gn_view_draws phase[2];
+    /* The camera's blended surfaces back to front (gn_draw_list_back_to_front), on either path:
+     * the forward pass's blended draws. blend_ids lists every blended instance (made with items);
+     * blend_items is scratch for those in view. */
+    uint32_t *blend_ids, blend_id_count;
+    gn_cull_item *blend_items;
+    gn_blend_entry *blend_scratch;
+    gn_draw_list blend_list;
+    gn_view_draws blend_view;
 } gn_frame_plan;
 
 /* Shared by every pass that draws the scene (src/passes/setup.c): the frame set (set 0) and

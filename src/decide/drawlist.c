@@ -85,3 +85,50 @@ void gn_draw_list_range(const gn_draw_list *list, uint32_t lo, uint32_t hi, uint
     *count = e - b;
     *first_group = b < list->batch_count ? list->batches[b].first_group : list->group_count;
 }
+
+static int gn_blend_cmp(const void *pa, const void *pb)
+{
+    const gn_blend_entry *a = pa, *b = pb;
+    if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
+    if (a->distance2 != b->distance2) return a->distance2 > b->distance2 ? -1 : 1; /* farthest first */
+    return (a->instance > b->instance) - (a->instance < b->instance);
+}
+
+void gn_draw_list_back_to_front(const gn_cull_item *items, uint32_t count, const float eye[3],
+                                const uint32_t *material_rank, uint32_t rank_count, gn_blend_entry *scratch,
+                                gn_draw_list *out)
+{
+    for (uint32_t i = 0; i < count; i++) {
+        const gn_cull_item *it = &items[i];
+        float d[3] = {it->sphere[0] - eye[0], it->sphere[1] - eye[1], it->sphere[2] - eye[2]};
+        uint32_t rank =
+            material_rank && it->material < rank_count ? material_rank[it->material] : GN_BLEND_RANK_DEFAULT;
+        scratch[i] = (gn_blend_entry){rank, d[0] * d[0] + d[1] * d[1] + d[2] * d[2], it->instance, i};
+    }
+    /* a total order (instance ids are unique), so qsort's instability changes nothing */
+    qsort(scratch, count, sizeof *scratch, gn_blend_cmp);
+    out->instance_count = count;
+    out->group_count = out->batch_count = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        const gn_cull_item *it = &items[scratch[i].item];
+        out->instances[i] = it->instance;
+        gn_draw_group *last = out->group_count ? &out->groups[out->group_count - 1] : NULL;
+        if (last && last->material == it->material && last->mesh == it->mesh) {
+            last->count++;
+            continue;
+        }
+        gn_draw_batch *batch = out->batch_count ? &out->batches[out->batch_count - 1] : NULL;
+        if (batch && batch->material == it->material)
+            batch->group_count++;
+        else
+            out->batches[out->batch_count++] =
+                (gn_draw_batch){it->pipeline, it->material, out->group_count, 1};
+        out->groups[out->group_count++] = (gn_draw_group){it->pipeline, it->material, it->mesh, i, 1};
+    }
+}
+
+uint32_t gn_blend_rank(float sort)
+{
+    if (!(sort > 0.0f)) return GN_BLEND_RANK_DEFAULT;
+    return (uint32_t)((sort < 1e6f ? sort : 1e6f) * (float)GN_BLEND_RANK_SCALE);
+}

@@ -57,6 +57,36 @@ typedef struct gn_draw_list {
 void gn_draw_list_range(const gn_draw_list *list, uint32_t lo, uint32_t hi, uint32_t *first, uint32_t *count,
                         uint32_t *first_group);
 
+/* Blended surfaces back to front (issue 20). Each is drawn in turn over what is behind it, so the
+ * order is not the material's but the distance's: layer by layer (a Quake 3 shader's `sort`, kept
+ * to 1/1024: banners before additive effects before `nearest`), then the farthest bounding sphere
+ * centre first (seed 000's rule: the centre's distance to the eye, which no turn of the camera
+ * changes), then the instance id, so equal distances keep one order whatever the input's. */
+#define GN_BLEND_RANK_SCALE 1024u
+/* A material without a shader's sort ranks as Quake 3's blend0 (9): after the banners (6), with
+ * most blended shaders; Quake 3 infers the same for a blended shader that says nothing. */
+#define GN_BLEND_RANK_DEFAULT (9u * GN_BLEND_RANK_SCALE)
+
+/* A sort number's rank: sort x 1024 rounded down, 0 (or not a number) the default, capped at 1e6. */
+uint32_t gn_blend_rank(float sort);
+
+typedef struct gn_blend_entry {
+    uint32_t rank;
+    float distance2; /* squared metres from the eye to the sphere's centre */
+    uint32_t instance;
+    uint32_t item; /* index into the items given */
+} gn_blend_entry;
+
+/* The items (blended ones; the caller has culled them) into out in draw order: instances back to
+ * front within each rank (material_rank[m], GN_BLEND_RANK_DEFAULT where rank is NULL or m is past
+ * rank_count), a group for each run of one material and mesh (an instanced draw keeps the order:
+ * its instances draw in turn) and a batch for each run of one material. scratch holds count
+ * entries; out's arrays hold count each. Deterministic: the output depends only on the multiset
+ * of items. */
+void gn_draw_list_back_to_front(const gn_cull_item *items, uint32_t count, const float eye[3],
+                                const uint32_t *material_rank, uint32_t rank_count, gn_blend_entry *scratch,
+                                gn_draw_list *out);
+
 /* The packed key, bit widths above. */
 uint64_t gn_sort_key(uint32_t pipeline, uint32_t material, uint32_t mesh, uint32_t instance);
 /* Deterministic: the output depends only on the multiset of visible items. f NULL: no culling. */

@@ -649,3 +649,11 @@ void gn_q3_sky_dome_uv(const float dir[3], float height, float uv[2])
     uv[0] = acosf(v[0] / vl);
     uv[1] = acosf(v[1] / vl);
 }
+
+uint32_t gn_q3_sort_rank(const gn_q3_material *m)
+{
+    float sort = m ? m->sort : 3.0f;
+    if (!(sort >= 0.0f)) sort = 0.0f;
+    if (sort > 1e6f) sort = 1e6f;
+    return (uint32_t)(sort * 1024.0f);
+}

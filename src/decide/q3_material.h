@@ -147,6 +147,11 @@ gn_tfx_program gn_q3_material_program(const gn_q3_material *m);
  * deform. */
 uint32_t gn_q3_material_outputs(const gn_q3_material *m);
 
+/* A material's place in the order surfaces draw: its shader's sort (Quake 3's 1..16) in
+ * 1/1024ths (GN_BLEND_RANK_SCALE of decide/drawlist.h), clamped to 0..1e6; NULL (an image without a
+ * shader) ranks as opaque's 3. */
+uint32_t gn_q3_sort_rank(const gn_q3_material *m);
+
 /* The externs' limits every material program is validated against: the frame (time) and the
  * entity colour; m's outputs. */
 gn_tfx_limits gn_q3_material_limits(const gn_q3_material *m);

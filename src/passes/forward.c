@@ -182,14 +182,9 @@ uint32_t gn_forward_uses(gn_renderer *r, void *self, uint32_t run, gn_vk_use *ou
     return n;
 }
 
-/* Whether this frame's list has blended surfaces: then the opaque scene is copied and they
- * draw in a second pass over it. */
-static bool has_blended(const gn_renderer *r)
-{
-    uint32_t first, count, first_group;
-    gn_draw_list_range(r->plan.camera_list, GN_DRAW_BLEND, GN_DRAW_BLEND, &first, &count, &first_group);
-    return count > 0;
-}
+/* Whether blended surfaces are in view this frame (plan.c's back-to-front list): then the opaque
+ * scene is copied and they draw in a second pass over it. */
+static bool has_blended(const gn_renderer *r) { return r->plan.blend_list.instance_count > 0; }
 
 /* Begins rendering into the HDR colour (cleared, or loaded for the blended pass) over the
  * prepass's depth, resolving at the end; binds the sets every forward pipeline reads. The
@@ -289,28 +284,28 @@ uint32_t gn_forward_blended_uses(gn_renderer *r, void *self, uint32_t run, gn_vk
     return n;
 }
 
-/* Blended surfaces over the opaque scene and the sky (material order, not sorted by distance),
- * each with its depth state (BLENDED_STATE); the colour is resolved again. */
+/* Blended surfaces over the opaque scene and the sky, back to front within each Quake 3 sort
+ * (plan.c's blend list, a view of its own), each with its depth state (BLENDED_STATE); the colour
+ * is resolved again. */
 gn_pass_work gn_forward_blended_record(gn_renderer *r, void *self, uint32_t run)
 {
     (void)run;
     forward_state *s = self;
     VkPipelineLayout layout = begin(r, s, false, false);
-    const gn_draw_list *list = r->plan.camera_list;
-    uint32_t first, count, first_group;
-    gn_draw_list_range(list, GN_DRAW_BLEND, GN_DRAW_BLEND, &first, &count, &first_group);
+    const gn_draw_list *list = &r->plan.blend_list;
+    gn_bind_view_frame(r, layout, &r->plan.blend_view);
     /* runs of batches by pipeline: a Quake 3 shader's dual-source blend, or alpha blending */
     uint32_t draws = 0;
-    for (uint32_t b = first; b < first + count;) {
+    for (uint32_t b = 0; b < list->batch_count;) {
         bool q3 = is_q3_dual(r, s, list->batches[b].material);
         uint32_t e = b + 1;
-        while (e < first + count && is_q3_dual(r, s, list->batches[e].material) == q3) e++;
+        while (e < list->batch_count && is_q3_dual(r, s, list->batches[e].material) == q3) e++;
         gn_vk_cmd_bind_pipeline(&r->vk, false, q3 ? s->q3_blend[s->sun] : s->blend[s->sun]);
-        draws += gn_draw_materials(r, &r->plan.camera, list, b, e - b, layout, &BLENDED_STATE);
+        draws += gn_draw_materials(r, &r->plan.blend_view, list, b, e - b, layout, &BLENDED_STATE);
         b = e;
     }
     gn_vk_cmd_end_rendering(&r->vk);
-    return (gn_pass_work){draws, 0};
+    return (gn_pass_work){draws, r->plan.blend_view.triangles};
 }
 
 gn_result gn_forward_read_opaque(gn_renderer *r, uint16_t *color, float *depth, gn_error *err)

@@ -213,16 +213,6 @@ static gn_result add_q3(image_cache *c, gn_scene *s, const gn_q3_shader *sh, uin
     return GN_OK;
 }
 
-/* A material's place in the order blended surfaces draw: its shader's sort (Quake 3's 1..16, to
- * 1/1024), opaque's 3 for an image without a shader. */
-static uint32_t q3_sort_rank(const gn_q3_material *m)
-{
-    float sort = m ? m->sort : 3.0f;
-    if (!(sort >= 0.0f)) sort = 0.0f;
-    if (sort > 1e6f) sort = 1e6f;
-    return (uint32_t)(sort * 1024.0f);
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -395,7 +385,7 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
                                      ? gn_q3_library_find(&lib, b->textures[t].name)
                                      : NULL;
         if (sh) res = add_q3(&cache, s, sh, &q3_of[t], &q3_missing, err);
-        order[t] = (uint64_t)q3_sort_rank(q3_of[t] != GN_NO_Q3 ? s->q3[q3_of[t]].mat : NULL) << 32 | t;
+        order[t] = (uint64_t)gn_q3_sort_rank(q3_of[t] != GN_NO_Q3 ? s->q3[q3_of[t]].mat : NULL) << 32 | t;
     }
     if (!res && b->texture_count) qsort(order, b->texture_count, sizeof *order, cmp_u64);
     for (uint32_t i = 0; !res && i < b->texture_count; i++) {
@@ -431,6 +421,7 @@ gn_result gn_bsp_scene_build(gn_scene *s, const uint8_t *data, size_t size, cons
                 if (!res) {
                     s->materials[materials[t * 2 + lit]].q3 = q3;
                     s->materials[materials[t * 2 + lit]].state = s->q3[q3].mat->state;
+                    s->materials[materials[t * 2 + lit]].sort = s->q3[q3].mat->sort;
                 }
             }
             continue;

@@ -455,6 +455,10 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
     m.roughness = d->roughness == 0.0f ? 0.5f : d->roughness;
     memcpy(m.emissive, d->emissive, sizeof m.emissive);
     m.night_emissive = d->night_emissive;
+    m.sort = d->sort;
+    if (!(m.sort >= 0.0f && m.sort <= 1e6f))
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "material '%s': sort %g is outside 0..1e6", label,
+                       (double)m.sort);
     if (d->double_sided)
         m.state = GN_STATE_PACK(0, 0, GN_STATE_RASTER(GN_CULL_TWO_SIDED, 0) | GN_STATE_OVERRIDE, 0);
     for (int k = 0; k < 4; k++)

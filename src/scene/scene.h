@@ -53,6 +53,7 @@ typedef struct gn_material {
        material states a value (a double-sided glTF material's raster byte; a Quake 3 shader's
        cull, polygonOffset, ...): each pass resolves it against its own (gn_state_resolve) */
     uint32_t state;
+    float sort; /* gn_material_desc.sort, or its Quake 3 shader's; 0: the default layer */
 } gn_material;
 
 /* A Quake 3 shader's compiled stages (src/decide/q3_material.h) as a scene holds them: the

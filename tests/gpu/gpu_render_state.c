@@ -13,11 +13,13 @@
  * triangulated apart) at 0, 30 and 75 degrees must show green alone, and planes two pixel slopes
  * apart red alone.
  *
- * depthWrite on a blended surface: a blue half-transparent quad at z = 0.5, then a red one at
- * z = 0 drawn after it (blended surfaces draw in material order). Without depthWrite the red is
- * blended over the blue where they overlap; with the blue's material writing depth (Quake 3's
- * depthWrite) the red behind it fails the depth test, so the overlap must equal, pixel for
- * pixel, a frame with the blue quad alone. */
+ * depthWrite on a blended surface: a blue half-transparent quad at z = 0.5 in an earlier layer
+ * (sort 6, Quake 3's banner), then a red one at z = 0 behind it, drawn after it for its later
+ * layer (the default, 9; within a layer blended surfaces draw back to front, so only a layer drawn
+ * later can put a farther surface after a nearer one). Without depthWrite the red is blended over
+ * the blue where they overlap; with the blue's material writing depth (Quake 3's depthWrite) the
+ * red behind it fails the depth test, so the overlap must equal, pixel for pixel, a frame with the
+ * blue quad alone. */
 #include "decide/tfx.h"
 #include "gpu_util.h"
 #include "scene/scene.h"
@@ -72,9 +74,10 @@ static uint32_t tilted_quad(gn_scene *s, float tilt, float back, bool flip)
     return id;
 }
 
-static uint32_t material(gn_scene *s, float r, float g, float b, float a, uint32_t state)
+static uint32_t material_sorted(gn_scene *s, float r, float g, float b, float a, uint32_t state, float sort)
 {
-    gn_material_desc md = {.base_color = {r, g, b, a},
+    gn_material_desc md = {.sort = sort,
+                           .base_color = {r, g, b, a},
                            .roughness = 0.8f,
                            .alpha_mode = a < 1 ? GN_ALPHA_BLEND : GN_ALPHA_OPAQUE,
                            .label = "state test"};
@@ -82,6 +85,11 @@ static uint32_t material(gn_scene *s, float r, float g, float b, float a, uint32
     CHECK(gn_scene_add_material(s, &md, &id, NULL) == GN_OK, "material refused");
     s->materials[id].state = state; /* what a Quake 3 shader's keywords set (q3_material.c) */
     return id;
+}
+
+static uint32_t material(gn_scene *s, float r, float g, float b, float a, uint32_t state)
+{
+    return material_sorted(s, r, g, b, a, state, 0);
 }
 
 static void place(gn_scene *s, uint32_t mesh, uint32_t mat)
@@ -145,14 +153,16 @@ static void polygon_offset(bool offset, float tilt_deg, float behind, uint32_t *
     printf("%s: %u red, %u green, %u dark\n", what, *red, *green, *dark);
 }
 
-/* The blended pair (blue first, writing depth when depth_write) or, alone, the blue quad. */
+/* The blended pair (blue first, in the earlier layer, writing depth when depth_write) or, alone,
+ * the blue quad. */
 static uint8_t *blended(bool depth_write, bool red_too)
 {
     gn_scene *s = NULL;
     gn_scene_create(&s, NULL);
-    uint32_t blue = material(
+    uint32_t blue = material_sorted(
         s, 0.05f, 0.1f, 0.9f, 0.5f,
-        depth_write ? GN_STATE_PACK(0, GN_STATE_OVERRIDE | GN_STATE_DEPTH(GN_DEPTH_LEQUAL, false), 0, 0) : 0);
+        depth_write ? GN_STATE_PACK(0, GN_STATE_OVERRIDE | GN_STATE_DEPTH(GN_DEPTH_LEQUAL, false), 0, 0) : 0,
+        6);
     uint32_t red = material(s, 0.9f, 0.05f, 0.05f, 0.5f, 0);
     place(s, gt_add_quad(s, 0.6f, 0.5f), blue);
     if (red_too) place(s, gt_add_quad(s, 1.0f, 0.0f), red);
@@ -200,6 +210,6 @@ int main(void)
     free(plain);
     free(written);
     free(alone);
-    printf("gpu_render_state: ok\n");
-    return 0;
+    if (!gn_check_failures) printf("gpu_render_state: ok\n");
+    return gn_check_exit();
 }

@@ -202,9 +202,92 @@ static void test_build(void)
           "empty input gave a non-empty list");
 }
 
+/* Blended items back to front (gn_draw_list_back_to_front). */
+static void test_back_to_front(void)
+{
+    static lists a, b;
+    static gn_blend_entry scratch[N];
+    const float eye[3] = {0, 0, 0};
+    /* by hand: five panes along -Z (instance = distance order scrambled), material 0, one mesh;
+       then two of material 1, which ranks first (an earlier Quake 3 sort) though nearer */
+    gn_cull_item it[7] = {
+        {{0, 0, -3, 1}, 7, 0, GN_DRAW_BLEND, 10},    {{0, 0, -9, 1}, 7, 0, GN_DRAW_BLEND, 11},
+        {{0, 0, -1, 1}, 7, 0, GN_DRAW_BLEND, 12},    {{0, 4, -5, 1}, 8, 0, GN_DRAW_BLEND, 13},
+        {{0, 0, -7, 1}, 7, 0, GN_DRAW_BLEND, 14},    {{0, 0, -2, 1}, 7, 1, GN_DRAW_BLEND, 15},
+        {{0, 0, -0.5f, 1}, 7, 1, GN_DRAW_BLEND, 16},
+    };
+    uint32_t rank[2] = {9 * GN_BLEND_RANK_SCALE, 6 * GN_BLEND_RANK_SCALE};
+    gn_draw_list *l = bind(&a);
+    gn_draw_list_back_to_front(it, 7, eye, rank, 2, scratch, l);
+    /* material 1: 15 (2 m), 16 (0.5 m); material 0: 11 (9 m), 14 (7 m), 13 (sqrt 41 = 6.4 m, mesh 8),
+       10 (3 m), 12 (1 m) */
+    const uint32_t want[7] = {15, 16, 11, 14, 13, 10, 12};
+    CHECK(l->instance_count == 7 && memcmp(l->instances, want, sizeof want) == 0,
+          "order %u %u %u %u %u %u %u", l->instances[0], l->instances[1], l->instances[2], l->instances[3],
+          l->instances[4], l->instances[5], l->instances[6]);
+    /* groups: {15,16} {11,14} {13} {10,12}; batches: material 1, material 0 */
+    CHECK(l->group_count == 4 && l->groups[0].count == 2 && l->groups[1].count == 2 &&
+              l->groups[2].mesh == 8 && l->groups[3].first == 5 && l->groups[3].count == 2,
+          "%u groups", l->group_count);
+    CHECK(l->batch_count == 2 && l->batches[0].material == 1 && l->batches[0].group_count == 1 &&
+              l->batches[1].material == 0 && l->batches[1].first_group == 1 && l->batches[1].group_count == 3,
+          "%u batches", l->batch_count);
+    /* without ranks, all rank as the default: distance alone */
+    gn_draw_list_back_to_front(it, 7, eye, NULL, 0, scratch, l);
+    const uint32_t want_d[7] = {11, 14, 13, 10, 15, 12, 16};
+    CHECK(memcmp(l->instances, want_d, sizeof want_d) == 0, "unranked order starts %u %u", l->instances[0],
+          l->instances[1]);
+
+    /* random scenes: the order never depends on the items' order, and distances never grow
+       within a rank; equal distances (a ring round the eye) fall back to instance order */
+    static gn_cull_item items[N], shuffled[N];
+    uint32_t seed = 99, bad = 0;
+    for (uint32_t i = 0; i < 2000; i++) {
+        float r = (i % 4 == 0) ? 5.0f : rng_float(&seed, 1, 50), t = rng_float(&seed, 0, 6.2831853f);
+        items[i] = (gn_cull_item){{r * cosf(t), 0, r * sinf(t), 0.5f},
+                                  rng_next(&seed) % 3,
+                                  rng_next(&seed) % 4,
+                                  GN_DRAW_BLEND,
+                                  i * 3 + 1};
+    }
+    uint32_t ranks[4] = {5 * GN_BLEND_RANK_SCALE, 9 * GN_BLEND_RANK_SCALE, 9 * GN_BLEND_RANK_SCALE, 16};
+    gn_draw_list_back_to_front(items, 2000, eye, ranks, 4, scratch, l);
+    for (int rep = 0; rep < 20; rep++) {
+        memcpy(shuffled, items, 2000 * sizeof *items);
+        for (uint32_t i = 1999; i > 0; i--) {
+            uint32_t j = rng_next(&seed) % (i + 1);
+            gn_cull_item t = shuffled[i];
+            shuffled[i] = shuffled[j], shuffled[j] = t;
+        }
+        gn_draw_list *m = bind(&b);
+        gn_draw_list_back_to_front(shuffled, 2000, eye, ranks, 4, scratch, m);
+        bad += m->instance_count != l->instance_count || m->group_count != l->group_count ||
+               m->batch_count != l->batch_count ||
+               memcmp(m->instances, l->instances, 2000 * sizeof(uint32_t)) != 0 ||
+               memcmp(m->groups, l->groups, m->group_count * sizeof *m->groups) != 0;
+    }
+    CHECK(bad == 0, "%u of 20 shuffles changed the blended order", bad);
+    uint32_t misordered = 0, ties = 0;
+    for (uint32_t i = 1; i < 2000; i++) {
+        const gn_cull_item *p = &items[(l->instances[i - 1] - 1) / 3], *q = &items[(l->instances[i] - 1) / 3];
+        uint32_t rp = ranks[p->material], rq = ranks[q->material];
+        float dp = hypotf(p->sphere[0], p->sphere[2]), dq = hypotf(q->sphere[0], q->sphere[2]);
+        if (rp > rq || (rp == rq && dq > dp + 1e-4f)) misordered++;
+        if (rp == rq && fabsf(dp - dq) < 1e-6f &&
+            p->sphere[0] * p->sphere[0] + p->sphere[2] * p->sphere[2] ==
+                q->sphere[0] * q->sphere[0] + q->sphere[2] * q->sphere[2]) {
+            ties++;
+            misordered += l->instances[i - 1] > l->instances[i];
+        }
+    }
+    CHECK(misordered == 0, "%u neighbours out of order", misordered);
+    CHECK(ties > 0, "the ring gave no equal distances to order by id");
+}
+
 int main(void)
 {
     test_sort_key();
     test_build();
+    test_back_to_front();
     return gn_check_exit();
 }

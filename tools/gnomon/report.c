@@ -50,6 +50,7 @@ void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
                 s->clusters_tested - s->clusters_culled_frustum - s->clusters_culled_cone -
                     s->clusters_drawn);
     fprintf(f, "%-22s %u\n", "draw groups", s->draw_groups);
+    if (s->blended_drawn) fprintf(f, "%-22s %u, back to front\n", "blended instances", s->blended_drawn);
     fprintf(f, "%-22s EV100 %.2f shown, %.2f metered\n", "exposure", (double)s->exposure_ev100,
             (double)s->exposure_target_ev100);
     if (s->shadow_updates)
@@ -120,6 +121,7 @@ bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame
     gn_json_uint(&j, "triangles", s->triangles);
     gn_json_uint(&j, "instances_visible", s->instances_visible);
     gn_json_uint(&j, "instances_drawn", s->instances_drawn);
+    gn_json_uint(&j, "blended_drawn", s->blended_drawn);
     gn_json_bool(&j, "occlusion", s->occlusion);
     gn_json_uint(&j, "instances_phase1", s->instances_phase1);
     gn_json_uint(&j, "instances_phase2", s->instances_phase2);
