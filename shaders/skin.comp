@@ -45,29 +45,33 @@ vec3 safe_normalize(vec3 v)
 
 void main()
 {
-    gn_gpu_skin_job job = jobs[first_job + gl_WorkGroupID.y];
+    // the job's fields read where they are used: a copy of the whole record (its arrays indexed by
+    // a loop counter) would sit in each thread's local memory, written and read every vertex
+    uint j = first_job + gl_WorkGroupID.y;
+    uvec4 range = jobs[j].range, pal = jobs[j].palette;
     uint i = gl_GlobalInvocationID.x;
-    if (i >= job.range.z) return;
-    uint src = (job.range.x + i) * GN_GPU_VERTEX_FLOATS, dst = (job.range.y + i) * GN_GPU_VERTEX_FLOATS;
+    if (i >= range.z) return;
+    uint src = (range.x + i) * GN_GPU_VERTEX_FLOATS, dst = (range.y + i) * GN_GPU_VERTEX_FLOATS;
     vec3 p = load3(src), n = load3(src + 3u), t = load3(src + 6u);
     float sign = vertices[src + 9u];
-    for (uint a = 0u; a < job.morph.x; a++) {
-        float w = job.weights[a >> 2u][a & 3u];
-        gn_gpu_skin_delta d = deltas[job.palette.z + job.targets[a >> 2u][a & 3u] * job.palette.w + i];
+    uint targets_on = jobs[j].morph.x;
+    for (uint a = 0u; a < targets_on; a++) {
+        float w = jobs[j].weights[a >> 2u][a & 3u];
+        gn_gpu_skin_delta d = deltas[pal.z + jobs[j].targets[a >> 2u][a & 3u] * pal.w + i];
         p += w * d.position.xyz;
         n += w * d.normal.xyz;
     }
     vec3 op = p, on = n, ot = t;
-    if (job.range.w != GN_GPU_SKIN_NONE) {
-        gn_gpu_skin_influence inf = influences[job.range.w + i];
-        if (job.palette.y == 1u) { // dual quaternions, each in the first's hemisphere
+    if (range.w != GN_GPU_SKIN_NONE) {
+        gn_gpu_skin_influence inf = influences[range.w + i];
+        if (pal.y == 1u) { // dual quaternions, each in the first's hemisphere
             vec4 real = vec4(0.0), dual = vec4(0.0), first = vec4(0.0);
             bool have_first = false;
             for (uint k = 0u; k < 8u; k++) {
                 float w = inf.weights[k >> 2u][k & 3u];
                 if (!(w > 0.0)) continue;
                 uint joint = (inf.joints[k >> 1u] >> (16u * (k & 1u))) & 0xffffu;
-                vec4 r = palette[job.palette.x + joint * 2u], d = palette[job.palette.x + joint * 2u + 1u];
+                vec4 r = palette[pal.x + joint * 2u], d = palette[pal.x + joint * 2u + 1u];
                 if (!have_first) first = r, have_first = true;
                 float s = dot(first, r) < 0.0 ? -1.0 : 1.0;
                 real += w * s * r;
@@ -86,7 +90,7 @@ void main()
                 float w = inf.weights[k >> 2u][k & 3u];
                 if (!(w > 0.0)) continue;
                 uint joint = (inf.joints[k >> 1u] >> (16u * (k & 1u))) & 0xffffu;
-                uint at = job.palette.x + joint * 3u;
+                uint at = pal.x + joint * 3u;
                 r0 += w * palette[at], r1 += w * palette[at + 1u], r2 += w * palette[at + 2u];
             }
             op = vec3(dot(r0.xyz, p) + r0.w, dot(r1.xyz, p) + r1.w, dot(r2.xyz, p) + r2.w);
