@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz_bsp, fuzz_gltf, fuzz_zip, fuzz_cube, fuzz_q3shader, fuzz_dds, fuzz_md3,
-# fuzz_skinned) (clang, ASan + UBSan)
+# fuzz_skinned, fuzz_emitter) (clang, ASan + UBSan)
 # in build-fuzz/ and runs each for FUZZ_SECONDS (default 20) from a seed corpus made here; any
 # crash, sanitizer report, leak, input over 10 s or over 4 GB fails it. Long runs:
 # FUZZ_SECONDS=1800 FUZZ_JOBS=N scripts/fuzz.sh (docs/RELIABILITY.md records them). The corpora
@@ -10,6 +10,8 @@
 #   zip:  small stored, deflated and ZIP64 .pk3s written here with python3's zipfile
 #   cube: small valid .cube LUTs written here (an identity, a titled grade with a domain and
 #         comments, the same with CRLF line ends)
+#   emitter: the four built-in particle emitters and a box emitter with every key it may take, as JSON
+#         files written here (docs/EFFECTS.md)
 #   dds:  small valid .dds files written here with python3 (BC1 and BC4 by FourCC, BC7 with its
 #         mips, RGBA8, and BC6H unsigned and signed with every mode value by DX10 header)
 #   md3:  a small valid .md3 written here with python3 (2 frames, a tag, a quad), an
@@ -27,10 +29,53 @@ jobs="${FUZZ_JOBS:-1}"
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DGN_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DGN_WITH_EMBREE=OFF -DGN_WITH_VIEWER=OFF >/dev/null
 ninja -C build-fuzz fuzz_bsp fuzz_gltf fuzz_zip fuzz_cube fuzz_q3shader fuzz_dds fuzz_md3 fuzz_skinned \
-  unit_bsp_corpus
+  fuzz_emitter unit_bsp_corpus
 corpus=build-fuzz/corpus
 mkdir -p "$corpus/bsp" "$corpus/gltf" "$corpus/gltf_seed" "$corpus/zip" "$corpus/cube" "$corpus/q3shader" "$corpus/dds" \
-  "$corpus/md3" "$corpus/skinned" "$corpus/skinned_seed"
+  "$corpus/md3" "$corpus/skinned" "$corpus/skinned_seed" "$corpus/emitter"
+python3 - "$corpus/emitter" <<'PY'
+import json, os, sys
+out = sys.argv[1]
+builtins = {
+    "chimney_smoke": {"shape": "sphere", "radius": 0.15, "rate": 6, "lifetime": [8, 12], "speed": [0.8, 1.4],
+                      "cone_deg": 10, "rotation_deg": [-180, 180], "spin_deg": [-15, 15], "size": [0.5, 4],
+                      "size_jitter": 0.25, "color": [[0.35, 0.35, 0.37, 0.55], [0.45, 0.45, 0.47, 0]],
+                      "fade_in": 0.1, "gravity": [0, 0.2, 0], "drag": 0.5, "wind_response": 1,
+                      "curl_strength": 0.4, "curl_scale": 0.5,
+                      "atlas": {"columns": 4, "rows": 4, "random_start": True}, "soft_depth": 1,
+                      "max_particles": 96},
+    "fountain": {"shape": "disc", "radius": 0.05, "rate": 400, "lifetime": [1.4, 1.7], "speed": [6, 6.6],
+                 "cone_deg": 6, "size": [0.04, 0.06], "size_jitter": 0.3,
+                 "color": [[0.6, 0.7, 0.75, 0.5], [0.6, 0.7, 0.75, 0.35]], "drag": 0.3, "wind_response": 1,
+                 "render": "velocity", "stretch": 0.03, "soft_depth": 0.1, "collision": "die",
+                 "collision_thickness": 0.3, "max_particles": 1024},
+    "torch_flame": {"shape": "sphere", "radius": 0.05, "rate": 40, "lifetime": [0.25, 0.5], "speed": [0.3, 0.6],
+                    "cone_deg": 15, "rotation_deg": [-20, 20], "spin_deg": [-90, 90], "size": [0.18, 0.05],
+                    "size_jitter": 0.2, "color": [[0, 0, 0, 1], [0, 0, 0, 0]], "emission": [[10000, 5000, 1500], [1500, 300, 40]],
+                    "fade_in": 0.05, "gravity": [0, 2.5, 0], "drag": 2, "wind_response": 1, "curl_strength": 2,
+                    "curl_scale": 4, "atlas": {"columns": 4, "rows": 4, "over_life": True}, "blend": "additive",
+                    "soft_depth": 0.2, "max_particles": 32},
+    "sparks": {"shape": "sphere", "radius": 0.1, "rate": 6,
+               "bursts": [{"time": 0.5, "count": 20, "interval": 2.5, "cycles": 0}], "lifetime": [0.8, 1.6],
+               "speed": [2, 5], "cone_deg": 35, "size": [0.015, 0.008], "color": [[0, 0, 0, 1], [0, 0, 0, 0.6]],
+               "emission": [[30000, 13500, 3000], [120, 20, 2]], "drag": 3, "wind_response": 1,
+               "curl_strength": 0.5, "curl_scale": 2, "render": "velocity", "stretch": 0.04, "blend": "additive",
+               "soft_depth": 0.05, "collision": "bounce", "restitution": 0.4, "friction": 0.3,
+               "collision_thickness": 0.3, "max_particles": 64},
+}
+for name, e in builtins.items():
+    json.dump({"version": 1, "emitters": [dict(name=name, **e)]}, open(os.path.join(out, name + ".json"), "w"))
+every = {"name": "every_key", "shape": "box", "half_extent": [1, 0.5, 2], "rate": 100,
+         "bursts": [{"time": 0, "count": 5}, {"time": 0.25, "count": 3, "interval": 0.1, "cycles": 4}],
+         "max_particles": 200, "lifetime": [0.5, 2], "speed": [1, 3], "direction": [1, 1, 0], "cone_deg": 180,
+         "rotation_deg": 45, "spin_deg": [-360, 360], "size": [0.1, 0.3], "size_jitter": 0.5,
+         "color": [1, 0.5, 0.25, 1], "emission": [5, 6, 7], "fade_in": 0.2, "gravity": [0, -9.81, 0], "drag": 1,
+         "wind_response": 0.5, "curl_strength": 3, "curl_scale": 1.5,
+         "atlas": {"columns": 8, "rows": 8, "frames": 60, "fps": 24}, "render": "ribbon", "blend": "alpha",
+         "soft_depth": 0.5, "collision": "bounce", "restitution": 0.6, "friction": 0.1, "collision_thickness": 1}
+json.dump({"_comment": "every key", "emitters": [every, {"name": "plain"}]}, open(os.path.join(out, "every.json"), "w"),
+          indent=1)
+PY
 python3 - "$corpus/dds" <<'PY'
 import os, struct, sys
 def dds(name, w, h, levels, fourcc, dxgi, block, side, modes=b""):
@@ -228,3 +273,4 @@ run fuzz_q3shader "$corpus/q3shader"
 run fuzz_dds "$corpus/dds"
 run fuzz_md3 "$corpus/md3"
 run fuzz_skinned "$corpus/skinned" "$corpus/skinned_seed"
+run fuzz_emitter "$corpus/emitter"
