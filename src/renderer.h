@@ -110,6 +110,9 @@ typedef struct gn_frame_plan {
      * does not hide); camera is both. */
     bool occlusion;
     gn_view_draws phase[2];
+    /* the decal pass draws this frame (passes/decals.c): the forward pass keeps its multisampled
+       colour for it */
+    bool decals;
 } gn_frame_plan;
 
 /* Shared by every pass that draws the scene (src/passes/setup.c): the frame set (set 0) and

@@ -7,6 +7,8 @@
 
 #include "shared/gpu_types.h"
 
+#define GN_GPU_DECAL_ALPHA_TEST 0.5 /* seed 000: texels below this tinted alpha are discarded */
+
 /* params.w bits */
 #define GN_GPU_DECAL_NORMAL_MAP 1u /* the texture set has a normal map */
 

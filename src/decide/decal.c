@@ -30,10 +30,11 @@ bool gn_decal_place(const float transform[16], gn_decal *d)
         if (!(len[c] >= GN_DECAL_MIN_SIZE)) return false;
     }
     /* the edges' volume against the product of their lengths: the sine of how far the third
-       leaves the plane of the other two; below 1e-3 the box is a sheet */
+       leaves the plane of the other two; below 1e-3 the box is a sheet. Negative: a mirroring
+       transform, which would turn the box's faces inside out (the pass draws its back faces) */
     float c01[3];
     cross3(transform, transform + 4, c01);
-    if (fabsf(dot3(c01, transform + 8)) < 1e-3f * len[0] * len[1] * len[2]) return false;
+    if (!(dot3(c01, transform + 8) >= 1e-3f * len[0] * len[1] * len[2])) return false;
     float inv[16];
     if (!gn_mat4_inverse(transform, inv)) return false;
     memcpy(d->transform, transform, sizeof d->transform);

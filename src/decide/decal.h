@@ -15,13 +15,14 @@
 #define GN_DECIDE_DECAL_H
 
 #include "decide/frustum.h"
+#include "shared/decal.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#define GN_DECAL_MAX 4096u       /* decals a scene: 192 bytes each in the ring, 768 KiB a frame at most */
-#define GN_DECAL_MAX_SETS 64u    /* texture sets a scene: a descriptor set each, one draw each */
-#define GN_DECAL_ALPHA_TEST 0.5f /* seed 000: texels below this alpha are discarded */
+#define GN_DECAL_MAX 4096u    /* decals a scene: 192 bytes each in the ring, 768 KiB a frame at most */
+#define GN_DECAL_MAX_SETS 64u /* texture sets a scene: a descriptor set each, one draw each */
+#define GN_DECAL_ALPHA_TEST ((float)GN_GPU_DECAL_ALPHA_TEST) /* shared/decal.h: the shader's */
 #define GN_DECAL_NO_TEXTURE 0xffffffffu
 /* The angle fade's defaults (cosines of the angle between the surface's normal and the axis):
  * full weight up to 60 degrees, none from 75 degrees on, so a wall at 90 degrees to a road
@@ -52,7 +53,8 @@ typedef struct gn_decal {
 
 /* Fills d's transform, inverse, axis and tangent from `transform` (its other fields untouched).
  * False when a value is not finite, the last row is not (0, 0, 0, 1), an edge of the box is
- * shorter than GN_DECAL_MIN_SIZE, or the edges are (nearly) coplanar: the box has no inside. */
+ * shorter than GN_DECAL_MIN_SIZE, the edges are (nearly) coplanar (the box has no inside) or
+ * the transform mirrors (its faces would turn inside out). */
 bool gn_decal_place(const float transform[16], gn_decal *d);
 
 /* The world point a depth sample shows: clip (ndc_x, ndc_y, depth) through the inverse

@@ -53,6 +53,8 @@ static void test_place(void)
     CHECK(!gn_decal_place(sheet, &d), "a box whose edges are coplanar is refused");
     CHECK(!gn_decal_place(proj, &d), "a projective transform is refused");
     CHECK(!gn_decal_place(nan_m, &d), "a NaN translation is refused");
+    const float mirror[16] = {-1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    CHECK(!gn_decal_place(mirror, &d), "a mirroring transform is refused");
 }
 
 /* Camera at the origin looking down -Z, 90 degrees, square, near 1: a point at distance z has
