@@ -206,6 +206,9 @@ typedef struct gn_builtin_desc {
     /* the figures' mesh detail: 0 or 1 is 756 vertices a person; k splits each ring and each
        span between rings k times (k = 4: 10,836 vertices); at most 8 */
     uint32_t people_detail;
+    /* posters on walls, road markings and puddles (docs/EFFECTS.md, "Decals"): 0 none (the town
+       is then what it always was), otherwise on */
+    uint32_t decals;
 } gn_builtin_desc;
 
 GN_API gn_result gn_scene_create(gn_scene **out, gn_error *err); /* an empty scene */
@@ -408,6 +411,38 @@ GN_API void gn_scene_animate(gn_scene *s, double seconds); /* moves the built-in
  * clip, crossfaded over `fade` seconds (name: the first rig's new clip). */
 GN_API void gn_scene_set_animation_speed(gn_scene *s, float speed);
 GN_API gn_result gn_scene_next_clip(gn_scene *s, float fade, char *name, size_t name_cap, gn_error *err);
+
+/* ---- decals (docs/EFFECTS.md, "Decals") ------------------------------------------------------ */
+#define GN_MAX_DECALS 4096u   /* per scene */
+#define GN_MAX_DECAL_SETS 64u /* distinct (base colour, normal map) pairs per scene: a draw each */
+/* A screen-space decal: a box whose texture is projected onto the opaque surfaces inside it,
+ * lit like them. Zero means default in every field but the transform and the base colour. */
+typedef struct gn_decal_desc {
+    /* The unit cube [-0.5, 0.5]^3 into the world: column-major 4x4, affine (last row 0 0 0 1),
+     * finite, every edge at least 1 mm, not coplanar and not mirroring (required). The texture is projected
+     * along the box's local -Z onto what lies inside, seen from local +Z; u runs along local
+     * +X and v along local -Y (the image's top row at local +Y). Its X and Y scales are the
+     * image's size in metres, its Z scale how deep it reaches (keep it shallow: everything in
+     * the box takes the texture). */
+    float transform[16];
+    uint32_t base_color_texture; /* an RGBA8 texture (sRGB colour, alpha the shape: texels whose
+                                    tinted alpha is below 0.5 are cut out); required */
+    uint32_t normal_texture;     /* an RGBA8 tangent-space normal map (+Z out, tangent along local
+                                    +X, green up the image), or 0: the surface's own normal */
+    float color[4];              /* tint times the texture, linear rgb and alpha; all zero: white, 1 */
+    float opacity;               /* scales the blend weight, (0, 1]; 0: 1 */
+    /* The angle fade, degrees between the surface's normal and the box's local +Z: full up to
+     * fade_start_deg, none from fade_end_deg (smoothstep between), so surfaces running along the
+     * projection take no smear; 0: 60 and 75. fade_start_deg < fade_end_deg <= 180. */
+    float fade_start_deg, fade_end_deg;
+    float roughness; /* the decal's surface, in [GN_MATERIAL_MIN_ROUGHNESS, 1]; 0: 0.8 (a puddle: ~0.05) */
+    float metallic;  /* 0..1; 0: a dielectric */
+} gn_decal_desc;
+/* Adds a decal (ids from 0); refuses a bad transform, a missing or non-RGBA8 texture, a value
+ * out of range, more than GN_MAX_DECALS decals or GN_MAX_DECAL_SETS texture sets
+ * (GN_ERROR_INVALID_ARGUMENT). Decals blend in texture-set order (the order each set's first
+ * decal was added), then in the order they were added. */
+GN_API gn_result gn_scene_add_decal(gn_scene *s, const gn_decal_desc *d, uint32_t *out_id, gn_error *err);
 
 /* ---- local lights (docs/LIGHTING.md) -------------------------------------------------------- */
 #define GN_MAX_LIGHTS 16384u /* per scene: the light buffer and the froxel lists index 14 bits */
@@ -764,6 +799,9 @@ typedef struct gn_frame_stats {
     /* The exposure: the EV100 the frame was shown at (auto: adapted), and what its histogram
      * metered (fixed: the same EV100) */
     float exposure_ev100, exposure_target_ev100;
+    /* Decals (docs/EFFECTS.md): drawn (in the view's frustum, one instanced draw per texture
+     * set) and culled by the frustum on the CPU */
+    uint32_t decals_drawn, decals_culled;
 } gn_frame_stats;
 
 /* Statistics of the newest frame whose GPU work has finished (waits for none). Returns

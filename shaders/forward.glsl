@@ -10,6 +10,7 @@
 #include "lights.glsl"
 #include "clusters.glsl"
 #include "light_shadow.glsl"
+#include "surface_lights.glsl"
 #include "octa.glsl"
 #include "ibl_levels.glsl"
 #include "sun_shadow.glsl"
@@ -208,27 +209,7 @@ void main()
                 out_color = vec4(light_count == 0u ? vec3(0.05, 0.1, 0.6) : heat, 1.0);
                 return;
             }
-            for (uint k = 0u; k < listed; k++) {
-                uint i = naive ? k : cluster_lists[slot + 1u + k];
-                // A froxel's list holds every light whose sphere touches the froxel: most do not
-                // reach a given point of it, or light it from behind. Those two tests read the
-                // light's first 16 bytes only and skip the rest (its other 48 bytes, the falloff,
-                // the cone, the BRDF), which is where the light loop's cost per listed light went;
-                // they skip only lights whose falloff or BRDF is 0 (gn_light_falloff is 0 at and
-                // beyond the radius, gn_brdf_eval for n.l <= 0).
-                vec4 pr = lights[i].position_radius;
-                vec3 d = pr.xyz - in_world;
-                if (d.x * d.x + d.y * d.y + d.z * d.z >= pr.w * pr.w || dot(n, d) <= 0.0) continue;
-                vec3 to_light;
-                vec3 radiance = gn_light_radiance(lights[i], in_world, to_light);
-                if (lights[i].params.w > 0.5) radiance *= frame.night.x; // a night light (lamps, windows)
-                if (radiance.r + radiance.g + radiance.b <= 0.0) continue;
-                // the shadow lookup (4 taps) only where the light can reach the surface at all
-                vec3 reflected = gn_brdf_eval_dielectric(base.rgb, metallic, roughness, spec, n, v, to_light) *
-                                 radiance;
-                if (reflected.r + reflected.g + reflected.b > 0.0)
-                    color += reflected * gn_light_shadow(lights[i], in_world, n_geo);
-            }
+            gn_add_local_lights(color, slot, listed, naive, in_world, n, n_geo, v, base.rgb, metallic, roughness, spec);
         }
         // Baked light is the surface's diffuse irradiance (1 = its base colour) in place of the
         // hemisphere's diffuse term (the ambient's specular stays): a lightmap, or for objects

@@ -33,45 +33,7 @@ const float GN_RESOLVE_ALPHA = 0.2;
 // 1% is a surface 1 m in front of or behind it at 100 m.
 const float GN_RESOLVE_DEPTH_TOLERANCE = 0.01;
 
-// How far (relative) two neighbours' extrapolated depth may miss the pixel's for the three to lie
-// on one plane: float rounding is ~1e-7. A feature narrower than three pixels (a pole, a ridge)
-// or a curved surface (whose vertex normals the forward pass has) fails it and is looked up per
-// fragment: at 1e-3 the town's overview view at noon agreed with the ray-traced truth on 99.33%
-// of its off-edge pixels, at 1e-4 on 99.41% (the per-fragment lookup: 99.43%).
-const float GN_RESOLVE_PLANAR = 1e-4;
-
-// The world position at pixel coordinate xy (top left 0, 0) and depth d (clip -> world).
-vec3 gn_resolve_world(vec2 xy, float d)
-{
-    vec2 ndc = xy / vec2(frame.mode.zw) * 2.0 - 1.0;
-    vec4 w = frame.inv_view_proj * vec4(ndc, d, 1.0);
-    return w.xyz / w.w;
-}
-
-// The depth at px, 0 off the screen (as for the sky).
-float gn_resolve_depth(ivec2 px)
-{
-    bool inside = all(greaterThanEqual(px, ivec2(0))) && all(lessThan(px, ivec2(frame.mode.zw)));
-    return inside ? texelFetch(depth_tex, px, 0).r : 0.0;
-}
-
-// The depth's change a pixel along one axis (step s), taken on the side that lies on the
-// pixel's own surface, so that an edge's other side never bends it. Reversed-Z depth is affine
-// in screen space across a plane, so the side whose two neighbours extrapolate to this pixel's
-// depth best is that surface; the nearer depth decides where a side has one neighbour only
-// (the difference alone misjudges corners, where both sides step about equally). 0 where
-// neither neighbour is surface. planar: some side's two neighbours extrapolate to the pixel's
-// depth within GN_RESOLVE_PLANAR, so the slope (and the normal from it) can be trusted.
-float gn_resolve_slope(ivec2 px, ivec2 s, float d, out bool planar)
-{
-    float a1 = gn_resolve_depth(px + s), a2 = gn_resolve_depth(px + 2 * s);
-    float b1 = gn_resolve_depth(px - s), b2 = gn_resolve_depth(px - 2 * s);
-    float ea = a2 > 0.0 ? abs(2.0 * a1 - a2 - d) : abs(a1 - d);
-    float eb = b2 > 0.0 ? abs(2.0 * b1 - b2 - d) : abs(b1 - d);
-    planar = (a1 > 0.0 && a2 > 0.0 && ea <= GN_RESOLVE_PLANAR * d) || (b1 > 0.0 && b2 > 0.0 && eb <= GN_RESOLVE_PLANAR * d);
-    if (a1 > 0.0 && (b1 <= 0.0 || ea <= eb)) return a1 - d;
-    return b1 > 0.0 ? d - b1 : 0.0;
-}
+#include "depth_surface.glsl"
 
 // The previous frame's visibility at p: p reprojected through last frame's view-projection,
 // the 2x2 words around it interpolated. Rejected (false) off the previous screen, where any of
@@ -118,15 +80,15 @@ void main()
     // followed there: reversed-Z depth is affine in screen space across a plane, so the
     // neighbours' slopes carry it exactly (a point 0.4 pixel off would move shadow edges).
     bool planar_x, planar_y;
-    vec2 slope = vec2(gn_resolve_slope(px, ivec2(1, 0), d0, planar_x), gn_resolve_slope(px, ivec2(0, 1), d0, planar_y));
+    vec2 slope = vec2(gn_surface_slope(px, ivec2(1, 0), d0, planar_x), gn_surface_slope(px, ivec2(0, 1), d0, planar_y));
     vec2 centre = vec2(px) + 0.5;
     float d = d0 + dot(slope, vec2(0.5) - frame.vsm_resolve_params.zw);
-    vec3 p = gn_resolve_world(centre, d);
+    vec3 p = gn_surface_world(centre, d);
     // the geometric normal: across the plane those slopes span, turned towards the camera (back
     // faces are culled, so every visible surface faces it); a lone pixel faces the camera
     vec3 to_camera = normalize(frame.camera_pos.xyz - p);
-    vec3 n_geo = cross(gn_resolve_world(centre + vec2(1.0, 0.0), d + slope.x) - p,
-                       gn_resolve_world(centre + vec2(0.0, 1.0), d + slope.y) - p);
+    vec3 n_geo = cross(gn_surface_world(centre + vec2(1.0, 0.0), d + slope.x) - p,
+                       gn_surface_world(centre + vec2(0.0, 1.0), d + slope.y) - p);
     float len = length(n_geo);
     n_geo = len > 0.0 ? n_geo / len : to_camera;
     if (dot(n_geo, to_camera) < 0.0) n_geo = -n_geo;

@@ -153,6 +153,9 @@ static const gn_pass PASSES[] = {
      gn_volumetric_integrate_record},
     /* 6. opaque forward pass (HDR, depth EQUAL, sun shadow, lights, AO), sky, resolve */
     {"forward", GN_FEATURE_FORWARD, NULL, NULL, gn_forward_uses, gn_forward_record},
+    /*    screen-space decals over the opaque surfaces, from the resolved depth (before the copy:
+     *    what later passes read of the opaque scene has its decals) */
+    {"decals", GN_FEATURE_DECALS, gn_decals_runs, NULL, gn_decals_uses, gn_decals_record},
     /*    with blended surfaces: the opaque scene's colour and depth copied, then they draw over it */
     {"scene copy", GN_FEATURE_FORWARD, gn_forward_blended_runs, NULL, gn_scene_copy_uses,
      gn_scene_copy_record},

@@ -120,6 +120,9 @@ typedef struct gn_frame_plan {
     gn_blend_entry *blend_scratch;
     gn_draw_list blend_list;
     gn_view_draws blend_view;
+    /* the decal pass draws this frame (passes/decals.c): the forward pass keeps its multisampled
+       colour for it */
+    bool decals;
 } gn_frame_plan;
 
 /* Shared by every pass that draws the scene (src/passes/setup.c): the frame set (set 0) and

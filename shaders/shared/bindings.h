@@ -91,6 +91,15 @@
 #define GN_BIND_VOLUME_HISTORY 1    /* the last frame's injected froxels (its inject pass reads it) */
 #define GN_BIND_VOLUME_COUNT 2
 
+/* ---- set 1 of the decal pass (src/passes/decals.c): one a texture set; sets 0 and 2..6 are
+ *      the forward pass's --------------------------------------------------------------- */
+#define GN_SET_DECAL 1
+#define GN_BIND_DECAL_DEPTH 0   /* the resolved depth (sample 0), read by texel */
+#define GN_BIND_DECAL_RECORDS 1 /* gn_gpu_decal[] of the frame, in the ring (dynamic offset) */
+#define GN_BIND_DECAL_BASE 2    /* the set's base colour with alpha (sRGB, repeat) */
+#define GN_BIND_DECAL_NORMAL 3  /* its normal map, or the flat one (repeat) */
+#define GN_BIND_DECAL_COUNT 4
+
 /* ---- set 2 of the VSM page casters: the pages and their (caster, page) pairs ------------- */
 #define GN_SET_VSM_DRAW 2
 #define GN_BIND_VSM_DRAW_RENDER 0  /* header, then gn_gpu_vsm_render[] */

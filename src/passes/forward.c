@@ -216,7 +216,8 @@ gn_pass_work gn_forward_record(gn_renderer *r, void *self, uint32_t run)
     (void)run;
     forward_state *s = self;
     gn_vk *vk = &r->vk;
-    VkPipelineLayout layout = begin(r, s, true, has_blended(r));
+    /* the multisampled colour is kept when the decals or blended surfaces draw over it */
+    VkPipelineLayout layout = begin(r, s, true, has_blended(r) || r->plan.decals);
     const gn_draw_list *list = r->plan.camera_list;
     uint32_t first, count, first_group;
     gn_draw_list_range(list, GN_DRAW_OPAQUE, GN_DRAW_MASK, &first, &count, &first_group);

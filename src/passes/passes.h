@@ -21,8 +21,8 @@ void gn_screen_pass_dispatch(gn_renderer *r, const gn_screen_pass *p); /* 8x8 ti
 /* ---- the features ------------------------------------------------------------------------ */
 extern const gn_feature gn_feature_skin, gn_feature_cull, gn_feature_depth, gn_feature_csm, gn_feature_vsm,
     gn_feature_lights, gn_feature_ao, gn_feature_atmosphere, gn_feature_ibl, gn_feature_volumetric,
-    gn_feature_forward, gn_feature_exposure, gn_feature_bloom, gn_feature_dof, gn_feature_tonemap,
-    gn_feature_depth_view, gn_feature_occlusion_view, gn_feature_present, gn_feature_noop;
+    gn_feature_forward, gn_feature_decals, gn_feature_exposure, gn_feature_bloom, gn_feature_dof,
+    gn_feature_tonemap, gn_feature_depth_view, gn_feature_occlusion_view, gn_feature_present, gn_feature_noop;
 
 /* The forward family's pipeline layout (set 0 the frame, 1 the material, 2 the sun technique's
  * receiver, 3 the local lights', 4 the screen passes', 5 the sky's light, 6 volumetric fog's),
@@ -105,6 +105,8 @@ GN_PASS_RUNS(gn_volumetric); /* with a fog and volumetric fog on */
 GN_PASS_FNS(gn_volumetric_inject);
 GN_PASS_FNS(gn_volumetric_integrate);
 GN_PASS_FNS(gn_forward);
+GN_PASS_RUNS(gn_decals); /* with decals in the view */
+GN_PASS_FNS(gn_decals);
 GN_PASS_RUNS(gn_forward_blended); /* the scene copy's and the blended pass's */
 GN_PASS_FNS(gn_scene_copy);
 GN_PASS_FNS(gn_forward_blended);

@@ -6,6 +6,7 @@
 
 #include "base/array.h" /* gn_grow, for the store and its builders */
 #include "base/error.h" /* gn_fail */
+#include "decide/decal.h"
 #include "gnomon.h"
 
 #include <stdbool.h>
@@ -220,6 +221,12 @@ struct gn_scene {
     bool anim_speed_set, anim_started;
     struct gn_workers *pose_workers; /* threads posing the rigs, made when there are many */
     bool pose_workers_failed;        /* they could not start: pose on the caller's thread */
+    /* Screen-space decals (scene/decals.c; decide/decal.h), each naming one of the texture sets */
+    gn_decal *decals;
+    uint32_t decal_count, decal_cap;
+    gn_decal_textures decal_sets[GN_DECAL_MAX_SETS];
+    uint32_t decal_set_count;
+    uint32_t decal_generation; /* bumped when a decal is added: the renderer's sets follow */
 };
 
 /* Hard caps: a scene beyond them is refused with an error, never half-built. */

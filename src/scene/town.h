@@ -81,6 +81,10 @@ gn_result gn_town_movers(gn_town *t); /* balloons and carts (dynamic, with orbit
  * and four banners waving on the tower (town_people.c). */
 gn_result gn_town_people(gn_town *t, uint32_t count);
 gn_result gn_town_banners(gn_town *t);
+/* Issue 20, only with decals (the default town is unchanged and draws nothing more from t->rng):
+ * road markings, puddles and posters as screen-space decals, from a generator of their own
+ * (town_decals.c). */
+gn_result gn_town_decals(gn_town *t);
 
 /* Props shared by the files: a tree (two instances) or a bush at a terrain point. */
 gn_result gn_town_tree(gn_town *t, float x, float z, float size, int kind_hint);

@@ -97,6 +97,12 @@ void gn_vk_cmd_draw_indirect(gn_vk *vk, const gn_vk_buffer *command, VkDeviceSiz
 
 void gn_vk_cmd_draw(gn_vk *vk, uint32_t vertex_count) { vkCmdDraw(vk->cur->cmd, vertex_count, 1, 0, 0); }
 
+void gn_vk_cmd_draw_instances(gn_vk *vk, uint32_t vertex_count, uint32_t instance_count,
+                              uint32_t first_instance)
+{
+    vkCmdDraw(vk->cur->cmd, vertex_count, instance_count, 0, first_instance);
+}
+
 void gn_vk_cmd_draw_indexed(gn_vk *vk, uint32_t index_count)
 {
     vkCmdDrawIndexed(vk->cur->cmd, index_count, 1, 0, 0, 0);

@@ -403,6 +403,9 @@ void gn_vk_cmd_draw_indexed_indirect(gn_vk *vk, VkBuffer buffer, VkDeviceSize of
 /* One non-indexed command the GPU wrote. */
 void gn_vk_cmd_draw_indirect(gn_vk *vk, const gn_vk_buffer *command, VkDeviceSize offset);
 void gn_vk_cmd_draw(gn_vk *vk, uint32_t vertex_count);
+/* vertex_count vertices of instances [first_instance, first_instance + instance_count). */
+void gn_vk_cmd_draw_instances(gn_vk *vk, uint32_t vertex_count, uint32_t instance_count,
+                              uint32_t first_instance);
 /* index_count indices of the bound index buffer, one instance (the floors' grid). */
 void gn_vk_cmd_draw_indexed(gn_vk *vk, uint32_t index_count);
 void gn_vk_cmd_dispatch(gn_vk *vk, uint32_t x, uint32_t y, uint32_t z);

@@ -14,10 +14,10 @@ bool gn_bench_data_init(gn_bench_data *d, uint32_t capacity)
 {
     *d = (gn_bench_data){.capacity = capacity};
     d->frame_index = calloc(capacity ? capacity : 1, sizeof *d->frame_index);
-    double **cols[] = {&d->frame_ms,  &d->cpu_ms,      &d->vis_ms,       &d->draws,
-                       &d->triangles, &d->visible,     &d->drawn,        &d->phase1,
-                       &d->phase2,    &d->draw_groups, &d->lights,       &d->overflow,
-                       &d->clusters,  &d->probes_ms,   &d->materials_ms, &d->animation_ms};
+    double **cols[] = {&d->frame_ms,     &d->cpu_ms,       &d->vis_ms,       &d->draws,     &d->triangles,
+                       &d->visible,      &d->drawn,        &d->phase1,       &d->phase2,    &d->draw_groups,
+                       &d->lights,       &d->overflow,     &d->clusters,     &d->probes_ms, &d->materials_ms,
+                       &d->animation_ms, &d->decals_drawn, &d->decals_culled};
     d->shadow = calloc(capacity ? capacity : 1, sizeof *d->shadow);
     d->shadow_ms = calloc(capacity ? capacity : 1, sizeof *d->shadow_ms);
     bool ok = d->frame_index != NULL && d->shadow && d->shadow_ms;
@@ -50,6 +50,8 @@ void gn_bench_data_free(gn_bench_data *d)
     free(d->draw_groups);
     free(d->lights);
     free(d->overflow);
+    free(d->decals_drawn);
+    free(d->decals_culled);
     for (uint32_t i = 0; i < d->pass_count; i++) {
         free(d->pass_ms[i]);
         free(d->pass_triangles[i]);
@@ -107,6 +109,8 @@ bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s)
     d->draw_groups[k] = s->draw_groups;
     d->lights[k] = s->lights;
     d->overflow[k] = s->light_overflow;
+    d->decals_drawn[k] = s->decals_drawn;
+    d->decals_culled[k] = s->decals_culled;
     d->instances_total = s->instances_total;
     uint32_t n = s->pass_count < GN_STATS_PASSES ? s->pass_count : GN_STATS_PASSES;
     for (uint32_t i = 0; i < n; i++) {
@@ -201,10 +205,17 @@ bool gn_bench_summarize(const gn_bench_data *d, gn_bench_summary *out)
     struct {
         const double *col;
         double *median;
-    } medians[] = {
-        {d->draws, &out->draws},       {d->triangles, &out->triangles},     {d->visible, &out->visible},
-        {d->drawn, &out->drawn},       {d->phase1, &out->phase1},           {d->phase2, &out->phase2},
-        {d->clusters, &out->clusters}, {d->draw_groups, &out->draw_groups}, {d->lights, &out->lights}};
+    } medians[] = {{d->draws, &out->draws},
+                   {d->triangles, &out->triangles},
+                   {d->visible, &out->visible},
+                   {d->drawn, &out->drawn},
+                   {d->phase1, &out->phase1},
+                   {d->phase2, &out->phase2},
+                   {d->clusters, &out->clusters},
+                   {d->draw_groups, &out->draw_groups},
+                   {d->lights, &out->lights},
+                   {d->decals_drawn, &out->decals_drawn},
+                   {d->decals_culled, &out->decals_culled}};
     gn_series_stats c;
     for (size_t i = 0; i < sizeof medians / sizeof medians[0]; i++) {
         gn_bench_series(medians[i].col, d->count, tmp, scratch, &c);
@@ -260,6 +271,10 @@ void gn_bench_print_table(FILE *f, const gn_bench_summary *s)
     fprintf(f, "%-22s %s (most dropped in a frame: %s)\n", "lights (median)",
             gn_report_count(gn_bench_count(s->lights), a, sizeof a),
             gn_report_count(gn_bench_count(s->overflow_max), b, sizeof b));
+    if (s->decals_drawn > 0 || s->decals_culled > 0)
+        fprintf(f, "%-22s %s drawn, %s culled by the frustum (medians)\n", "decals",
+                gn_report_count(gn_bench_count(s->decals_drawn), a, sizeof a),
+                gn_report_count(gn_bench_count(s->decals_culled), b, sizeof b));
 }
 
 static void gn_bench_json_stats(gn_json *j, const char *key, const gn_series_stats *s)
@@ -310,6 +325,8 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
     gn_json_number(&j, "draw_groups", s->draw_groups);
     gn_json_number(&j, "lights", s->lights);
     gn_json_number(&j, "light_overflow_max", s->overflow_max);
+    gn_json_number(&j, "decals_drawn", s->decals_drawn);
+    gn_json_number(&j, "decals_culled", s->decals_culled);
     gn_json_number(&j, "vsm_pages_rendered_median", s->vsm_rendered_median);
     gn_json_number(&j, "vsm_pages_rendered_max", s->vsm_rendered_max);
     gn_json_number(&j, "vsm_sun_lag_max_deg", s->vsm_lag_max);

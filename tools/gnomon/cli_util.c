@@ -122,7 +122,8 @@ gn_result gn_cli_load_scene(const char *scene, const char *paks, bool map_lights
                               .seed = seed,
                               .scale = scale,
                               .people = anim->people,
-                              .people_detail = anim->people_detail};
+                              .people_detail = anim->people_detail,
+                              .decals = anim->decals};
         return gn_scene_create_builtin(&bd, out, err);
     }
     gn_load_desc ld = {.path = scene,

@@ -189,6 +189,8 @@ static uint32_t gn_anim_rows(gn_anim_opts *o, gn_opt *t)
          "town: the figures' mesh detail, K splits of each ring and span (1 = 756 vertices a person, "
          "default; "
          "4 = 10,836)"},
+        {"--decals", GN_OPT_UINT, &o->decals, NULL, 0, 1, false, NULL, "0|1",
+         "town: posters on walls, road markings and puddles as screen-space decals (default 0)"},
         {"--characters", GN_OPT_UINT, &o->characters, NULL, 0, 1, false, NULL, "0|1",
          "BSP maps: 1 puts animated MD3 characters (the archives' player models) at the spawn points"},
     };

@@ -32,6 +32,7 @@ typedef struct gn_anim_opts {
     uint32_t people;        /* the town's walking figures (and its banners) */
     uint32_t people_detail; /* their meshes' detail (gn_builtin_desc) */
     uint32_t characters;    /* 1: a map's spawn points get animated MD3 characters */
+    uint32_t decals;        /* 1: the town's posters, road markings and puddles (gn_builtin_desc) */
 } gn_anim_opts;
 
 typedef struct gn_light_opts {

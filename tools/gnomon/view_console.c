@@ -20,6 +20,7 @@ static const struct {
     {"time-in-clip", GN_EFFECT_SCENE},
     {"skinning", GN_EFFECT_SCENE},
     {"people", GN_EFFECT_SCENE},
+    {"decals", GN_EFFECT_SCENE},
     {"characters", GN_EFFECT_SCENE},
     {"msaa", GN_EFFECT_RENDERER},
     {"light-shadows", GN_EFFECT_RENDERER},
