@@ -3,8 +3,10 @@
 // vertices in groups of GN_GPU_SKIN_GROUP). From the model's bind pose to the rig's own copy:
 // morph targets first, then linear blend or dual-quaternion skinning over the frame's palette.
 // The same arithmetic, in the same order, as gn_skin_vertex (src/decide/skin.c), the reference
-// gpu_skin holds this to. Only position, normal and tangent are written: the uvs were copied
-// when the rig was made.
+// gpu_skin holds this to. A workgroup's vertices are one contiguous run of the source and of the
+// destination: it reads the run whole into shared memory, skins there, and writes the run whole
+// back (the uvs as they were copied when the rig was made), so every global load and store is a
+// warp's consecutive words instead of a word every 56 bytes.
 #extension GL_GOOGLE_include_directive : require
 #include "shared/bindings.h"
 #include "shared/gpu_types.h"
@@ -20,7 +22,9 @@ layout(std430, set = 0, binding = GN_BIND_SKIN_PALETTES) readonly buffer Palette
 layout(std430, set = 0, binding = GN_BIND_SKIN_JOBS) readonly buffer JobBlock { gn_gpu_skin_job jobs[]; };
 layout(push_constant) uniform Push { uint first_job; };
 
-vec3 load3(uint at) { return vec3(vertices[at], vertices[at + 1u], vertices[at + 2u]); }
+shared float stage[GN_GPU_SKIN_GROUP * GN_GPU_VERTEX_FLOATS];
+
+vec3 load3(uint at) { return vec3(stage[at], stage[at + 1u], stage[at + 2u]); }
 
 // q's rotation of v (unit quaternion x, y, z, w), as gn_skin_vertex's quat_rotate
 vec3 quat_rotate(vec4 q, vec3 v)
@@ -43,17 +47,30 @@ vec3 safe_normalize(vec3 v)
     return len > 0.0 ? v / len : v;
 }
 
+void skin(uint j, uvec4 range, uvec4 pal, uint i, uint at);
+
 void main()
 {
     // the job's fields read where they are used: a copy of the whole record (its arrays indexed by
     // a loop counter) would sit in each thread's local memory, written and read every vertex
     uint j = first_job + gl_WorkGroupID.y;
     uvec4 range = jobs[j].range, pal = jobs[j].palette;
-    uint i = gl_GlobalInvocationID.x;
-    if (i >= range.z) return;
-    uint src = (range.x + i) * GN_GPU_VERTEX_FLOATS, dst = (range.y + i) * GN_GPU_VERTEX_FLOATS;
-    vec3 p = load3(src), n = load3(src + 3u), t = load3(src + 6u);
-    float sign = vertices[src + 9u];
+    uint first = gl_WorkGroupID.x * GN_GPU_SKIN_GROUP;
+    if (first >= range.z) return; // the whole workgroup: no barrier is skipped by some threads only
+    uint run = min(range.z - first, GN_GPU_SKIN_GROUP) * GN_GPU_VERTEX_FLOATS, lid = gl_LocalInvocationID.x;
+    uint src_run = (range.x + first) * GN_GPU_VERTEX_FLOATS, dst_run = (range.y + first) * GN_GPU_VERTEX_FLOATS;
+    for (uint k = lid; k < run; k += GN_GPU_SKIN_GROUP) stage[k] = vertices[src_run + k];
+    barrier();
+    uint i = first + lid, at = lid * GN_GPU_VERTEX_FLOATS;
+    if (i < range.z) skin(j, range, pal, i, at);
+    barrier();
+    for (uint k = lid; k < run; k += GN_GPU_SKIN_GROUP) vertices[dst_run + k] = stage[k];
+}
+
+// Vertex i of the job (its words at stage[at]): morphed, skinned, written back in place.
+void skin(uint j, uvec4 range, uvec4 pal, uint i, uint at)
+{
+    vec3 p = load3(at), n = load3(at + 3u), t = load3(at + 6u);
     uint targets_on = jobs[j].morph.x;
     for (uint a = 0u; a < targets_on; a++) {
         float w = jobs[j].weights[a >> 2u][a & 3u];
@@ -100,8 +117,7 @@ void main()
         ot = safe_normalize(ot);
     }
     on = safe_normalize(on);
-    vertices[dst] = op.x, vertices[dst + 1u] = op.y, vertices[dst + 2u] = op.z;
-    vertices[dst + 3u] = on.x, vertices[dst + 4u] = on.y, vertices[dst + 5u] = on.z;
-    vertices[dst + 6u] = ot.x, vertices[dst + 7u] = ot.y, vertices[dst + 8u] = ot.z;
-    vertices[dst + 9u] = sign;
+    stage[at] = op.x, stage[at + 1u] = op.y, stage[at + 2u] = op.z;
+    stage[at + 3u] = on.x, stage[at + 4u] = on.y, stage[at + 5u] = on.z;
+    stage[at + 6u] = ot.x, stage[at + 7u] = ot.y, stage[at + 8u] = ot.z; // [9]: the sign, unchanged
 }
