@@ -338,7 +338,7 @@ static gn_result gn_eemitter(gn_ectx *c, const cJSON *o, const char *path, gn_em
                        GN_EMITTER_NAME_MAX);
     snprintf(e->name, sizeof e->name, "%s", v->valuestring);
 
-    int en;
+    int en = 0; /* set by each gn_eenum that succeeds (gcc -O3 cannot see it) */
 #define GN_EENUM(key, names, dst, type)                                                                      \
     if ((v = cJSON_GetObjectItemCaseSensitive(o, key))) {                                                    \
         gn_epath(p, sizeof p, path, key);                                                                    \
@@ -381,7 +381,7 @@ static gn_result gn_eemitter(gn_ectx *c, const cJSON *o, const char *path, gn_em
                       (double)d->direction[2] * d->direction[2]);
     if (len > 0.0)
         for (int i = 0; i < 3; i++) d->direction[i] = (float)(d->direction[i] / len);
-    float deg[2];
+    float deg[2] = {0, 0};
     if ((v = cJSON_GetObjectItemCaseSensitive(o, "cone_deg"))) {
         gn_epath(p, sizeof p, path, "cone_deg");
         if (!cJSON_IsNumber(v)) return gn_ebad(c, p, "not a number");
