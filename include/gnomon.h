@@ -413,7 +413,7 @@ GN_API void gn_scene_set_animation_speed(gn_scene *s, float speed);
 GN_API gn_result gn_scene_next_clip(gn_scene *s, float fade, char *name, size_t name_cap, gn_error *err);
 
 /* ---- decals (docs/EFFECTS.md, "Decals") ------------------------------------------------------ */
-#define GN_MAX_DECALS 4096u   /* per scene */
+#define GN_MAX_DECALS 16384u  /* per scene */
 #define GN_MAX_DECAL_SETS 64u /* distinct (base colour, normal map) pairs per scene: a draw each */
 /* A screen-space decal: a box whose texture is projected onto the opaque surfaces inside it,
  * lit like them. Zero means default in every field but the transform and the base colour. */

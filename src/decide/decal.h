@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define GN_DECAL_MAX 4096u    /* decals a scene: 192 bytes each in the ring, 768 KiB a frame at most */
+#define GN_DECAL_MAX 16384u   /* decals a scene: 192 bytes each in the ring, 3 MiB a frame at most */
 #define GN_DECAL_MAX_SETS 64u /* texture sets a scene: a descriptor set each, one draw each */
 #define GN_DECAL_ALPHA_TEST ((float)GN_GPU_DECAL_ALPHA_TEST) /* shared/decal.h: the shader's */
 #define GN_DECAL_NO_TEXTURE 0xffffffffu

@@ -116,8 +116,12 @@ static gn_result add_texture(gn_town *t, const uint8_t *px, const char *label, u
     return gn_scene_add_texture(t->s, &d, id, t->err);
 }
 
+/* Adds a decal while the scene has room for one: a large town (--scale 8 has some 7,000) stops
+ * at the scene's cap rather than failing to build; what is left out is the last placed (posters
+ * of the outer streets). */
 static gn_result add(gn_town *t, const float m[16], uint32_t texture, float roughness, float opacity)
 {
+    if (t->s->decal_count >= GN_MAX_DECALS) return GN_OK;
     gn_decal_desc d = {.base_color_texture = texture, .roughness = roughness, .opacity = opacity};
     memcpy(d.transform, m, sizeof d.transform);
     return gn_scene_add_decal(t->s, &d, NULL, t->err);
