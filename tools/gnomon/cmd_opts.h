@@ -70,6 +70,7 @@ typedef struct gn_post_opts {
     uint32_t year;            /* the moon's; 0: 2026 */
     uint32_t probes;          /* reflection probes at most (0: off); over GN_PROBES_MAX: the default */
     const char *lut;          /* a .cube grading table, or NULL */
+    int transparency;         /* gn_transparency minus one: 0 sorted (default), 1 oit */
 } gn_post_opts;
 
 /* --probes into a renderer's probe settings. */
