@@ -634,7 +634,11 @@ typedef struct gn_frame_desc {
                            with GPU culling; docs/VISIBILITY.md) */
     bool vsm_occlusion; /* the VSM's casters culled against the pages' own depth in two phases (the
                            same shadows: docs/VISIBILITY.md); off by default (bench/RESULTS.md) */
-    gn_transparency transparency;     /* blended surfaces: sorted (default) or weighted blended OIT */
+    gn_transparency transparency; /* blended surfaces: sorted (default) or weighted blended OIT */
+    /* Alpha-tested (GN_ALPHA_MASK) surfaces under MSAA: the depth prepass covers each pixel's
+     * samples in proportion to the alpha, sharpened to about a pixel (alpha to coverage), instead of
+     * all or none of them; shadows keep the plain test. Off by default (docs/EFFECTS_TRANSPARENCY.md) */
+    bool alpha_to_coverage;
     gn_exposure_desc camera_exposure; /* auto (default) or fixed; the metering and adaptation */
     gn_bloom_desc bloom;              /* on by default */
     gn_ao_desc ao;                    /* on by default */

@@ -317,8 +317,11 @@ void main()
     }
     // stored pre-exposed (common.glsl); blended materials carry their alpha to the blend,
     // everything else is opaque
-    // the first stage's alpha test (after every derivative was taken: the quad stays whole)
-    if (q3 && q3r.discard_it) discard;
+    // the first stage's alpha test (after every derivative was taken: the quad stays whole); an
+    // alpha-tested material under alpha to coverage is not tested again: the prepass covered the
+    // samples its alpha asked for, and the EQUAL depth test keeps exactly those
+    bool covered = frame.coverage.x != 0u && uint(m.lighting.y) == GN_GPU_ALPHA_MASK;
+    if (q3 && q3r.discard_it && !covered) discard;
 #if defined(GN_Q3_DUAL_SOURCE)
     // blended by (one, src1 colour): fb * d + colour, every stage's blend at once
     out_color = vec4(gn_stored_colour(color), 1.0);

@@ -372,6 +372,9 @@ typedef struct gn_vk_graphics_desc {
     bool depth_clamp;    /* clamp depth instead of clipping (needs the depthClamp feature) */
     float bias_constant; /* depth bias; both 0: off */
     float bias_slope;
+    /* multisampled: each sample's coverage also from the alpha the fragment shader writes at
+       location 0 (written even with no colour attachment: the coverage still applies) */
+    bool alpha_to_coverage;
     /* each attachment's blend; different ones need gn_vk.independent_blend */
     gn_vk_blend blend[GN_VK_MAX_COLOR];
     /* the faces culled and the depth bias are set per draw (gn_vk_cmd_set_raster) from each

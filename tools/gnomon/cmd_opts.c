@@ -312,6 +312,9 @@ static uint32_t gn_post_rows(gn_post_opts *e, gn_opt *t)
         {"--transparency", GN_OPT_CHOICE, &e->transparency, NULL, 0, 0, false, gn_transparency_names, "MODE",
          "blended surfaces: sorted back to front (default) or oit (weighted blended order-independent, "
          "A/B; Quake 3 dual-source shaders stay sorted)"},
+        {"--alpha-to-coverage", GN_OPT_UINT, &e->alpha_to_coverage, NULL, 0, 1, false, NULL, "0|1",
+         "1: alpha-tested surfaces (foliage, fences) cover a pixel's MSAA samples by their alpha, edges "
+         "smoothed; 0: all or none (default)"},
     };
     memcpy(t, opts, sizeof opts);
     return GN_COUNT(opts);
@@ -363,6 +366,7 @@ void gn_post_opts_frame(const gn_post_opts *o, gn_frame_desc *out)
     out->no_stars = o->stars == 0;
     out->year = (int32_t)o->year;
     out->transparency = (gn_transparency)(o->transparency + 1);
+    out->alpha_to_coverage = o->alpha_to_coverage != 0;
     out->dof = (gn_dof_desc){.focus = o->dof[0],
                              .range = o->dof[1],
                              .strength = o->dof[2],
