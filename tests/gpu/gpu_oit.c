@@ -17,6 +17,7 @@
  *   tolerance); where panes overlap it differs from it, the mean and largest differences printed
  *   (and the largest must exceed 5% of the sorted value). */
 #include "gpu_util.h"
+#include "gt_panes.h"
 #include "passes/exposure.h"
 #include "shared/oit.h"
 
@@ -26,87 +27,15 @@
 
 #define W 128
 #define H 128
-#define PANES 6
-#define CAM_Z 3.2f
-#define FOV_Y 40.0f
+#define PANES GT_PANES
 #define TOL_ORDER 2e-3f /* relative: the accumulation's fp16 adds in another order */
-
-typedef struct pane {
-    float x, y, z, half;
-    float rgba[4];
-    float sort;
-} pane;
-
-/* gpu_blend_order's panes: far to near by z, but for pane 5 (sort 6: drawn before the others) */
-static const pane PANE[PANES] = {
-    {-0.30f, 0.10f, -0.9f, 0.75f, {0.9f, 0.1f, 0.1f, 0.5f}, 0},
-    {0.25f, -0.15f, -0.5f, 0.7f, {0.1f, 0.9f, 0.1f, 0.4f}, 0},
-    {-0.10f, -0.25f, -0.1f, 0.6f, {0.1f, 0.2f, 0.9f, 0.6f}, 0},
-    {0.20f, 0.25f, 0.3f, 0.55f, {0.9f, 0.8f, 0.1f, 0.5f}, 0},
-    {-0.25f, 0.0f, 0.7f, 0.45f, {0.8f, 0.2f, 0.9f, 0.45f}, 0},
-    {0.05f, -0.05f, 0.5f, 0.5f, {0.1f, 0.9f, 0.9f, 0.5f}, 6},
-};
-
-static gn_frame_desc frame(bool cpu, gn_transparency mode)
-{
-    return (gn_frame_desc){
-        .camera = {.position = {0, 0, CAM_Z}, .fov_y = FOV_Y, .near_plane = 0.1f},
-        .time_of_day = 10.0f,
-        .latitude = 45,
-        .day_of_year = 172,
-        .shadows = GN_SHADOWS_NONE,
-        .tonemap = GN_TONEMAP_CLIP,
-        .camera_exposure = {.mode = GN_EXPOSURE_FIXED, .ev100 = GN_EV100_SUNNY},
-        .bloom = {.off = true},
-        .no_dither = true,
-        .no_aerial = true,
-        .cpu_culling = cpu,
-        .transparency = mode,
-    };
-}
-
-static uint32_t add_material(gn_scene *s, const float rgba[4], float sort)
-{
-    gn_material_desc md = {.base_color = {rgba[0], rgba[1], rgba[2], rgba[3]},
-                           .roughness = 0.9f,
-                           .alpha_mode = rgba[3] < 1 ? GN_ALPHA_BLEND : GN_ALPHA_OPAQUE,
-                           .sort = sort,
-                           .label = "pane"};
-    uint32_t id = 0;
-    CHECK(gn_scene_add_material(s, &md, &id, NULL) == GN_OK, "material refused");
-    return id;
-}
-
-static void add_at(gn_scene *s, uint32_t mesh, uint32_t material, float x, float y)
-{
-    gn_instance_desc in = {.mesh = mesh, .material = material};
-    in.transform[0] = in.transform[5] = in.transform[10] = in.transform[15] = 1;
-    in.transform[12] = x, in.transform[13] = y;
-    CHECK(gn_scene_add_instance(s, &in, NULL, NULL) == GN_OK, "instance refused");
-}
-
-/* The wall, then the panes in `order` (mask: which; NULL order: 0..5); layered: pane 5 in its own
- * earlier layer, else in the others'. */
-static gn_scene *build(const int *order, unsigned mask, bool layered)
-{
-    gn_scene *s = NULL;
-    CHECK(gn_scene_create(&s, NULL) == GN_OK, "scene");
-    const float grey[4] = {0.5f, 0.5f, 0.5f, 1};
-    add_at(s, gt_add_quad(s, 3.0f, -2.0f), add_material(s, grey, 0), 0, 0);
-    for (int k = 0; k < PANES; k++) {
-        int i = order ? order[k] : k;
-        if (!(mask >> i & 1)) continue;
-        const pane *p = &PANE[i];
-        add_at(s, gt_add_quad(s, p->half, p->z), add_material(s, p->rgba, layered ? p->sort : 0), p->x, p->y);
-    }
-    return s;
-}
 
 /* One frame of s (destroyed after) into hdr (floats, rgba); the 8-bit image if ldr. */
 static void render(gn_renderer *r, gn_scene *s, bool cpu, gn_transparency mode, float *hdr, uint8_t **ldr,
                    gn_frame_stats *st)
 {
-    gn_frame_desc f = frame(cpu, mode);
+    gn_frame_desc f = gt_panes_frame(cpu);
+    f.transparency = mode;
     gn_error err = {0};
     gn_frame_stats got = gt_frame(r, s, &f);
     if (st) *st = got;
@@ -117,15 +46,6 @@ static void render(gn_renderer *r, gn_scene *s, bool cpu, gn_transparency mode, 
     free(half);
     if (ldr) *ldr = gt_pixels(r);
     gn_scene_destroy(s);
-}
-
-/* Pane i's edge distance in pixels at (px, py) (> 0 inside). */
-static float edge_distance(int i, float px, float py)
-{
-    const pane *p = &PANE[i];
-    float d = CAM_Z - p->z, f = (H / 2.0f) / tanf(FOV_Y * 0.5f * 3.14159265f / 180.0f);
-    float cx = W / 2.0f + f * p->x / d, cy = H / 2.0f - f * p->y / d, half = f * p->half / d;
-    return fminf(half - fabsf(px - cx), half - fabsf(py - cy));
 }
 
 /* The largest relative difference of two HDR images over their colour channels. */
@@ -150,19 +70,13 @@ static verdict judge(const float *oit, const float *sorted, float (*alone)[W * H
     uint32_t n_sorted = 0;
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
-            bool clear = true;
-            int cover = 0;
-            for (int i = 0; i < PANES; i++) {
-                float e = edge_distance(i, x + 0.5f, y + 0.5f);
-                clear = clear && fabsf(e) > 1.5f;
-                cover += e > 0;
-            }
-            if (!clear) continue;
+            int cover = gt_panes_cover(x, y, W, H);
+            if (cover < 0) continue;
             size_t o = ((size_t)y * W + x) * 4;
             double reveal = 1, accum_a = 0, accum[3] = {0};
             for (int i = 0; i < PANES; i++) {
-                if (edge_distance(i, x + 0.5f, y + 0.5f) <= 0) continue;
-                float a = PANE[i].rgba[3], w = gn_oit_weight(CAM_Z - PANE[i].z, a);
+                if (gt_panes_edge_distance(i, x + 0.5f, y + 0.5f, W, H) <= 0) continue;
+                float a = gt_panes[i].rgba[3], w = gn_oit_weight(GT_PANES_CAM_Z - gt_panes[i].z, a);
                 for (int c = 0; c < 3; c++) accum[c] += (alone[i][o + c] - (1 - a) * alone[PANES][o + c]) * w;
                 accum_a += a * w;
                 reveal *= 1 - a;
@@ -200,17 +114,18 @@ int main(void)
     uint8_t *ldr = NULL;
     gn_frame_stats st;
     for (int k = 0; k < 3; k++) {
-        render(r, build(orders[k], 0x3f, true), false, GN_TRANSPARENCY_OIT, oit[k], k ? NULL : &ldr, &st);
+        render(r, gt_panes_build(orders[k], 0x3f, true), false, GN_TRANSPARENCY_OIT, oit[k], k ? NULL : &ldr,
+               &st);
         CHECK(st.blended_drawn == PANES, "order %d: %u blended instances drawn", k, st.blended_drawn);
         CHECK(gt_ran(&st, "oit accumulate") && gt_ran(&st, "oit composite") &&
                   !gt_ran(&st, "forward blended"),
               "order %d: the OIT passes did not run in place of the sorted one", k);
     }
-    render(r, build(shuffled, 0x3f, true), true, GN_TRANSPARENCY_OIT, oit_cpu, NULL, NULL);
-    render(r, build(NULL, 0x3f, false), false, GN_TRANSPARENCY_OIT, oit_layer, NULL, NULL);
-    render(r, build(NULL, 0x3f, true), false, GN_TRANSPARENCY_SORTED, sorted, NULL, &st);
+    render(r, gt_panes_build(shuffled, 0x3f, true), true, GN_TRANSPARENCY_OIT, oit_cpu, NULL, NULL);
+    render(r, gt_panes_build(NULL, 0x3f, false), false, GN_TRANSPARENCY_OIT, oit_layer, NULL, NULL);
+    render(r, gt_panes_build(NULL, 0x3f, true), false, GN_TRANSPARENCY_SORTED, sorted, NULL, &st);
     CHECK(gt_ran(&st, "forward blended") && !gt_ran(&st, "oit accumulate"), "sorted: the OIT passes ran");
-    render(r, build(NULL, 0x3f, false), false, GN_TRANSPARENCY_SORTED, sorted_layer, NULL, NULL);
+    render(r, gt_panes_build(NULL, 0x3f, false), false, GN_TRANSPARENCY_SORTED, sorted_layer, NULL, NULL);
     size_t bytes = sizeof oit[0];
     bool same =
         !memcmp(oit[1], oit[0], bytes) && !memcmp(oit[2], oit[0], bytes) && !memcmp(oit_cpu, oit[0], bytes);
@@ -226,8 +141,8 @@ int main(void)
 
     /* each pane alone, sorted (one layer: the same as OIT's), and the wall alone */
     for (int i = 0; i <= PANES; i++)
-        render(r, build(NULL, i < PANES ? 1u << i : 0u, true), false, GN_TRANSPARENCY_SORTED, alone[i], NULL,
-               NULL);
+        render(r, gt_panes_build(NULL, i < PANES ? 1u << i : 0u, true), false, GN_TRANSPARENCY_SORTED,
+               alone[i], NULL, NULL);
     GT_CHECK_VALIDATION(r, "4x");
     gn_renderer_destroy(r);
 
@@ -244,7 +159,7 @@ int main(void)
 
     /* single-sampled: the composite's other variant */
     gn_renderer *r1 = gt_renderer(W, H, 1);
-    render(r1, build(NULL, 0x3f, true), false, GN_TRANSPARENCY_OIT, oit_1x, NULL, NULL);
+    render(r1, gt_panes_build(NULL, 0x3f, true), false, GN_TRANSPARENCY_OIT, oit_1x, NULL, NULL);
     GT_CHECK_VALIDATION(r1, "1x");
     gn_renderer_destroy(r1);
     verdict v1 = judge(oit_1x, sorted, alone);
