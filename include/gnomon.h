@@ -539,6 +539,15 @@ typedef enum gn_shadows {
     GN_SHADOWS_VSM, /* virtual shadow maps: a cached page clipmap (docs/SHADOWS.md) */
 } gn_shadows;
 
+/* How blended (GN_ALPHA_BLEND) surfaces are composited (docs/EFFECTS_TRANSPARENCY.md). */
+typedef enum gn_transparency {
+    GN_TRANSPARENCY_DEFAULT = 0, /* sorted */
+    GN_TRANSPARENCY_SORTED,      /* back to front by each instance's bounding sphere, layer by layer */
+    GN_TRANSPARENCY_OIT,         /* A/B: weighted blended order-independent transparency (McGuire and
+                                    Bavoil 2013): no order, an approximation where surfaces overlap; a
+                                    Quake 3 shader's dual-source stages still draw sorted, after it */
+} gn_transparency;
+
 typedef enum gn_tonemap {
     GN_TONEMAP_DEFAULT = 0,
     GN_TONEMAP_ACES,
@@ -660,6 +669,11 @@ typedef struct gn_frame_desc {
                            with GPU culling; docs/VISIBILITY.md) */
     bool vsm_occlusion; /* the VSM's casters culled against the pages' own depth in two phases (the
                            same shadows: docs/VISIBILITY.md); off by default (bench/RESULTS.md) */
+    gn_transparency transparency; /* blended surfaces: sorted (default) or weighted blended OIT */
+    /* Alpha-tested (GN_ALPHA_MASK) surfaces under MSAA: the depth prepass covers each pixel's
+     * samples in proportion to the alpha, sharpened to about a pixel (alpha to coverage), instead of
+     * all or none of them; shadows keep the plain test. Off by default (docs/EFFECTS_TRANSPARENCY.md) */
+    bool alpha_to_coverage;
     gn_exposure_desc camera_exposure; /* auto (default) or fixed; the metering and adaptation */
     gn_bloom_desc bloom;              /* on by default */
     gn_ao_desc ao;                    /* on by default */

@@ -52,7 +52,18 @@ layout(location = 2) in vec4 in_tangent;
 layout(location = 3) in vec2 in_uv;
 layout(location = 4) in vec2 in_uv2;
 layout(location = 5) flat in uvec3 in_grid;
+#if defined(GN_OIT)
+// Weighted blended OIT (forward_*_oit.frag; src/passes/oit.c): the body below is the forward
+// shader as it is, its colour and alpha (as alpha blending would take them) kept in a variable;
+// the main() at the end turns them into the two targets' values.
+#include "shared/oit.h"
+vec4 out_color;
+layout(location = 0) out vec4 out_accum;  // (c a w, a w), added
+layout(location = 1) out vec4 out_reveal; // a: the target is multiplied by 1 - a
+#define main gn_forward_body
+#else
 layout(location = 0) out vec4 out_color;
+#endif
 #if defined(GN_Q3_DUAL_SOURCE)
 layout(location = 0, index = 1) out vec4 out_d; // the blend's second source: what lies behind is kept by
 #endif
@@ -287,8 +298,11 @@ void main()
     }
     // stored pre-exposed (common.glsl); blended materials carry their alpha to the blend,
     // everything else is opaque
-    // the first stage's alpha test (after every derivative was taken: the quad stays whole)
-    if (q3 && q3r.discard_it) discard;
+    // the first stage's alpha test (after every derivative was taken: the quad stays whole); an
+    // alpha-tested material under alpha to coverage is not tested again: the prepass covered the
+    // samples its alpha asked for, and the EQUAL depth test keeps exactly those
+    bool covered = frame.coverage.x != 0u && uint(m.lighting.y) == GN_GPU_ALPHA_MASK;
+    if (q3 && q3r.discard_it && !covered) discard;
 #if defined(GN_Q3_DUAL_SOURCE)
     // blended by (one, src1 colour): fb * d + colour, every stage's blend at once
     out_color = vec4(gn_stored_colour(color), 1.0);
@@ -303,3 +317,16 @@ void main()
     out_color = vec4(gn_stored_colour(color), blended ? base.a : 1.0);
 #endif
 }
+
+#if defined(GN_OIT)
+#undef main
+void main()
+{
+    gn_forward_body();
+    // premultiplied: c a, where c is the stored (pre-exposed) colour
+    float a = clamp(out_color.a, 0.0, 1.0);
+    float w = gn_oit_weight(dot(in_world - frame.camera_pos.xyz, frame.camera_forward.xyz), a);
+    out_accum = vec4(min(out_color.rgb * (a * w), vec3(GN_OIT_MAX_ACCUM)), a * w);
+    out_reveal = vec4(a);
+}
+#endif

@@ -15,6 +15,7 @@ const gn_feature *const gn_features[GN_FEATURE_COUNT] = {
     [GN_FEATURE_VOLUMETRIC] = &gn_feature_volumetric, /* after the sets its inject pass binds */
     [GN_FEATURE_FORWARD] = &gn_feature_forward, /* after the shadows, lights and AO: their receiver sets */
     [GN_FEATURE_DECALS] = &gn_feature_decals,   /* the forward pass's receivers too */
+    [GN_FEATURE_OIT] = &gn_feature_oit,         /* after the forward pass: its technique's receivers */
     [GN_FEATURE_EXPOSURE] = &gn_feature_exposure,
     [GN_FEATURE_BLOOM] = &gn_feature_bloom, /* before the tone map: its set names bloom's level 0 */
     [GN_FEATURE_DOF] = &gn_feature_dof,     /* before the tone map too: its set names the blurred copy */

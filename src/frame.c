@@ -156,9 +156,12 @@ static const gn_pass PASSES[] = {
     /*    screen-space decals over the opaque surfaces, from the resolved depth (before the copy:
      *    what later passes read of the opaque scene has its decals) */
     {"decals", GN_FEATURE_DECALS, gn_decals_runs, NULL, gn_decals_uses, gn_decals_record},
-    /*    with blended surfaces: the opaque scene's colour and depth copied, then they draw over it */
-    {"scene copy", GN_FEATURE_FORWARD, gn_forward_blended_runs, NULL, gn_scene_copy_uses,
-     gn_scene_copy_record},
+    /*    with blended surfaces: the opaque scene's colour and depth copied, then they draw over it:
+     *    with weighted blended OIT (--transparency oit) in any order into its two targets, then
+     *    composited; sorted (the default, and for OIT the dual-source Quake 3 shaders), back to front */
+    {"scene copy", GN_FEATURE_FORWARD, gn_scene_copy_runs, NULL, gn_scene_copy_uses, gn_scene_copy_record},
+    {"oit accumulate", GN_FEATURE_OIT, gn_oit_runs, NULL, gn_oit_accumulate_uses, gn_oit_accumulate_record},
+    {"oit composite", GN_FEATURE_OIT, gn_oit_runs, NULL, gn_oit_composite_uses, gn_oit_composite_record},
     {"forward blended", GN_FEATURE_FORWARD, gn_forward_blended_runs, NULL, gn_forward_blended_uses,
      gn_forward_blended_record},
     /* 7. eye adaptation: the luminance histogram, then the exposure metered and adapted */

@@ -58,6 +58,9 @@ typedef enum gn_target_id {
     GN_TARGET_OPAQUE_COLOR,   /* a copy of the resolved HDR colour before blended surfaces ... */
     GN_TARGET_OPAQUE_DEPTH,   /* ... and of the resolved depth (src/passes/forward.c): for passes
                                  that read the opaque scene behind what they draw */
+    GN_TARGET_OIT_ACCUM,      /* weighted blended OIT (src/passes/oit.c): sum(c a w), sum(a w), rgba16f,
+                                 msaa samples ... */
+    GN_TARGET_OIT_REVEAL,     /* ... and prod(1 - a), r16f; both made by the first frame that needs them */
     GN_TARGET_COUNT
 } gn_target_id;
 
@@ -183,6 +186,9 @@ void gn_gpu_scene_release(gn_renderer *r);
 
 /* targets.c */
 gn_result gn_targets_create(gn_renderer *r, gn_error *err);
+/* Makes an on-demand target (the table's `on_demand`) when it does not exist yet; *made: whether it
+ * was made now (the sets that name it must be written). */
+gn_result gn_target_ensure(gn_renderer *r, gn_target_id id, bool *made, gn_error *err);
 void gn_targets_release(gn_renderer *r);
 /* Releases a set of targets that is not (or no longer) the renderer's: the old size's after a resize. */
 void gn_targets_release_set(gn_renderer *r, gn_targets *t);

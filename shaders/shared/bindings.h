@@ -255,6 +255,10 @@
 #define GN_BIND_SKIN_PALETTES 3   /* vec4[]: this frame's palettes (3 rows or 2 dual-quaternion parts a joint) */
 #define GN_BIND_SKIN_JOBS 4       /* gn_gpu_skin_job[]: this frame's, one a rig's written part */
 #define GN_BIND_SKIN_COUNT 5
+/* weighted blended OIT's composite (oit_composite.glsl; src/passes/oit.c) */
+#define GN_BIND_OIT_ACCUM 0  /* sum(c a w), sum(a w) at every sample */
+#define GN_BIND_OIT_REVEAL 1 /* prod(1 - a) at every sample */
+#define GN_BIND_OIT_COUNT 2
 /* presenting (present.comp) */
 #define GN_BIND_PRESENT_OUTPUT 0
 #define GN_BIND_PRESENT_OVERLAY 1

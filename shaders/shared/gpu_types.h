@@ -64,7 +64,7 @@ typedef float gn_mat4[16];
 #define GN_GPU_MAP_METAL_ROUGH 1u
 #define GN_GPU_MAP_OCCLUSION 2u
 #define GN_GPU_MAP_EMISSIVE 4u
-#define GN_GPU_MAP_STAGES 8u /* a Quake 3 shader: its stages (gn_gpu_stage) make the surface */
+#define GN_GPU_MAP_STAGES 8u          /* a Quake 3 shader: its stages (gn_gpu_stage) make the surface */
 #define GN_GPU_MAP_SPECULAR 16u       /* KHR_materials_specular's specularTexture (alpha) */
 #define GN_GPU_MAP_SPECULAR_COLOR 32u /* its specularColorTexture (rgb, sRGB) */
 
@@ -148,32 +148,35 @@ GN_STRUCT(gn_gpu_frame)
     gn_vec4 ao;      /* x radius (m), y bias (m), z intensity, w pixels 1 m spans 1 m ahead */
     gn_vec4 ao_proj; /* x 1 / the projection's x scale, y 1 / |its y scale|, zw sample 0 in its pixel */
     /* Depth of field (src/passes/dof.c); dof.z == 0: off. */
-    gn_vec4 dof;     /* x focus (m), y range (m), z strength, w mode (GN_GPU_DOF_*) */
+    gn_vec4 dof;        /* x focus (m), y range (m), z strength, w mode (GN_GPU_DOF_*) */
     gn_vec4 dof_params; /* x blur radius (half-size pixels), y 1: the sky blurs like geometry; zw unused */
     gn_vec4 ibl;        /* x 1: ambient light from the environment map (0: the hemisphere); y > 0: a test's
                            uniform sky of that many nits (the environment and the sky pass); z 1: the
                            reflection probes are on; w their count */
     /* The atmosphere (decide/atmosphere.h, shaders/atmosphere.glsl): km and per km. */
-    gn_vec4 atmo_rayleigh; /* rgb scattering at the ground, w its scale height */
-    gn_vec4 atmo_mie;      /* x scattering, y absorption at the ground, z scale height, w g */
-    gn_vec4 atmo_ozone;    /* rgb absorption at the layer's peak, w the peak's altitude */
-    gn_vec4 atmo_body;     /* x the ground's radius, y the air's top, z the ozone layer's width,
-                              w the eye's radius (y = 0 is the ground) */
-    gn_vec4 atmo_albedo;   /* rgb the ground's albedo, w the night sky's glow (nits) */
-    gn_vec4 sky_light[2];  /* the sun, the moon: xyz towards it, w illuminance above the air (lux) */
+    gn_vec4 atmo_rayleigh;     /* rgb scattering at the ground, w its scale height */
+    gn_vec4 atmo_mie;          /* x scattering, y absorption at the ground, z scale height, w g */
+    gn_vec4 atmo_ozone;        /* rgb absorption at the layer's peak, w the peak's altitude */
+    gn_vec4 atmo_body;         /* x the ground's radius, y the air's top, z the ozone layer's width,
+                                  w the eye's radius (y = 0 is the ground) */
+    gn_vec4 atmo_albedo;       /* rgb the ground's albedo, w the night sky's glow (nits) */
+    gn_vec4 sky_light[2];      /* the sun, the moon: xyz towards it, w illuminance above the air (lux) */
     gn_vec4 sky_light_disc[2]; /* x cos of the disc's angular radius, y the moon's illuminated
                                   fraction, zw unused */
-    gn_vec4 fog[2];        /* height fogs: x density at the base (per m), y base (m), z falloff (per km);
-                              x 0: off */
-    gn_vec4 fog_params;    /* x albedo, y anisotropy (g), z latitude (radians: the stars' pole), w unused */
-    gn_vec4 atmo_aerial;   /* x 1: aerial perspective on, y the volume's far slice (km), z 1: stars,
-                              w the stars' turn about the pole (radians) */
+    gn_vec4 fog[2];            /* height fogs: x density at the base (per m), y base (m), z falloff (per km);
+                                  x 0: off */
+    gn_vec4 fog_params;  /* x albedo, y anisotropy (g), z latitude (radians: the stars' pole), w unused */
+    gn_vec4 atmo_aerial; /* x 1: aerial perspective on, y the volume's far slice (km), z 1: stars,
+                            w the stars' turn about the pole (radians) */
     /* Volumetric fog (src/passes/volumetric.c, shaders/volumetric*.glsl); volumetric.x == 0: off. */
     gn_vec4 volumetric;        /* x 1 on, y the first slice's view depth (m), z the last's, w this frame's
                                   jitter of the froxels' depths (0..1 of a slice) */
     gn_vec4 volumetric_params; /* x the history's weight (0: none this frame), y which inject image is this
                                   frame's (0, 1), zw unused */
     gn_mat4 volumetric_prev;   /* the last frame's world -> clip, where the history's froxels were */
+    gn_uvec4 coverage;         /* x 1: alpha to coverage (the prepass's alpha-tested samples covered by
+                                  alpha, src/passes/depth_prepass.c): the forward pass does not
+                                  alpha-test those materials again; yzw unused */
 };
 
 /* The ambient occlusion passes' push constants (shaders/ao*.comp): the Z pyramid's levels
@@ -350,9 +353,9 @@ GN_STRUCT(gn_gpu_light)
 GN_STRUCT(gn_gpu_instance)
 {
     gn_vec4 row0, row1, row2;
-    gn_uvec4 info; /* x = material; y = flags (bits 0..7: GN_GPU_INSTANCE_*), and for a grid-lit
-                      instance the light's direction (octahedral, 12 bits a coordinate) in bits
-                      8..31; z, w = the grid's ambient and directed light (RGB9E5) */
+    gn_uvec4 info;  /* x = material; y = flags (bits 0..7: GN_GPU_INSTANCE_*), and for a grid-lit
+                       instance the light's direction (octahedral, 12 bits a coordinate) in bits
+                       8..31; z, w = the grid's ambient and directed light (RGB9E5) */
     gn_vec4 sphere; /* world bounding sphere (xyz centre, w radius) for culling; w < 0: removed */
 };
 #define GN_GPU_INSTANCE_DYNAMIC 1u
@@ -402,9 +405,11 @@ GN_STRUCT(gn_gpu_cull_view)
 #define GN_CULL_TAG_PHASE2 2u
 #define GN_CULL_TAG_CASCADE 3u /* + the cascade, up to GN_CSM_MAX (8) */
 #define GN_CULL_TAG_LIGHTS 11u /* every local light's layer */
-#define GN_CULL_TAG_CLUSTERS 12u /* the camera's clusters: of instances in the view, culled by the
-                                    frustum, culled by the cone, drawn */
-#define GN_CULL_TAGS 13u /* 4 counts each: instances (or clusters), triangles, non-empty groups, in the view */
+#define GN_CULL_TAG_CLUSTERS                                                                                 \
+    12u /* the camera's clusters: of instances in the view, culled by the                                    \
+           frustum, culled by the cone, drawn */
+#define GN_CULL_TAGS                                                                                         \
+    13u /* 4 counts each: instances (or clusters), triangles, non-empty groups, in the view */
 #define GN_CULL_WHOLE 0xffffffffu /* a slot that is a whole instance, not one of its clusters */
 
 /* The cone test (shaders/cull_test.comp, its reference gn_cluster_backfacing) keeps a cluster
@@ -489,10 +494,7 @@ GN_STRUCT(gn_gpu_stage)
  * shaders/q3_deform.glsl in every scene pass's vertex shader): set 0, binding GN_BIND_FRAME_DEFORMS,
  * one a material, two vectors a deform, v[0].x the first one's kind (0: the material has none). */
 #define GN_GPU_Q3_DEFORMS 3 /* GN_Q3_MAT_DEFORMS */
-GN_STRUCT(gn_gpu_deform)
-{
-    gn_vec4 v[2 * GN_GPU_Q3_DEFORMS];
-};
+GN_STRUCT(gn_gpu_deform) { gn_vec4 v[2 * GN_GPU_Q3_DEFORMS]; };
 #define GN_GPU_VERTEX_FLOATS 14 /* gn_vertex: position 0, normal 3, tangent 6, uv 10, uv2 12 */
 
 /* A Quake 3 map's fog volumes (`fogparms`; src/decide/q3_fog.h, shaders/q3_fog.glsl): set 0 binding
@@ -528,8 +530,8 @@ GN_STRUCT(gn_gpu_skin_job)
 };
 GN_STRUCT(gn_gpu_skin_influence)
 {
-    gn_uvec4 joints;     /* eight 16-bit palette entries, two a word (low half first) */
-    gn_vec4 weights[2];  /* their weights, summing to one */
+    gn_uvec4 joints;    /* eight 16-bit palette entries, two a word (low half first) */
+    gn_vec4 weights[2]; /* their weights, summing to one */
 };
 GN_STRUCT(gn_gpu_skin_delta)
 {

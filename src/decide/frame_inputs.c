@@ -93,6 +93,8 @@ void gn_frame_inputs_resolve(const gn_frame_desc *f, const float scene_camera[6]
     out->probes = !f->no_probes;
     /* virtual shadow maps met the targets against cascades (bench/RESULTS.md) */
     out->shadows = f->shadows == GN_SHADOWS_DEFAULT ? GN_SHADOWS_VSM : f->shadows;
+    out->transparency = f->transparency == GN_TRANSPARENCY_OIT ? GN_TRANSPARENCY_OIT : GN_TRANSPARENCY_SORTED;
+    out->alpha_to_coverage = f->alpha_to_coverage;
     out->naive_lights = f->naive_lights;
     out->no_pvs = f->no_pvs;
     out->cpu_culling = f->cpu_culling;

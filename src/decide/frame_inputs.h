@@ -71,6 +71,8 @@ typedef struct gn_frame_inputs {
     bool ibl;           /* the ambient from the environment map (gn_frame_desc.no_ibl: the hemisphere) */
     bool probes;        /* surfaces reflect their reflection probes (gn_frame_desc.no_probes: not) */
     gn_shadows shadows; /* never DEFAULT */
+    gn_transparency transparency; /* never DEFAULT */
+    bool alpha_to_coverage;       /* asked for (the prepass uses it with msaa > 1 only) */
     bool naive_lights, no_pvs, cpu_culling, occlusion, clusters, caster_lod, vsm_occlusion;
     double seconds;
     const uint8_t *overlay;

@@ -81,7 +81,7 @@ static gn_result ensure_pipeline(gn_renderer *r, decals_state *s, uint32_t sun, 
         .color_format = VK_FORMAT_R16G16B16A16_SFLOAT,
         .samples = r->msaa,
         .cull = VK_CULL_MODE_FRONT_BIT, /* the box's back faces: one fragment a pixel, inside or out */
-        .alpha_blend = true,
+        .blend = {GN_VK_BLEND_ALPHA},
         .name = "decal",
     };
     if (!res) res = gn_vk_graphics_pipeline(&r->vk, &g, &s->pipeline[sun], err);

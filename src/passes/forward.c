@@ -2,7 +2,9 @@
  * EQUAL against the prepass), then the sky where nothing was drawn, and resolves the colour;
  * when the frame has blended surfaces, the opaque scene's resolved colour and depth are copied
  * (GN_TARGET_OPAQUE_*, for passes that read what lies behind them) and the blended surfaces
- * draw over it in a second pass (material order, not sorted by distance), resolved again.
+ * draw over it in a second pass (back to front, plan.c), resolved again. With weighted blended
+ * OIT (src/passes/oit.c) that pass draws only the Quake 3 shaders blended with two sources, after
+ * OIT's composite, still sorted.
  * One pipeline family a sun technique (forward_csm.frag, forward_vsm.frag, forward_none.frag):
  * each binds only its technique's receiver set (set 2), lent by that feature, beside the frame
  * (0), the material (1), the local lights' set (3), the screen passes' (4: ambient
@@ -15,6 +17,7 @@
 #include <string.h>
 
 enum { SUN_NONE, SUN_CSM, SUN_VSM, SUN_COUNT };
+_Static_assert(SUN_COUNT == GN_FORWARD_TECHNIQUES, "passes.h counts the techniques");
 
 typedef struct forward_state {
     VkPipelineLayout layout[SUN_COUNT];
@@ -110,12 +113,12 @@ static gn_result ensure_technique(gn_renderer *r, forward_state *s, uint32_t sun
     gn_vk_graphics_desc blend = g, q3 = g, sky = g;
     blend.depth_compare = VK_COMPARE_OP_GREATER_OR_EQUAL;
     blend.dynamic_depth = true; /* a stage's depthWrite and depthFunc (BLENDED_STATE) */
-    blend.alpha_blend = true;
+    blend.blend[0] = GN_VK_BLEND_ALPHA;
     blend.name = "forward blended";
     q3.depth_compare = VK_COMPARE_OP_GREATER_OR_EQUAL;
     q3.dynamic_depth = true;
     q3.frag = SUN_SHADER_Q3[sun];
-    q3.dual_source = true;
+    q3.blend[0] = GN_VK_BLEND_DUAL_SOURCE;
     q3.name = "forward Quake 3 blended";
     sky.vert = "sky.vert";
     sky.frag = "sky.frag";
@@ -236,7 +239,32 @@ gn_pass_work gn_forward_record(gn_renderer *r, void *self, uint32_t run)
     return (gn_pass_work){draws + 1, r->plan.camera.triangles + 1};
 }
 
+/* Whether a material draws with the Quake 3 dual-source pipeline (a shader's stages, on a device
+ * that blends with two sources; without, its shader folds them into alpha blending). */
+static bool is_q3_dual(const gn_renderer *r, const forward_state *s, uint32_t material)
+{
+    return s->q3_blend[s->sun] && material < r->scene.material_count && r->scene.stage_flags &&
+           r->scene.stage_flags[material];
+}
+
+bool gn_forward_q3_dual(const gn_renderer *r, uint32_t material)
+{
+    return is_q3_dual(r, r->state[GN_FEATURE_FORWARD], material);
+}
+
+/* Sorted: whenever blended surfaces are in view; with OIT, when a dual-source one is. */
 uint32_t gn_forward_blended_runs(const gn_renderer *r, const void *self)
+{
+    if (!has_blended(r)) return 0;
+    if (!gn_oit_on(r)) return 1;
+    const gn_draw_list *list = &r->plan.blend_list;
+    for (uint32_t b = 0; b < list->batch_count; b++)
+        if (is_q3_dual(r, self, list->batches[b].material)) return 1;
+    return 0;
+}
+
+/* The opaque scene and the blended passes draw while there are blended surfaces in view. */
+uint32_t gn_scene_copy_runs(const gn_renderer *r, const void *self)
 {
     (void)self;
     return has_blended(r) ? 1 : 0;
@@ -261,14 +289,6 @@ gn_pass_work gn_scene_copy_record(gn_renderer *r, void *self, uint32_t run)
     return (gn_pass_work){0, 0};
 }
 
-/* Whether a material draws with the Quake 3 dual-source pipeline (a shader's stages, on a device
- * that blends with two sources; without, its shader folds them into alpha blending). */
-static bool is_q3_dual(const gn_renderer *r, const forward_state *s, uint32_t material)
-{
-    return s->q3_blend[s->sun] && material < r->scene.material_count && r->scene.stage_flags &&
-           r->scene.stage_flags[material];
-}
-
 /* Blended surfaces take each material's culling, polygon offset (a decal's bias toward the
  * viewer keeps it over the wall it lies on) and depth state: by default they test depth and
  * write none; a Quake 3 stage's depthWrite writes it (what later blended surfaces then test),
@@ -287,13 +307,14 @@ uint32_t gn_forward_blended_uses(gn_renderer *r, void *self, uint32_t run, gn_vk
 
 /* Blended surfaces over the opaque scene and the sky, back to front within each Quake 3 sort
  * (plan.c's blend list, a view of its own), each with its depth state (BLENDED_STATE); the colour
- * is resolved again. */
+ * is resolved again. With OIT on, only the dual-source ones (the rest were composited). */
 gn_pass_work gn_forward_blended_record(gn_renderer *r, void *self, uint32_t run)
 {
     (void)run;
     forward_state *s = self;
     VkPipelineLayout layout = begin(r, s, false, false);
     const gn_draw_list *list = &r->plan.blend_list;
+    bool oit = gn_oit_on(r);
     gn_bind_view_frame(r, layout, &r->plan.blend_view);
     /* runs of batches by pipeline: a Quake 3 shader's dual-source blend, or alpha blending */
     uint32_t draws = 0;
@@ -301,8 +322,10 @@ gn_pass_work gn_forward_blended_record(gn_renderer *r, void *self, uint32_t run)
         bool q3 = is_q3_dual(r, s, list->batches[b].material);
         uint32_t e = b + 1;
         while (e < list->batch_count && is_q3_dual(r, s, list->batches[e].material) == q3) e++;
-        gn_vk_cmd_bind_pipeline(&r->vk, false, q3 ? s->q3_blend[s->sun] : s->blend[s->sun]);
-        draws += gn_draw_materials(r, &r->plan.blend_view, list, b, e - b, layout, &BLENDED_STATE);
+        if (q3 || !oit) {
+            gn_vk_cmd_bind_pipeline(&r->vk, false, q3 ? s->q3_blend[s->sun] : s->blend[s->sun]);
+            draws += gn_draw_materials(r, &r->plan.blend_view, list, b, e - b, layout, &BLENDED_STATE);
+        }
         b = e;
     }
     gn_vk_cmd_end_rendering(&r->vk);

@@ -21,20 +21,27 @@ void gn_screen_pass_dispatch(gn_renderer *r, const gn_screen_pass *p); /* 8x8 ti
 /* ---- the features ------------------------------------------------------------------------ */
 extern const gn_feature gn_feature_skin, gn_feature_cull, gn_feature_depth, gn_feature_csm, gn_feature_vsm,
     gn_feature_lights, gn_feature_ao, gn_feature_atmosphere, gn_feature_ibl, gn_feature_volumetric,
-    gn_feature_forward, gn_feature_decals, gn_feature_exposure, gn_feature_bloom, gn_feature_dof,
-    gn_feature_tonemap, gn_feature_depth_view, gn_feature_occlusion_view, gn_feature_present, gn_feature_noop;
+    gn_feature_forward, gn_feature_decals, gn_feature_oit, gn_feature_exposure, gn_feature_bloom,
+    gn_feature_dof, gn_feature_tonemap, gn_feature_depth_view, gn_feature_occlusion_view, gn_feature_present,
+    gn_feature_noop;
 
 /* The forward family's pipeline layout (set 0 the frame, 1 the material, 2 the sun technique's
  * receiver, 3 the local lights', 4 the screen passes', 5 the sky's light, 6 volumetric fog's),
  * shared with volumetric fog's inject pass, which shades the air as the forward pass shades
  * surfaces. technique: gn_forward_technique of the frame's shadows. */
 #define GN_FORWARD_SETS 7
+#define GN_FORWARD_TECHNIQUES 3 /* none, csm, vsm: the values of gn_forward_technique */
 uint32_t gn_forward_technique(gn_shadows shadows);
 void gn_forward_receivers(gn_renderer *r, uint32_t technique, gn_receiver rc[GN_FORWARD_SETS - 2]);
 gn_result gn_forward_layout(gn_renderer *r, uint32_t technique, const char *name, VkPipelineLayout *out,
                             gn_error *err);
 void gn_forward_bind_receivers(gn_renderer *r, uint32_t technique, VkPipelineLayout layout); /* sets 2..6 */
 uint32_t gn_forward_receiver_uses(gn_renderer *r, uint32_t technique, gn_vk_use *out);
+/* Whether blended material m draws with the forward pass's Quake 3 dual-source pipeline this frame
+ * (then weighted OIT leaves it to the sorted pass). */
+bool gn_forward_q3_dual(const gn_renderer *r, uint32_t material);
+/* Whether this frame's blended surfaces go through weighted blended OIT (src/passes/oit.c). */
+bool gn_oit_on(const gn_renderer *r);
 
 /* The depth prepass's render state (depth_prepass.c), which the forward pass's opaque draws
  * share: they test EQUAL against its depth, so they must cull and bias as it did. */
@@ -107,9 +114,13 @@ GN_PASS_FNS(gn_volumetric_integrate);
 GN_PASS_FNS(gn_forward);
 GN_PASS_RUNS(gn_decals); /* with decals in the view */
 GN_PASS_FNS(gn_decals);
-GN_PASS_RUNS(gn_forward_blended); /* the scene copy's and the blended pass's */
+GN_PASS_RUNS(gn_scene_copy); /* with blended surfaces in view */
 GN_PASS_FNS(gn_scene_copy);
+GN_PASS_RUNS(gn_forward_blended); /* sorted, or with OIT the dual-source Quake 3 shaders */
 GN_PASS_FNS(gn_forward_blended);
+GN_PASS_RUNS(gn_oit); /* --transparency oit with blended surfaces: accumulate and composite */
+GN_PASS_FNS(gn_oit_accumulate);
+GN_PASS_FNS(gn_oit_composite);
 GN_PASS_RUNS(gn_dof);
 GN_PASS_FNS(gn_dof);
 GN_PASS_RUNS(gn_exposure); /* auto, or the luminance view */

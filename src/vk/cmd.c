@@ -27,15 +27,17 @@ static VkRenderingAttachmentInfo attachment(const gn_vk_attachment *a, bool dept
 
 void gn_vk_cmd_begin_rendering(gn_vk *vk, const gn_vk_rendering *r)
 {
-    VkRenderingAttachmentInfo color, depth;
-    if (r->color.image) color = attachment(&r->color, false);
+    VkRenderingAttachmentInfo color[GN_VK_MAX_COLOR], depth;
+    uint32_t colors = 0;
+    if (r->color.image) color[colors++] = attachment(&r->color, false);
+    if (r->color.image && r->color1.image) color[colors++] = attachment(&r->color1, false);
     if (r->depth.image) depth = attachment(&r->depth, true);
     VkRenderingInfo info = {
         .sType = VK_STRUCTURE_TYPE_RENDERING_INFO,
         .renderArea = {{0, 0}, {r->width, r->height}},
         .layerCount = r->layers ? r->layers : 1,
-        .colorAttachmentCount = r->color.image ? 1 : 0,
-        .pColorAttachments = r->color.image ? &color : NULL,
+        .colorAttachmentCount = colors,
+        .pColorAttachments = colors ? color : NULL,
         .pDepthAttachment = r->depth.image ? &depth : NULL,
     };
     VkCommandBuffer cmd = vk->cur->cmd;

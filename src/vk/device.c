@@ -454,6 +454,8 @@ static gn_result create_device(gn_vk *vk, const char *sel, bool presentable, gn_
                 .depthClamp = supported.depthClamp,
                 .samplerAnisotropy = supported.samplerAnisotropy,
                 .dualSrcBlend = supported.dualSrcBlend, /* a Quake 3 shader's stages in one draw */
+                /* weighted OIT's two targets blend differently in one draw */
+                .independentBlend = supported.independentBlend,
                 /* block-compressed textures (.dds) sampled as they are; without it they are
                  * decoded to RGBA8 at upload (gpu_scene.c) */
                 .textureCompressionBC = supported.textureCompressionBC,
@@ -476,6 +478,7 @@ static gn_result create_device(gn_vk *vk, const char *sel, bool presentable, gn_
     };
     vk->depth_clamp = supported.depthClamp;
     vk->dual_source = supported.dualSrcBlend;
+    vk->independent_blend = supported.independentBlend;
     vk->texture_bc = supported.textureCompressionBC;
     VkResult r = GN_VK_FAULT(GN_VK_FAULT_CREATE, vkCreateDevice(vk->physical, &ci, NULL, &vk->device));
     if (r != VK_SUCCESS) return gn_vk_check(vk, r, "vkCreateDevice", err);

@@ -10,11 +10,12 @@
 _Static_assert(
     sizeof(gn_gpu_frame) == 2 * 64 + 16 * 16 + 16 + GN_GPU_MAX_CASCADES * (64 + 16) + 64 + 3 * 16 + 16 +
                                 3 * 16 + 4 * 16 + GN_GPU_VSM_MAX_LEVELS / 2 * 16 + 64 + 16 + 16 + 16 +
-                                5 * 16 + 13 * 16 + 2 * 16 + 64,
+                                5 * 16 + 13 * 16 + 2 * 16 + 64 + 16,
     "gn_gpu_frame: 2 mat4, 16 vec4, 1 uvec4, a mat4 and a vec4 per cascade, then the "
     "view mat4, cluster_grid, cluster_depth, lights, cluster_proj, the VSM block and RESOLVE's "
     "mat4 and two vec4, the debug views' vec4, ambient occlusion's and depth of field's two each, "
-    "image-based light's one, the atmosphere's and the fogs' thirteen, volumetric fog's two and its mat4");
+    "image-based light's one, the atmosphere's and the fogs' thirteen, volumetric fog's two and its mat4, "
+    "alpha to coverage's uvec4");
 _Static_assert(sizeof(gn_gpu_ao_push) == 7 * 16, "gn_gpu_ao_push: seven uvec4 (within 128 bytes)");
 _Static_assert(offsetof(gn_gpu_frame, prev_view_proj) % 16 == 0, "std140: matrices on 16 bytes");
 _Static_assert(sizeof(gn_gpu_vsm_page) == 16, "gn_gpu_vsm_page: one uvec4");

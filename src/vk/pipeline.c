@@ -18,6 +18,40 @@ static gn_result module(gn_vk *vk, const char *name, VkShaderModule *out, gn_err
     return GN_OK;
 }
 
+/* One attachment's blend state (gn_vk_blend). */
+static VkPipelineColorBlendAttachmentState attachment_blend(gn_vk_blend mode)
+{
+    VkPipelineColorBlendAttachmentState b = {
+        .colorWriteMask = 0xf, .colorBlendOp = VK_BLEND_OP_ADD, .alphaBlendOp = VK_BLEND_OP_ADD};
+    switch (mode) {
+    case GN_VK_BLEND_NONE:
+        break;
+    case GN_VK_BLEND_ALPHA:
+        b.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
+        b.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+        b.srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+        b.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+        break;
+    case GN_VK_BLEND_DUAL_SOURCE:
+        b.srcColorBlendFactor = VK_BLEND_FACTOR_ONE;
+        b.dstColorBlendFactor = VK_BLEND_FACTOR_SRC1_COLOR;
+        b.srcAlphaBlendFactor = VK_BLEND_FACTOR_ZERO;
+        b.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+        break;
+    case GN_VK_BLEND_ADD:
+        b.srcColorBlendFactor = b.dstColorBlendFactor = VK_BLEND_FACTOR_ONE;
+        b.srcAlphaBlendFactor = b.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
+        break;
+    case GN_VK_BLEND_REVEAL:
+        b.srcColorBlendFactor = b.srcAlphaBlendFactor = VK_BLEND_FACTOR_ZERO;
+        b.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_COLOR;
+        b.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
+        break;
+    }
+    b.blendEnable = mode != GN_VK_BLEND_NONE;
+    return b;
+}
+
 gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPipeline *out, gn_error *err)
 {
     VkShaderModule vs = VK_NULL_HANDLE, fs = VK_NULL_HANDLE;
@@ -78,6 +112,7 @@ gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPip
     VkPipelineMultisampleStateCreateInfo ms = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
         .rasterizationSamples = (VkSampleCountFlagBits)(d->samples ? d->samples : 1),
+        .alphaToCoverageEnable = d->alpha_to_coverage,
     };
     VkPipelineDepthStencilStateCreateInfo ds = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO,
@@ -85,26 +120,16 @@ gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPip
         .depthWriteEnable = d->depth_write,
         .depthCompareOp = d->depth_compare,
     };
-    VkPipelineColorBlendAttachmentState blend = {
-        .blendEnable = d->alpha_blend || d->dual_source,
-        .srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA,
-        .dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
-        .colorBlendOp = VK_BLEND_OP_ADD,
-        .srcAlphaBlendFactor = VK_BLEND_FACTOR_ONE,
-        .dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA,
-        .alphaBlendOp = VK_BLEND_OP_ADD,
-        .colorWriteMask = 0xf,
-    };
-    if (d->dual_source) {
-        blend.srcColorBlendFactor = VK_BLEND_FACTOR_ONE;
-        blend.dstColorBlendFactor = VK_BLEND_FACTOR_SRC1_COLOR;
-        blend.srcAlphaBlendFactor = VK_BLEND_FACTOR_ZERO;
-        blend.dstAlphaBlendFactor = VK_BLEND_FACTOR_ONE;
-    }
+    VkPipelineColorBlendAttachmentState blend[GN_VK_MAX_COLOR];
+    const VkFormat formats[GN_VK_MAX_COLOR] = {d->color_format, d->color_format1};
+    uint32_t colors = d->color_format == VK_FORMAT_UNDEFINED    ? 0
+                      : d->color_format1 == VK_FORMAT_UNDEFINED ? 1
+                                                                : 2;
+    for (uint32_t i = 0; i < colors; i++) blend[i] = attachment_blend(d->blend[i]);
     VkPipelineColorBlendStateCreateInfo cb = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO,
-        .attachmentCount = d->color_format != VK_FORMAT_UNDEFINED ? 1 : 0,
-        .pAttachments = &blend,
+        .attachmentCount = colors,
+        .pAttachments = blend,
     };
     /* cull mode, depth write and depth compare are core dynamic state in Vulkan 1.3 (extended
        dynamic state), depth bias since 1.0 */
@@ -121,7 +146,7 @@ gn_result gn_vk_graphics_pipeline(gn_vk *vk, const gn_vk_graphics_desc *d, VkPip
     VkPipelineRenderingCreateInfo ri = {
         .sType = VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO,
         .colorAttachmentCount = cb.attachmentCount,
-        .pColorAttachmentFormats = &d->color_format,
+        .pColorAttachmentFormats = formats,
         .depthAttachmentFormat = d->depth_format,
     };
     VkGraphicsPipelineCreateInfo ci = {

@@ -145,6 +145,7 @@ typedef struct gn_vk {
     bool debug_utils;
     bool depth_clamp;                          /* the depthClamp feature is enabled */
     bool dual_source;                          /* the dualSrcBlend feature is enabled */
+    bool independent_blend;                    /* the independentBlend feature is enabled */
     bool texture_bc;                           /* the textureCompressionBC feature is enabled */
     bool presentable;                          /* VK_KHR_swapchain is enabled */
     PFN_vkSetDebugUtilsObjectNameEXT set_name; /* loaded once with the device */
@@ -339,13 +340,29 @@ void gn_vk_cmd_timestamp(gn_vk *vk, gn_vk_timer *t, uint32_t index);
 gn_result gn_vk_timer_read(gn_vk *vk, gn_vk_timer *t, uint32_t pairs, double *ms, gn_error *err);
 
 /* pipeline.c */
+/* How a colour attachment blends what a fragment writes (src) into what it holds (dst). */
+typedef enum gn_vk_blend {
+    GN_VK_BLEND_NONE = 0,    /* written as it is */
+    GN_VK_BLEND_ALPHA,       /* colour = src * src.a + dst * (1 - src.a); alpha accumulates coverage */
+    GN_VK_BLEND_DUAL_SOURCE, /* colour = src + dst * src1 (a Quake 3 shader's stages); alpha kept. Needs
+                                gn_vk.dual_source */
+    GN_VK_BLEND_ADD,         /* colour and alpha = src + dst (weighted OIT's accumulation) */
+    GN_VK_BLEND_REVEAL,      /* every channel = dst * (1 - src) (weighted OIT's revealage: the product
+                                of 1 - alpha) */
+} gn_vk_blend;
+
+/* Colour attachments a pipeline or a rendering may have: weighted OIT's accumulation and
+ * revealage are two. */
+#define GN_VK_MAX_COLOR 2
+
 typedef struct gn_vk_graphics_desc {
     const char *vert, *frag; /* embedded shader names, e.g. "forward.vert"; frag may be NULL */
     VkPipelineLayout layout;
-    bool vertex_input;     /* read gn_vertex from binding 0 */
-    uint32_t attributes;   /* bit n: gn_vertex attribute n (0 position, 1 normal, 2 tangent, 3 uv,
-                              4 lightmap uv) that the vertex shader reads; 0 means all five */
-    VkFormat color_format; /* VK_FORMAT_UNDEFINED: none */
+    bool vertex_input;      /* read gn_vertex from binding 0 */
+    uint32_t attributes;    /* bit n: gn_vertex attribute n (0 position, 1 normal, 2 tangent, 3 uv,
+                               4 lightmap uv) that the vertex shader reads; 0 means all five */
+    VkFormat color_format;  /* attachment 0; VK_FORMAT_UNDEFINED: none */
+    VkFormat color_format1; /* attachment 1 (with attachment 0); VK_FORMAT_UNDEFINED: none */
     VkFormat depth_format;
     uint32_t samples;
     VkCompareOp depth_compare;
@@ -355,9 +372,11 @@ typedef struct gn_vk_graphics_desc {
     bool depth_clamp;    /* clamp depth instead of clipping (needs the depthClamp feature) */
     float bias_constant; /* depth bias; both 0: off */
     float bias_slope;
-    bool alpha_blend; /* colour = src * src.a + dst * (1 - src.a); alpha accumulates coverage */
-    bool dual_source; /* colour = src + dst * src1 (a Quake 3 shader's stages); alpha kept. Needs
-                         gn_vk.dual_source */
+    /* multisampled: each sample's coverage also from the alpha the fragment shader writes at
+       location 0 (written even with no colour attachment: the coverage still applies) */
+    bool alpha_to_coverage;
+    /* each attachment's blend; different ones need gn_vk.independent_blend */
+    gn_vk_blend blend[GN_VK_MAX_COLOR];
     /* the faces culled and the depth bias are set per draw (gn_vk_cmd_set_raster) from each
        material's render state, not fixed here (cull and bias_* are then ignored) */
     bool dynamic_raster;
@@ -380,8 +399,9 @@ typedef struct gn_vk_attachment {
 } gn_vk_attachment;
 
 typedef struct gn_vk_rendering {
-    gn_vk_attachment color; /* image NULL: no colour */
-    gn_vk_attachment depth; /* image NULL: no depth */
+    gn_vk_attachment color;  /* image NULL: no colour */
+    gn_vk_attachment color1; /* a second colour attachment (location 1, with color); image NULL: none */
+    gn_vk_attachment depth;  /* image NULL: no depth */
     uint32_t width, height;
     uint32_t layers; /* layered rendering into an array image's layers (gl_Layer); 0 is 1 */
 } gn_vk_rendering;

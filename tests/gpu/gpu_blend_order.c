@@ -12,6 +12,7 @@
  * at every pixel at least 1.5 px inside or outside each pane's edges; the composite in the wrong
  * order (near to far) must not. */
 #include "gpu_util.h"
+#include "gt_panes.h"
 #include "passes/exposure.h"
 
 #include <math.h>
@@ -20,86 +21,14 @@
 
 #define W 128
 #define H 128
-#define PANES 6
-#define CAM_Z 3.2f
-#define FOV_Y 40.0f
+#define PANES GT_PANES
 
-typedef struct pane {
-    float x, y, z, half;
-    float rgba[4];
-    float sort;
-} pane;
-
-/* Far to near by z, but for pane 5 (sort 6: drawn before all the others, though it is nearest
- * but one) */
-static const pane PANE[PANES] = {
-    {-0.30f, 0.10f, -0.9f, 0.75f, {0.9f, 0.1f, 0.1f, 0.5f}, 0},
-    {0.25f, -0.15f, -0.5f, 0.7f, {0.1f, 0.9f, 0.1f, 0.4f}, 0},
-    {-0.10f, -0.25f, -0.1f, 0.6f, {0.1f, 0.2f, 0.9f, 0.6f}, 0},
-    {0.20f, 0.25f, 0.3f, 0.55f, {0.9f, 0.8f, 0.1f, 0.5f}, 0},
-    {-0.25f, 0.0f, 0.7f, 0.45f, {0.8f, 0.2f, 0.9f, 0.45f}, 0},
-    {0.05f, -0.05f, 0.5f, 0.5f, {0.1f, 0.9f, 0.9f, 0.5f}, 6},
-};
 /* the composite's order (the earlier layer first, then far to near) */
 static const int ORDER[PANES] = {5, 0, 1, 2, 3, 4};
 
-static gn_frame_desc frame(bool cpu)
-{
-    return (gn_frame_desc){
-        .camera = {.position = {0, 0, CAM_Z}, .fov_y = FOV_Y, .near_plane = 0.1f},
-        .time_of_day = 10.0f,
-        .latitude = 45,
-        .day_of_year = 172,
-        .shadows = GN_SHADOWS_NONE,
-        .tonemap = GN_TONEMAP_CLIP,
-        .camera_exposure = {.mode = GN_EXPOSURE_FIXED, .ev100 = GN_EV100_SUNNY},
-        .bloom = {.off = true},
-        .no_dither = true,
-        .no_aerial = true,
-        .cpu_culling = cpu,
-    };
-}
-
-static uint32_t add_material(gn_scene *s, const float rgba[4], float sort)
-{
-    gn_material_desc md = {.base_color = {rgba[0], rgba[1], rgba[2], rgba[3]},
-                           .roughness = 0.9f,
-                           .alpha_mode = rgba[3] < 1 ? GN_ALPHA_BLEND : GN_ALPHA_OPAQUE,
-                           .sort = sort,
-                           .label = "pane"};
-    uint32_t id = 0;
-    CHECK(gn_scene_add_material(s, &md, &id, NULL) == GN_OK, "material refused");
-    return id;
-}
-
-static void add_at(gn_scene *s, uint32_t mesh, uint32_t material, float x, float y)
-{
-    gn_instance_desc in = {.mesh = mesh, .material = material};
-    in.transform[0] = in.transform[5] = in.transform[10] = in.transform[15] = 1;
-    in.transform[12] = x, in.transform[13] = y;
-    CHECK(gn_scene_add_instance(s, &in, NULL, NULL) == GN_OK, "instance refused");
-}
-
-/* The wall, then the panes in `order` (mask: which panes; NULL order: 0..5): each pane's
- * material and mesh made just before its instance, so the materials' ids follow the order too. */
-static gn_scene *build(const int *order, unsigned mask)
-{
-    gn_scene *s = NULL;
-    CHECK(gn_scene_create(&s, NULL) == GN_OK, "scene");
-    const float grey[4] = {0.5f, 0.5f, 0.5f, 1};
-    add_at(s, gt_add_quad(s, 3.0f, -2.0f), add_material(s, grey, 0), 0, 0);
-    for (int k = 0; k < PANES; k++) {
-        int i = order ? order[k] : k;
-        if (!(mask >> i & 1)) continue;
-        const pane *p = &PANE[i];
-        add_at(s, gt_add_quad(s, p->half, p->z), add_material(s, p->rgba, p->sort), p->x, p->y);
-    }
-    return s;
-}
-
 static bool render(gn_renderer *r, gn_scene *s, bool cpu, uint8_t **ldr, float *hdr, uint32_t *blended)
 {
-    gn_frame_desc f = frame(cpu);
+    gn_frame_desc f = gt_panes_frame(cpu);
     gn_error err = {0};
     gn_frame_stats st = gt_frame(r, s, &f);
     *blended = st.blended_drawn;
@@ -113,16 +42,6 @@ static bool render(gn_renderer *r, gn_scene *s, bool cpu, uint8_t **ldr, float *
     return ok && *ldr;
 }
 
-/* Pane i's edge distance in pixels at (px, py) (> 0 inside): the quad projected through the
- * camera at the origin's view (+z toward the camera). */
-static float edge_distance(int i, float px, float py)
-{
-    const pane *p = &PANE[i];
-    float d = CAM_Z - p->z, f = (H / 2.0f) / tanf(FOV_Y * 0.5f * 3.14159265f / 180.0f);
-    float cx = W / 2.0f + f * p->x / d, cy = H / 2.0f - f * p->y / d, half = f * p->half / d;
-    return fminf(half - fabsf(px - cx), half - fabsf(py - cy));
-}
-
 int main(void)
 {
     gn_renderer *r = gt_renderer(W, H, 4);
@@ -132,10 +51,10 @@ int main(void)
     uint8_t *ldr[3] = {0}, *cpu_ldr = NULL;
     uint32_t blended = 0;
     for (int k = 0; k < 3; k++) {
-        render(r, build(orders[k], 0x3f), false, &ldr[k], hdr[k], &blended);
+        render(r, gt_panes_build(orders[k], 0x3f, true), false, &ldr[k], hdr[k], &blended);
         CHECK(blended == PANES, "order %d: %u blended instances drawn", k, blended);
     }
-    render(r, build(shuffled, 0x3f), true, &cpu_ldr, cpu_hdr, &blended);
+    render(r, gt_panes_build(shuffled, 0x3f, true), true, &cpu_ldr, cpu_hdr, &blended);
     CHECK(blended == PANES, "CPU path: %u blended instances drawn", blended);
     uint32_t differ[3] = {0};
     for (size_t i = 0; i < (size_t)W * H * 4; i++) {
@@ -151,7 +70,7 @@ int main(void)
     /* the CPU composite from each pane alone (alone[PANES]: the wall alone) */
     for (int i = 0; i <= PANES; i++) {
         uint8_t *px = NULL;
-        render(r, build(NULL, i < PANES ? 1u << i : 0u), false, &px, alone[i], &blended);
+        render(r, gt_panes_build(NULL, i < PANES ? 1u << i : 0u, true), false, &px, alone[i], &blended);
         free(px);
     }
     GT_CHECK_VALIDATION(r, "blend order");
@@ -159,14 +78,8 @@ int main(void)
     double worst = 0;
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
-            bool clear = true;
-            int cover = 0;
-            for (int i = 0; i < PANES; i++) {
-                float e = edge_distance(i, x + 0.5f, y + 0.5f);
-                clear = clear && fabsf(e) > 1.5f;
-                cover += e > 0;
-            }
-            if (!clear) continue;
+            int cover = gt_panes_cover(x, y, W, H);
+            if (cover < 0) continue;
             covered6 += cover == PANES;
             size_t o = ((size_t)y * W + x) * 4;
             for (int c = 0; c < 3; c++) {
@@ -174,11 +87,11 @@ int main(void)
                 float d = *wall, dw = *wall;
                 for (int k = 0; k < PANES; k++) {
                     int i = ORDER[k], j = ORDER[PANES - 1 - k];
-                    float a = PANE[i].rgba[3], aj = PANE[j].rgba[3];
+                    float a = gt_panes[i].rgba[3], aj = gt_panes[j].rgba[3];
                     /* alone = a s + (1 - a) wall where the pane covers, the wall where not */
-                    if (edge_distance(i, x + 0.5f, y + 0.5f) > 0)
+                    if (gt_panes_edge_distance(i, x + 0.5f, y + 0.5f, W, H) > 0)
                         d = alone[i][o + c] - (1 - a) * *wall + (1 - a) * d;
-                    if (edge_distance(j, x + 0.5f, y + 0.5f) > 0)
+                    if (gt_panes_edge_distance(j, x + 0.5f, y + 0.5f, W, H) > 0)
                         dw = alone[j][o + c] - (1 - aj) * *wall + (1 - aj) * dw;
                 }
                 float got = hdr[0][o + c], err = fabsf(got - d),

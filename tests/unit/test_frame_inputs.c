@@ -34,6 +34,8 @@ static void frame_defaults(void)
     /* the default at sunset: the night lights a little on (the sun ~4 degrees up) */
     CHECK(in.night_level > 0.0f && in.night_level < 0.5f, "night level %g at 18.5 h", in.night_level);
     CHECK(in.debug_view == GN_VIEW_FINAL && !in.naive_lights && !in.no_pvs, "settings");
+    CHECK(in.transparency == GN_TRANSPARENCY_SORTED && !in.alpha_to_coverage, "transparency %d, a2c %d",
+          in.transparency, in.alpha_to_coverage);
     /* the air: aerial perspective and stars on, no fog, the moon's year; the eye 2 m up */
     CHECK(in.aerial && in.stars && in.fog[0].density == 0.0f && in.fog[1].density == 0.0f && in.year == 2026,
           "air: aerial %d stars %d fog %g %g year %d", in.aerial, in.stars, in.fog[0].density,

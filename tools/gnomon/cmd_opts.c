@@ -17,6 +17,7 @@ static const char *const gn_view_names[] = {
     "dof-coc",   "ibl",       "sky-lut",  "fog",       "probes",    NULL};
 static const char *const gn_tonemap_names[] = {"aces", "reinhard", "clip", NULL};
 static const char *const gn_dof_mode_names[] = {"back", "front", "both", NULL}; /* gn_dof_mode */
+static const char *const gn_transparency_names[] = {"sorted", "oit", NULL};     /* gn_transparency - 1 */
 static const char *const gn_path_names[] = {"static", "sun", "walk", "walk-sun", NULL};
 static const char *const gn_shadow_mode_names[] = {"vsm", "none", "csm", NULL}; /* gn_shadowcheck_mode */
 
@@ -310,6 +311,12 @@ static uint32_t gn_post_rows(gn_post_opts *e, gn_opt *t)
         {"--stars", GN_OPT_UINT, &e->stars, NULL, 0, 1, false, NULL, "0|1", "1: stars at night (default)"},
         {"--year", GN_OPT_UINT, &e->year, NULL, 1900, 2100, false, NULL, "Y",
          "the year, for the moon's place and phase (default 2026)"},
+        {"--transparency", GN_OPT_CHOICE, &e->transparency, NULL, 0, 0, false, gn_transparency_names, "MODE",
+         "blended surfaces: sorted back to front (default) or oit (weighted blended order-independent, "
+         "A/B; Quake 3 dual-source shaders stay sorted)"},
+        {"--alpha-to-coverage", GN_OPT_UINT, &e->alpha_to_coverage, NULL, 0, 1, false, NULL, "0|1",
+         "1: alpha-tested surfaces (foliage, fences) cover a pixel's MSAA samples by their alpha, edges "
+         "smoothed; 0: all or none (default)"},
     };
     memcpy(t, opts, sizeof opts);
     return GN_COUNT(opts);
@@ -360,6 +367,8 @@ void gn_post_opts_frame(const gn_post_opts *o, gn_frame_desc *out)
     out->volumetric_far = o->volumetric_far;
     out->no_stars = o->stars == 0;
     out->year = (int32_t)o->year;
+    out->transparency = (gn_transparency)(o->transparency + 1);
+    out->alpha_to_coverage = o->alpha_to_coverage != 0;
     out->dof = (gn_dof_desc){.focus = o->dof[0],
                              .range = o->dof[1],
                              .strength = o->dof[2],

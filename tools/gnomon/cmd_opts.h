@@ -56,21 +56,23 @@ typedef struct gn_post_opts {
     float min_ev100, max_ev100, low_percent, high_percent, speed_up, speed_down;
     float bloom; /* NAN: the default intensity; 0: off */
     float bloom_threshold, bloom_scatter;
-    float ao;                 /* NAN: the default intensity; 0: off */
-    float ao_radius, ao_bias; /* 0: the defaults */
-    float dof[3];             /* focus, range, strength; strength 0: off */
-    int dof_mode;             /* gn_dof_mode */
-    float dof_radius;         /* 0: the default */
-    bool dof_sky;             /* the sky blurs like geometry */
-    uint32_t ibl;             /* 1: ambient from the environment map (default), 0 the hemisphere */
-    float fog[2][3];          /* the height fogs: density (per m), base (m), falloff (per km); 0: off */
-    float fog_albedo, fog_g;  /* 0: the defaults */
-    uint32_t aerial, stars;   /* 1: on (the defaults) */
-    uint32_t volumetric;      /* 1: volumetric fog with a fog (the default) */
-    float volumetric_far;     /* 0: the default */
-    uint32_t year;            /* the moon's; 0: 2026 */
-    uint32_t probes;          /* reflection probes at most (0: off); over GN_PROBES_MAX: the default */
-    const char *lut;          /* a .cube grading table, or NULL */
+    float ao;                   /* NAN: the default intensity; 0: off */
+    float ao_radius, ao_bias;   /* 0: the defaults */
+    float dof[3];               /* focus, range, strength; strength 0: off */
+    int dof_mode;               /* gn_dof_mode */
+    float dof_radius;           /* 0: the default */
+    bool dof_sky;               /* the sky blurs like geometry */
+    uint32_t ibl;               /* 1: ambient from the environment map (default), 0 the hemisphere */
+    float fog[2][3];            /* the height fogs: density (per m), base (m), falloff (per km); 0: off */
+    float fog_albedo, fog_g;    /* 0: the defaults */
+    uint32_t aerial, stars;     /* 1: on (the defaults) */
+    uint32_t volumetric;        /* 1: volumetric fog with a fog (the default) */
+    float volumetric_far;       /* 0: the default */
+    uint32_t year;              /* the moon's; 0: 2026 */
+    uint32_t probes;            /* reflection probes at most (0: off); over GN_PROBES_MAX: the default */
+    const char *lut;            /* a .cube grading table, or NULL */
+    int transparency;           /* gn_transparency minus one: 0 sorted (default), 1 oit */
+    uint32_t alpha_to_coverage; /* 1: alpha-tested surfaces' coverage from alpha under MSAA */
 } gn_post_opts;
 
 /* --probes into a renderer's probe settings. */

@@ -1,0 +1,7 @@
+#version 450
+// The forward pass's blended surfaces into weighted blended OIT's two targets under the csm sun
+// technique (shaders/forward.glsl, src/passes/oit.c).
+#define GN_OIT
+#define GN_SUN_CSM
+#extension GL_GOOGLE_include_directive : require
+#include "forward.glsl"
