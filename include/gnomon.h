@@ -539,7 +539,7 @@ typedef enum gn_shadows {
     GN_SHADOWS_VSM, /* virtual shadow maps: a cached page clipmap (docs/SHADOWS.md) */
 } gn_shadows;
 
-/* How blended (GN_ALPHA_BLEND) surfaces are composited (docs/EFFECTS_TRANSPARENCY.md). */
+/* How blended (GN_ALPHA_BLEND) surfaces are composited (docs/EFFECTS.md). */
 typedef enum gn_transparency {
     GN_TRANSPARENCY_DEFAULT = 0, /* sorted */
     GN_TRANSPARENCY_SORTED,      /* back to front by each instance's bounding sphere, layer by layer */
@@ -672,7 +672,7 @@ typedef struct gn_frame_desc {
     gn_transparency transparency; /* blended surfaces: sorted (default) or weighted blended OIT */
     /* Alpha-tested (GN_ALPHA_MASK) surfaces under MSAA: the depth prepass covers each pixel's
      * samples in proportion to the alpha, sharpened to about a pixel (alpha to coverage), instead of
-     * all or none of them; shadows keep the plain test. Off by default (docs/EFFECTS_TRANSPARENCY.md) */
+     * all or none of them; shadows keep the plain test. Off by default (docs/EFFECTS.md) */
     bool alpha_to_coverage;
     gn_exposure_desc camera_exposure; /* auto (default) or fixed; the metering and adaptation */
     gn_bloom_desc bloom;              /* on by default */

@@ -1,5 +1,5 @@
 /* Weighted blended order-independent transparency (a feature; McGuire and Bavoil 2013, JCGT 2(2);
- * docs/EFFECTS_TRANSPARENCY.md), the A/B to the sorted blended pass (gn_frame_desc.transparency):
+ * docs/EFFECTS.md), the A/B to the sorted blended pass (gn_frame_desc.transparency):
  *
  *   oit accumulate  the blended surfaces drawn once, in any order, by the forward shader's OIT
  *                   variants (forward_*_oit.frag) into two targets at the frame's samples, over the
