@@ -488,17 +488,22 @@ void gn_skin_joint_spheres(const float *positions, size_t stride_floats, uint32_
 void gn_skin_bounds(const float (*spheres)[4], uint32_t joint_count, const float *rows, float morph_reach,
                     float out[4])
 {
+    /* comparisons rather than fminf/fmaxf, which are library calls here (their NaN rule has no one
+       instruction): the rows are finite, and this runs for every joint of every rig every frame */
     float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t j = 0; j < joint_count; j++) {
         if (spheres[j][3] < 0) continue;
         const float *m = rows + (size_t)j * 12, *c = spheres[j];
-        float scale = 0;
-        for (int col = 0; col < 3; col++)
-            scale = fmaxf(scale, sqrtf(m[col] * m[col] + m[4 + col] * m[4 + col] + m[8 + col] * m[8 + col]));
-        float r = c[3] * scale;
+        float scale2 = 0;
+        for (int col = 0; col < 3; col++) {
+            float l2 = m[col] * m[col] + m[4 + col] * m[4 + col] + m[8 + col] * m[8 + col];
+            scale2 = l2 > scale2 ? l2 : scale2;
+        }
+        float r = c[3] * sqrtf(scale2);
         for (int i = 0; i < 3; i++) {
             float w = m[i * 4] * c[0] + m[i * 4 + 1] * c[1] + m[i * 4 + 2] * c[2] + m[i * 4 + 3];
-            lo[i] = fminf(lo[i], w - r), hi[i] = fmaxf(hi[i], w + r);
+            lo[i] = w - r < lo[i] ? w - r : lo[i];
+            hi[i] = w + r > hi[i] ? w + r : hi[i];
         }
     }
     if (!(lo[0] <= hi[0])) {

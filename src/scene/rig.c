@@ -343,12 +343,13 @@ static float clip_time(const gn_anim_model *m, int32_t c, double t)
 /* A sphere through an affine matrix: the centre moved, the radius by the longest column. */
 static void sphere_through(const float m[16], const float in[4], float out[4])
 {
-    float scale = 0;
-    for (int c = 0; c < 3; c++)
-        scale = fmaxf(scale,
-                      sqrtf(m[c * 4] * m[c * 4] + m[c * 4 + 1] * m[c * 4 + 1] + m[c * 4 + 2] * m[c * 4 + 2]));
+    float scale2 = 0; /* the longest column's square: sqrt once, comparisons not fmaxf calls */
+    for (int c = 0; c < 3; c++) {
+        float l2 = m[c * 4] * m[c * 4] + m[c * 4 + 1] * m[c * 4 + 1] + m[c * 4 + 2] * m[c * 4 + 2];
+        scale2 = l2 > scale2 ? l2 : scale2;
+    }
     for (int i = 0; i < 3; i++) out[i] = m[i] * in[0] + m[4 + i] * in[1] + m[8 + i] * in[2] + m[12 + i];
-    out[3] = in[3] * scale;
+    out[3] = in[3] * sqrtf(scale2);
 }
 
 static void mat_mul(const float a[16], const float b[16], float o[16])
