@@ -14,4 +14,11 @@
  * or directory"). */
 gn_result gn_file_check_regular(const char *path, uint64_t *size, gn_error *err);
 
+/* A regular file's whole contents, NUL-terminated, into *text (gn_malloc'd; free() it), its size
+ * in *len; refused with GN_ERROR_BAD_DATA when over cap bytes (the message names `what`, e.g. "an
+ * emitter file (GN_EMITTER_MAX_BYTES)"), GN_ERROR_IO when it cannot be read or its size changes
+ * while it is read. */
+gn_result gn_file_read_text(const char *path, uint64_t cap, const char *what, char **text, size_t *len,
+                            gn_error *err);
+
 #endif

@@ -314,30 +314,12 @@ gn_result gn_cube_lut_load(const char *path, gn_cube_lut *out, gn_error *err)
 {
     if (!out) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_cube_lut_load: no table to fill");
     memset(out, 0, sizeof *out);
-    uint64_t size = 0;
-    gn_result res = gn_file_check_regular(path, &size, err); /* a FIFO would block fopen */
+    char *text;
+    size_t got;
+    gn_result res = gn_file_read_text(path, GN_CUBE_LUT_MAX_BYTES, "a .cube file (GN_CUBE_LUT_MAX_BYTES)",
+                                      &text, &got, err);
     if (res) return res;
-    if (size > GN_CUBE_LUT_MAX_BYTES)
-        return gn_fail(err, GN_ERROR_BAD_DATA,
-                       "%s: %llu bytes, over the cap of %u for a .cube file (GN_CUBE_LUT_MAX_BYTES)", path,
-                       (unsigned long long)size, GN_CUBE_LUT_MAX_BYTES);
-    FILE *f = fopen(path, "rb");
-    if (!f) return gn_fail(err, GN_ERROR_IO, "%s: cannot open the file: %s", path, strerror(errno));
-    char *text = gn_malloc((size_t)size + 1);
-    if (!text) {
-        fclose(f);
-        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for %llu bytes", path,
-                       (unsigned long long)size);
-    }
-    size_t got = fread(text, 1, (size_t)size + 1, f); /* one byte more: a file that grew is refused */
-    bool failed = ferror(f) != 0;
-    fclose(f);
-    if (failed || got != size)
-        res = gn_fail(err, GN_ERROR_IO, "%s: %s (%zu bytes read, %llu expected)", path,
-                      failed ? "cannot read the file" : "its size changed while it was read", got,
-                      (unsigned long long)size);
-    else
-        res = gn_cube_lut_parse(text, got, path, out, err);
+    res = gn_cube_lut_parse(text, got, path, out, err);
     free(text);
     return res;
 }

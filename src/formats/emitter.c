@@ -9,6 +9,7 @@
 #include "base/alloc.h"
 #include "base/error.h"
 #include "base/file.h"
+#include "base/json_depth.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -41,25 +42,9 @@ gn_ebad(gn_ectx *c, const char *path, const char *fmt, ...)
 /* Bracket nesting outside strings, in one pass, against GN_EMITTER_MAX_DEPTH. */
 static gn_result gn_edepth(gn_ectx *c, const char *s, size_t n)
 {
-    unsigned depth = 0;
-    bool in_string = false;
-    for (size_t i = 0; i < n; i++) {
-        char ch = s[i];
-        if (in_string) {
-            if (ch == '\\')
-                i++;
-            else if (ch == '"')
-                in_string = false;
-        } else if (ch == '"') {
-            in_string = true;
-        } else if (ch == '[' || ch == '{') {
-            if (++depth > GN_EMITTER_MAX_DEPTH)
-                return gn_ebad(c, "", "JSON nested deeper than %u levels at byte %zu", GN_EMITTER_MAX_DEPTH,
-                               i);
-        } else if ((ch == ']' || ch == '}') && depth > 0) {
-            depth--;
-        }
-    }
+    size_t at;
+    if (gn_json_too_deep(s, n, GN_EMITTER_MAX_DEPTH, &at))
+        return gn_ebad(c, "", "JSON nested deeper than %u levels at byte %zu", GN_EMITTER_MAX_DEPTH, at);
     return GN_OK;
 }
 
@@ -524,30 +509,12 @@ gn_result gn_emitter_parse(const char *text, size_t len, const char *name, gn_em
 gn_result gn_emitter_load(const char *path, gn_emitter_file *out, gn_error *err)
 {
     memset(out, 0, sizeof *out);
-    uint64_t size = 0;
-    gn_result res = gn_file_check_regular(path, &size, err); /* a FIFO would block fopen */
+    char *text;
+    size_t got;
+    gn_result res = gn_file_read_text(path, GN_EMITTER_MAX_BYTES, "an emitter file (GN_EMITTER_MAX_BYTES)",
+                                      &text, &got, err);
     if (res) return res;
-    if (size > GN_EMITTER_MAX_BYTES)
-        return gn_fail(err, GN_ERROR_BAD_DATA,
-                       "%s: %llu bytes, over the cap of %u for an emitter file (GN_EMITTER_MAX_BYTES)", path,
-                       (unsigned long long)size, GN_EMITTER_MAX_BYTES);
-    FILE *f = fopen(path, "rb");
-    if (!f) return gn_fail(err, GN_ERROR_IO, "%s: cannot open the file: %s", path, strerror(errno));
-    char *text = gn_malloc((size_t)size + 1);
-    if (!text) {
-        fclose(f);
-        return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "%s: out of memory for %llu bytes", path,
-                       (unsigned long long)size);
-    }
-    size_t got = fread(text, 1, (size_t)size + 1, f); /* one byte more: a file that grew is refused */
-    bool failed = ferror(f) != 0;
-    fclose(f);
-    if (failed || got != size)
-        res = gn_fail(err, GN_ERROR_IO, "%s: %s (%zu bytes read, %llu expected)", path,
-                      failed ? "cannot read the file" : "its size changed while it was read", got,
-                      (unsigned long long)size);
-    else
-        res = gn_emitter_parse(text, got, path, out, err);
+    res = gn_emitter_parse(text, got, path, out, err);
     free(text);
     return res;
 }

@@ -9,6 +9,7 @@
 #include "base/alloc.h"
 #include "base/error.h"
 #include "base/file.h"
+#include "base/json_depth.h"
 #include "formats/gltf.h"
 #include "formats/gltf_ext.h"
 
@@ -88,24 +89,9 @@ static gn_result __attribute__((format(printf, 2, 3))) gn_bad(gn_check *c, const
 /* Counts bracket nesting outside strings, in one pass: 200,000 nested arrays cost a loop. */
 static gn_result gn_json_depth(gn_check *c, const char *s, size_t n)
 {
-    unsigned depth = 0;
-    bool in_string = false;
-    for (size_t i = 0; i < n; i++) {
-        char ch = s[i];
-        if (in_string) {
-            if (ch == '\\')
-                i++;
-            else if (ch == '"')
-                in_string = false;
-        } else if (ch == '"') {
-            in_string = true;
-        } else if (ch == '[' || ch == '{') {
-            if (++depth > GN_GLTF_MAX_JSON_DEPTH)
-                return gn_bad(c, "JSON nested deeper than %u levels at byte %zu", GN_GLTF_MAX_JSON_DEPTH, i);
-        } else if ((ch == ']' || ch == '}') && depth > 0) {
-            depth--;
-        }
-    }
+    size_t at;
+    if (gn_json_too_deep(s, n, GN_GLTF_MAX_JSON_DEPTH, &at))
+        return gn_bad(c, "JSON nested deeper than %u levels at byte %zu", GN_GLTF_MAX_JSON_DEPTH, at);
     return GN_OK;
 }
 
