@@ -467,6 +467,11 @@ typedef struct gn_emitter_desc {
     float rate;             /* particles a second; 0: the kind's */
     uint32_t max_particles; /* live at once, 1..GN_MAX_EMITTER_PARTICLES; 0: the kind's */
     float lifetime;         /* > 0: every particle lives this long (s); 0: the kind's range */
+    /* An emitter file (JSON, docs/EFFECTS.md "The emitter format") instead of the kind: its
+     * emitter called name, or with name NULL every emitter of the file, the k-th at position +
+     * (4 k, 0, 0) m (ids consecutive; out_id the first's). NULL: the kind. */
+    const char *file;
+    const char *name;
 } gn_emitter_desc;
 /* Adds an emitter (ids from 0); its clock starts at the scene's first rendered frame. Refuses a
  * value out of range (the whole description checked by gn_particle_desc_check), more than

@@ -126,7 +126,7 @@ void main()
         }
     } else if (phase == GN_PARTICLE_PHASE_SPAWN) {
         if (i >= pc.counts.y) return;
-        // the job holding thread i: the last whose first thread is <= i
+        // the job holding thread i: the last whose first thread is <= i (gn_particle_job_of)
         uint lo = 0u, hi = pc.counts.z - 1u;
         while (lo < hi) {
             uint mid = (lo + hi + 1u) >> 1u;

@@ -17,9 +17,9 @@
  * the scene's emitters the first frame that has them (again when one is added: the particles
  * then start over); a renderer or scene without emitters pays nothing. */
 #include "base/alloc.h"
+#include "decide/particle_frame.h"
 #include "passes/passes.h"
 #include "scene/scene.h"
-#include "shared/particle_pass.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -301,18 +301,9 @@ static gn_result plan(gn_renderer *r, void *self, const gn_scene *sc, const gn_f
     uint32_t nj = 0, threads = 0;
     for (uint32_t e = 0, base = 0; e < n; e++) {
         const gn_scene_emitter *se = &sc->emitters[e];
-        gn_gpu_particle_group groups[GN_PARTICLE_MAX_GROUPS];
-        uint32_t ng = t1 > t0 ? gn_particle_spawn_groups(&se->desc, t0, t1, groups) : 0, ranks = 0;
-        for (uint32_t k = 0; k < ng; k++) {
-            if (!groups[k].index[2]) continue;
-            gn_gpu_particle_job *j = &jobs[nj++];
-            memset(j, 0, sizeof *j);
-            j->where[0] = e, j->where[1] = threads, j->where[2] = ranks;
-            j->group = groups[k];
-            threads += groups[k].index[2];
-            ranks += groups[k].index[2];
-        }
-        pack_emitter(se, e, base, t1 > t0 ? dt : 0.0f, ranks, &em[e]);
+        uint32_t ranks = 0;
+        nj += gn_particle_frame_jobs(&se->desc, e, t0, t1, &threads, jobs + nj, &ranks);
+        pack_emitter(se, e, base, dt, ranks, &em[e]);
         base += se->desc.max_particles;
     }
     s->offsets[0] = (uint32_t)eo, s->offsets[1] = (uint32_t)jo;

@@ -1,5 +1,6 @@
 /* gn_scene_add_emitter: GPU particle emitters checked at the door (decide/particles.h's
  * gn_particle_desc_check) and kept with their origin and seed; passes/particles.c simulates them. */
+#include "formats/emitter.h"
 #include "scene/scene.h"
 
 #include <math.h>
@@ -44,16 +45,43 @@ gn_result gn_scene_add_particle_emitter(gn_scene *s, const gn_particle_desc *d, 
     return GN_OK;
 }
 
+static void overrides(const gn_emitter_desc *d, gn_particle_desc *p)
+{
+    if (d->rate != 0.0f) p->rate = d->rate;
+    if (d->max_particles) p->max_particles = d->max_particles;
+    if (d->lifetime != 0.0f) p->lifetime[0] = p->lifetime[1] = d->lifetime;
+}
+
+static gn_result add_from_file(gn_scene *s, const gn_emitter_desc *d, uint32_t *out_id, gn_error *err)
+{
+    gn_emitter_file f;
+    gn_result res = gn_emitter_load(d->file, &f, err);
+    if (res) return res;
+    uint32_t first = s->emitter_count, added = 0;
+    for (uint32_t k = 0; k < f.count && !res; k++) {
+        if (d->name && strcmp(f.emitters[k].name, d->name) != 0) continue;
+        gn_particle_desc p = f.emitters[k].desc;
+        overrides(d, &p);
+        float at[3] = {d->position[0] + 4.0f * (float)added, d->position[1], d->position[2]};
+        res = gn_scene_add_particle_emitter(s, &p, at, d->seed + k, NULL, err);
+        added++;
+    }
+    gn_emitter_file_free(&f);
+    if (!res && !added)
+        return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "%s: no emitter called \"%s\"", d->file, d->name);
+    if (!res && out_id) *out_id = first;
+    return res;
+}
+
 gn_result gn_scene_add_emitter(gn_scene *s, const gn_emitter_desc *d, uint32_t *out_id, gn_error *err)
 {
     if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_emitter: NULL argument");
+    if (d->file) return add_from_file(s, d, out_id, err);
     if ((uint32_t)d->kind >= GN_PARTICLE_BUILTIN_COUNT)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
                        "emitter %u: kind %u is not a built-in emitter (0..%u)", s->emitter_count,
                        (unsigned)d->kind, GN_PARTICLE_BUILTIN_COUNT - 1);
     gn_particle_desc p = gn_particle_builtin_desc((gn_particle_builtin)d->kind);
-    if (d->rate != 0.0f) p.rate = d->rate;
-    if (d->max_particles) p.max_particles = d->max_particles;
-    if (d->lifetime != 0.0f) p.lifetime[0] = p.lifetime[1] = d->lifetime;
+    overrides(d, &p);
     return gn_scene_add_particle_emitter(s, &p, d->position, d->seed, out_id, err);
 }

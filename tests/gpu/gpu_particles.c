@@ -211,5 +211,5 @@ int main(void)
 {
     simulation();
     fountain_and_smoke();
-    return 0;
+    return gn_check_exit();
 }
