@@ -209,6 +209,10 @@ typedef struct gn_builtin_desc {
     /* posters on walls, road markings and puddles (docs/EFFECTS.md, "Decals"): 0 none (the town
        is then what it always was), otherwise on */
     uint32_t decals;
+    /* GPU particles (docs/EFFECTS.md, "GPU particles"): 0 none (the town is then what it always
+       was); 1 chimney smoke and a fountain on the plaza; N > 1 also a stress emitter on the plaza
+       holding about N live particles (at most GN_MAX_EMITTER_PARTICLES) */
+    uint32_t particles;
 } gn_builtin_desc;
 
 GN_API gn_result gn_scene_create(gn_scene **out, gn_error *err); /* an empty scene */
@@ -443,6 +447,37 @@ typedef struct gn_decal_desc {
  * (GN_ERROR_INVALID_ARGUMENT). Decals blend in texture-set order (the order each set's first
  * decal was added), then in the order they were added. */
 GN_API gn_result gn_scene_add_decal(gn_scene *s, const gn_decal_desc *d, uint32_t *out_id, gn_error *err);
+
+/* ---- GPU particles (docs/EFFECTS.md, "GPU particles") ---------------------------------------- */
+#define GN_MAX_EMITTERS 4096u               /* per scene */
+#define GN_MAX_EMITTER_PARTICLES (1u << 20) /* live at once per emitter */
+#define GN_MAX_SCENE_PARTICLES (1u << 22)   /* live at once per scene: the emitters' caps added up */
+/* The built-in emitter descriptions (src/decide/particles.h, gn_particle_builtin_desc). */
+typedef enum gn_emitter_kind {
+    GN_EMITTER_CHIMNEY_SMOKE = 0, /* grey smoke rising and drifting, blended (default) */
+    GN_EMITTER_FOUNTAIN,          /* water drops up and falling, bouncing off the depth buffer */
+    GN_EMITTER_TORCH_FLAME,       /* an additive flame */
+    GN_EMITTER_SPARKS,            /* additive sparks, velocity-aligned */
+} gn_emitter_kind;
+/* An emitter placed in the scene. Zero means default: the kind's description at the origin. */
+typedef struct gn_emitter_desc {
+    gn_emitter_kind kind;
+    float position[3];      /* the emitter's origin in the world (m) */
+    uint32_t seed;          /* its random numbers' seed (0 is a seed like any other) */
+    float rate;             /* particles a second; 0: the kind's */
+    uint32_t max_particles; /* live at once, 1..GN_MAX_EMITTER_PARTICLES; 0: the kind's */
+    float lifetime;         /* > 0: every particle lives this long (s); 0: the kind's range */
+    /* An emitter file (JSON, docs/EFFECTS.md "The emitter format") instead of the kind: its
+     * emitter called name, or with name NULL every emitter of the file, the k-th at position +
+     * (4 k, 0, 0) m (ids consecutive; out_id the first's). NULL: the kind. */
+    const char *file;
+    const char *name;
+} gn_emitter_desc;
+/* Adds an emitter (ids from 0); its clock starts at the scene's first rendered frame. Refuses a
+ * value out of range (the whole description checked by gn_particle_desc_check), more than
+ * GN_MAX_EMITTERS emitters or GN_MAX_SCENE_PARTICLES live particles in all
+ * (GN_ERROR_INVALID_ARGUMENT). */
+GN_API gn_result gn_scene_add_emitter(gn_scene *s, const gn_emitter_desc *d, uint32_t *out_id, gn_error *err);
 
 /* ---- local lights (docs/LIGHTING.md) -------------------------------------------------------- */
 #define GN_MAX_LIGHTS 16384u /* per scene: the light buffer and the froxel lists index 14 bits */
@@ -747,7 +782,7 @@ GN_API gn_result gn_get_visible_instances(const gn_renderer *r, uint32_t *out, u
 /* Passes a gn_frame_stats reports. The renderer's own pass table decides how many passes a frame
  * times (its timestamp queries are sized to it); a renderer whose table could time more than this
  * refuses to be made, so no pass is ever dropped from the statistics. */
-#define GN_STATS_PASSES 64
+#define GN_STATS_PASSES 80 /* the table runs 65 at most (with bloom's levels and the noop passes) */
 typedef struct gn_pass_stats {
     char name[32];
     double gpu_ms;      /* from timestamp queries around the pass */
@@ -816,6 +851,9 @@ typedef struct gn_frame_stats {
     /* Decals (docs/EFFECTS.md): drawn (in the view's frustum, one instanced draw per texture
      * set) and culled by the frustum on the CPU */
     uint32_t decals_drawn, decals_culled;
+    /* GPU particles (docs/EFFECTS.md), as the GPU counted them in this frame: alive after it and
+     * spawned in it */
+    uint32_t particles_live, particles_spawned;
 } gn_frame_stats;
 
 /* Statistics of the newest frame whose GPU work has finished (waits for none). Returns

@@ -28,6 +28,7 @@ typedef enum gn_feature_id {
     GN_FEATURE_VOLUMETRIC,     /* volumetric fog's froxels: inject, integrate (src/passes/volumetric.c) */
     GN_FEATURE_FORWARD,        /* the forward pass and the sky (src/passes/forward.c) */
     GN_FEATURE_DECALS,         /* screen-space decals over the opaque scene (src/passes/decals.c) */
+    GN_FEATURE_PARTICLES,      /* GPU particles: simulate, sort, draw (src/passes/particles.c) */
     GN_FEATURE_OIT,            /* weighted blended OIT: accumulate, composite (src/passes/oit.c) */
     GN_FEATURE_EXPOSURE,       /* eye adaptation: histogram and adaptation (src/passes/exposure.c) */
     GN_FEATURE_BLOOM,          /* the HDR colour's glow: a mip chain down and up (src/passes/bloom.c) */

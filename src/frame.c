@@ -156,6 +156,12 @@ static const gn_pass PASSES[] = {
     /*    screen-space decals over the opaque surfaces, from the resolved depth (before the copy:
      *    what later passes read of the opaque scene has its decals) */
     {"decals", GN_FEATURE_DECALS, gn_decals_runs, NULL, gn_decals_uses, gn_decals_record},
+    /*    GPU particles: stepped, collided with this frame's prepass depth, spawned, and the
+     *    blended ones sorted back to front (drawn after the blended surfaces, below) */
+    {"particles simulate", GN_FEATURE_PARTICLES, gn_particles_runs, NULL, gn_particles_simulate_uses,
+     gn_particles_simulate_record},
+    {"particles sort", GN_FEATURE_PARTICLES, gn_particles_runs, NULL, gn_particles_sort_uses,
+     gn_particles_sort_record},
     /*    with blended surfaces: the opaque scene's colour and depth copied, then they draw over it:
      *    with weighted blended OIT (--transparency oit) in any order into its two targets, then
      *    composited; sorted (the default, and for OIT the dual-source Quake 3 shaders), back to front */
@@ -164,6 +170,10 @@ static const gn_pass PASSES[] = {
     {"oit composite", GN_FEATURE_OIT, gn_oit_runs, NULL, gn_oit_composite_uses, gn_oit_composite_record},
     {"forward blended", GN_FEATURE_FORWARD, gn_forward_blended_runs, NULL, gn_forward_blended_uses,
      gn_forward_blended_record},
+    /*    the particles over everything opaque and blended, into the resolved colour, testing the
+     *    resolved depth themselves and fading softly in front of it */
+    {"particles", GN_FEATURE_PARTICLES, gn_particles_runs, NULL, gn_particles_draw_uses,
+     gn_particles_draw_record},
     /* 7. eye adaptation: the luminance histogram, then the exposure metered and adapted */
     {"exposure histogram", GN_FEATURE_EXPOSURE, gn_exposure_runs, NULL, gn_exposure_histogram_uses,
      gn_exposure_histogram_record},

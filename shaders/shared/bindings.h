@@ -100,6 +100,20 @@
 #define GN_BIND_DECAL_NORMAL 3  /* its normal map, or the flat one (repeat) */
 #define GN_BIND_DECAL_COUNT 4
 
+/* GPU particles (src/passes/particles.c): the compute pass's set 0 and the draw's set 1. */
+#define GN_BIND_PARTICLE_STATES 0    /* gn_gpu_particle[]: every emitter's slots, emitter by emitter */
+#define GN_BIND_PARTICLE_FREE 1      /* uint[]: each emitter's free slots, a stack in its range */
+#define GN_BIND_PARTICLE_ALIVE 2     /* uint[2 x slots]: the alive lists, last frame's and this one's */
+#define GN_BIND_PARTICLE_COUNTERS 3  /* uint[]: GN_PARTICLE_COUNT_* */
+#define GN_BIND_PARTICLE_EMITTERS 4  /* gn_gpu_particle_emitter[] of the frame, in the ring (dynamic) */
+#define GN_BIND_PARTICLE_JOBS 5      /* gn_gpu_particle_job[] of the frame, in the ring (dynamic) */
+#define GN_BIND_PARTICLE_KEYS 6      /* uvec2[]: (sort key, slot) of the blended particles */
+#define GN_BIND_PARTICLE_INSTANCES 7 /* gn_gpu_particle_instance[]: blended from 0, additive from the end */
+#define GN_BIND_PARTICLE_OWNERS 8    /* uint[]: each instance's emitter */
+#define GN_BIND_PARTICLE_DEPTH 9     /* the resolved depth (sample 0), read by texel */
+#define GN_BIND_PARTICLE_COUNT 10
+#define GN_SET_PARTICLE 1 /* the draw's own set (the forward layout's set 1) */
+
 /* ---- set 2 of the VSM page casters: the pages and their (caster, page) pairs ------------- */
 #define GN_SET_VSM_DRAW 2
 #define GN_BIND_VSM_DRAW_RENDER 0  /* header, then gn_gpu_vsm_render[] */

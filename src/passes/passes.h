@@ -21,9 +21,9 @@ void gn_screen_pass_dispatch(gn_renderer *r, const gn_screen_pass *p); /* 8x8 ti
 /* ---- the features ------------------------------------------------------------------------ */
 extern const gn_feature gn_feature_skin, gn_feature_cull, gn_feature_depth, gn_feature_csm, gn_feature_vsm,
     gn_feature_lights, gn_feature_ao, gn_feature_atmosphere, gn_feature_ibl, gn_feature_volumetric,
-    gn_feature_forward, gn_feature_decals, gn_feature_oit, gn_feature_exposure, gn_feature_bloom,
-    gn_feature_dof, gn_feature_tonemap, gn_feature_depth_view, gn_feature_occlusion_view, gn_feature_present,
-    gn_feature_noop;
+    gn_feature_forward, gn_feature_decals, gn_feature_particles, gn_feature_oit, gn_feature_exposure,
+    gn_feature_bloom, gn_feature_dof, gn_feature_tonemap, gn_feature_depth_view, gn_feature_occlusion_view,
+    gn_feature_present, gn_feature_noop;
 
 /* The forward family's pipeline layout (set 0 the frame, 1 the material, 2 the sun technique's
  * receiver, 3 the local lights', 4 the screen passes', 5 the sky's light, 6 volumetric fog's),
@@ -114,6 +114,14 @@ GN_PASS_FNS(gn_volumetric_integrate);
 GN_PASS_FNS(gn_forward);
 GN_PASS_RUNS(gn_decals); /* with decals in the view */
 GN_PASS_FNS(gn_decals);
+GN_PASS_RUNS(gn_particles); /* with emitters in the scene, in the final image */
+GN_PASS_FNS(gn_particles_simulate);
+GN_PASS_FNS(gn_particles_sort);
+GN_PASS_FNS(gn_particles_draw);
+/* Test-only: after the frames submitted so far (waits for the GPU), the alive particles (at most
+ * cap, in the alive list's order) and the blended ones in their drawn order, back to front. */
+gn_result gn_particles_read(gn_renderer *r, gn_gpu_particle *alive, uint32_t cap, uint32_t *alive_count,
+                            gn_gpu_particle *sorted, uint32_t *sorted_count, gn_error *err);
 GN_PASS_RUNS(gn_scene_copy); /* with blended surfaces in view */
 GN_PASS_FNS(gn_scene_copy);
 GN_PASS_RUNS(gn_forward_blended); /* sorted, or with OIT the dual-source Quake 3 shaders */

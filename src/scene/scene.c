@@ -54,6 +54,7 @@ void gn_scene_destroy(gn_scene *s)
     free(s->q3_array.texels);
     free(s->q3_fogs);
     free(s->decals);
+    free(s->emitters);
     gn_world_free(s->world);
     gn_scene_rigs_free(s);
     free(s);

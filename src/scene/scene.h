@@ -7,6 +7,7 @@
 #include "base/array.h" /* gn_grow, for the store and its builders */
 #include "base/error.h" /* gn_fail */
 #include "decide/decal.h"
+#include "decide/particles.h"
 #include "gnomon.h"
 
 #include <stdbool.h>
@@ -227,7 +228,23 @@ struct gn_scene {
     gn_decal_textures decal_sets[GN_DECAL_MAX_SETS];
     uint32_t decal_set_count;
     uint32_t decal_generation; /* bumped when a decal is added: the renderer's sets follow */
+    /* GPU particle emitters (scene/emitters.c; decide/particles.h), simulated by passes/particles.c */
+    struct gn_scene_emitter *emitters;
+    uint32_t emitter_count, emitter_cap;
+    uint32_t emitter_particles;  /* their max_particles added up: the GPU's slots */
+    uint32_t emitter_generation; /* bumped when an emitter is added: the GPU's buffers follow */
 };
+
+/* A placed emitter: its description (checked), origin and seed. */
+typedef struct gn_scene_emitter {
+    gn_particle_desc desc;
+    float origin[3];
+    uint32_t seed;
+} gn_scene_emitter;
+/* Adds an emitter from a full description (the JSON format's, the built-ins'): checked with
+ * gn_particle_desc_check and against the scene's caps (gnomon.h's GN_MAX_*). */
+gn_result gn_scene_add_particle_emitter(gn_scene *s, const gn_particle_desc *d, const float origin[3],
+                                        uint32_t seed, uint32_t *out_id, gn_error *err);
 
 /* Hard caps: a scene beyond them is refused with an error, never half-built. */
 #define GN_SCENE_MAX_VERTICES (64u * 1024u * 1024u)

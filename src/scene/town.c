@@ -328,6 +328,7 @@ gn_result gn_town_build(gn_scene *s, const gn_builtin_desc *d, gn_error *err)
     if (r == GN_OK && people) r = gn_town_banners(t);
     if (r == GN_OK) r = gn_town_people(t, people);
     if (r == GN_OK && d->decals) r = gn_town_decals(t);
+    if (r == GN_OK && d->particles) r = gn_town_particles(t, d->particles);
     if (r == GN_OK) gn_town_cameras(t);
     gn_mg_free(&t->mg);
     gn_mg_free(&t->mg2);

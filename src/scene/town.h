@@ -85,6 +85,8 @@ gn_result gn_town_banners(gn_town *t);
  * road markings, puddles and posters as screen-space decals, from a generator of their own
  * (town_decals.c). */
 gn_result gn_town_decals(gn_town *t);
+/* GPU particles (town_particles.c): smoke, a fountain; particles > 1 a stress emitter of ~N live. */
+gn_result gn_town_particles(gn_town *t, uint32_t particles);
 
 /* Props shared by the files: a tree (two instances) or a bush at a terrain point. */
 gn_result gn_town_tree(gn_town *t, float x, float z, float size, int kind_hint);

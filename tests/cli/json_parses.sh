@@ -26,7 +26,8 @@ for name, s in list(b["passes"].items()) + [("frame", b["frame"]), ("cpu", b["cp
 assert 'shadow "csm"' in b["passes"], b["passes"].keys()
 assert {"draws", "triangles", "instances_visible", "instances_drawn", "instances_phase1", "instances_phase2",
         "instances_total", "clusters_drawn", "draw_groups", "lights",
-        "light_overflow_max", "decals_drawn", "decals_culled", "vsm_pages_rendered_median",
+        "light_overflow_max", "decals_drawn", "decals_culled", "particles_live", "particles_spawned",
+        "vsm_pages_rendered_median",
         "vsm_pages_rendered_max", "vsm_sun_lag_max_deg"} == set(b["counters"])
 # one entry a frame, each with its GPU time and the virtual shadow map's page counts
 frame_keys = {"frame", "gpu_ms", "cpu_ms", "probes_ms", "materials_ms", "animation_ms", "shadow_ms", "vsm_pages_requested", "vsm_pages_resident",
@@ -40,6 +41,7 @@ assert e["s"] == 'a"b\\c\nd\te\x01f' and e["nan"] is None and e["a"] == [1, 2], 
 r = json.load(open(d + "/render_stats.json"))
 assert r["device"] == 'GPU "test"' and r["passes"]["gbuffer"]["draws"] == 30, r
 assert "decals_drawn" in r and "decals_culled" in r, r.keys()
+assert "particles_live" in r and "particles_spawned" in r, r.keys()
 print("json_parses: ok")
 PY
 # bench --floors' members (floors_json.py), and the made-up passes held against the right floors

@@ -14,10 +14,11 @@ bool gn_bench_data_init(gn_bench_data *d, uint32_t capacity)
 {
     *d = (gn_bench_data){.capacity = capacity};
     d->frame_index = calloc(capacity ? capacity : 1, sizeof *d->frame_index);
-    double **cols[] = {&d->frame_ms,     &d->cpu_ms,       &d->vis_ms,       &d->draws,     &d->triangles,
-                       &d->visible,      &d->drawn,        &d->phase1,       &d->phase2,    &d->draw_groups,
-                       &d->lights,       &d->overflow,     &d->clusters,     &d->probes_ms, &d->materials_ms,
-                       &d->animation_ms, &d->decals_drawn, &d->decals_culled};
+    double **cols[] = {&d->frame_ms,     &d->cpu_ms,        &d->vis_ms,         &d->draws,
+                       &d->triangles,    &d->visible,       &d->drawn,          &d->phase1,
+                       &d->phase2,       &d->draw_groups,   &d->lights,         &d->overflow,
+                       &d->clusters,     &d->probes_ms,     &d->materials_ms,   &d->animation_ms,
+                       &d->decals_drawn, &d->decals_culled, &d->particles_live, &d->particles_spawned};
     d->shadow = calloc(capacity ? capacity : 1, sizeof *d->shadow);
     d->shadow_ms = calloc(capacity ? capacity : 1, sizeof *d->shadow_ms);
     bool ok = d->frame_index != NULL && d->shadow && d->shadow_ms;
@@ -52,6 +53,8 @@ void gn_bench_data_free(gn_bench_data *d)
     free(d->overflow);
     free(d->decals_drawn);
     free(d->decals_culled);
+    free(d->particles_live);
+    free(d->particles_spawned);
     for (uint32_t i = 0; i < d->pass_count; i++) {
         free(d->pass_ms[i]);
         free(d->pass_triangles[i]);
@@ -111,6 +114,8 @@ bool gn_bench_data_add(gn_bench_data *d, const gn_frame_stats *s)
     d->overflow[k] = s->light_overflow;
     d->decals_drawn[k] = s->decals_drawn;
     d->decals_culled[k] = s->decals_culled;
+    d->particles_live[k] = s->particles_live;
+    d->particles_spawned[k] = s->particles_spawned;
     d->instances_total = s->instances_total;
     uint32_t n = s->pass_count < GN_STATS_PASSES ? s->pass_count : GN_STATS_PASSES;
     for (uint32_t i = 0; i < n; i++) {
@@ -215,7 +220,9 @@ bool gn_bench_summarize(const gn_bench_data *d, gn_bench_summary *out)
                    {d->draw_groups, &out->draw_groups},
                    {d->lights, &out->lights},
                    {d->decals_drawn, &out->decals_drawn},
-                   {d->decals_culled, &out->decals_culled}};
+                   {d->decals_culled, &out->decals_culled},
+                   {d->particles_live, &out->particles_live},
+                   {d->particles_spawned, &out->particles_spawned}};
     gn_series_stats c;
     for (size_t i = 0; i < sizeof medians / sizeof medians[0]; i++) {
         gn_bench_series(medians[i].col, d->count, tmp, scratch, &c);
@@ -275,6 +282,10 @@ void gn_bench_print_table(FILE *f, const gn_bench_summary *s)
         fprintf(f, "%-22s %s drawn, %s culled by the frustum (medians)\n", "decals",
                 gn_report_count(gn_bench_count(s->decals_drawn), a, sizeof a),
                 gn_report_count(gn_bench_count(s->decals_culled), b, sizeof b));
+    if (s->particles_live > 0 || s->particles_spawned > 0)
+        fprintf(f, "%-22s %s live, %s spawned a frame (medians)\n", "particles",
+                gn_report_count(gn_bench_count(s->particles_live), a, sizeof a),
+                gn_report_count(gn_bench_count(s->particles_spawned), b, sizeof b));
 }
 
 static void gn_bench_json_stats(gn_json *j, const char *key, const gn_series_stats *s)
@@ -327,6 +338,8 @@ bool gn_bench_write_json(FILE *f, const gn_bench_meta *m, const gn_bench_summary
     gn_json_number(&j, "light_overflow_max", s->overflow_max);
     gn_json_number(&j, "decals_drawn", s->decals_drawn);
     gn_json_number(&j, "decals_culled", s->decals_culled);
+    gn_json_number(&j, "particles_live", s->particles_live);
+    gn_json_number(&j, "particles_spawned", s->particles_spawned);
     gn_json_number(&j, "vsm_pages_rendered_median", s->vsm_rendered_median);
     gn_json_number(&j, "vsm_pages_rendered_max", s->vsm_rendered_max);
     gn_json_number(&j, "vsm_sun_lag_max_deg", s->vsm_lag_max);

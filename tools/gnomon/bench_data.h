@@ -28,12 +28,13 @@ typedef struct gn_bench_data {
     uint64_t *frame_index;
     double *frame_ms, *cpu_ms, *vis_ms, *probes_ms, *materials_ms, *animation_ms, *draws, *triangles,
         *visible, *draw_groups, *lights, *overflow;
-    double *drawn, *phase1, *phase2;      /* after occlusion culling; its two phases */
-    double *clusters;                     /* clusters drawn (with --clusters 1) */
-    double *decals_drawn, *decals_culled; /* screen-space decals in the view, and culled by it */
-    uint32_t instances_total;             /* of the newest sample */
-    gn_bench_shadow_frame *shadow;        /* per frame */
-    double *shadow_ms;                    /* per frame, the same as shadow[].shadow_ms (for the summary) */
+    double *drawn, *phase1, *phase2;            /* after occlusion culling; its two phases */
+    double *clusters;                           /* clusters drawn (with --clusters 1) */
+    double *decals_drawn, *decals_culled;       /* screen-space decals in the view, and culled by it */
+    double *particles_live, *particles_spawned; /* GPU particles alive after the frame, spawned in it */
+    uint32_t instances_total;                   /* of the newest sample */
+    gn_bench_shadow_frame *shadow;              /* per frame */
+    double *shadow_ms; /* per frame, the same as shadow[].shadow_ms (for the summary) */
     uint32_t pass_count;
     char pass_names[GN_BENCH_MAX_PASSES][32];
     double *pass_ms[GN_BENCH_MAX_PASSES];        /* NAN where a frame lacked the pass */
@@ -71,6 +72,7 @@ typedef struct gn_bench_summary {
     double clusters;                               /* median clusters drawn */
     double lights;                                 /* median */
     double decals_drawn, decals_culled;            /* medians */
+    double particles_live, particles_spawned;      /* medians */
     double overflow_max;                           /* the most light-froxel pairs dropped in a frame */
     uint32_t instances_total;
 } gn_bench_summary;

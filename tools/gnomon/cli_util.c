@@ -6,6 +6,7 @@
 #include "opts.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,6 +114,21 @@ int gn_cli_after_parse(int status, const char *msg, void (*help)(FILE *f))
     return GN_CLI_GO_ON;
 }
 
+/* --emitters FILE.json: every emitter of the file in a row 4 m apart along +X, starting 8 m in
+ * front of the scene's default camera at its feet (1.6 m below it). */
+static gn_result add_emitters(gn_scene *s, const gn_anim_opts *anim, gn_error *err)
+{
+    if (!anim->emitters) return GN_OK;
+    gn_scene_info info;
+    gn_scene_get_info(s, &info);
+    float yaw = info.default_camera[3] * 0.017453293f;
+    gn_emitter_desc d = {.file = anim->emitters,
+                         .position = {info.default_camera[0] - 8.0f * sinf(yaw),
+                                      info.default_camera[1] - 1.6f,
+                                      info.default_camera[2] - 8.0f * cosf(yaw)}};
+    return gn_scene_add_emitter(s, &d, NULL, err);
+}
+
 gn_result gn_cli_load_scene(const char *scene, const char *paks, bool map_lights, bool single_image,
                             uint32_t seed, uint32_t scale, const gn_anim_opts *anim, gn_scene **out,
                             gn_error *err)
@@ -123,8 +139,11 @@ gn_result gn_cli_load_scene(const char *scene, const char *paks, bool map_lights
                               .scale = scale,
                               .people = anim->people,
                               .people_detail = anim->people_detail,
-                              .decals = anim->decals};
-        return gn_scene_create_builtin(&bd, out, err);
+                              .decals = anim->decals,
+                              .particles = anim->particles};
+        gn_result res = gn_scene_create_builtin(&bd, out, err);
+        if (!res) res = add_emitters(*out, anim, err);
+        return res;
     }
     gn_load_desc ld = {.path = scene,
                        .paks = paks,
@@ -134,7 +153,9 @@ gn_result gn_cli_load_scene(const char *scene, const char *paks, bool map_lights
                        .time_in_clip = anim->time_in_clip,
                        .skinning = (gn_skinning)anim->skinning,
                        .characters = anim->characters != 0};
-    return gn_scene_load(&ld, out, err);
+    gn_result res = gn_scene_load(&ld, out, err);
+    if (!res) res = add_emitters(*out, anim, err);
+    return res;
 }
 
 gn_result gn_cli_render_settled(gn_renderer *r, gn_scene *s, const gn_frame_desc *f, uint32_t *frames,

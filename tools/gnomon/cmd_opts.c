@@ -192,6 +192,11 @@ static uint32_t gn_anim_rows(gn_anim_opts *o, gn_opt *t)
          "4 = 10,836)"},
         {"--decals", GN_OPT_UINT, &o->decals, NULL, 0, 1, false, NULL, "0|1",
          "town: posters on walls, road markings and puddles as screen-space decals (default 0)"},
+        {"--particles", GN_OPT_UINT, &o->particles, NULL, 0, 1u << 20, false, NULL, "0|1|N",
+         "town: GPU particles, chimney smoke and a plaza fountain (1); N > 1 adds a stress emitter "
+         "holding about N live particles (default 0)"},
+        {"--emitters", GN_OPT_STRING, &o->emitters, NULL, 0, 0, false, NULL, "FILE.json",
+         "emitters from a file (docs/EFFECTS.md), each at the scene's default camera target, 4 m apart"},
         {"--characters", GN_OPT_UINT, &o->characters, NULL, 0, 1, false, NULL, "0|1",
          "BSP maps: 1 puts animated MD3 characters (the archives' player models) at the spawn points"},
     };

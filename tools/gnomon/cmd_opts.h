@@ -33,6 +33,8 @@ typedef struct gn_anim_opts {
     uint32_t people_detail; /* their meshes' detail (gn_builtin_desc) */
     uint32_t characters;    /* 1: a map's spawn points get animated MD3 characters */
     uint32_t decals;        /* 1: the town's posters, road markings and puddles (gn_builtin_desc) */
+    uint32_t particles;     /* 1: the town's smoke and fountain; N > 1: and a stress emitter of ~N live */
+    const char *emitters;   /* an emitter file (src/formats/emitter.h): its emitters placed in the scene */
 } gn_anim_opts;
 
 typedef struct gn_light_opts {

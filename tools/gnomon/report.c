@@ -40,6 +40,9 @@ void gn_frame_report_print(FILE *f, const gn_frame_stats *s)
                 s->probes_ms);
     if (s->decals_drawn || s->decals_culled)
         fprintf(f, "%-22s %u drawn, %u culled by the frustum\n", "decals", s->decals_drawn, s->decals_culled);
+    if (s->particles_live || s->particles_spawned)
+        fprintf(f, "%-22s %u live, %u spawned this frame\n", "particles", s->particles_live,
+                s->particles_spawned);
     fprintf(f, "%-22s %s / %s\n", "instances visible", gn_report_count(s->instances_visible, a, sizeof a),
             gn_report_count(s->instances_total, b, sizeof b));
     if (s->occlusion)
@@ -121,6 +124,8 @@ bool gn_frame_report_json(FILE *f, const gn_frame_report_meta *m, const gn_frame
     gn_json_uint(&j, "probes_rendered", s->probes_rendered);
     gn_json_uint(&j, "decals_drawn", s->decals_drawn);
     gn_json_uint(&j, "decals_culled", s->decals_culled);
+    gn_json_uint(&j, "particles_live", s->particles_live);
+    gn_json_uint(&j, "particles_spawned", s->particles_spawned);
     gn_json_uint(&j, "draws", s->draws);
     gn_json_uint(&j, "triangles", s->triangles);
     gn_json_uint(&j, "instances_visible", s->instances_visible);

@@ -1,0 +1,6 @@
+#version 450
+// GPU particles under vsm, additive (shaders/particle_draw.glsl).
+#define GN_SUN_VSM
+#define GN_PARTICLE_ADDITIVE
+#extension GL_GOOGLE_include_directive : require
+#include "particle_draw.glsl"
