@@ -67,15 +67,7 @@ vec3 gn_decal_light(ivec2 px, vec3 p, vec3 n, vec3 n_geo, vec3 base, float metal
     vec4 spec = GN_BRDF_DIELECTRIC;
     vec3 color = gn_brdf_eval_dielectric(base, metallic, roughness, spec, n, v, frame.sun_dir.xyz) *
                  frame.sun_color.rgb * gn_decal_sun(px, p, n_geo);
-    uint light_count = frame.lights.x;
-    if (light_count > 0u) {
-        float view_depth = dot(p - frame.camera_pos.xyz, frame.camera_forward.xyz);
-        uint froxel = gn_cluster_index_frag(gl_FragCoord.xy / vec2(frame.mode.zw), view_depth);
-        uint slot = froxel * (frame.cluster_grid.w + 1u);
-        bool naive = frame.lights.y != 0u;
-        gn_add_local_lights(color, slot, naive ? light_count : cluster_lists[slot], naive, p, n, n_geo, v, base,
-                            metallic, roughness, spec);
-    }
+    gn_add_fragment_lights(color, p, n, n_geo, v, base, metallic, roughness, spec);
     // the ambient occlusion of the surface under the pixel (the AO pass read the same depth)
     float ao = frame.ao.z > 0.0 ? ao_buffer[px.y * int(frame.mode.z) + px.x] : 1.0;
     if (frame.ibl.x > 0.5) {

@@ -44,16 +44,7 @@ void main()
     vec3 color = base * (1.0 / 3.14159265) * frame.sun_color.rgb * gn_key_shadow_point(in_world) *
                  (facing > 0.0 ? 0.5 + 0.5 * facing : 0.5);
     color += base * 0.5 * (frame.ambient_sky.rgb + frame.ambient_ground.rgb);
-    uint light_count = frame.lights.x;
-    if (light_count > 0u) {
-        float view_depth = dot(in_world - frame.camera_pos.xyz, frame.camera_forward.xyz);
-        uint froxel = gn_cluster_index_frag(gl_FragCoord.xy / vec2(frame.mode.zw), view_depth);
-        uint slot = froxel * (frame.cluster_grid.w + 1u);
-        bool naive = frame.lights.y != 0u;
-        vec4 spec = GN_BRDF_DIELECTRIC;
-        gn_add_local_lights(color, slot, naive ? light_count : cluster_lists[slot], naive, in_world, v, v, v, base, 0.0,
-                            1.0, spec);
-    }
+    gn_add_fragment_lights(color, in_world, v, v, v, base, 0.0, 1.0, GN_BRDF_DIELECTRIC);
     color += in_emit;
     vec3 stored = gn_stored_colour(color);
 #if defined(GN_PARTICLE_ADDITIVE)

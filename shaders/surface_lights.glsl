@@ -31,4 +31,21 @@ void gn_add_local_lights(inout vec3 color, uint slot, uint listed, bool naive, v
     }
 }
 
+#ifdef GL_FRAGMENT_SHADER
+// The local lights at the point this fragment shades: its froxel's list, or every light on the
+// naive A/B path (the decals and the particles; the forward pass also draws the heat map there).
+void gn_add_fragment_lights(inout vec3 color, vec3 world, vec3 n, vec3 n_geo, vec3 v, vec3 base, float metallic,
+                            float roughness, vec4 spec)
+{
+    uint light_count = frame.lights.x;
+    if (light_count == 0u) return;
+    float view_depth = dot(world - frame.camera_pos.xyz, frame.camera_forward.xyz);
+    uint froxel = gn_cluster_index_frag(gl_FragCoord.xy / vec2(frame.mode.zw), view_depth);
+    uint slot = froxel * (frame.cluster_grid.w + 1u);
+    bool naive = frame.lights.y != 0u;
+    gn_add_local_lights(color, slot, naive ? light_count : cluster_lists[slot], naive, world, n, n_geo, v, base,
+                        metallic, roughness, spec);
+}
+#endif
+
 #endif
