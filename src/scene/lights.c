@@ -57,6 +57,24 @@ gn_result gn_light_normalize(gn_light_desc *d, uint32_t index, gn_error *err)
     return GN_OK;
 }
 
+/* The caller's description, member by member into zeroed bytes: a struct copy would carry the
+ * caller's padding (after the two bools), and scenes are compared and hashed as bytes
+ * (scene_alloc_faults): two loads of one file must store the same bytes. */
+static gn_light_desc light_copy(const gn_light_desc *d)
+{
+    gn_light_desc n;
+    memset(&n, 0, sizeof n);
+    n.type = d->type;
+    memcpy(n.position, d->position, sizeof n.position);
+    memcpy(n.direction, d->direction, sizeof n.direction);
+    n.radius = d->radius;
+    memcpy(n.color, d->color, sizeof n.color);
+    n.intensity = d->intensity;
+    n.inner_angle = d->inner_angle, n.outer_angle = d->outer_angle;
+    n.cast_shadows = d->cast_shadows, n.night = d->night;
+    return n;
+}
+
 gn_result gn_scene_add_light_from(gn_scene *s, const gn_light_desc *d, gn_light_origin origin,
                                   uint32_t *out_id, gn_error *err)
 {
@@ -65,7 +83,7 @@ gn_result gn_scene_add_light_from(gn_scene *s, const gn_light_desc *d, gn_light_
     if (id >= GN_MAX_LIGHTS)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT,
                        "light %u: the scene already has %u lights (GN_MAX_LIGHTS)", id, GN_MAX_LIGHTS);
-    gn_light_desc n = *d;
+    gn_light_desc n = light_copy(d);
     gn_result r = gn_light_normalize(&n, id, err);
     if (r != GN_OK) return r;
     /* Two arrays under one capacity: each grows on its own copy, and the smaller wins, so a
@@ -75,7 +93,7 @@ gn_result gn_scene_add_light_from(gn_scene *s, const gn_light_desc *d, gn_light_
         !gn_grow((void **)&s->light_origin, &cap_b, (uint64_t)id + 1, sizeof *s->light_origin, GN_MAX_LIGHTS))
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "light %u: out of memory", id);
     s->light_cap = cap_a < cap_b ? cap_a : cap_b;
-    s->lights[id] = n;
+    memcpy(&s->lights[id], &n, sizeof n);
     s->light_origin[id] = (uint8_t)origin;
     s->light_count++;
     s->light_generation++;
@@ -94,10 +112,10 @@ gn_result gn_scene_set_light(gn_scene *s, uint32_t light, const gn_light_desc *d
     if (light >= s->light_count)
         return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "light %u does not exist (%u lights)", light,
                        s->light_count);
-    gn_light_desc n = *d;
+    gn_light_desc n = light_copy(d);
     gn_result r = gn_light_normalize(&n, light, err);
     if (r != GN_OK) return r;
-    s->lights[light] = n;
+    memcpy(&s->lights[light], &n, sizeof n);
     /* The caller now places this light: gn_scene_animate must not move it back. */
     for (uint32_t i = 0; i < s->light_motion_count;)
         if (s->light_motions[i].light == light)

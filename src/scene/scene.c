@@ -449,7 +449,11 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
 {
     if (!s || !d) return gn_fail(err, GN_ERROR_INVALID_ARGUMENT, "gn_scene_add_material: NULL scene or desc");
     const char *label = d->label && d->label[0] ? d->label : "(unlabelled material)";
-    gn_material m = {.q3 = GN_NO_Q3};
+    /* every byte set, the padding after night_emissive too: scenes are compared and hashed as
+       bytes (scene_alloc_faults), and an initialiser leaves padding to the compiler */
+    gn_material m;
+    memset(&m, 0, sizeof m);
+    m.q3 = GN_NO_Q3;
     memcpy(m.base_color, d->base_color, sizeof m.base_color);
     if (!m.base_color[0] && !m.base_color[1] && !m.base_color[2] && !m.base_color[3])
         m.base_color[0] = m.base_color[1] = m.base_color[2] = 0.8f, m.base_color[3] = 1.0f;
@@ -511,7 +515,7 @@ gn_result gn_scene_add_material(gn_scene *s, const gn_material_desc *d, uint32_t
     if (!gn_grow((void **)&s->materials, &s->material_cap, (uint64_t)s->material_count + 1,
                  sizeof *s->materials, GN_SCENE_MAX_MATERIALS))
         return gn_fail(err, GN_ERROR_OUT_OF_MEMORY, "material '%s': out of memory", label);
-    s->materials[s->material_count] = m;
+    memcpy(&s->materials[s->material_count], &m, sizeof m); /* the padding's zeros too */
     if (out_id) *out_id = s->material_count;
     s->material_count++;
     s->generation++;
