@@ -31,22 +31,14 @@
 
 static gn_frame_desc frame_at(const float pos[3], float yaw, float pitch)
 {
-    return (gn_frame_desc){
-        .camera = {.position = {pos[0], pos[1], pos[2]},
-                   .yaw = yaw,
-                   .pitch = pitch,
-                   .fov_y = 60,
-                   .near_plane = 0.1f},
-        .time_of_day = 11.0f,
-        .latitude = 45,
-        .day_of_year = 172,
-        .shadows = GN_SHADOWS_CSM,
-        .tonemap = GN_TONEMAP_CLIP,
-        .camera_exposure = {.mode = GN_EXPOSURE_FIXED, .ev100 = GN_EV100_SUNNY},
-        .bloom = {.off = true},
-        .no_dither = true,
-        .no_aerial = true,
-    };
+    gn_frame_desc f = gt_sunny_csm((gn_camera){.position = {pos[0], pos[1], pos[2]},
+                                               .yaw = yaw,
+                                               .pitch = pitch,
+                                               .fov_y = 60,
+                                               .near_plane = 0.1f},
+                                   11.0f);
+    f.no_aerial = true;
+    return f;
 }
 
 static void place(gn_scene *s, uint32_t mesh, uint32_t material, float x, float y, float z)

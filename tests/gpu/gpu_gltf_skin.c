@@ -26,21 +26,13 @@ static uint8_t *render(const char *file, float t, gn_skinning mode)
     if (!s) exit(1);
     gn_scene_info info;
     gn_scene_get_info(s, &info);
-    gn_frame_desc f = {
-        .camera = {.position = {info.default_camera[0], info.default_camera[1], info.default_camera[2]},
-                   .yaw = info.default_camera[3],
-                   .pitch = info.default_camera[4],
-                   .fov_y = 60,
-                   .near_plane = 0.01f},
-        .time_of_day = 10.0f,
-        .latitude = 45,
-        .day_of_year = 172,
-        .shadows = GN_SHADOWS_CSM,
-        .tonemap = GN_TONEMAP_CLIP,
-        .camera_exposure = {.mode = GN_EXPOSURE_FIXED, .ev100 = GN_EV100_SUNNY},
-        .bloom = {.off = true},
-        .no_dither = true,
-    };
+    gn_frame_desc f = gt_sunny_csm(
+        (gn_camera){.position = {info.default_camera[0], info.default_camera[1], info.default_camera[2]},
+                    .yaw = info.default_camera[3],
+                    .pitch = info.default_camera[4],
+                    .fov_y = 60,
+                    .near_plane = 0.01f},
+        10.0f);
     gn_renderer *r = gt_renderer(W, H, 1);
     uint8_t *px = gt_render(r, s, &f);
     GT_CHECK_VALIDATION(r, file);

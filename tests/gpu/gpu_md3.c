@@ -24,19 +24,12 @@
 static gn_frame_desc frame(double seconds)
 {
     /* a three-quarter front view: the model faces +Z, the camera stands at +Z a little to +X */
-    return (gn_frame_desc){
-        .camera =
-            {.position = {0.9f, 0.95f, 2.5f}, .yaw = 19.8f, .pitch = -8, .fov_y = 45, .near_plane = 0.05f},
-        .time_of_day = 10.0f,
-        .latitude = 45,
-        .day_of_year = 172,
-        .shadows = GN_SHADOWS_CSM,
-        .tonemap = GN_TONEMAP_CLIP,
-        .camera_exposure = {.mode = GN_EXPOSURE_FIXED, .ev100 = GN_EV100_SUNNY},
-        .bloom = {.off = true},
-        .no_dither = true,
-        .seconds = seconds,
-    };
+    gn_frame_desc f = gt_sunny_csm(
+        (gn_camera){
+            .position = {0.9f, 0.95f, 2.5f}, .yaw = 19.8f, .pitch = -8, .fov_y = 45, .near_plane = 0.05f},
+        10.0f);
+    f.seconds = seconds;
+    return f;
 }
 
 /* The rig's vertices on the GPU against the CPU's morph of the same pose: the largest position

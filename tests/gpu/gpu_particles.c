@@ -32,19 +32,11 @@
 
 static gn_frame_desc frame_at(double seconds, float z)
 {
-    return (gn_frame_desc){
-        .camera = {.position = {0, 1.6f, z}, .yaw = 0, .pitch = 8, .fov_y = 60, .near_plane = 0.1f},
-        .seconds = seconds,
-        .time_of_day = 15.0f,
-        .latitude = 45,
-        .day_of_year = 172,
-        .shadows = GN_SHADOWS_CSM,
-        .tonemap = GN_TONEMAP_CLIP,
-        .camera_exposure = {.mode = GN_EXPOSURE_FIXED, .ev100 = GN_EV100_SUNNY},
-        .bloom = {.off = true},
-        .no_dither = true,
-        .no_aerial = true,
-    };
+    gn_frame_desc f = gt_sunny_csm(
+        (gn_camera){.position = {0, 1.6f, z}, .yaw = 0, .pitch = 8, .fov_y = 60, .near_plane = 0.1f}, 15.0f);
+    f.no_aerial = true;
+    f.seconds = seconds;
+    return f;
 }
 
 static gn_scene *ground_scene(void)

@@ -132,18 +132,10 @@ static void make_arm(gn_scene *s, uint32_t material, gn_anim_model *m)
 
 static gn_frame_desc frame(double seconds)
 {
-    return (gn_frame_desc){
-        .camera = {.position = {0, 1.5f, 7}, .yaw = 0, .pitch = -5, .fov_y = 50, .near_plane = 0.1f},
-        .time_of_day = 10.0f,
-        .latitude = 45,
-        .day_of_year = 172,
-        .shadows = GN_SHADOWS_CSM,
-        .tonemap = GN_TONEMAP_CLIP,
-        .camera_exposure = {.mode = GN_EXPOSURE_FIXED, .ev100 = GN_EV100_SUNNY},
-        .bloom = {.off = true},
-        .no_dither = true,
-        .seconds = seconds,
-    };
+    gn_frame_desc f = gt_sunny_csm(
+        (gn_camera){.position = {0, 1.5f, 7}, .yaw = 0, .pitch = -5, .fov_y = 50, .near_plane = 0.1f}, 10.0f);
+    f.seconds = seconds;
+    return f;
 }
 
 /* Every rig's vertices on the GPU against gn_skin_vertex; returns the largest position error. */

@@ -301,3 +301,18 @@ bool gt_ran(const gn_frame_stats *st, const char *name)
         if (strcmp(st->passes[p].name, name) == 0) return true;
     return false;
 }
+
+gn_frame_desc gt_sunny_csm(gn_camera camera, float hours)
+{
+    return (gn_frame_desc){
+        .camera = camera,
+        .time_of_day = hours,
+        .latitude = 45,
+        .day_of_year = 172,
+        .shadows = GN_SHADOWS_CSM,
+        .tonemap = GN_TONEMAP_CLIP,
+        .camera_exposure = {.mode = GN_EXPOSURE_FIXED, .ev100 = GN_EV100_SUNNY},
+        .bloom = {.off = true},
+        .no_dither = true,
+    };
+}

@@ -47,6 +47,9 @@ uint64_t gt_hash(const uint8_t *data, size_t n); /* FNV-1a 64 */
 float gt_half_to_float(uint16_t h);              /* an IEEE half (rgba16f readbacks) as a float */
 /* A frame from a viewpoint (x, y, z, yaw, pitch: gn_scene_info.viewpoints) at an hour. */
 gn_frame_desc gt_at(const float vp[5], float hours);
+/* The small tests' lighting: the sun at `hours` on 21 June at 45 degrees north, the sun's cascades,
+ * a fixed sunny exposure, the clip tone curve, no bloom or dither; the camera is the caller's. */
+gn_frame_desc gt_sunny_csm(gn_camera camera, float hours);
 
 typedef struct gt_diff {
     uint32_t max_channel; /* largest per-channel difference, 0..255 */
